@@ -1,0 +1,36 @@
+package org.codese;
+
+import java.io.ObjectStreamException;
+
+/**
+ * An object in the graph cannot be captured. The message names the path from the root to the
+ * object (for example {@code root.children[3].owner}), its class, why it cannot be captured and,
+ * where one exists, what would help.
+ */
+public final class CaptureException extends ObjectStreamException {
+  private static final long serialVersionUID = 1L;
+
+  private final String path;
+  private final String className;
+
+  /**
+   * @param path the path from the root to the offending object
+   * @param className the offending object's class name
+   * @param reason why it cannot be captured and what to do
+   */
+  public CaptureException(String path, String className, String reason) {
+    super("cannot capture " + path + " (" + className + "): " + reason);
+    this.path = path;
+    this.className = className;
+  }
+
+  /** @return the path from the root to the offending object, such as {@code root.items[2]} */
+  public String path() {
+    return path;
+  }
+
+  /** @return the name of the offending object's class */
+  public String className() {
+    return className;
+  }
+}

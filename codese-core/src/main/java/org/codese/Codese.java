@@ -1,0 +1,183 @@
+package org.codese;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Objects;
+import org.codese.format.SnapshotFile;
+import org.codese.load.LoadedSnapshot;
+
+/**
+ * Static entry points: capture an object graph as code, and restore it by running that code.
+ *
+ * <pre>{@code
+ * byte[] snapshot = Codese.toBytes(graph);        // capture
+ * MyGraph copy = (MyGraph) Codese.fromBytes(snapshot); // restore
+ *
+ * try (Snapshot s = Codese.load(path)) {          // load once ...
+ *   for (int i = 0; i < 100; i++) use(s.restore()); // ... restore many times
+ * }
+ * }</pre>
+ *
+ * <p>Every method is thread-safe. Methods that read a snapshot check it completely (format,
+ * checksums, the classes it names) before any of its code runs.
+ */
+public final class Codese {
+  private Codese() {}
+
+  /**
+   * Captures the graph reachable from {@code root} and writes it as a snapshot.
+   *
+   * @param root the root of the graph; may be {@code null}
+   * @param out where to write; not closed
+   * @throws CaptureException if an object in the graph cannot be captured
+   * @throws IOException if writing fails or a class's own {@code writeObject} fails
+   */
+  public static void write(Object root, OutputStream out) throws IOException {
+    Objects.requireNonNull(out, "out");
+    out.write(toBytes(root));
+  }
+
+  /**
+   * Captures the graph reachable from {@code root} into a snapshot file. The file is written to a
+   * temporary file beside the target and moved into place, so a failure never leaves a truncated
+   * file under the target name.
+   *
+   * @param root the root of the graph; may be {@code null}
+   * @param file the snapshot file to create or replace
+   * @throws CaptureException if an object in the graph cannot be captured
+   * @throws IOException if writing fails or a class's own {@code writeObject} fails
+   */
+  public static void write(Object root, Path file) throws IOException {
+    Objects.requireNonNull(file, "file");
+    byte[] bytes = toBytes(root);
+    Path dir = file.toAbsolutePath().getParent();
+    Path tmp = Files.createTempFile(dir, file.getFileName().toString(), ".tmp");
+    try {
+      Files.write(tmp, bytes);
+      try {
+        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } catch (java.nio.file.AtomicMoveNotSupportedException e) {
+        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+      }
+    } finally {
+      Files.deleteIfExists(tmp);
+    }
+  }
+
+  /**
+   * Captures the graph reachable from {@code root} as a snapshot in memory.
+   *
+   * @param root the root of the graph; may be {@code null}
+   * @return the snapshot's bytes
+   * @throws CaptureException if an object in the graph cannot be captured
+   * @throws IOException if a class's own {@code writeObject} fails
+   */
+  public static byte[] toBytes(Object root) throws IOException {
+    return Pipeline.capture(root, CodeseOptions.defaults()).bytes();
+  }
+
+  /**
+   * Restores the graph held in a snapshot read from {@code in}.
+   *
+   * @param in the stream holding exactly one snapshot; read to its end, not closed
+   * @return the root of the restored graph
+   * @throws CorruptSnapshotException if the snapshot is damaged
+   * @throws ClassMismatchException if a class it needs is missing or changed
+   * @throws RestoreException if a class's own restore hook fails
+   * @throws IOException if reading fails
+   */
+  public static Object read(InputStream in) throws IOException {
+    return fromBytes(in.readAllBytes());
+  }
+
+  /**
+   * Restores the graph held in a snapshot file.
+   *
+   * @param file the snapshot file
+   * @return the root of the restored graph
+   * @throws CorruptSnapshotException if the snapshot is damaged
+   * @throws ClassMismatchException if a class it needs is missing or changed
+   * @throws RestoreException if a class's own restore hook fails
+   * @throws IOException if reading fails
+   */
+  public static Object read(Path file) throws IOException {
+    return fromBytes(Files.readAllBytes(file));
+  }
+
+  /**
+   * Restores the graph held in a snapshot.
+   *
+   * @param snapshot the snapshot's bytes, as made by {@link #toBytes}
+   * @return the root of the restored graph
+   * @throws CorruptSnapshotException if the snapshot is damaged
+   * @throws ClassMismatchException if a class it needs is missing or changed
+   * @throws RestoreException if a class's own restore hook fails
+   */
+  public static Object fromBytes(byte[] snapshot) throws IOException {
+    Snapshot s = load(snapshot);
+    try {
+      return s.restore();
+    } finally {
+      s.close();
+    }
+  }
+
+  /**
+   * Loads a snapshot file once, for many restores.
+   *
+   * @param file the snapshot file
+   * @return the loaded snapshot
+   * @throws CorruptSnapshotException if the snapshot is damaged
+   * @throws ClassMismatchException if a class it needs is missing or changed
+   * @throws IOException if reading fails
+   */
+  public static Snapshot load(Path file) throws IOException {
+    return load(Files.readAllBytes(file), CodeseOptions.defaults());
+  }
+
+  /**
+   * Loads a snapshot from a stream once, for many restores.
+   *
+   * @param in the stream holding exactly one snapshot; read to its end, not closed
+   * @return the loaded snapshot
+   * @throws CorruptSnapshotException if the snapshot is damaged
+   * @throws ClassMismatchException if a class it needs is missing or changed
+   * @throws IOException if reading fails
+   */
+  public static Snapshot load(InputStream in) throws IOException {
+    return load(in.readAllBytes(), CodeseOptions.defaults());
+  }
+
+  /**
+   * Loads a snapshot once, for many restores.
+   *
+   * @param snapshot the snapshot's bytes
+   * @return the loaded snapshot
+   * @throws CorruptSnapshotException if the snapshot is damaged
+   * @throws ClassMismatchException if a class it needs is missing or changed
+   */
+  public static Snapshot load(byte[] snapshot) throws IOException {
+    return load(snapshot, CodeseOptions.defaults());
+  }
+
+  /**
+   * Loads a snapshot once, for many restores, with the given options.
+   *
+   * @param snapshot the snapshot's bytes
+   * @param options restore settings (thread count, class loader)
+   * @return the loaded snapshot
+   * @throws CorruptSnapshotException if the snapshot is damaged
+   * @throws ClassMismatchException if a class it needs is missing or changed
+   */
+  public static Snapshot load(byte[] snapshot, CodeseOptions options) throws IOException {
+    Objects.requireNonNull(snapshot, "snapshot");
+    Objects.requireNonNull(options, "options");
+    SnapshotFile file = SnapshotFile.parse(snapshot);
+    return new Snapshot(file, LoadedSnapshot.load(file, options.classLoader()), options);
+  }
+}

@@ -1,0 +1,104 @@
+package org.codese;
+
+import java.util.Objects;
+
+/**
+ * Immutable settings for capture and restore.
+ *
+ * <p>Start from {@link #defaults()} and derive variants with the {@code with...} methods; every
+ * method returns a new instance and never changes the receiver, so one options object may be
+ * shared freely between threads.
+ */
+public final class CodeseOptions {
+  private static final CodeseOptions DEFAULTS = new CodeseOptions(false, 1, null);
+
+  private final boolean requireSerializable;
+  private final int restoreThreads;
+  private final ClassLoader classLoader;
+
+  private CodeseOptions(boolean requireSerializable, int restoreThreads, ClassLoader classLoader) {
+    this.requireSerializable = requireSerializable;
+    this.restoreThreads = restoreThreads;
+    this.classLoader = classLoader;
+  }
+
+  /**
+   * The defaults: {@code Serializable} not required, restore on the calling thread only, classes
+   * resolved through the thread's context class loader (falling back to Codese's own loader).
+   *
+   * @return the default options
+   */
+  public static CodeseOptions defaults() {
+    return DEFAULTS;
+  }
+
+  /**
+   * Whether capture insists that every captured class implements {@link java.io.Serializable}, as
+   * {@link java.io.ObjectOutputStream} does. When required, a class that does not is reported with
+   * a {@link java.io.NotSerializableException}.
+   *
+   * @param required {@code true} to require {@code Serializable}
+   * @return options that differ from these only in this setting
+   */
+  public CodeseOptions withRequireSerializable(boolean required) {
+    return new CodeseOptions(required, restoreThreads, classLoader);
+  }
+
+  /**
+   * The number of threads {@link Snapshot#restore()} uses. One restores on the calling thread.
+   *
+   * @param threads at least 1
+   * @return options that differ from these only in this setting
+   * @throws IllegalArgumentException if {@code threads < 1}
+   */
+  public CodeseOptions withRestoreThreads(int threads) {
+    if (threads < 1) {
+      throw new IllegalArgumentException("restore threads must be at least 1, got " + threads);
+    }
+    return new CodeseOptions(requireSerializable, threads, classLoader);
+  }
+
+  /**
+   * The class loader used to resolve the classes a snapshot names when it is loaded.
+   *
+   * @param loader the loader, or {@code null} for the thread's context class loader
+   * @return options that differ from these only in this setting
+   */
+  public CodeseOptions withClassLoader(ClassLoader loader) {
+    return new CodeseOptions(requireSerializable, restoreThreads, loader);
+  }
+
+  /** @return whether capture requires {@code Serializable} */
+  public boolean requireSerializable() {
+    return requireSerializable;
+  }
+
+  /** @return the default number of restore threads, at least 1 */
+  public int restoreThreads() {
+    return restoreThreads;
+  }
+
+  /** @return the configured class loader, or {@code null} for the context class loader */
+  public ClassLoader classLoader() {
+    return classLoader;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof CodeseOptions other
+        && requireSerializable == other.requireSerializable
+        && restoreThreads == other.restoreThreads
+        && classLoader == other.classLoader;
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(requireSerializable, restoreThreads, classLoader);
+  }
+
+  @Override
+  public String toString() {
+    return "CodeseOptions[requireSerializable=" + requireSerializable
+        + ", restoreThreads=" + restoreThreads + "]";
+  }
+}

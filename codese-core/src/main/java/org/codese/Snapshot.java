@@ -1,0 +1,115 @@
+package org.codese;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.Objects;
+import org.codese.format.SnapshotFile;
+import org.codese.load.LoadedSnapshot;
+
+/**
+ * A captured object graph, loaded once and restorable many times.
+ *
+ * <p>Obtain one with {@link #capture(Object)} or {@link Codese#load}. Each call of {@link
+ * #restore()} runs the snapshot's code and returns a new graph, isomorphic to the captured one and
+ * independent of every other restored graph. {@code restore} may be called from many threads at
+ * once. {@link #close()} releases the generated classes so that the JVM can unload them; a closed
+ * snapshot refuses to restore.
+ */
+public final class Snapshot implements AutoCloseable {
+  private final SnapshotFile file;
+  private final CodeseOptions options;
+  private volatile LoadedSnapshot loaded;
+  private volatile boolean closed;
+
+  Snapshot(SnapshotFile file, LoadedSnapshot loaded, CodeseOptions options) {
+    this.file = file;
+    this.loaded = loaded;
+    this.options = options;
+  }
+
+  /**
+   * Captures the graph reachable from {@code root} in memory, with default options.
+   *
+   * @param root the root of the graph; may be {@code null}
+   * @return the snapshot, ready to restore
+   * @throws CaptureException if an object in the graph cannot be captured
+   * @throws IOException if a class's own {@code writeObject} fails
+   */
+  public static Snapshot capture(Object root) throws IOException {
+    return capture(root, CodeseOptions.defaults());
+  }
+
+  /**
+   * Captures the graph reachable from {@code root} in memory.
+   *
+   * @param root the root of the graph; may be {@code null}
+   * @param options capture and restore settings
+   * @return the snapshot, ready to restore
+   * @throws CaptureException if an object in the graph cannot be captured
+   * @throws java.io.NotSerializableException if {@code Serializable} is required and a class lacks it
+   * @throws IOException if a class's own {@code writeObject} fails
+   */
+  public static Snapshot capture(Object root, CodeseOptions options) throws IOException {
+    Objects.requireNonNull(options, "options");
+    SnapshotFile file = Pipeline.capture(root, options);
+    return new Snapshot(file, LoadedSnapshot.load(file, options.classLoader()), options);
+  }
+
+  /**
+   * Restores a new graph, with the number of threads set in the options.
+   *
+   * @return the root of the new graph
+   * @throws RestoreException if a class's own restore hook fails; nothing partial is returned
+   * @throws IOException if the snapshot is closed
+   */
+  public Object restore() throws IOException {
+    return restore(options.restoreThreads());
+  }
+
+  /**
+   * Restores a new graph. Object creation and field setting are each split across {@code threads}
+   * threads, with a barrier between the two phases; the calls of classes' own restore hooks
+   * ({@code readObject}, {@code readResolve}, ...) then run in order on the calling thread.
+   *
+   * @param threads at least 1; 1 restores on the calling thread only
+   * @return the root of the new graph
+   * @throws IllegalArgumentException if {@code threads < 1}
+   * @throws RestoreException if a class's own restore hook fails; nothing partial is returned
+   * @throws IOException if the snapshot is closed
+   */
+  public Object restore(int threads) throws IOException {
+    if (threads < 1) {
+      throw new IllegalArgumentException("threads must be at least 1, got " + threads);
+    }
+    LoadedSnapshot current = loaded;
+    if (closed || current == null) {
+      throw new IOException("snapshot is closed; load it again with Codese.load");
+    }
+    return current.restoreRoot(threads);
+  }
+
+  /** @return the snapshot in its file format, as written by {@link #writeTo} */
+  public byte[] toBytes() {
+    return file.bytes();
+  }
+
+  /**
+   * Writes the snapshot in its file format.
+   *
+   * @param out the stream to write to; not closed
+   * @throws IOException if writing fails
+   */
+  public void writeTo(OutputStream out) throws IOException {
+    out.write(file.bytes());
+  }
+
+  /**
+   * Releases the generated classes. Restored graphs stay valid; further {@link #restore()} calls
+   * fail. Closing twice has no effect.
+   */
+  @Override
+  public void close() {
+    closed = true;
+    loaded = null;
+  }
+}
