@@ -37,8 +37,7 @@ final class Constants {
       if (!type.isArray()) {
         throw new ClassMismatchException(type.getName(), null, "expected an array class");
       }
-      return MethodHandles.arrayConstructor(type)
-          .asType(MethodType.methodType(Object.class, int.class));
+      return type.getComponentType();
     } else if (c instanceof Constant.Setter s) {
       return setter(classes.get(s.type()), s.field(), s.descriptor());
     } else if (c instanceof Constant.Text t) {
@@ -64,7 +63,7 @@ final class Constants {
     }
   }
 
-  private static MethodHandle allocator(Class<?> type, Constant.Mode mode)
+  private static Constructor<?> allocator(Class<?> type, Constant.Mode mode)
       throws ClassMismatchException {
     Constructor<?> ctor = switch (mode) {
       case SERIAL -> Jvm.serialConstructor(type);
@@ -76,18 +75,15 @@ final class Constants {
           ? "an Externalizable class needs a public no-arg constructor"
           : "its first non-serializable superclass has no accessible no-arg constructor");
     }
-    return Jvm.allocator(ctor);
+    return ctor;
   }
 
-  private static MethodHandle setter(Class<?> type, String name, String descriptor)
+  private static Field setter(Class<?> type, String name, String descriptor)
       throws ClassMismatchException {
     try {
       Field f = type.getDeclaredField(name);
       f.setAccessible(true);
-      Class<?> valueType = descriptor.length() == 1
-          ? Types.primitiveClass(descriptor.charAt(0)) : Object.class;
-      return MethodHandles.lookup().unreflectSetter(f)
-          .asType(MethodType.methodType(void.class, Object.class, valueType));
+      return f;
     } catch (ReflectiveOperationException | RuntimeException e) {
       throw new ClassMismatchException(type.getName(), name, "field " + name
           + " cannot be set: " + e.getMessage());

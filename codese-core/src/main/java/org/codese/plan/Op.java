@@ -30,14 +30,24 @@ public sealed interface Op {
   /** {@code table[id] = constant}, for enum constants and {@code Class} objects. */
   record LoadConstant(int id, int constant) implements Op {}
 
-  /** Chooses {@code table[id]} as the target of the following puts; arrays are cast. */
-  record Select(int id, String arrayDescriptor) implements Op {}
+  /**
+   * Chooses {@code table[id]} as the target of the following puts, cast to {@code cast} (an
+   * internal name or array descriptor), or not cast when {@code null}.
+   */
+  record Select(int id, String cast) implements Op {}
 
   /**
-   * {@code target.field = value} through setter constant {@code setter}: a primitive of type
-   * {@code type} with raw {@code bits}, or for {@code 'L'} the table entry {@code ref}.
+   * {@code target.field = value} through the reflective field constant {@code field}: a primitive
+   * of type {@code type} with raw {@code bits}, or for {@code 'L'} the table entry {@code ref}.
    */
-  record PutField(int setter, char type, long bits, int ref) implements Op {}
+  record PutField(int field, char type, long bits, int ref) implements Op {}
+
+  /**
+   * {@code target.name = value} with {@code putfield}, in a class nested with {@code owner}; for
+   * references the value is cast to {@code cast} first unless it is {@code null}.
+   */
+  record PutDirect(String owner, String name, String descriptor, String cast, char type,
+      long bits, int ref) implements Op {}
 
   /** {@code target[index] = value}, typed as in {@link PutField}. */
   record PutElement(char type, int index, long bits, int ref) implements Op {}

@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.lang.reflect.Array;
 import java.util.ArrayList;
 import java.util.List;
+import java.lang.reflect.Modifier;
 import org.codese.capture.Graph;
 import org.codese.capture.Node;
 import org.codese.jvm.SerialClass;
@@ -35,7 +36,7 @@ public final class Planner {
   private final Tables tables = new Tables();
   private final boolean[] late;
   private final List<Op> create = new ArrayList<>();
-  private final List<Op> set = new ArrayList<>();
+  private final java.util.Map<Integer, List<Op>> set = new java.util.LinkedHashMap<>();
   private final List<Op> finish = new ArrayList<>();
   private final List<List<Op>> deferred;
 
@@ -79,8 +80,26 @@ public final class Planner {
     for (int id : graph.postOrder()) {
       planFinish(graph.nodes().get(id - graph.firstId()));
     }
-    return new Plan(graph.firstId(), graph.endId(), create, set, finish, tables.constants(),
+    List<Section> sections = new ArrayList<>();
+    sections.add(new Section(0, -1, create));
+    set.forEach((host, ops) -> sections.add(new Section(1, host, ops)));
+    sections.add(new Section(2, -1, finish));
+    return new Plan(graph.firstId(), graph.endId(), sections, tables.constants(),
         tables.classes(), graph.items());
+  }
+
+  private List<Op> set(int host) {
+    return set.computeIfAbsent(host, h -> new ArrayList<>());
+  }
+
+  /**
+   * Whether generated code may be a nestmate of {@code c} and set its fields with {@code
+   * putfield}: {@code c} must be in Codese's own module (on the class path, the same class
+   * loader), so that the loader has full privilege access to it.
+   */
+  private static boolean nestable(Class<?> c) {
+    return c.getModule() == Planner.class.getModule() && !c.isHidden()
+        && c.getClassLoader() == Planner.class.getClassLoader();
   }
 
   private void planCreateAndSet(Node node) {
@@ -160,10 +179,10 @@ public final class Planner {
         long bits = Types.bits(Array.get(a.elements(), i));
         if (bits != 0) {
           if (!selected) {
-            set.add(new Op.Select(a.id(), desc));
+            set(-1).add(new Op.Select(a.id(), desc));
             selected = true;
           }
-          set.add(new Op.PutElement(code, i, bits, -1));
+          set(-1).add(new Op.PutElement(code, i, bits, -1));
         }
       }
       return;
@@ -183,10 +202,10 @@ public final class Planner {
         defer(a.id(), objDesc, put);
       } else {
         if (!selected) {
-          set.add(new Op.Select(a.id(), objDesc));
+          set(-1).add(new Op.Select(a.id(), objDesc));
           selected = true;
         }
-        set.add(put);
+        set(-1).add(put);
       }
     }
   }
@@ -208,42 +227,52 @@ public final class Planner {
         sc.alloc() == SerialClass.Alloc.SERIAL ? Constant.Mode.SERIAL : Constant.Mode.BARE;
     create.add(new Op.Alloc(node.id(), tables.constant(
         new Constant.Allocator(tables.type(sc.type()), mode))));
-    boolean selected = false;
     for (Node.SlotData data : node.slots()) {
-      Slot slot = data.slot();
-      if (!slot.direct()) {
-        continue;
-      }
-      int t = tables.typeWithFields(slot.type(), slot.fields());
-      List<SerialField> fields = slot.fields();
-      int nPrims = data.prims().length;
-      for (int f = 0; f < fields.size(); f++) {
-        SerialField sf = fields.get(f);
-        Op put;
-        if (f < nPrims) {
-          long bits = data.prims()[f];
-          if (bits == 0) {
-            continue;
-          }
-          put = new Op.PutField(setter(t, sf), Types.primitiveCode(sf.type()), bits, -1);
-        } else {
-          int ref = data.refs()[f - nPrims];
-          if (ref < 0) {
-            continue;
-          }
-          put = new Op.PutField(setter(t, sf), 'L', 0, ref);
-          if (isLate(ref)) {
-            defer(node.id(), null, put);
-            continue;
-          }
-        }
-        if (!selected) {
-          set.add(new Op.Select(node.id(), null));
-          selected = true;
-        }
-        set.add(put);
+      if (data.slot().direct()) {
+        directSlot(node.id(), data);
       }
     }
+  }
+
+  private void directSlot(int id, Node.SlotData data) {
+    Slot slot = data.slot();
+    int t = tables.typeWithFields(slot.type(), slot.fields());
+    boolean nest = nestable(slot.type());
+    String owner = Types.internalName(slot.type());
+    List<SerialField> fields = slot.fields();
+    int nPrims = data.prims().length;
+    Op select = null;
+    int selectedHost = Integer.MIN_VALUE;
+    for (int f = 0; f < fields.size(); f++) {
+      SerialField sf = fields.get(f);
+      char code = f < nPrims ? Types.primitiveCode(sf.type()) : 'L';
+      long bits = f < nPrims ? data.prims()[f] : 0;
+      int ref = f < nPrims ? -1 : data.refs()[f - nPrims];
+      if (f < nPrims ? bits == 0 : ref < 0) {
+        continue;
+      }
+      boolean late = ref >= 0 && isLate(ref);
+      boolean direct = nest && !late && !Modifier.isFinal(sf.field().getModifiers());
+      Op put = direct
+          ? new Op.PutDirect(owner, sf.name(), sf.descriptor(), castFor(sf.type()), code, bits, ref)
+          : new Op.PutField(setter(t, sf), code, bits, ref);
+      if (late) {
+        defer(id, null, put);
+        continue;
+      }
+      int host = direct ? t : -1;
+      if (host != selectedHost) {
+        select = new Op.Select(id, direct ? owner : null);
+        set(host).add(select);
+        selectedHost = host;
+      }
+      set(host).add(put);
+    }
+  }
+
+  /** The cast a reference needs before {@code putfield}: none for Object and interfaces. */
+  private static String castFor(Class<?> type) {
+    return type == Object.class || type.isInterface() ? null : Types.internalName(type);
   }
 
   private int setter(int type, SerialField f) {
