@@ -23,6 +23,10 @@ public final class Emitter {
   private static final String FIELD = "java/lang/reflect/Field";
   /** An upper bound on the bytecode of any single op, used for chunk splitting. */
   private static final int MAX_OP_BYTES = 20;
+  /** An upper bound on a loop's bytecode without its columns. */
+  private static final int LOOP_BYTES = 80;
+  /** An upper bound on the bytecode one column adds to a cluster loop. */
+  private static final int COLUMN_BYTES = 24;
   private static final int TABLE = 0;
   private static final int CONSTANTS = 1;
   private static final int TARGET = 2;
@@ -62,7 +66,7 @@ public final class Emitter {
           endClass();
           startClass(section);
         }
-        if (mv == null || methodBytes + MAX_OP_BYTES > Grammar.MAX_CHUNK_BYTES) {
+        if (mv == null || methodBytes + size(op) > Grammar.MAX_CHUNK_BYTES) {
           startChunk();
         }
         emit(op);
@@ -77,7 +81,12 @@ public final class Emitter {
     String pkg = section.host() < 0 ? Grammar.PACKAGE
         : packageOf(plan.classes().get(section.host()).name());
     className = (pkg.isEmpty() ? "" : pkg + "/") + Grammar.CLASS_PREFIX + classFiles.size();
-    cw = new ClassWriter(ClassWriter.COMPUTE_MAXS);
+    cw = new ClassWriter(ClassWriter.COMPUTE_FRAMES) {
+      @Override
+      protected String getCommonSuperClass(String type1, String type2) {
+        return "java/lang/Object";
+      }
+    };
     cw.visit(V17, ACC_PUBLIC | ACC_FINAL | ACC_SUPER | ACC_SYNTHETIC, className, null,
         "java/lang/Object", new String[] {Grammar.ENTRY_INTERFACE});
     MethodVisitor init = cw.visitMethod(ACC_PUBLIC, "<init>", "()V", null, null);
@@ -139,9 +148,24 @@ public final class Emitter {
     }
   }
 
+  /** An upper bound on the bytecode {@link #emit} writes for {@code op}. */
+  private static int size(Op op) {
+    if (op instanceof Op.ClusterLoop c) {
+      return LOOP_BYTES + COLUMN_BYTES * c.columns().size();
+    } else if (op instanceof Op.AllocLoop || op instanceof Op.StringLoop
+        || op instanceof Op.ElementLoop) {
+      return LOOP_BYTES;
+    }
+    return MAX_OP_BYTES;
+  }
+
   private void emit(Op op) {
-    methodBytes += MAX_OP_BYTES;
-    if (op instanceof Op.Alloc a) {
+    methodBytes += size(op);
+    if (op instanceof Op.AllocLoop || op instanceof Op.StringLoop || op instanceof Op.ElementLoop
+        || op instanceof Op.ClusterLoop) {
+      Loops.emit(mv, op);
+      selected = null;
+    } else if (op instanceof Op.Alloc a) {
       storeStart(a.id());
       constant(a.allocator(), "java/lang/reflect/Constructor");
       mv.visitInsn(ACONST_NULL);
@@ -304,6 +328,11 @@ public final class Emitter {
   }
 
   private void push(int v) {
+    push(mv, v);
+  }
+
+  /** Pushes an int constant with the shortest instruction. */
+  static void push(MethodVisitor mv, int v) {
     if (v >= -1 && v <= 5) {
       mv.visitInsn(ICONST_0 + v);
     } else if (v >= Byte.MIN_VALUE && v <= Byte.MAX_VALUE) {

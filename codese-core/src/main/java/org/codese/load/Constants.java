@@ -44,6 +44,8 @@ final class Constants {
       return t.value();
     } else if (c instanceof Constant.PrimArray p) {
       return p.array();
+    } else if (c instanceof Constant.Texts t) {
+      return t.values();
     } else if (c instanceof Constant.Hook h) {
       return hook(h, classes);
     }

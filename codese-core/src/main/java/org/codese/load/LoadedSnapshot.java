@@ -95,7 +95,7 @@ public final class LoadedSnapshot {
    * @throws RestoreException if restoring fails
    */
   public Object restoreRoot(int threads) throws IOException {
-    Object[] table = restoreInto(new Object[file.tableSize()], threads);
+    Object[] table = restoreInto(new Object[file.tableSize() + 1], threads);
     int[] items = file.items().items();
     for (int i = 0; i < items.length; i += 2) {
       if (items[i] == Tape.OBJECT) {
@@ -108,7 +108,8 @@ public final class LoadedSnapshot {
   /**
    * Runs the snapshot's code over {@code table}, which must hold the objects of earlier segments.
    *
-   * @param table a table of at least {@link SnapshotFile#tableSize()} entries
+   * @param table a table of {@link SnapshotFile#tableSize()} entries plus a last entry that stays
+   *     {@code null} (loops over data refer to it for {@code null})
    * @param threads threads for the create and set phases
    * @return {@code table}
    * @throws RestoreException if restoring fails; the table must then be discarded

@@ -23,7 +23,7 @@ public final class StreamReader {
 
   private final DataInputStream in;
   private final ClassLoader loader;
-  private Object[] table = new Object[0];
+  private Object[] table = new Object[1];
   private ReplayStream current;
   private boolean ended;
   private long offset;
@@ -111,12 +111,12 @@ public final class StreamReader {
           offset + e.offset(), e.getMessage());
     }
     offset += len;
-    if (file.firstId() != table.length) {
+    if (file.firstId() != table.length - 1) {
       throw new CorruptSnapshotException("stream", offset, "segment starts at object "
-          + file.firstId() + " but " + table.length + " objects were read before it");
+          + file.firstId() + " but " + (table.length - 1) + " objects were read before it");
     }
     LoadedSnapshot loaded = LoadedSnapshot.load(file, loader);
-    table = loaded.restoreInto(Arrays.copyOf(table, file.tableSize()), 1);
+    table = loaded.restoreInto(Arrays.copyOf(table, file.tableSize() + 1), 1);
     current = new ReplayStream(table, file.items(), null, null, RestoreRun.current());
     return true;
   }
