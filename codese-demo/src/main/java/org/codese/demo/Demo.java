@@ -106,7 +106,7 @@ public final class Demo {
   private static Result run(Sample sample, Path dir) {
     Result r = new Result(sample.name());
     Object original = sample.build().get();
-    Path snapshot = dir.resolve(sample.fileName() + ".codese");
+    Path snapshot = dir.resolve(sample.fileName() + ".cdse");
     Path serialized = dir.resolve(sample.fileName() + ".ser");
     Object restored = null;
     String step = "capture";
