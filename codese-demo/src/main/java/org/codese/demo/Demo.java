@@ -33,9 +33,12 @@ public final class Demo {
 
   private Demo() {}
 
-  /** A graph to capture: how to build it and what else to check on a restored copy. */
+  /**
+   * A graph to capture: how to build it, and what else to check on a restored copy ({@code check}
+   * returns why the copy is wrong, or {@code null}; {@code checkName} says what it checks).
+   */
   private record Sample(String name, String fileName, Supplier<Object> build,
-      Function<Object, String> check) {}
+      Function<Object, String> check, String checkName) {}
 
   /** What one sample's run measured; a time or size is -1 where that step did not run. */
   private static final class Result {
@@ -71,9 +74,10 @@ public final class Demo {
 
     List<Sample> samples = List.of(
         new Sample("red-black tree", "red-black-tree",
-            () -> RedBlackTree.random(TREE_SIZE, TREE_SEED), Demo::checkTree),
+            () -> RedBlackTree.random(TREE_SIZE, TREE_SEED), Demo::checkTree,
+            String.format(Locale.ROOT, "a valid red-black tree of %,d keys", TREE_SIZE)),
         new Sample("jdk collections", "jdk-collections", SampleGraphs::jdkCollections,
-            restored -> null));
+            restored -> null, null));
 
     System.out.printf(Locale.ROOT, "Codese demo on Java %s (%s), snapshot files in %s%n",
         System.getProperty("java.version"), System.getProperty("java.vm.name"),
@@ -91,9 +95,12 @@ public final class Demo {
 
     System.out.println();
     boolean ok = true;
-    for (Result r : results) {
+    for (int i = 0; i < results.size(); i++) {
+      Result r = results.get(i);
+      String checkName = samples.get(i).checkName();
       if (r.failure == null) {
-        System.out.println("check " + r.name + ": OK");
+        System.out.println("check " + r.name + ": OK, the restored graph's JDK serialization equals the original's"
+            + (checkName == null ? "" : ", and it is " + checkName));
       } else {
         ok = false;
         System.out.println("check " + r.name + ": FAILED: " + r.failure);
