@@ -99,7 +99,8 @@ public final class Demo {
       Result r = results.get(i);
       String checkName = samples.get(i).checkName();
       if (r.failure == null) {
-        System.out.println("check " + r.name + ": OK, the restored graph's JDK serialization equals the original's"
+        System.out.println("check " + r.name
+            + ": OK, the restored graph's JDK serialization equals the original's"
             + (checkName == null ? "" : ", and it is " + checkName));
       } else {
         ok = false;
