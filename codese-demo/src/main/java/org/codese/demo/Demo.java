@@ -37,8 +37,12 @@ public final class Demo {
    * A graph to capture: how to build it, and what else to check on a restored copy ({@code check}
    * returns why the copy is wrong, or {@code null}; {@code checkName} says what it checks).
    */
-  private record Sample(String name, String fileName, Supplier<Object> build,
-      Function<Object, String> check, String checkName) {}
+  private record Sample(
+      String name,
+      String fileName,
+      Supplier<Object> build,
+      Function<Object, String> check,
+      String checkName) {}
 
   /** What one sample's run measured; a time or size is -1 where that step did not run. */
   private static final class Result {
@@ -66,25 +70,39 @@ public final class Demo {
    */
   public static void main(String[] args) throws IOException {
     if (args.length > 1 || (args.length == 1 && args[0].startsWith("-"))) {
-      System.err.println("usage: java -jar codese-demo.jar [output-directory]   (default: demo-out)");
+      System.err.println(
+          "usage: java -jar codese-demo.jar [output-directory]   (default: demo-out)");
       System.exit(2);
     }
     Path dir = Path.of(args.length == 1 ? args[0] : "demo-out");
     Files.createDirectories(dir);
 
-    List<Sample> samples = List.of(
-        new Sample("red-black tree", "red-black-tree",
-            () -> RedBlackTree.random(TREE_SIZE, TREE_SEED), Demo::checkTree,
-            String.format(Locale.ROOT, "a valid red-black tree of %,d keys", TREE_SIZE)),
-        new Sample("jdk collections", "jdk-collections", SampleGraphs::jdkCollections,
-            restored -> null, null));
+    List<Sample> samples =
+        List.of(
+            new Sample(
+                "red-black tree",
+                "red-black-tree",
+                () -> RedBlackTree.random(TREE_SIZE, TREE_SEED),
+                Demo::checkTree,
+                String.format(Locale.ROOT, "a valid red-black tree of %,d keys", TREE_SIZE)),
+            new Sample(
+                "jdk collections",
+                "jdk-collections",
+                SampleGraphs::jdkCollections,
+                restored -> null,
+                null));
 
-    System.out.printf(Locale.ROOT, "Codese demo on Java %s (%s), snapshot files in %s%n",
-        System.getProperty("java.version"), System.getProperty("java.vm.name"),
+    System.out.printf(
+        Locale.ROOT,
+        "Codese demo on Java %s (%s), snapshot files in %s%n",
+        System.getProperty("java.version"),
+        System.getProperty("java.vm.name"),
         dir.toAbsolutePath().normalize());
-    System.out.println("Each time below is a single cold run in one JVM, not a benchmark: nothing is");
-    System.out.println("warmed up, and the first graph also pays for loading the classes both libraries"
-        + " use.");
+    System.out.println(
+        "Each time below is a single cold run in one JVM, not a benchmark: nothing is");
+    System.out.println(
+        "warmed up, and the first graph also pays for loading the classes both libraries"
+            + " use.");
     System.out.println();
 
     List<Result> results = new ArrayList<>();
@@ -99,9 +117,11 @@ public final class Demo {
       Result r = results.get(i);
       String checkName = samples.get(i).checkName();
       if (r.failure == null) {
-        System.out.println("check " + r.name
-            + ": OK, the restored graph's JDK serialization equals the original's"
-            + (checkName == null ? "" : ", and it is " + checkName));
+        System.out.println(
+            "check "
+                + r.name
+                + ": OK, the restored graph's JDK serialization equals the original's"
+                + (checkName == null ? "" : ", and it is " + checkName));
       } else {
         ok = false;
         System.out.println("check " + r.name + ": FAILED: " + r.failure);
@@ -168,8 +188,9 @@ public final class Demo {
     e.printStackTrace();
   }
 
-  private static String check(Object original, Object restored, byte[] expected,
-      Function<Object, String> graphCheck) throws IOException {
+  private static String check(
+      Object original, Object restored, byte[] expected, Function<Object, String> graphCheck)
+      throws IOException {
     if (restored == null) {
       return "restore returned null";
     }
@@ -177,15 +198,20 @@ public final class Demo {
       return "restore returned the captured object itself, not a copy";
     }
     if (restored.getClass() != original.getClass()) {
-      return "restored root is a " + restored.getClass().getName() + ", expected a "
+      return "restored root is a "
+          + restored.getClass().getName()
+          + ", expected a "
           + original.getClass().getName();
     }
     byte[] actual = jdkBytes(restored);
     if (!Arrays.equals(expected, actual)) {
-      return String.format(Locale.ROOT,
+      return String.format(
+          Locale.ROOT,
           "JDK serialization of the restored graph differs from the original's at byte %,d"
               + " (restored: %,d bytes, original: %,d bytes)",
-          Arrays.mismatch(expected, actual), actual.length, expected.length);
+          Arrays.mismatch(expected, actual),
+          actual.length,
+          expected.length);
     }
     return graphCheck.apply(restored);
   }
@@ -195,7 +221,9 @@ public final class Demo {
     if (tree.size() != TREE_SIZE) {
       return "restored tree has size " + tree.size() + ", expected " + TREE_SIZE;
     }
-    return tree.isValid() ? null : "restored tree is not a valid red-black tree (isValid() is false)";
+    return tree.isValid()
+        ? null
+        : "restored tree is not a valid red-black tree (isValid() is false)";
   }
 
   private static byte[] jdkBytes(Object root) throws IOException {
@@ -209,17 +237,18 @@ public final class Demo {
   /** Counts the distinct objects JDK serialization writes for the graph: its serial form. */
   private static long countObjects(Object root) throws IOException {
     long[] count = {0};
-    try (ObjectOutputStream out = new ObjectOutputStream(OutputStream.nullOutputStream()) {
-      {
-        enableReplaceObject(true);
-      }
+    try (ObjectOutputStream out =
+        new ObjectOutputStream(OutputStream.nullOutputStream()) {
+          {
+            enableReplaceObject(true);
+          }
 
-      @Override
-      protected Object replaceObject(Object obj) {
-        count[0]++;
-        return obj;
-      }
-    }) {
+          @Override
+          protected Object replaceObject(Object obj) {
+            count[0]++;
+            return obj;
+          }
+        }) {
       out.writeObject(root);
     }
     return count[0];
@@ -227,17 +256,42 @@ public final class Demo {
 
   private static void printTable(List<Result> results) {
     String format = "%-16s %9s | %10s %10s %12s | %10s %10s %12s | %10s%n";
-    System.out.printf(Locale.ROOT, "%-26s | %-34s | %-34s | %10s%n", "", "Codese", "JDK serialization",
+    System.out.printf(
+        Locale.ROOT,
+        "%-26s | %-34s | %-34s | %10s%n",
+        "",
+        "Codese",
+        "JDK serialization",
         "restore");
-    System.out.printf(Locale.ROOT, format, "graph", "objects*", "capture", "restore", "size",
-        "write", "read", "size", "JDK/Codese");
+    System.out.printf(
+        Locale.ROOT,
+        format,
+        "graph",
+        "objects*",
+        "capture",
+        "restore",
+        "size",
+        "write",
+        "read",
+        "size",
+        "JDK/Codese");
     for (Result r : results) {
-      String ratio = r.restoreNanos > 0 && r.jdkReadNanos > 0
-          ? String.format(Locale.ROOT, "%.2fx", (double) r.jdkReadNanos / r.restoreNanos)
-          : "-";
-      System.out.printf(Locale.ROOT, format, r.name, count(r.objects), millis(r.captureNanos),
-          millis(r.restoreNanos), bytes(r.snapshotBytes), millis(r.jdkWriteNanos),
-          millis(r.jdkReadNanos), bytes(r.jdkBytes), ratio);
+      String ratio =
+          r.restoreNanos > 0 && r.jdkReadNanos > 0
+              ? String.format(Locale.ROOT, "%.2fx", (double) r.jdkReadNanos / r.restoreNanos)
+              : "-";
+      System.out.printf(
+          Locale.ROOT,
+          format,
+          r.name,
+          count(r.objects),
+          millis(r.captureNanos),
+          millis(r.restoreNanos),
+          bytes(r.snapshotBytes),
+          millis(r.jdkWriteNanos),
+          millis(r.jdkReadNanos),
+          bytes(r.jdkBytes),
+          ratio);
     }
     System.out.println("* objects as JDK serialization counts them (its serial form).");
     System.out.println("Times include reading or writing the file; sizes are the files' sizes.");

@@ -94,7 +94,9 @@ public final class SampleGraphs {
       this.tags = tags;
     }
 
-    /** @return the stock-keeping unit that identifies the product */
+    /**
+     * @return the stock-keeping unit that identifies the product
+     */
     public String sku() {
       return sku;
     }
@@ -135,7 +137,15 @@ public final class SampleGraphs {
 
     @Override
     public String toString() {
-      return name + " <" + id + ">, since " + since + ", " + emails + ", score " + cachedScore
+      return name
+          + " <"
+          + id
+          + ">, since "
+          + since
+          + ", "
+          + emails
+          + ", score "
+          + cachedScore
           + (referredBy == null ? "" : ", referred by " + referredBy.name);
     }
   }
@@ -180,9 +190,23 @@ public final class SampleGraphs {
 
     @Override
     public String toString() {
-      return "#" + number + " " + status + " for " + customer.name + " at " + placed + ": " + lines
-          + (note == null ? "" : " note=" + note) + " discount=" + discount + " priority="
-          + priority + " gift=" + gift;
+      return "#"
+          + number
+          + " "
+          + status
+          + " for "
+          + customer.name
+          + " at "
+          + placed
+          + ": "
+          + lines
+          + (note == null ? "" : " note=" + note)
+          + " discount="
+          + discount
+          + " priority="
+          + priority
+          + " gift="
+          + gift;
     }
   }
 
@@ -211,10 +235,10 @@ public final class SampleGraphs {
    * A shop's state, built from JDK collections with user objects inside: {@link ArrayList}, {@link
    * LinkedList}, {@link HashMap}, {@link LinkedHashMap}, {@link TreeMap}, {@link HashSet}, {@link
    * ArrayDeque}, {@link EnumMap}, {@link BitSet}, {@code List.of}, {@code Map.of}, {@code Set.of},
-   * {@link Collections#unmodifiableList}, {@code java.time} values, {@link BigDecimal}, {@link UUID},
-   * strings, boxed primitives, a record, enums and nested lists. Many objects are shared (customers
-   * by their orders, products by order lines and by several indexes), and some references form
-   * cycles (a customer referred by another, an order list holding itself).
+   * {@link Collections#unmodifiableList}, {@code java.time} values, {@link BigDecimal}, {@link
+   * UUID}, strings, boxed primitives, a record, enums and nested lists. Many objects are shared
+   * (customers by their orders, products by order lines and by several indexes), and some
+   * references form cycles (a customer referred by another, an order list holding itself).
    *
    * <p>The root is a {@link LinkedHashMap} from section names to sections. The graph holds a few
    * thousand objects and is the same on every call.
@@ -238,7 +262,11 @@ public final class SampleGraphs {
       String sku = String.format("SKU-%05d", random.nextInt(100_000));
       BigDecimal price = BigDecimal.valueOf(99 + random.nextInt(100_000), 2);
       Product product =
-          new Product(sku, word(random) + " " + word(random), category, new Money(price, "EUR"),
+          new Product(
+              sku,
+              word(random) + " " + word(random),
+              category,
+              new Money(price, "EUR"),
               i % 10 == 0 ? Set.of() : i % 10 == 1 ? Set.of("clearance") : tags);
       catalog.put(sku, product);
       perCategory.merge(category.name().toLowerCase(Locale.ROOT), 1, Integer::sum);
@@ -249,11 +277,17 @@ public final class SampleGraphs {
     Map<UUID, Customer> customersById = new HashMap<>();
     for (int i = 0; i < 150; i++) {
       UUID id = new UUID(random.nextLong(), random.nextLong());
-      List<String> emails = i % 3 == 0
-          ? List.of(word(random) + i + "@example.org", word(random) + "@example.com")
-          : Collections.unmodifiableList(new ArrayList<>(List.of(word(random) + i + "@example.net")));
-      Customer c = new Customer(id, capitalized(word(random)) + " " + i,
-          LocalDate.of(2000, 1, 1).plusDays(random.nextInt(4_000)), emails);
+      List<String> emails =
+          i % 3 == 0
+              ? List.of(word(random) + i + "@example.org", word(random) + "@example.com")
+              : Collections.unmodifiableList(
+                  new ArrayList<>(List.of(word(random) + i + "@example.net")));
+      Customer c =
+          new Customer(
+              id,
+              capitalized(word(random)) + " " + i,
+              LocalDate.of(2000, 1, 1).plusDays(random.nextInt(4_000)),
+              emails);
       if (i > 0 && i % 4 == 0) {
         c.referredBy = customers.get(random.nextInt(customers.size()));
       }
@@ -273,8 +307,7 @@ public final class SampleGraphs {
       for (int l = 1 + random.nextInt(3); l > 0; l--) {
         Product product = products.get(random.nextInt(products.size()));
         short quantity = (short) (1 + random.nextInt(5));
-        order.lines.add(new OrderLine(product, quantity,
-            i % 7 == 0 ? zero : product.price));
+        order.lines.add(new OrderLine(product, quantity, i % 7 == 0 ? zero : product.price));
         sold.merge(product, (int) quantity, Integer::sum);
       }
       order.status = Status.values()[random.nextInt(Status.values().length)];
@@ -300,13 +333,18 @@ public final class SampleGraphs {
     LinkedList<Event> log = new LinkedList<>();
     Instant start = epoch.atZone(zone).toInstant();
     for (int i = 0; i < 300; i++) {
-      Object subject = switch (i % 3) {
-        case 0 -> orders.get(random.nextInt(orders.size()));
-        case 1 -> customers.get(random.nextInt(customers.size()));
-        default -> products.get(random.nextInt(products.size()));
-      };
-      log.add(new Event(start.plusSeconds(61L * i), Duration.ofMillis(random.nextInt(5_000)),
-          WORDS[i % WORDS.length], subject));
+      Object subject =
+          switch (i % 3) {
+            case 0 -> orders.get(random.nextInt(orders.size()));
+            case 1 -> customers.get(random.nextInt(customers.size()));
+            default -> products.get(random.nextInt(products.size()));
+          };
+      log.add(
+          new Event(
+              start.plusSeconds(61L * i),
+              Duration.ofMillis(random.nextInt(5_000)),
+              WORDS[i % WORDS.length],
+              subject));
     }
 
     List<Object> boxes = new ArrayList<>();
