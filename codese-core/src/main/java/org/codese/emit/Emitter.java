@@ -1,0 +1,367 @@
+package org.codese.emit;
+
+import static org.objectweb.asm.Opcodes.*;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.codese.plan.Op;
+import org.codese.plan.Plan;
+import org.codese.plan.Section;
+import org.codese.program.Grammar;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.MethodVisitor;
+
+/**
+ * Writes a {@link Plan} as class files following {@link Grammar}. Knows nothing about live objects.
+ *
+ * <p>Each {@link Section} becomes one or more classes in its host's package; ops are packed into
+ * chunk methods of at most {@link Grammar#MAX_CHUNK_BYTES} bytes, and chunks into classes of at
+ * most {@link Grammar#MAX_OPS_PER_CLASS} ops.
+ */
+public final class Emitter {
+  private static final String OBJECT_ARRAY = "[Ljava/lang/Object;";
+  private static final String FIELD = "java/lang/reflect/Field";
+  /** An upper bound on the bytecode of any single op, used for chunk splitting. */
+  private static final int MAX_OP_BYTES = 20;
+  private static final int TABLE = 0;
+  private static final int CONSTANTS = 1;
+  private static final int TARGET = 2;
+
+  private final Plan plan;
+  private final List<byte[]> classFiles = new ArrayList<>();
+  private final List<int[]> placements = new ArrayList<>();
+  private ClassWriter cw;
+  private String className;
+  private int chunks;
+  private int opsInClass;
+  private MethodVisitor mv;
+  private int methodBytes;
+  private Op.Select selected;
+
+  private Emitter(Plan plan) {
+    this.plan = plan;
+  }
+
+  /**
+   * @param plan the restore program
+   * @return its class files
+   */
+  public static Emitted emit(Plan plan) {
+    return new Emitter(plan).run();
+  }
+
+  private Emitted run() {
+    for (Section section : plan.sections()) {
+      if (section.ops().isEmpty()) {
+        continue;
+      }
+      startClass(section);
+      selected = null;
+      for (Op op : section.ops()) {
+        if (opsInClass >= Grammar.MAX_OPS_PER_CLASS) {
+          endClass();
+          startClass(section);
+        }
+        if (mv == null || methodBytes + MAX_OP_BYTES > Grammar.MAX_CHUNK_BYTES) {
+          startChunk();
+        }
+        emit(op);
+        opsInClass++;
+      }
+      endClass();
+    }
+    return new Emitted(List.copyOf(classFiles), List.copyOf(placements));
+  }
+
+  private void startClass(Section section) {
+    String pkg = section.host() < 0 ? Grammar.PACKAGE
+        : packageOf(plan.classes().get(section.host()).name());
+    className = (pkg.isEmpty() ? "" : pkg + "/") + Grammar.CLASS_PREFIX + classFiles.size();
+    cw = new ClassWriter(ClassWriter.COMPUTE_MAXS);
+    cw.visit(V17, ACC_PUBLIC | ACC_FINAL | ACC_SUPER | ACC_SYNTHETIC, className, null,
+        "java/lang/Object", new String[] {Grammar.ENTRY_INTERFACE});
+    MethodVisitor init = cw.visitMethod(ACC_PUBLIC, "<init>", "()V", null, null);
+    init.visitCode();
+    init.visitVarInsn(ALOAD, 0);
+    init.visitMethodInsn(INVOKESPECIAL, "java/lang/Object", "<init>", "()V", false);
+    init.visitInsn(RETURN);
+    init.visitMaxs(0, 0);
+    init.visitEnd();
+    placements.add(new int[] {section.phase(), section.host()});
+    chunks = 0;
+    opsInClass = 0;
+  }
+
+  private static String packageOf(String binaryName) {
+    int dot = binaryName.lastIndexOf('.');
+    return dot < 0 ? "" : binaryName.substring(0, dot).replace('.', '/');
+  }
+
+  private void endClass() {
+    endChunk();
+    MethodVisitor entry = cw.visitMethod(ACC_PUBLIC, "accept",
+        "(Ljava/lang/Object;Ljava/lang/Object;)V", null, null);
+    entry.visitCode();
+    entry.visitVarInsn(ALOAD, 1);
+    entry.visitTypeInsn(CHECKCAST, OBJECT_ARRAY);
+    entry.visitVarInsn(ASTORE, 3);
+    entry.visitVarInsn(ALOAD, 2);
+    entry.visitTypeInsn(CHECKCAST, OBJECT_ARRAY);
+    entry.visitVarInsn(ASTORE, 4);
+    for (int c = 0; c < chunks; c++) {
+      entry.visitVarInsn(ALOAD, 3);
+      entry.visitVarInsn(ALOAD, 4);
+      entry.visitMethodInsn(INVOKESTATIC, className, "m" + c, Grammar.CHUNK_DESCRIPTOR, false);
+    }
+    entry.visitInsn(RETURN);
+    entry.visitMaxs(0, 0);
+    entry.visitEnd();
+    cw.visitEnd();
+    classFiles.add(cw.toByteArray());
+  }
+
+  private void startChunk() {
+    endChunk();
+    mv = cw.visitMethod(ACC_STATIC, "m" + chunks++, Grammar.CHUNK_DESCRIPTOR, null, null);
+    mv.visitCode();
+    methodBytes = 1;
+    if (selected != null) {
+      select(selected);
+    }
+  }
+
+  private void endChunk() {
+    if (mv != null) {
+      mv.visitInsn(RETURN);
+      mv.visitMaxs(0, 0);
+      mv.visitEnd();
+      mv = null;
+    }
+  }
+
+  private void emit(Op op) {
+    methodBytes += MAX_OP_BYTES;
+    if (op instanceof Op.Alloc a) {
+      storeStart(a.id());
+      constant(a.allocator(), "java/lang/reflect/Constructor");
+      mv.visitInsn(ACONST_NULL);
+      mv.visitMethodInsn(INVOKEVIRTUAL, "java/lang/reflect/Constructor", "newInstance",
+          "([Ljava/lang/Object;)Ljava/lang/Object;", false);
+      mv.visitInsn(AASTORE);
+    } else if (op instanceof Op.NewArray a) {
+      newArray(a);
+    } else if (op instanceof Op.CloneArray c) {
+      storeStart(c.id());
+      constant(c.constant(), c.descriptor());
+      mv.visitMethodInsn(INVOKEVIRTUAL, c.descriptor(), "clone", "()Ljava/lang/Object;", false);
+      mv.visitInsn(AASTORE);
+    } else if (op instanceof Op.NewString s) {
+      storeStart(s.id());
+      mv.visitTypeInsn(NEW, "java/lang/String");
+      mv.visitInsn(DUP);
+      if (s.text() >= 0) {
+        constant(s.text(), "java/lang/String");
+      } else {
+        mv.visitLdcInsn(s.value());
+      }
+      mv.visitMethodInsn(INVOKESPECIAL, "java/lang/String", "<init>", "(Ljava/lang/String;)V",
+          false);
+      mv.visitInsn(AASTORE);
+    } else if (op instanceof Op.NewBox b) {
+      storeStart(b.id());
+      box(b);
+      mv.visitInsn(AASTORE);
+    } else if (op instanceof Op.LoadConstant c) {
+      storeStart(c.id());
+      constant(c.constant(), null);
+      mv.visitInsn(AASTORE);
+    } else if (op instanceof Op.Select s) {
+      selected = s;
+      select(s);
+    } else if (op instanceof Op.PutField p) {
+      constant(p.field(), FIELD);
+      mv.visitVarInsn(ALOAD, TARGET);
+      value(p.type(), p.bits(), p.ref());
+      if (p.type() == 'L') {
+        mv.visitMethodInsn(INVOKEVIRTUAL, FIELD, "set", "(Ljava/lang/Object;Ljava/lang/Object;)V",
+            false);
+      } else {
+        mv.visitMethodInsn(INVOKEVIRTUAL, FIELD, "set" + setterSuffix(p.type()),
+            "(Ljava/lang/Object;" + p.type() + ")V", false);
+      }
+    } else if (op instanceof Op.PutDirect p) {
+      mv.visitVarInsn(ALOAD, TARGET);
+      value(p.type(), p.bits(), p.ref());
+      if (p.type() == 'L' && p.cast() != null) {
+        mv.visitTypeInsn(CHECKCAST, p.cast());
+      }
+      mv.visitFieldInsn(PUTFIELD, p.owner(), p.name(), p.descriptor());
+    } else if (op instanceof Op.PutElement p) {
+      mv.visitVarInsn(ALOAD, TARGET);
+      push(p.index());
+      value(p.type(), p.bits(), p.ref());
+      mv.visitInsn(arrayStore(p.type()));
+    } else if (op instanceof Op.CallHook h) {
+      mv.visitVarInsn(ALOAD, TABLE);
+      constant(h.hook(), null);
+      mv.visitMethodInsn(INVOKESTATIC, Grammar.HOOKS_OWNER, Grammar.HOOK_METHOD,
+          Grammar.HOOK_DESCRIPTOR, false);
+    } else {
+      throw new IllegalArgumentException("unknown op " + op);
+    }
+  }
+
+  private static String setterSuffix(char type) {
+    return switch (type) {
+      case 'Z' -> "Boolean";
+      case 'B' -> "Byte";
+      case 'C' -> "Char";
+      case 'S' -> "Short";
+      case 'I' -> "Int";
+      case 'J' -> "Long";
+      case 'F' -> "Float";
+      default -> "Double";
+    };
+  }
+
+  /** Pushes constant {@code index}, cast to {@code cast} unless that is {@code null}. */
+  private void constant(int index, String cast) {
+    mv.visitVarInsn(ALOAD, CONSTANTS);
+    push(index);
+    mv.visitInsn(AALOAD);
+    if (cast != null) {
+      mv.visitTypeInsn(CHECKCAST, cast);
+    }
+  }
+
+  private void newArray(Op.NewArray a) {
+    storeStart(a.id());
+    if (a.elem() != 'L') {
+      push(a.length());
+      mv.visitIntInsn(NEWARRAY, arrayTypeCode(a.elem()));
+    } else if (a.maker() < 0) {
+      push(a.length());
+      mv.visitTypeInsn(ANEWARRAY, "java/lang/Object");
+    } else {
+      constant(a.maker(), "java/lang/Class");
+      push(a.length());
+      mv.visitMethodInsn(INVOKESTATIC, "java/lang/reflect/Array", "newInstance",
+          "(Ljava/lang/Class;I)Ljava/lang/Object;", false);
+    }
+    mv.visitInsn(AASTORE);
+  }
+
+  private void select(Op.Select s) {
+    mv.visitVarInsn(ALOAD, TABLE);
+    push(s.id());
+    mv.visitInsn(AALOAD);
+    if (s.cast() != null) {
+      mv.visitTypeInsn(CHECKCAST, s.cast());
+    }
+    mv.visitVarInsn(ASTORE, TARGET);
+  }
+
+  private void storeStart(int id) {
+    mv.visitVarInsn(ALOAD, TABLE);
+    push(id);
+  }
+
+  private void value(char type, long bits, int ref) {
+    switch (type) {
+      case 'L' -> {
+        mv.visitVarInsn(ALOAD, TABLE);
+        push(ref);
+        mv.visitInsn(AALOAD);
+      }
+      case 'J' -> pushLong(bits);
+      case 'F' -> pushFloat(Float.intBitsToFloat((int) bits));
+      case 'D' -> pushDouble(Double.longBitsToDouble(bits));
+      default -> push((int) bits);
+    }
+  }
+
+  private void box(Op.NewBox b) {
+    String owner = switch (b.type()) {
+      case 'I' -> "java/lang/Integer";
+      case 'J' -> "java/lang/Long";
+      case 'Z' -> "java/lang/Boolean";
+      case 'B' -> "java/lang/Byte";
+      case 'C' -> "java/lang/Character";
+      case 'S' -> "java/lang/Short";
+      case 'F' -> "java/lang/Float";
+      default -> "java/lang/Double";
+    };
+    if (b.cached()) {
+      value(b.type(), b.bits(), -1);
+      mv.visitMethodInsn(INVOKESTATIC, owner, "valueOf", "(" + b.type() + ")L" + owner + ";",
+          false);
+    } else {
+      mv.visitTypeInsn(NEW, owner);
+      mv.visitInsn(DUP);
+      value(b.type(), b.bits(), -1);
+      mv.visitMethodInsn(INVOKESPECIAL, owner, "<init>", "(" + b.type() + ")V", false);
+    }
+  }
+
+  private void push(int v) {
+    if (v >= -1 && v <= 5) {
+      mv.visitInsn(ICONST_0 + v);
+    } else if (v >= Byte.MIN_VALUE && v <= Byte.MAX_VALUE) {
+      mv.visitIntInsn(BIPUSH, v);
+    } else if (v >= Short.MIN_VALUE && v <= Short.MAX_VALUE) {
+      mv.visitIntInsn(SIPUSH, v);
+    } else {
+      mv.visitLdcInsn(v);
+    }
+  }
+
+  private void pushLong(long v) {
+    if (v == 0 || v == 1) {
+      mv.visitInsn(LCONST_0 + (int) v);
+    } else {
+      mv.visitLdcInsn(v);
+    }
+  }
+
+  private void pushFloat(float v) {
+    if (Float.floatToRawIntBits(v) == 0 || v == 1f || v == 2f) {
+      mv.visitInsn(FCONST_0 + (int) v);
+    } else {
+      mv.visitLdcInsn(v);
+    }
+  }
+
+  private void pushDouble(double v) {
+    if (Double.doubleToRawLongBits(v) == 0 || v == 1d) {
+      mv.visitInsn(DCONST_0 + (int) v);
+    } else {
+      mv.visitLdcInsn(v);
+    }
+  }
+
+  private static int arrayTypeCode(char elem) {
+    return switch (elem) {
+      case 'Z' -> T_BOOLEAN;
+      case 'B' -> T_BYTE;
+      case 'C' -> T_CHAR;
+      case 'S' -> T_SHORT;
+      case 'I' -> T_INT;
+      case 'J' -> T_LONG;
+      case 'F' -> T_FLOAT;
+      default -> T_DOUBLE;
+    };
+  }
+
+  private static int arrayStore(char type) {
+    return switch (type) {
+      case 'Z', 'B' -> BASTORE;
+      case 'C' -> CASTORE;
+      case 'S' -> SASTORE;
+      case 'I' -> IASTORE;
+      case 'J' -> LASTORE;
+      case 'F' -> FASTORE;
+      case 'D' -> DASTORE;
+      default -> AASTORE;
+    };
+  }
+}

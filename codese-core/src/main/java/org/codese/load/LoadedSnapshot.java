@@ -1,0 +1,139 @@
+package org.codese.load;
+
+import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.reflect.Constructor;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BiConsumer;
+import org.codese.ClassMismatchException;
+import org.codese.CorruptSnapshotException;
+import org.codese.RestoreException;
+import org.codese.format.SnapshotFile;
+import org.codese.program.Grammar;
+import org.codese.program.Tape;
+
+/**
+ * A snapshot whose classes are defined and whose constants are resolved, ready to run.
+ *
+ * <p>The generated classes are hidden classes, unloadable once this object is unreachable; each is
+ * called with the restore table and the resolved constants. {@link #restoreInto} may be called from
+ * many threads at once: every call works on its own table.
+ */
+public final class LoadedSnapshot {
+  private final SnapshotFile file;
+  private final Object[] constants;
+  private final List<List<BiConsumer<Object[], Object[]>>> phases;
+
+  private LoadedSnapshot(
+      SnapshotFile file, Object[] constants, List<List<BiConsumer<Object[], Object[]>>> phases) {
+    this.file = file;
+    this.constants = constants;
+    this.phases = phases;
+  }
+
+  /**
+   * Checks a snapshot against the live classes, resolves its constants and defines its classes.
+   *
+   * @param file a parsed snapshot
+   * @param loader the loader for the classes it names, or {@code null} for the context loader
+   * @return the loaded snapshot
+   * @throws ClassMismatchException if a class is missing or changed
+   * @throws CorruptSnapshotException if its code cannot be defined
+   */
+  public static LoadedSnapshot load(SnapshotFile file, ClassLoader loader) throws IOException {
+    ClassLoader l = loader != null ? loader : Thread.currentThread().getContextClassLoader();
+    if (l == null) {
+      l = LoadedSnapshot.class.getClassLoader();
+    }
+    ClassTable table = new ClassTable(file.classes(), l);
+    Object[] constants = Constants.resolve(file.constants(), table);
+    List<List<BiConsumer<Object[], Object[]>>> phases = new ArrayList<>();
+    for (int p = 0; p < Grammar.PHASES; p++) {
+      phases.add(new ArrayList<>());
+    }
+    MethodHandles.Lookup here = MethodHandles.lookup();
+    for (int i = 0; i < file.classFiles().size(); i++) {
+      int[] placement = file.placements().get(i);
+      phases.get(placement[0]).add(define(here, table, placement[1], file.classFiles().get(i), i));
+    }
+    return new LoadedSnapshot(file, constants, phases);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static BiConsumer<Object[], Object[]> define(MethodHandles.Lookup here, ClassTable table,
+      int host, byte[] bytes, int index) throws IOException {
+    String where = host < 0 ? "" : " in the nest of " + table.get(host).getName();
+    try {
+      MethodHandles.Lookup defined = host < 0
+          ? here.defineHiddenClass(bytes, true)
+          : MethodHandles.privateLookupIn(table.get(host), here)
+              .defineHiddenClass(bytes, true, MethodHandles.Lookup.ClassOption.NESTMATE);
+      Constructor<?> ctor = defined.lookupClass().getDeclaredConstructor();
+      ctor.setAccessible(true);
+      return (BiConsumer<Object[], Object[]>) ctor.newInstance();
+    } catch (IllegalAccessException e) {
+      throw new ClassMismatchException(table.get(host).getName(), null, "Codese cannot join the"
+          + " nest of the class to set its fields (" + e.getMessage() + "); load the class with"
+          + " the same class loader as Codese, or open its package to Codese");
+    } catch (ReflectiveOperationException | LinkageError | ClassCastException e) {
+      throw new CorruptSnapshotException("code", 0, "generated class " + index + where
+          + " cannot be defined: " + e);
+    }
+  }
+
+  /** @return the parsed snapshot */
+  public SnapshotFile file() {
+    return file;
+  }
+
+  /**
+   * Restores into a new table and returns the first top-level object.
+   *
+   * @param threads threads for the create and set phases
+   * @return the root
+   * @throws RestoreException if restoring fails
+   */
+  public Object restoreRoot(int threads) throws IOException {
+    Object[] table = restoreInto(new Object[file.tableSize()], threads);
+    int[] items = file.items().items();
+    for (int i = 0; i < items.length; i += 2) {
+      if (items[i] == Tape.OBJECT) {
+        return items[i + 1] < 0 ? null : table[items[i + 1]];
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Runs the snapshot's code over {@code table}, which must hold the objects of earlier segments.
+   *
+   * @param table a table of at least {@link SnapshotFile#tableSize()} entries
+   * @param threads threads for the create and set phases
+   * @return {@code table}
+   * @throws RestoreException if restoring fails; the table must then be discarded
+   */
+  public Object[] restoreInto(Object[] table, int threads) throws IOException {
+    RestoreRun run = RestoreRun.begin();
+    try {
+      for (int p = 0; p < Grammar.PHASES; p++) {
+        List<BiConsumer<Object[], Object[]>> classes = phases.get(p);
+        if (threads > 1 && p < Grammar.PHASES - 1 && classes.size() > 1) {
+          Parallel.run(classes, table, constants, threads);
+        } else {
+          for (BiConsumer<Object[], Object[]> c : classes) {
+            c.accept(table, constants);
+          }
+        }
+      }
+      run.finish();
+      return table;
+    } catch (IOException e) {
+      throw e;
+    } catch (Throwable t) {
+      throw new RestoreException("restore failed: " + t, t);
+    } finally {
+      run.abandon();
+    }
+  }
+}

@@ -1,0 +1,52 @@
+package org.codese.program;
+
+/**
+ * Names and limits shared by the emitter, which writes generated classes, and the loader, which
+ * defines and runs them.
+ *
+ * <p>A generated class is a public final class that implements {@code
+ * java.util.function.BiConsumer}: its {@code accept(table, constants)} calls its static chunk
+ * methods {@code m0}, {@code m1}, ... of descriptor {@link #CHUNK_DESCRIPTOR} in order. A class
+ * belongs to one phase and one host: Codese's package {@link #PACKAGE}, or the nest of one user
+ * class, in whose package it is defined. The chunks contain only: table loads and stores, constant
+ * pushes, loads from the constant array, {@code new} of strings and boxes, {@code newarray}, box
+ * {@code valueOf}, array {@code clone}, {@code Constructor.newInstance} and {@code
+ * Array.newInstance} on constants, {@code Field.set*} on constants, {@code putfield} to fields of
+ * the host's nest, {@code checkcast}, and calls of {@link #HOOKS_OWNER}. No branches, no field
+ * reads, no other calls.
+ */
+public final class Grammar {
+  /** The package of generated classes hosted by Codese, in internal form. */
+  public static final String PACKAGE = "org/codese/load";
+  /** The simple-name prefix of generated classes. */
+  public static final String CLASS_PREFIX = "CodeseRestore";
+  /** The interface generated classes implement. */
+  public static final String ENTRY_INTERFACE = "java/util/function/BiConsumer";
+  /** The class whose static {@link #HOOK_METHOD} runs a hook constant. */
+  public static final String HOOKS_OWNER = "org/codese/load/Hooks";
+  /** The hook-running method: {@code static void run(Object[] table, Object hook)}. */
+  public static final String HOOK_METHOD = "run";
+  /** Its descriptor. */
+  public static final String HOOK_DESCRIPTOR = "([Ljava/lang/Object;Ljava/lang/Object;)V";
+  /** The descriptor of every chunk method: it takes the restore table and the constants. */
+  public static final String CHUNK_DESCRIPTOR = "([Ljava/lang/Object;[Ljava/lang/Object;)V";
+  /** The number of phases: create, set, finish. */
+  public static final int PHASES = 3;
+
+  /**
+   * HotSpot never JIT-compiles a method with more bytecode than this ({@code
+   * -XX:+DontCompileHugeMethods}, {@code HugeMethodLimit}).
+   */
+  public static final int JIT_HUGE_METHOD_LIMIT = 8_000;
+
+  /** The most bytecode the emitter puts into one chunk method, safely below the JIT limit. */
+  public static final int MAX_CHUNK_BYTES = 7_600;
+
+  /**
+   * The most ops the emitter puts into one class; each op adds at most five constant-pool entries,
+   * which keeps the pool below the class-file limit of 65,535 entries.
+   */
+  public static final int MAX_OPS_PER_CLASS = 10_000;
+
+  private Grammar() {}
+}
