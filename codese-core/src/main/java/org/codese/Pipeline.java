@@ -1,0 +1,28 @@
+package org.codese;
+
+import java.io.IOException;
+import org.codese.capture.Capturer;
+import org.codese.capture.Graph;
+import org.codese.emit.Emitted;
+import org.codese.emit.Emitter;
+import org.codese.format.SnapshotFile;
+import org.codese.plan.Plan;
+import org.codese.plan.Planner;
+
+/** Capture, plan and emit, in that order: from a live graph to a snapshot. */
+final class Pipeline {
+  private Pipeline() {}
+
+  static SnapshotFile capture(Object root, CodeseOptions options) throws IOException {
+    Capturer capturer = new Capturer(options);
+    capturer.writeObject(root, false);
+    return toFile(capturer.drain());
+  }
+
+  static SnapshotFile toFile(Graph graph) {
+    Plan plan = Planner.plan(graph);
+    Emitted code = Emitter.emit(plan);
+    return new SnapshotFile(System.getProperty("java.version"), plan.firstId(), plan.tableSize(),
+        plan.classes(), plan.constants(), code.classFiles(), code.chunks(), plan.items());
+  }
+}

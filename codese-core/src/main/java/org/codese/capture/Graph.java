@@ -1,0 +1,23 @@
+package org.codese.capture;
+
+import org.codese.program.Tape;
+
+import java.util.List;
+
+/**
+ * The captured objects of one capture (or of one segment of a stream): nodes with ids from {@code
+ * firstId} on, the order in which restore hooks must complete, and the top-level items.
+ *
+ * @param firstId the id of {@code nodes.get(0)}; ids below it belong to earlier segments
+ * @param nodes the nodes, in id order
+ * @param postOrder node ids in the order Java deserialization would complete them (children
+ *     before parents, as in a depth-first traversal from the roots)
+ * @param items what was written at top level: {@link Tape#OBJECT} items for {@code writeObject}
+ *     calls and {@link Tape#BLOCK} items for primitive data in between
+ */
+public record Graph(int firstId, List<Node> nodes, int[] postOrder, Tape items) {
+  /** @return the id after the last node */
+  public int endId() {
+    return firstId + nodes.size();
+  }
+}

@@ -1,0 +1,50 @@
+package org.codese.capture;
+
+import org.codese.program.Tape;
+
+import org.codese.jvm.SerialClass;
+import org.codese.jvm.Slot;
+
+/**
+ * One captured object. Ids are dense and start at 0; references between nodes are ids, and -1
+ * stands for {@code null}.
+ */
+public sealed interface Node {
+  /** @return this node's id */
+  int id();
+
+  /** A {@code String}. */
+  record Text(int id, String value) implements Node {}
+
+  /** A box; {@code cached} when the original was the JDK's cached instance for its value. */
+  record Box(int id, Object value, boolean cached) implements Node {}
+
+  /** An enum constant or a {@code Class}: restored as the very same instance. */
+  record Constant(int id, Object value) implements Node {}
+
+  /**
+   * An array: for primitive component types a private copy of the original, otherwise the element
+   * ids.
+   */
+  record Array(int id, Class<?> type, Object elements) implements Node {}
+
+  /** A record, restored through its canonical constructor. */
+  record Record(int id, SerialClass type, long[] prims, int[] refs) implements Node {}
+
+  /** An {@code Externalizable}, restored with its public constructor and {@code readExternal}. */
+  record External(int id, SerialClass type, Tape tape) implements Node {}
+
+  /** Any other object: one {@link SlotData} per slot, superclass first. */
+  record Instance(int id, SerialClass type, SlotData[] slots) implements Node {}
+
+  /**
+   * One slot's data: default field values (when the class has no {@code writeObject}), or the tape
+   * its {@code writeObject} wrote.
+   *
+   * @param slot the slot
+   * @param prims primitive field values as raw bits, or {@code null} with a tape
+   * @param refs reference field ids, or {@code null} with a tape
+   * @param tape what {@code writeObject} wrote, or {@code null}
+   */
+  record SlotData(Slot slot, long[] prims, int[] refs, Tape tape) {}
+}

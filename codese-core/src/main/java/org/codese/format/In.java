@@ -1,0 +1,110 @@
+package org.codese.format;
+
+import org.codese.CorruptSnapshotException;
+
+/**
+ * Big-endian reader over a snapshot that checks every length against the bytes that remain before
+ * trusting it, so no length field can cause a large allocation or a read past the end.
+ */
+final class In {
+  private final byte[] buf;
+  private int pos;
+  private final int end;
+  private String section = "header";
+
+  In(byte[] buf, int start, int end) {
+    this.buf = buf;
+    this.pos = start;
+    this.end = end;
+  }
+
+  void section(String name) {
+    this.section = name;
+  }
+
+  String section() {
+    return section;
+  }
+
+  int pos() {
+    return pos;
+  }
+
+  int remaining() {
+    return end - pos;
+  }
+
+  CorruptSnapshotException corrupt(String problem) {
+    return new CorruptSnapshotException(section, pos, problem);
+  }
+
+  private void need(long n) throws CorruptSnapshotException {
+    if (n < 0 || n > end - pos) {
+      throw corrupt("needs " + n + " more bytes but only " + (end - pos) + " remain");
+    }
+  }
+
+  int u1() throws CorruptSnapshotException {
+    need(1);
+    return buf[pos++] & 0xFF;
+  }
+
+  int u2() throws CorruptSnapshotException {
+    need(2);
+    int v = ((buf[pos] & 0xFF) << 8) | (buf[pos + 1] & 0xFF);
+    pos += 2;
+    return v;
+  }
+
+  int u4() throws CorruptSnapshotException {
+    need(4);
+    int v = ((buf[pos] & 0xFF) << 24) | ((buf[pos + 1] & 0xFF) << 16)
+        | ((buf[pos + 2] & 0xFF) << 8) | (buf[pos + 3] & 0xFF);
+    pos += 4;
+    return v;
+  }
+
+  long u8() throws CorruptSnapshotException {
+    long hi = u4() & 0xFFFFFFFFL;
+    return (hi << 32) | (u4() & 0xFFFFFFFFL);
+  }
+
+  /** Reads a count of items that each take at least {@code minBytes} bytes. */
+  int count(int minBytes) throws CorruptSnapshotException {
+    int n = u4();
+    if (n < 0 || (long) n * minBytes > end - pos) {
+      throw corrupt("count " + n + " is impossible with " + (end - pos) + " bytes left");
+    }
+    return n;
+  }
+
+  /** Reads an index that must lie in {@code [min, limit)}. */
+  int index(int min, int limit, String what) throws CorruptSnapshotException {
+    int v = u4();
+    if (v < min || v >= limit) {
+      throw corrupt(what + " " + v + " is out of range [" + min + ", " + limit + ")");
+    }
+    return v;
+  }
+
+  byte[] raw(int n) throws CorruptSnapshotException {
+    need(n);
+    byte[] b = new byte[n];
+    System.arraycopy(buf, pos, b, 0, n);
+    pos += n;
+    return b;
+  }
+
+  byte[] bytes() throws CorruptSnapshotException {
+    return raw(count(1));
+  }
+
+  String str() throws CorruptSnapshotException {
+    int n = count(2);
+    char[] c = new char[n];
+    for (int i = 0; i < n; i++) {
+      c[i] = (char) u2();
+    }
+    return new String(c);
+  }
+}

@@ -1,0 +1,249 @@
+package org.codese.format;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.zip.CRC32C;
+import org.codese.CorruptSnapshotException;
+import org.codese.program.ClassEntry;
+import org.codese.program.Constant;
+import org.codese.program.Tape;
+
+/**
+ * A snapshot in its file form, and its parsed content.
+ *
+ * <p>Layout (big-endian): magic {@code "CDSE"}, format version (u2), then the sections header,
+ * classes, constants, code and items, each as tag (u1), length (u4), CRC-32C of the payload (u4)
+ * and payload; last, a CRC-32C over everything before it. {@link #parse} checks the magic, the
+ * version, every checksum and every length and index before returning, so a damaged file is
+ * reported as a {@link CorruptSnapshotException} naming the section and byte offset.
+ */
+public final class SnapshotFile {
+  /** The magic number, {@code "CDSE"} in ASCII. */
+  public static final int MAGIC = 0x43445345;
+  /** The format version this library writes and reads. */
+  public static final int VERSION = 1;
+
+  private static final String[] SECTIONS = {"header", "classes", "constants", "code", "items"};
+
+  private final String jdk;
+  private final int firstId;
+  private final int tableSize;
+  private final List<ClassEntry> classes;
+  private final List<Constant> constants;
+  private final List<byte[]> classFiles;
+  private final List<int[]> chunks;
+  private final Tape items;
+  private byte[] bytes;
+
+  /**
+   * @param jdk the version of the JDK that captured the snapshot
+   * @param firstId the first table index the snapshot fills
+   * @param tableSize the table size it needs
+   * @param classes the class table
+   * @param constants the constant table
+   * @param classFiles the generated classes
+   * @param chunks per class, the number of chunk methods in each of the three phases
+   * @param items the top-level items
+   */
+  public SnapshotFile(String jdk, int firstId, int tableSize, List<ClassEntry> classes,
+      List<Constant> constants, List<byte[]> classFiles, List<int[]> chunks, Tape items) {
+    this.jdk = jdk;
+    this.firstId = firstId;
+    this.tableSize = tableSize;
+    this.classes = classes;
+    this.constants = constants;
+    this.classFiles = classFiles;
+    this.chunks = chunks;
+    this.items = items;
+  }
+
+  /** @return the version of the JDK that captured the snapshot */
+  public String jdk() {
+    return jdk;
+  }
+
+  /** @return the first table index this snapshot fills */
+  public int firstId() {
+    return firstId;
+  }
+
+  /** @return the size of the restore table */
+  public int tableSize() {
+    return tableSize;
+  }
+
+  /** @return the class table */
+  public List<ClassEntry> classes() {
+    return classes;
+  }
+
+  /** @return the constant table */
+  public List<Constant> constants() {
+    return constants;
+  }
+
+  /** @return the generated class files, in execution order */
+  public List<byte[]> classFiles() {
+    return classFiles;
+  }
+
+  /** @return per generated class, the number of chunks in each phase */
+  public List<int[]> chunks() {
+    return chunks;
+  }
+
+  /** @return the top-level items */
+  public Tape items() {
+    return items;
+  }
+
+  /** @return the file form; computed once */
+  public synchronized byte[] bytes() {
+    if (bytes == null) {
+      bytes = encode();
+    }
+    return bytes;
+  }
+
+  private byte[] encode() {
+    Out file = new Out().u4(MAGIC).u2(VERSION);
+    section(file, 0, new Out().str(jdk).u4(firstId).u4(tableSize));
+    Out cls = new Out().u4(classes.size());
+    for (ClassEntry c : classes) {
+      cls.str(c.name()).u1(c.hasSuid() ? 1 : 0).u8(c.suid()).u4(c.fields().size());
+      for (ClassEntry.FieldEntry f : c.fields()) {
+        cls.str(f.name()).str(f.descriptor()).u1(f.real() ? 1 : 0);
+      }
+    }
+    section(file, 1, cls);
+    Out con = new Out().u4(constants.size());
+    for (Constant c : constants) {
+      ConstantCodec.write(con, c);
+    }
+    section(file, 2, con);
+    Out code = new Out().u4(classFiles.size());
+    for (int i = 0; i < classFiles.size(); i++) {
+      int[] n = chunks.get(i);
+      code.u4(n[0]).u4(n[1]).u4(n[2]).bytes(classFiles.get(i));
+    }
+    section(file, 3, code);
+    Out it = new Out();
+    ConstantCodec.writeTape(it, items);
+    section(file, 4, it);
+    byte[] body = file.toByteArray();
+    CRC32C crc = new CRC32C();
+    crc.update(body);
+    return new Out().raw(body).u4((int) crc.getValue()).toByteArray();
+  }
+
+  private static void section(Out file, int tag, Out payload) {
+    byte[] p = payload.toByteArray();
+    CRC32C crc = new CRC32C();
+    crc.update(p);
+    file.u1(tag).u4(p.length).u4((int) crc.getValue()).raw(p);
+  }
+
+  /**
+   * Parses and checks a snapshot.
+   *
+   * @param bytes the file form
+   * @return the parsed snapshot
+   * @throws CorruptSnapshotException if anything is damaged, truncated or out of range
+   */
+  public static SnapshotFile parse(byte[] bytes) throws CorruptSnapshotException {
+    In head = new In(bytes, 0, bytes.length);
+    if (bytes.length < 10) {
+      throw head.corrupt("only " + bytes.length + " bytes: too short to be a snapshot");
+    }
+    if (head.u4() != MAGIC) {
+      throw new CorruptSnapshotException("header", 0,
+          "not a Codese snapshot (bad magic number)");
+    }
+    int version = head.u2();
+    if (version != VERSION) {
+      throw new CorruptSnapshotException("header", 4, "format version " + version
+          + " is not supported; this library reads version " + VERSION);
+    }
+    In trailer = new In(bytes, bytes.length - 4, bytes.length);
+    trailer.section("trailer");
+    CRC32C crc = new CRC32C();
+    crc.update(bytes, 0, bytes.length - 4);
+    if (trailer.u4() != (int) crc.getValue()) {
+      throw new CorruptSnapshotException("trailer", bytes.length - 4,
+          "checksum mismatch: the file was changed or truncated");
+    }
+    In[] sec = new In[SECTIONS.length];
+    In walk = new In(bytes, 6, bytes.length - 4);
+    for (int i = 0; i < SECTIONS.length; i++) {
+      walk.section(SECTIONS[i]);
+      int tag = walk.u1();
+      if (tag != i) {
+        throw walk.corrupt("expected section " + SECTIONS[i] + " but found tag " + tag);
+      }
+      int len = walk.count(1);
+      int sum = walk.u4();
+      int start = walk.pos();
+      walk.raw(len);
+      CRC32C c = new CRC32C();
+      c.update(bytes, start, len);
+      if ((int) c.getValue() != sum) {
+        throw new CorruptSnapshotException(SECTIONS[i], start, "section checksum mismatch");
+      }
+      sec[i] = new In(bytes, start, start + len);
+      sec[i].section(SECTIONS[i]);
+    }
+    if (walk.remaining() != 0) {
+      throw walk.corrupt(walk.remaining() + " unexpected bytes after the last section");
+    }
+    SnapshotFile file = decode(sec);
+    file.bytes = bytes;
+    return file;
+  }
+
+  private static SnapshotFile decode(In[] sec) throws CorruptSnapshotException {
+    In h = sec[0];
+    String jdk = h.str();
+    int firstId = h.u4();
+    int tableSize = h.u4();
+    if (firstId < 0 || tableSize < firstId) {
+      throw h.corrupt("bad table range [" + firstId + ", " + tableSize + ")");
+    }
+    In c = sec[1];
+    int nClasses = c.count(4);
+    List<ClassEntry> classes = new ArrayList<>(nClasses);
+    for (int i = 0; i < nClasses; i++) {
+      String name = c.str();
+      boolean hasSuid = c.u1() != 0;
+      long suid = c.u8();
+      int nf = c.count(9);
+      List<ClassEntry.FieldEntry> fields = new ArrayList<>(nf);
+      for (int f = 0; f < nf; f++) {
+        fields.add(new ClassEntry.FieldEntry(c.str(), c.str(), c.u1() != 0));
+      }
+      classes.add(new ClassEntry(name, List.copyOf(fields), suid, hasSuid));
+    }
+    In k = sec[2];
+    int nConst = k.count(1);
+    List<Constant> constants = new ArrayList<>(nConst);
+    for (int i = 0; i < nConst; i++) {
+      constants.add(ConstantCodec.read(k, nClasses, tableSize));
+    }
+    In code = sec[3];
+    int nFiles = code.count(16);
+    List<byte[]> files = new ArrayList<>(nFiles);
+    List<int[]> chunks = new ArrayList<>(nFiles);
+    for (int i = 0; i < nFiles; i++) {
+      int[] n = {code.count(0), code.count(0), code.count(0)};
+      chunks.add(n);
+      files.add(code.bytes());
+    }
+    Tape items = ConstantCodec.readTape(sec[4], tableSize);
+    for (In s : sec) {
+      if (s.remaining() != 0) {
+        throw s.corrupt(s.remaining() + " unexpected bytes at the end of the section");
+      }
+    }
+    return new SnapshotFile(jdk, firstId, tableSize, List.copyOf(classes),
+        List.copyOf(constants), List.copyOf(files), List.copyOf(chunks), items);
+  }
+}

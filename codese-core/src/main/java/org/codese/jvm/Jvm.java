@@ -1,0 +1,179 @@
+package org.codese.jvm;
+
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.reflect.Constructor;
+import sun.reflect.ReflectionFactory;
+
+/**
+ * The JVM facilities serialization libraries are given: {@link ReflectionFactory} (module {@code
+ * jdk.unsupported}) for constructors that skip user constructors and for handles to private
+ * serialization methods. Nothing here prints a warning on any supported JDK.
+ */
+public final class Jvm {
+  /** The first JDK whose {@code ReflectionFactory} reads and writes default fields for us. */
+  static final int FIRST_JDK_WITH_DEFAULT_FIELD_HANDLES = 24;
+
+  private static final ReflectionFactory FACTORY = ReflectionFactory.getReflectionFactory();
+  private static final int FEATURE = Runtime.version().feature();
+  private static final Object[] NO_ARGS = new Object[0];
+
+  private Jvm() {}
+
+  /** @return the running JDK's feature release, such as 17 or 25 */
+  public static int feature() {
+    return FEATURE;
+  }
+
+  /**
+   * @return whether default fields of classes closed to deep reflection are reached through {@code
+   *     ReflectionFactory} handles (JDK 24 and later) rather than {@code sun.misc.Unsafe}
+   */
+  public static boolean hasDefaultFieldHandles() {
+    return FEATURE >= FIRST_JDK_WITH_DEFAULT_FIELD_HANDLES;
+  }
+
+  /**
+   * The constructor Java serialization uses: allocates {@code type} and runs only the no-arg
+   * constructor of its first non-serializable superclass.
+   *
+   * @param type a serializable class
+   * @return the constructor, or {@code null} if that superclass has no accessible no-arg one
+   */
+  public static Constructor<?> serialConstructor(Class<?> type) {
+    return FACTORY.newConstructorForSerialization(type);
+  }
+
+  /**
+   * A constructor that allocates {@code type} and runs no user constructor at all.
+   *
+   * @param type any non-abstract class
+   * @return the constructor
+   */
+  public static Constructor<?> bareConstructor(Class<?> type) {
+    try {
+      return FACTORY.newConstructorForSerialization(type, Object.class.getDeclaredConstructor());
+    } catch (NoSuchMethodException e) {
+      throw new AssertionError("Object has a no-arg constructor", e);
+    }
+  }
+
+  /**
+   * @param type an externalizable class
+   * @return its public no-arg constructor, or {@code null}
+   */
+  public static Constructor<?> externalConstructor(Class<?> type) {
+    return FACTORY.newConstructorForExternalization(type);
+  }
+
+  /**
+   * Adapts a constructor to a handle of type {@code ()Object}.
+   *
+   * @param constructor a constructor from this class's factories
+   * @return the handle
+   */
+  public static MethodHandle allocator(Constructor<?> constructor) {
+    try {
+      MethodHandle newInstance =
+          MethodHandles.lookup()
+              .findVirtual(
+                  Constructor.class,
+                  "newInstance",
+                  MethodType.methodType(Object.class, Object[].class))
+              .bindTo(constructor);
+      return MethodHandles.insertArguments(newInstance, 0, (Object) NO_ARGS);
+    } catch (ReflectiveOperationException e) {
+      throw new AssertionError("Constructor.newInstance is public", e);
+    }
+  }
+
+  static MethodHandle writeObject(Class<?> type) {
+    return FACTORY.writeObjectForSerialization(type);
+  }
+
+  public static MethodHandle readObject(Class<?> type) {
+    return FACTORY.readObjectForSerialization(type);
+  }
+
+  public static MethodHandle readObjectNoData(Class<?> type) {
+    return FACTORY.readObjectNoDataForSerialization(type);
+  }
+
+  static MethodHandle writeReplace(Class<?> type) {
+    return FACTORY.writeReplaceForSerialization(type);
+  }
+
+  public static MethodHandle readResolve(Class<?> type) {
+    return FACTORY.readResolveForSerialization(type);
+  }
+
+  /**
+   * On JDK 24+, a handle {@code (Object, ObjectOutputStream)void} that writes {@code type}'s
+   * default fields through {@link ObjectOutputStream#putFields()} and {@code writeFields()}.
+   *
+   * @param type a serializable class
+   * @return the handle
+   */
+  static MethodHandle defaultWriteObject(Class<?> type) {
+    return factoryHandle("defaultWriteObjectForSerialization", type);
+  }
+
+  /**
+   * On JDK 24+, a handle {@code (Object, ObjectInputStream)void} that reads {@code type}'s default
+   * fields through {@link ObjectInputStream#readFields()}.
+   *
+   * @param type a serializable class
+   * @return the handle
+   */
+  static MethodHandle defaultReadObject(Class<?> type) {
+    return factoryHandle("defaultReadObjectForSerialization", type);
+  }
+
+  /**
+   * @param eof whether the exception reports the end of custom data
+   * @return the exception {@code readObject} throws when primitive data or the end of data is
+   *     found where an object was expected
+   */
+  public static java.io.OptionalDataException optionalData(boolean eof) {
+    return FACTORY.newOptionalDataExceptionForSerialization(eof);
+  }
+
+  /**
+   * @param c any class
+   * @return its declared {@code serialVersionUID} if it declares a readable one, else {@code null}
+   */
+  public static Long declaredSuid(Class<?> c) {
+    if (c.isPrimitive() || c.isArray()) {
+      return null;
+    }
+    try {
+      java.lang.reflect.Field f = c.getDeclaredField("serialVersionUID");
+      int m = f.getModifiers();
+      if (!java.lang.reflect.Modifier.isStatic(m) || f.getType() != long.class
+          || !f.trySetAccessible()) {
+        return null;
+      }
+      return f.getLong(null);
+    } catch (NoSuchFieldException | IllegalAccessException e) {
+      return null;
+    }
+  }
+
+  private static MethodHandle factoryHandle(String name, Class<?> type) {
+    try {
+      MethodHandle getter =
+          MethodHandles.publicLookup()
+              .findVirtual(
+                  ReflectionFactory.class,
+                  name,
+                  MethodType.methodType(MethodHandle.class, Class.class));
+      return (MethodHandle) getter.invoke(FACTORY, type);
+    } catch (Throwable e) {
+      throw new IllegalStateException(
+          "ReflectionFactory." + name + " is missing on JDK " + FEATURE, e);
+    }
+  }
+}

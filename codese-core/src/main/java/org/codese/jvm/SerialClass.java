@@ -1,0 +1,273 @@
+package org.codese.jvm;
+
+import java.io.Externalizable;
+import java.io.ObjectStreamClass;
+import java.io.ObjectStreamField;
+import java.io.Serializable;
+import java.lang.invoke.MethodHandle;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.lang.reflect.RecordComponent;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * How a class is captured and restored, computed once per class. Instances are immutable and
+ * cached; obtain them with {@link #of(Class)}.
+ */
+public final class SerialClass {
+  /** What kind of object a class describes, deciding how it is captured and restored. */
+  public enum Kind {
+    STRING,
+    BOX,
+    ENUM,
+    CLASS,
+    ARRAY,
+    RECORD,
+    EXTERNALIZABLE,
+    INSTANCE
+  }
+
+  /** How an {@link Kind#INSTANCE} is allocated. */
+  public enum Alloc {
+    /** Run the no-arg constructor of the first non-serializable superclass, as the JDK does. */
+    SERIAL,
+    /** Run no constructor at all (classes that are not {@code Serializable}). */
+    BARE
+  }
+
+  private static final ClassValue<SerialClass> CACHE =
+      new ClassValue<>() {
+        @Override
+        protected SerialClass computeValue(Class<?> type) {
+          return new SerialClass(type);
+        }
+      };
+
+  private final Class<?> type;
+  private final Kind kind;
+  private final boolean serializable;
+  private final Alloc alloc;
+  private final List<Slot> slots;
+  private final MethodHandle writeReplace;
+  private final MethodHandle readResolve;
+  private final String problem;
+
+  private SerialClass(Class<?> type) {
+    this.type = type;
+    this.serializable = Serializable.class.isAssignableFrom(type);
+    this.kind = kindOf(type);
+    boolean custom = kind == Kind.INSTANCE || kind == Kind.RECORD || kind == Kind.EXTERNALIZABLE;
+    this.writeReplace = custom && serializable ? Jvm.writeReplace(type) : null;
+    this.readResolve = custom && serializable ? Jvm.readResolve(type) : null;
+    Alloc a = null;
+    List<Slot> s = List.of();
+    String why = null;
+    if (kind == Kind.INSTANCE) {
+      if (serializable && Jvm.serialConstructor(type) != null) {
+        a = Alloc.SERIAL;
+        s = serialSlots(type);
+      } else {
+        a = Alloc.BARE;
+        s = bareSlots(type);
+      }
+      why = problemOf(type, s);
+    } else if (kind == Kind.EXTERNALIZABLE && Jvm.externalConstructor(type) == null) {
+      why = "an Externalizable class needs a public no-arg constructor";
+    }
+    this.alloc = a;
+    this.slots = s;
+    this.problem = why;
+  }
+
+  /**
+   * @param type any class
+   * @return its cached description
+   */
+  public static SerialClass of(Class<?> type) {
+    return CACHE.get(type);
+  }
+
+  private static Kind kindOf(Class<?> type) {
+    if (type == String.class) {
+      return Kind.STRING;
+    } else if (type == Integer.class || type == Long.class || type == Boolean.class
+        || type == Byte.class || type == Character.class || type == Short.class
+        || type == Float.class || type == Double.class) {
+      return Kind.BOX;
+    } else if (Enum.class.isAssignableFrom(type) && type != Enum.class) {
+      return Kind.ENUM;
+    } else if (type == Class.class) {
+      return Kind.CLASS;
+    } else if (type.isArray()) {
+      return Kind.ARRAY;
+    } else if (type.isRecord()) {
+      return Kind.RECORD;
+    } else if (Externalizable.class.isAssignableFrom(type)) {
+      return Kind.EXTERNALIZABLE;
+    }
+    return Kind.INSTANCE;
+  }
+
+  private static List<Slot> serialSlots(Class<?> type) {
+    List<Class<?>> chain = new ArrayList<>();
+    for (Class<?> c = type; c != null && Serializable.class.isAssignableFrom(c);
+        c = c.getSuperclass()) {
+      chain.add(0, c);
+    }
+    List<Slot> slots = new ArrayList<>(chain.size());
+    for (Class<?> c : chain) {
+      ObjectStreamClass desc = ObjectStreamClass.lookup(c);
+      List<SerialField> fields = new ArrayList<>();
+      for (ObjectStreamField f : desc.getFields()) {
+        fields.add(new SerialField(f.getName(), f.getType(), realField(c, f)));
+      }
+      slots.add(slot(c, fields, Jvm.writeObject(c), Jvm.readObject(c)));
+    }
+    return List.copyOf(slots);
+  }
+
+  private static List<Slot> bareSlots(Class<?> type) {
+    List<Class<?>> chain = new ArrayList<>();
+    for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
+      chain.add(0, c);
+    }
+    List<Slot> slots = new ArrayList<>(chain.size());
+    for (Class<?> c : chain) {
+      List<SerialField> fields = new ArrayList<>();
+      for (Field f : c.getDeclaredFields()) {
+        int m = f.getModifiers();
+        if (!Modifier.isStatic(m) && !Modifier.isTransient(m)) {
+          fields.add(new SerialField(f.getName(), f.getType(), f));
+        }
+      }
+      fields.sort(
+          Comparator.comparing((SerialField f) -> !f.primitive()).thenComparing(SerialField::name));
+      slots.add(slot(c, fields, null, null));
+    }
+    return List.copyOf(slots);
+  }
+
+  private static Slot slot(
+      Class<?> c, List<SerialField> fields, MethodHandle writeObject, MethodHandle readObject) {
+    boolean accessible = true;
+    for (SerialField f : fields) {
+      if (f.field() != null && !f.field().trySetAccessible()) {
+        accessible = false;
+      }
+    }
+    return new Slot(c, List.copyOf(fields), writeObject, readObject, accessible);
+  }
+
+  private static Field realField(Class<?> c, ObjectStreamField f) {
+    try {
+      Field field = c.getDeclaredField(f.getName());
+      int m = field.getModifiers();
+      if (Modifier.isStatic(m) || field.getType() != f.getType() && !isRefMatch(field, f)) {
+        return null;
+      }
+      return field;
+    } catch (NoSuchFieldException e) {
+      return null;
+    }
+  }
+
+  private static boolean isRefMatch(Field field, ObjectStreamField f) {
+    return !field.getType().isPrimitive() && !f.getType().isPrimitive();
+  }
+
+  private static String problemOf(Class<?> type, List<Slot> slots) {
+    if (Thread.class.isAssignableFrom(type)) {
+      return "a Thread cannot be captured; mark the field transient or leave it out of the graph";
+    }
+    if (type.isHidden() || type.isSynthetic() && type.getName().contains("$$Lambda")) {
+      return "a lambda that is not Serializable cannot be captured; declare its target interface"
+          + " Serializable (or cast it to an intersection with Serializable) or leave it out";
+    }
+    if (java.lang.reflect.Proxy.isProxyClass(type)) {
+      return "dynamic proxies are not supported yet";
+    }
+    if (type.isInterface() || Modifier.isAbstract(type.getModifiers())) {
+      return "the class is abstract";
+    }
+    for (Slot s : slots) {
+      if (!s.accessible() && !Serializable.class.isAssignableFrom(s.type())) {
+        return "the fields of " + s.type().getName() + " are not accessible; the JVM option"
+            + " --add-opens " + s.type().getModule().getName() + "/" + s.type().getPackageName()
+            + "=ALL-UNNAMED would open them";
+      }
+    }
+    return null;
+  }
+
+  /** @return the described class */
+  public Class<?> type() {
+    return type;
+  }
+
+  /** @return the kind of object */
+  public Kind kind() {
+    return kind;
+  }
+
+  /** @return whether the class implements {@code Serializable} */
+  public boolean serializable() {
+    return serializable;
+  }
+
+  /** @return how instances are allocated; only for {@link Kind#INSTANCE} */
+  public Alloc alloc() {
+    return alloc;
+  }
+
+  /** @return the slots, superclass first; only for {@link Kind#INSTANCE} */
+  public List<Slot> slots() {
+    return slots;
+  }
+
+  /** @return the {@code writeReplace} handle {@code (Object)Object}, or {@code null} */
+  public MethodHandle writeReplace() {
+    return writeReplace;
+  }
+
+  /** @return whether instances are replaced by {@code readResolve} on restore */
+  public boolean resolves() {
+    return readResolve != null;
+  }
+
+  /** @return why instances cannot be captured, or {@code null} if they can */
+  public String problem() {
+    return problem;
+  }
+
+  /**
+   * @return the record's fields in serialization order, for {@link Kind#RECORD}
+   */
+  public List<SerialField> recordFields() {
+    List<SerialField> fields = new ArrayList<>();
+    for (RecordComponent rc : type.getRecordComponents()) {
+      try {
+        Field f = type.getDeclaredField(rc.getName());
+        f.trySetAccessible();
+        fields.add(new SerialField(rc.getName(), rc.getType(), f));
+      } catch (NoSuchFieldException e) {
+        throw new IllegalStateException("record component without field: " + rc, e);
+      }
+    }
+    fields.sort(
+        Comparator.comparing((SerialField f) -> !f.primitive()).thenComparing(SerialField::name));
+    return fields;
+  }
+
+  /**
+   * @return the allocation constructor for {@link Kind#INSTANCE} or {@link Kind#EXTERNALIZABLE}
+   */
+  public Constructor<?> allocationConstructor() {
+    if (kind == Kind.EXTERNALIZABLE) {
+      return Jvm.externalConstructor(type);
+    }
+    return alloc == Alloc.SERIAL ? Jvm.serialConstructor(type) : Jvm.bareConstructor(type);
+  }
+}

@@ -1,0 +1,24 @@
+package org.codese.jvm;
+
+import java.lang.reflect.Field;
+
+/**
+ * One serializable field of one class, in the order Java serialization uses (primitives first,
+ * then references, each sorted by name).
+ *
+ * @param name the field name
+ * @param type the field type; a primitive class or {@code Object.class}-compatible reference type
+ * @param field the reflective field, or {@code null} when a {@code serialPersistentFields} entry
+ *     matches no real field
+ */
+public record SerialField(String name, Class<?> type, Field field) {
+  /** @return whether the field holds a primitive value */
+  public boolean primitive() {
+    return type.isPrimitive();
+  }
+
+  /** @return the JVM type descriptor of {@link #type()} */
+  public String descriptor() {
+    return Types.descriptor(type);
+  }
+}

@@ -1,0 +1,50 @@
+package org.codese.jvm;
+
+import java.lang.invoke.MethodHandle;
+import java.util.List;
+
+/**
+ * One class of an object's hierarchy as Java serialization sees it: the fields it contributes and
+ * its own serialization methods. An object's data is a sequence of slots, superclass first.
+ *
+ * @param type the declaring class
+ * @param fields the serializable fields, in serialization order
+ * @param writeObject the class's private {@code writeObject}, or {@code null}
+ * @param readObject the class's private {@code readObject}, or {@code null}
+ * @param accessible whether every field with a real declaration may be read and written by
+ *     reflection (false for classes of modules that are not open, such as {@code java.base})
+ */
+public record Slot(
+    Class<?> type,
+    List<SerialField> fields,
+    MethodHandle writeObject,
+    MethodHandle readObject,
+    boolean accessible) {
+
+  /** @return the number of primitive fields; they come first in {@link #fields()} */
+  public int primitiveCount() {
+    int n = 0;
+    for (SerialField f : fields) {
+      if (f.primitive()) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /**
+   * @return whether the generated code may set this slot's fields directly: no custom
+   *     serialization methods, and every field real and accessible
+   */
+  public boolean direct() {
+    if (writeObject != null || readObject != null || !accessible) {
+      return false;
+    }
+    for (SerialField f : fields) {
+      if (f.field() == null) {
+        return false;
+      }
+    }
+    return true;
+  }
+}

@@ -1,0 +1,157 @@
+package org.codese.jvm;
+
+import java.io.IOException;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.lang.invoke.MethodHandle;
+import java.lang.reflect.Field;
+import java.util.List;
+
+/**
+ * Reads and writes the default fields of one slot of an object, choosing the only warning-free way
+ * the running JDK offers: reflection where the class is open to it; for classes of closed modules
+ * (such as {@code java.base}), {@code sun.misc.Unsafe} before JDK 24 and {@code ReflectionFactory}'s
+ * default-field handles from JDK 24 on.
+ */
+public final class SlotFields {
+  private SlotFields() {}
+
+  /**
+   * Reads the slot's default field values from {@code obj}.
+   *
+   * @param slot the slot
+   * @param obj an instance of the slot's class
+   * @return the values in field order
+   * @throws IOException if a closed class's fields cannot be read
+   */
+  public static FieldValues read(Slot slot, Object obj) throws IOException {
+    List<SerialField> fields = slot.fields();
+    int nPrims = slot.primitiveCount();
+    long[] prims = new long[nPrims];
+    Object[] refs = new Object[fields.size() - nPrims];
+    if (!slot.accessible() && Jvm.hasDefaultFieldHandles()) {
+      return FieldGrabber.grab(slot, obj);
+    }
+    try {
+      for (int i = 0; i < fields.size(); i++) {
+        Field f = fields.get(i).field();
+        if (f == null) {
+          continue;
+        }
+        if (i < nPrims) {
+          prims[i] = slot.accessible() ? Types.bits(f.get(obj)) : UnsafeFields.get(f, obj);
+        } else {
+          refs[i - nPrims] = slot.accessible() ? f.get(obj) : UnsafeFields.getObject(f, obj);
+        }
+      }
+    } catch (IllegalAccessException e) {
+      throw new IOException("cannot read fields of " + slot.type().getName(), e);
+    }
+    return new FieldValues(prims, refs);
+  }
+
+  /**
+   * Writes default field values into {@code obj}. Fields without a real declaration are skipped.
+   *
+   * @param slot the slot
+   * @param obj an instance of the slot's class
+   * @param values the values in field order
+   * @throws IOException if a closed class's fields cannot be written
+   */
+  public static void write(Slot slot, Object obj, FieldValues values) throws IOException {
+    if (!slot.accessible() && Jvm.hasDefaultFieldHandles()) {
+      FieldFeeder.feed(slot, obj, values);
+      return;
+    }
+    List<SerialField> fields = slot.fields();
+    int nPrims = slot.primitiveCount();
+    try {
+      for (int i = 0; i < fields.size(); i++) {
+        SerialField sf = fields.get(i);
+        Field f = sf.field();
+        if (f == null) {
+          continue;
+        }
+        if (i < nPrims) {
+          long bits = values.prims()[i];
+          if (slot.accessible()) {
+            f.set(obj, Types.box(Types.primitiveCode(sf.type()), bits));
+          } else {
+            UnsafeFields.put(f, obj, bits);
+          }
+        } else {
+          Object v = values.refs()[i - nPrims];
+          if (v != null && !f.getType().isInstance(v)) {
+            throw new IOException("cannot assign " + v.getClass().getName() + " to field "
+                + f.getDeclaringClass().getName() + "." + f.getName() + " of type "
+                + f.getType().getName());
+          }
+          if (slot.accessible()) {
+            f.set(obj, v);
+          } else {
+            UnsafeFields.putObject(f, obj, v);
+          }
+        }
+      }
+    } catch (IllegalAccessException e) {
+      throw new IOException("cannot write fields of " + slot.type().getName(), e);
+    }
+  }
+
+  /** Collects the values a JDK 24+ default-write handle puts into {@code putFields()}. */
+  private static final class FieldGrabber extends ObjectOutputStream {
+    private final Slot slot;
+    private final FieldTable table;
+
+    private FieldGrabber(Slot slot) throws IOException {
+      this.slot = slot;
+      this.table = new FieldTable(slot);
+    }
+
+    static FieldValues grab(Slot slot, Object obj) throws IOException {
+      FieldGrabber g = new FieldGrabber(slot);
+      MethodHandle h = Jvm.defaultWriteObject(slot.type());
+      try {
+        h.invoke(obj, (ObjectOutputStream) g);
+      } catch (IOException | RuntimeException | Error e) {
+        throw e;
+      } catch (Throwable t) {
+        throw new IOException("cannot read fields of " + slot.type().getName(), t);
+      }
+      return g.table.values();
+    }
+
+    @Override
+    public PutField putFields() {
+      return table.putField();
+    }
+
+    @Override
+    public void writeFields() {}
+  }
+
+  /** Offers values to a JDK 24+ default-read handle through {@code readFields()}. */
+  private static final class FieldFeeder extends ObjectInputStream {
+    private final FieldTable table;
+
+    private FieldFeeder(Slot slot, FieldValues values) throws IOException {
+      this.table = new FieldTable(slot, values);
+    }
+
+    static void feed(Slot slot, Object obj, FieldValues values) throws IOException {
+      MethodHandle h = Jvm.defaultReadObject(slot.type());
+      try {
+        h.invoke(obj, (ObjectInputStream) new FieldFeeder(slot, values));
+      } catch (IOException | RuntimeException | Error e) {
+        throw e;
+      } catch (Throwable t) {
+        throw new IOException("cannot write fields of " + slot.type().getName(), t);
+      }
+    }
+
+    @Override
+    public GetField readFields() {
+      return table.getField();
+    }
+  }
+}

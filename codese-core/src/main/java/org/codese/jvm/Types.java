@@ -1,0 +1,167 @@
+package org.codese.jvm;
+
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+
+/** Type descriptors and the raw-bits encoding of primitive values used throughout the pipeline. */
+public final class Types {
+  private Types() {}
+
+  /**
+   * @param type any class
+   * @return its JVM descriptor, such as {@code I} or {@code Ljava/lang/String;}
+   */
+  public static String descriptor(Class<?> type) {
+    if (type.isPrimitive()) {
+      return String.valueOf(primitiveCode(type));
+    }
+    if (type.isArray()) {
+      return type.getName().replace('.', '/');
+    }
+    return "L" + type.getName().replace('.', '/') + ";";
+  }
+
+  /**
+   * @param type a primitive class
+   * @return its descriptor character ({@code Z B C S I J F D})
+   */
+  public static char primitiveCode(Class<?> type) {
+    if (type == int.class) {
+      return 'I';
+    } else if (type == long.class) {
+      return 'J';
+    } else if (type == boolean.class) {
+      return 'Z';
+    } else if (type == byte.class) {
+      return 'B';
+    } else if (type == char.class) {
+      return 'C';
+    } else if (type == short.class) {
+      return 'S';
+    } else if (type == float.class) {
+      return 'F';
+    } else if (type == double.class) {
+      return 'D';
+    }
+    throw new IllegalArgumentException("not a primitive type: " + type);
+  }
+
+  /**
+   * @param code a descriptor character
+   * @return the primitive class
+   */
+  public static Class<?> primitiveClass(char code) {
+    return switch (code) {
+      case 'I' -> int.class;
+      case 'J' -> long.class;
+      case 'Z' -> boolean.class;
+      case 'B' -> byte.class;
+      case 'C' -> char.class;
+      case 'S' -> short.class;
+      case 'F' -> float.class;
+      case 'D' -> double.class;
+      default -> throw new IllegalArgumentException("not a primitive code: " + code);
+    };
+  }
+
+  /**
+   * Packs a boxed primitive into raw bits (floating point via its exact bit pattern).
+   *
+   * @param box a boxed primitive
+   * @return the raw bits
+   */
+  public static long bits(Object box) {
+    if (box instanceof Integer i) {
+      return i;
+    } else if (box instanceof Long l) {
+      return l;
+    } else if (box instanceof Boolean b) {
+      return b ? 1 : 0;
+    } else if (box instanceof Byte b) {
+      return b;
+    } else if (box instanceof Character c) {
+      return c;
+    } else if (box instanceof Short s) {
+      return s;
+    } else if (box instanceof Float f) {
+      return Float.floatToRawIntBits(f);
+    } else if (box instanceof Double d) {
+      return Double.doubleToRawLongBits(d);
+    }
+    throw new IllegalArgumentException("not a box: " + box);
+  }
+
+  /**
+   * Unpacks raw bits into a box of the given primitive type.
+   *
+   * @param code a descriptor character
+   * @param bits raw bits as made by {@link #bits(Object)}
+   * @return the boxed value
+   */
+  public static Object box(char code, long bits) {
+    return switch (code) {
+      case 'I' -> (int) bits;
+      case 'J' -> bits;
+      case 'Z' -> bits != 0;
+      case 'B' -> (byte) bits;
+      case 'C' -> (char) bits;
+      case 'S' -> (short) bits;
+      case 'F' -> Float.intBitsToFloat((int) bits);
+      case 'D' -> Double.longBitsToDouble(bits);
+      default -> throw new IllegalArgumentException("not a primitive code: " + code);
+    };
+  }
+
+  /**
+   * Writes a primitive value in {@link DataOutput} form.
+   *
+   * @param out the output
+   * @param code a descriptor character
+   * @param bits raw bits
+   * @throws IOException if writing fails
+   */
+  public static void write(DataOutput out, char code, long bits) throws IOException {
+    switch (code) {
+      case 'I', 'F' -> out.writeInt((int) bits);
+      case 'J', 'D' -> out.writeLong(bits);
+      case 'Z', 'B' -> out.writeByte((int) bits);
+      case 'C', 'S' -> out.writeShort((int) bits);
+      default -> throw new IllegalArgumentException("not a primitive code: " + code);
+    }
+  }
+
+  /**
+   * Reads a primitive value written by {@link #write}.
+   *
+   * @param in the input
+   * @param code a descriptor character
+   * @return raw bits
+   * @throws IOException if reading fails
+   */
+  public static long read(DataInput in, char code) throws IOException {
+    return switch (code) {
+      case 'I', 'F' -> in.readInt();
+      case 'J', 'D' -> in.readLong();
+      case 'Z' -> in.readByte() != 0 ? 1 : 0;
+      case 'B' -> in.readByte();
+      case 'C' -> in.readChar();
+      case 'S' -> in.readShort();
+      default -> throw new IllegalArgumentException("not a primitive code: " + code);
+    };
+  }
+
+  /**
+   * @param code a descriptor character
+   * @return the number of bytes {@link #write} uses
+   */
+  public static int size(char code) {
+    return switch (code) {
+      case 'I', 'F' -> 4;
+      case 'J', 'D' -> 8;
+      case 'Z', 'B' -> 1;
+      case 'C', 'S' -> 2;
+      default -> throw new IllegalArgumentException("not a primitive code: " + code);
+    };
+  }
+}

@@ -1,0 +1,80 @@
+package org.codese.jvm;
+
+import java.lang.reflect.Field;
+import sun.misc.Unsafe;
+
+/**
+ * Field access for classes closed to reflection, used only before JDK 24 (where it prints no
+ * warning). From JDK 24 on, {@link SlotFields} uses {@code ReflectionFactory} handles instead and
+ * this class is never loaded.
+ */
+final class UnsafeFields {
+  private static final Unsafe UNSAFE = find();
+
+  private UnsafeFields() {}
+
+  private static Unsafe find() {
+    try {
+      Field f = Unsafe.class.getDeclaredField("theUnsafe");
+      f.setAccessible(true);
+      return (Unsafe) f.get(null);
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException("sun.misc.Unsafe is not available", e);
+    }
+  }
+
+  @SuppressWarnings("removal")
+  static long get(Field f, Object obj) {
+    long off = UNSAFE.objectFieldOffset(f);
+    Class<?> t = f.getType();
+    if (t == int.class) {
+      return UNSAFE.getInt(obj, off);
+    } else if (t == long.class) {
+      return UNSAFE.getLong(obj, off);
+    } else if (t == boolean.class) {
+      return UNSAFE.getBoolean(obj, off) ? 1 : 0;
+    } else if (t == byte.class) {
+      return UNSAFE.getByte(obj, off);
+    } else if (t == char.class) {
+      return UNSAFE.getChar(obj, off);
+    } else if (t == short.class) {
+      return UNSAFE.getShort(obj, off);
+    } else if (t == float.class) {
+      return Float.floatToRawIntBits(UNSAFE.getFloat(obj, off));
+    }
+    return Double.doubleToRawLongBits(UNSAFE.getDouble(obj, off));
+  }
+
+  @SuppressWarnings("removal")
+  static Object getObject(Field f, Object obj) {
+    return UNSAFE.getObject(obj, UNSAFE.objectFieldOffset(f));
+  }
+
+  @SuppressWarnings("removal")
+  static void put(Field f, Object obj, long bits) {
+    long off = UNSAFE.objectFieldOffset(f);
+    Class<?> t = f.getType();
+    if (t == int.class) {
+      UNSAFE.putInt(obj, off, (int) bits);
+    } else if (t == long.class) {
+      UNSAFE.putLong(obj, off, bits);
+    } else if (t == boolean.class) {
+      UNSAFE.putBoolean(obj, off, bits != 0);
+    } else if (t == byte.class) {
+      UNSAFE.putByte(obj, off, (byte) bits);
+    } else if (t == char.class) {
+      UNSAFE.putChar(obj, off, (char) bits);
+    } else if (t == short.class) {
+      UNSAFE.putShort(obj, off, (short) bits);
+    } else if (t == float.class) {
+      UNSAFE.putFloat(obj, off, Float.intBitsToFloat((int) bits));
+    } else {
+      UNSAFE.putDouble(obj, off, Double.longBitsToDouble(bits));
+    }
+  }
+
+  @SuppressWarnings("removal")
+  static void putObject(Field f, Object obj, Object value) {
+    UNSAFE.putObject(obj, UNSAFE.objectFieldOffset(f), value);
+  }
+}

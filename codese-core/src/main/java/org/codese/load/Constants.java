@@ -1,0 +1,136 @@
+package org.codese.load;
+
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Field;
+import java.lang.reflect.RecordComponent;
+import java.util.List;
+import org.codese.ClassMismatchException;
+import org.codese.jvm.Jvm;
+import org.codese.jvm.Types;
+import org.codese.program.Constant;
+
+/** Resolves a snapshot's constant table to the live values generated code loads. */
+final class Constants {
+  private Constants() {}
+
+  static Object[] resolve(List<Constant> constants, ClassTable classes)
+      throws ClassMismatchException {
+    Object[] out = new Object[constants.size()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = resolve(constants.get(i), classes);
+    }
+    return out;
+  }
+
+  private static Object resolve(Constant c, ClassTable classes) throws ClassMismatchException {
+    if (c instanceof Constant.TypeRef t) {
+      return classes.get(t.type());
+    } else if (c instanceof Constant.EnumRef e) {
+      return enumConstant(classes.get(e.type()), e.name());
+    } else if (c instanceof Constant.Allocator a) {
+      return allocator(classes.get(a.type()), a.mode());
+    } else if (c instanceof Constant.ArrayMaker a) {
+      Class<?> type = classes.get(a.type());
+      if (!type.isArray()) {
+        throw new ClassMismatchException(type.getName(), null, "expected an array class");
+      }
+      return MethodHandles.arrayConstructor(type)
+          .asType(MethodType.methodType(Object.class, int.class));
+    } else if (c instanceof Constant.Setter s) {
+      return setter(classes.get(s.type()), s.field(), s.descriptor());
+    } else if (c instanceof Constant.Text t) {
+      return t.value();
+    } else if (c instanceof Constant.PrimArray p) {
+      return p.array();
+    } else if (c instanceof Constant.Hook h) {
+      return hook(h, classes);
+    }
+    throw new IllegalArgumentException("unknown constant " + c);
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static Object enumConstant(Class<?> type, String name) throws ClassMismatchException {
+    if (!type.isEnum()) {
+      throw new ClassMismatchException(type.getName(), null, "was an enum at capture, is not now");
+    }
+    try {
+      return Enum.valueOf((Class) type, name);
+    } catch (IllegalArgumentException e) {
+      throw new ClassMismatchException(type.getName(), name, "enum constant " + name
+          + " existed at capture but is gone now");
+    }
+  }
+
+  private static MethodHandle allocator(Class<?> type, Constant.Mode mode)
+      throws ClassMismatchException {
+    Constructor<?> ctor = switch (mode) {
+      case SERIAL -> Jvm.serialConstructor(type);
+      case BARE -> Jvm.bareConstructor(type);
+      case EXTERNAL -> Jvm.externalConstructor(type);
+    };
+    if (ctor == null) {
+      throw new ClassMismatchException(type.getName(), null, mode == Constant.Mode.EXTERNAL
+          ? "an Externalizable class needs a public no-arg constructor"
+          : "its first non-serializable superclass has no accessible no-arg constructor");
+    }
+    return Jvm.allocator(ctor);
+  }
+
+  private static MethodHandle setter(Class<?> type, String name, String descriptor)
+      throws ClassMismatchException {
+    try {
+      Field f = type.getDeclaredField(name);
+      f.setAccessible(true);
+      Class<?> valueType = descriptor.length() == 1
+          ? Types.primitiveClass(descriptor.charAt(0)) : Object.class;
+      return MethodHandles.lookup().unreflectSetter(f)
+          .asType(MethodType.methodType(void.class, Object.class, valueType));
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      throw new ClassMismatchException(type.getName(), name, "field " + name
+          + " cannot be set: " + e.getMessage());
+    }
+  }
+
+  private static HookCall hook(Constant.Hook h, ClassTable classes)
+      throws ClassMismatchException {
+    Class<?> type = classes.get(h.type());
+    return switch (h.kind()) {
+      case SLOT -> new HookCall(h.kind(), type, h.id(), h.tape(), classes.slot(h.type()), null);
+      case EXTERNAL -> new HookCall(h.kind(), type, h.id(), h.tape(), null, null);
+      case RECORD -> new HookCall(h.kind(), type, h.id(), h.tape(), classes.slot(h.type()),
+          canonicalConstructor(type));
+      case RESOLVE -> new HookCall(h.kind(), type, h.id(), null, null, readResolve(type));
+    };
+  }
+
+  private static MethodHandle readResolve(Class<?> type) throws ClassMismatchException {
+    MethodHandle h = Jvm.readResolve(type);
+    if (h == null) {
+      throw new ClassMismatchException(type.getName(), null,
+          "had readResolve at capture but has none now");
+    }
+    return h;
+  }
+
+  private static MethodHandle canonicalConstructor(Class<?> type) throws ClassMismatchException {
+    if (!type.isRecord()) {
+      throw new ClassMismatchException(type.getName(), null, "was a record at capture, is not now");
+    }
+    RecordComponent[] comps = type.getRecordComponents();
+    Class<?>[] params = new Class<?>[comps.length];
+    for (int i = 0; i < comps.length; i++) {
+      params[i] = comps[i].getType();
+    }
+    try {
+      Constructor<?> ctor = type.getDeclaredConstructor(params);
+      ctor.setAccessible(true);
+      return MethodHandles.lookup().unreflectConstructor(ctor);
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      throw new ClassMismatchException(type.getName(), null,
+          "its canonical constructor cannot be called: " + e.getMessage());
+    }
+  }
+}

@@ -1,0 +1,20 @@
+package org.codese.load;
+
+import java.lang.invoke.MethodHandle;
+import org.codese.jvm.Slot;
+import org.codese.program.Constant.HookKind;
+import org.codese.program.Tape;
+
+/**
+ * A resolved hook constant: what {@link Hooks#run} does for one object.
+ *
+ * @param kind which hook
+ * @param type the class whose hook runs (the slot class for {@link HookKind#SLOT})
+ * @param id the object's table index
+ * @param tape the data the hook reads, or {@code null}
+ * @param slot the slot (for {@code SLOT} and {@code RECORD}), or {@code null}
+ * @param handle {@code readResolve} for {@code RESOLVE}, the canonical constructor for {@code
+ *     RECORD}, else {@code null}
+ */
+record HookCall(
+    HookKind kind, Class<?> type, int id, Tape tape, Slot slot, MethodHandle handle) {}

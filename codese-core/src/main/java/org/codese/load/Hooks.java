@@ -1,0 +1,65 @@
+package org.codese.load;
+
+import java.io.Externalizable;
+import java.io.ObjectInputStream;
+import java.util.List;
+import org.codese.jvm.FieldValues;
+import org.codese.jvm.SerialField;
+
+/**
+ * The sanctioned hooks generated code may call: {@link #run} with a resolved {@link HookCall}. This
+ * is the only method of Codese that generated code calls.
+ */
+final class Hooks {
+  private Hooks() {}
+
+  /**
+   * Runs one hook.
+   *
+   * @param table the restore table
+   * @param hook a {@link HookCall} from the class data
+   * @throws Throwable whatever the class's own method throws
+   */
+  static void run(Object[] table, Object hook) throws Throwable {
+    HookCall h = (HookCall) hook;
+    RestoreRun run = RestoreRun.current();
+    switch (h.kind()) {
+      case SLOT -> {
+        Object obj = table[h.id()];
+        ReplayStream in = new ReplayStream(table, h.tape(), obj, h.slot(), run);
+        if (h.slot().readObject() != null) {
+          h.slot().readObject().invoke(obj, (ObjectInputStream) in);
+        } else {
+          in.defaultReadObject();
+        }
+      }
+      case EXTERNAL -> {
+        Object obj = table[h.id()];
+        ((Externalizable) obj).readExternal(new ReplayStream(table, h.tape(), obj, null, run));
+      }
+      case RECORD -> table[h.id()] = record(table, h);
+      case RESOLVE -> table[h.id()] = h.handle().invoke(table[h.id()]);
+    }
+  }
+
+  private static Object record(Object[] table, HookCall h) throws Throwable {
+    ReplayStream in = new ReplayStream(table, h.tape(), null, h.slot(), RestoreRun.current());
+    FieldValues values = in.nextFields();
+    List<SerialField> fields = h.slot().fields();
+    java.lang.reflect.RecordComponent[] comps = h.type().getRecordComponents();
+    Object[] args = new Object[comps.length];
+    int nPrims = values.prims().length;
+    for (int c = 0; c < comps.length; c++) {
+      for (int f = 0; f < fields.size(); f++) {
+        if (fields.get(f).name().equals(comps[c].getName())) {
+          args[c] = f < nPrims
+              ? org.codese.jvm.Types.box(
+                  org.codese.jvm.Types.primitiveCode(fields.get(f).type()), values.prims()[f])
+              : values.refs()[f - nPrims];
+        }
+      }
+    }
+    return h.handle().invokeWithArguments(args);
+  }
+
+}

@@ -1,0 +1,284 @@
+package org.codese.load;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.NotActiveException;
+import java.io.ObjectInputStream;
+import java.io.ObjectInputValidation;
+import java.io.StreamCorruptedException;
+import java.util.List;
+import org.codese.jvm.FieldTable;
+import org.codese.jvm.FieldValues;
+import org.codese.jvm.Jvm;
+import org.codese.jvm.SerialField;
+import org.codese.jvm.Slot;
+import org.codese.jvm.SlotFields;
+import org.codese.jvm.Types;
+import org.codese.program.Tape;
+
+/**
+ * The stream a class's own {@code readObject} or {@code readExternal} reads from on restore: it
+ * replays the {@link Tape} its {@code writeObject} wrote at capture, handing out objects of the
+ * restore table. Reading past the end of primitive data behaves as in the JDK ({@code -1}, {@link
+ * EOFException}, {@link java.io.OptionalDataException}).
+ */
+final class ReplayStream extends ObjectInputStream {
+  private final Object[] table;
+  private final byte[] data;
+  private final int[] items;
+  private final Object obj;
+  private final Slot slot;
+  private final RestoreRun run;
+  private int item;
+  private int pos;
+  private int blockLeft;
+
+  ReplayStream(Object[] table, Tape tape, Object obj, Slot slot, RestoreRun run)
+      throws IOException {
+    super();
+    this.table = table;
+    this.data = tape.data();
+    this.items = tape.items();
+    this.obj = obj;
+    this.slot = slot;
+    this.run = run;
+  }
+
+  private boolean fillBlock() {
+    if (blockLeft > 0) {
+      return true;
+    }
+    if (item < items.length && items[item] == Tape.BLOCK) {
+      blockLeft = items[item + 1];
+      item += 2;
+      return true;
+    }
+    return false;
+  }
+
+  @Override
+  protected Object readObjectOverride() throws IOException {
+    if (fillBlock()) {
+      throw Jvm.optionalData(false);
+    }
+    if (item >= items.length) {
+      throw Jvm.optionalData(true);
+    }
+    if (items[item] != Tape.OBJECT) {
+      throw new StreamCorruptedException("readObject called where " + slot()
+          + " wrote its default fields; readObject must mirror writeObject");
+    }
+    int id = items[item + 1];
+    item += 2;
+    return id < 0 ? null : table[id];
+  }
+
+  @Override
+  public Object readUnshared() throws IOException {
+    return readObjectOverride();
+  }
+
+  private String slot() {
+    return slot == null ? obj.getClass().getName() : slot.type().getName();
+  }
+
+  FieldValues nextFields() throws IOException {
+    if (slot == null) {
+      throw new NotActiveException("not in a call of readObject");
+    }
+    if (fillBlock() || item >= items.length || items[item] != Tape.FIELDS) {
+      throw new StreamCorruptedException(slot() + ".readObject reads default fields that its"
+          + " writeObject did not write; readObject must mirror writeObject");
+    }
+    int nRefs = items[item + 1];
+    item += 2;
+    List<SerialField> fields = slot.fields();
+    int nPrims = fields.size() - nRefs;
+    long[] prims = new long[nPrims];
+    for (int i = 0; i < nPrims; i++) {
+      char code = Types.primitiveCode(fields.get(i).type());
+      prims[i] = readBits(code);
+    }
+    Object[] refs = new Object[nRefs];
+    for (int i = 0; i < nRefs; i++) {
+      int id = items[item + 1];
+      item += 2;
+      refs[i] = id < 0 ? null : table[id];
+    }
+    return new FieldValues(prims, refs);
+  }
+
+  private long readBits(char code) throws IOException {
+    int n = Types.size(code);
+    if (pos + n > data.length) {
+      throw new EOFException("field data truncated");
+    }
+    long v = 0;
+    for (int i = 0; i < n; i++) {
+      v = (v << 8) | (data[pos++] & 0xFF);
+    }
+    return switch (code) {
+      case 'B', 'Z' -> (byte) v;
+      case 'S' -> (short) v;
+      case 'I', 'F' -> (int) v;
+      default -> v;
+    };
+  }
+
+  @Override
+  public void defaultReadObject() throws IOException {
+    SlotFields.write(slot, obj, nextFields());
+  }
+
+  @Override
+  public GetField readFields() throws IOException {
+    return new FieldTable(slot, nextFields()).getField();
+  }
+
+  @Override
+  public void registerValidation(ObjectInputValidation validation, int priority)
+      throws java.io.InvalidObjectException {
+    if (validation == null) {
+      throw new java.io.InvalidObjectException("null validation");
+    }
+    run.addValidation(validation, priority);
+  }
+
+  @Override
+  public int read() {
+    if (!fillBlock()) {
+      return -1;
+    }
+    blockLeft--;
+    return data[pos++] & 0xFF;
+  }
+
+  @Override
+  public int read(byte[] b, int off, int len) {
+    java.util.Objects.checkFromIndexSize(off, len, b.length);
+    if (len == 0) {
+      return 0;
+    }
+    if (!fillBlock()) {
+      return -1;
+    }
+    int n = Math.min(len, blockLeft);
+    System.arraycopy(data, pos, b, off, n);
+    pos += n;
+    blockLeft -= n;
+    return n;
+  }
+
+  @Override
+  public int available() {
+    return blockLeft;
+  }
+
+  @Override
+  public void readFully(byte[] b) throws IOException {
+    readFully(b, 0, b.length);
+  }
+
+  @Override
+  public void readFully(byte[] b, int off, int len) throws IOException {
+    while (len > 0) {
+      int n = read(b, off, len);
+      if (n < 0) {
+        throw new EOFException();
+      }
+      off += n;
+      len -= n;
+    }
+  }
+
+  private int next() throws IOException {
+    int v = read();
+    if (v < 0) {
+      throw new EOFException();
+    }
+    return v;
+  }
+
+  @Override
+  public int skipBytes(int n) {
+    int skipped = 0;
+    while (skipped < n && fillBlock()) {
+      int k = Math.min(n - skipped, blockLeft);
+      pos += k;
+      blockLeft -= k;
+      skipped += k;
+    }
+    return skipped;
+  }
+
+  @Override
+  public boolean readBoolean() throws IOException {
+    return next() != 0;
+  }
+
+  @Override
+  public byte readByte() throws IOException {
+    return (byte) next();
+  }
+
+  @Override
+  public int readUnsignedByte() throws IOException {
+    return next();
+  }
+
+  @Override
+  public short readShort() throws IOException {
+    return (short) readUnsignedShort();
+  }
+
+  @Override
+  public int readUnsignedShort() throws IOException {
+    return (next() << 8) | next();
+  }
+
+  @Override
+  public char readChar() throws IOException {
+    return (char) readUnsignedShort();
+  }
+
+  @Override
+  public int readInt() throws IOException {
+    return (next() << 24) | (next() << 16) | (next() << 8) | next();
+  }
+
+  @Override
+  public long readLong() throws IOException {
+    return ((long) readInt() << 32) | (readInt() & 0xFFFFFFFFL);
+  }
+
+  @Override
+  public float readFloat() throws IOException {
+    return Float.intBitsToFloat(readInt());
+  }
+
+  @Override
+  public double readDouble() throws IOException {
+    return Double.longBitsToDouble(readLong());
+  }
+
+  @Override
+  public String readUTF() throws IOException {
+    return java.io.DataInputStream.readUTF(this);
+  }
+
+  @Override
+  @Deprecated
+  public String readLine() throws IOException {
+    StringBuilder sb = new StringBuilder();
+    int c;
+    while ((c = read()) >= 0 && c != '\n') {
+      if (c != '\r') {
+        sb.append((char) c);
+      }
+    }
+    return c < 0 && sb.length() == 0 ? null : sb.toString();
+  }
+
+  @Override
+  public void close() {}
+}

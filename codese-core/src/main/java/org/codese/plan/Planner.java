@@ -1,0 +1,313 @@
+package org.codese.plan;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.reflect.Array;
+import java.util.ArrayList;
+import java.util.List;
+import org.codese.capture.Graph;
+import org.codese.capture.Node;
+import org.codese.jvm.SerialClass;
+import org.codese.jvm.SerialField;
+import org.codese.jvm.Slot;
+import org.codese.jvm.Types;
+import org.codese.program.Constant;
+import org.codese.program.Constant.HookKind;
+import org.codese.program.Tape;
+
+/**
+ * Turns a captured {@link Graph} into a {@link Plan}.
+ *
+ * <p>Objects whose identity is only known after their hooks ran (records, classes with {@code
+ * readResolve}) are <em>late</em>: stores of references to them are deferred from the set phase to
+ * the finish phase, just before the referring object's own hooks, which is when Java
+ * deserialization would make them.
+ */
+public final class Planner {
+  /** Primitive arrays with more non-default elements than this travel as cloned constants. */
+  static final int INLINE_ARRAY_ELEMENTS = 16;
+  /** The longest string, in modified UTF-8 bytes, that fits a class-file constant. */
+  static final int MAX_CONSTANT_UTF8 = 65_535;
+
+  private final Graph graph;
+  private final Tables tables = new Tables();
+  private final boolean[] late;
+  private final List<Op> create = new ArrayList<>();
+  private final List<Op> set = new ArrayList<>();
+  private final List<Op> finish = new ArrayList<>();
+  private final List<List<Op>> deferred;
+
+  private Planner(Graph graph) {
+    this.graph = graph;
+    int n = graph.nodes().size();
+    this.late = new boolean[n];
+    this.deferred = new ArrayList<>(java.util.Collections.nCopies(n, null));
+    for (Node node : graph.nodes()) {
+      late[node.id() - graph.firstId()] = isLate(node);
+    }
+  }
+
+  /**
+   * @param graph a captured graph or stream segment
+   * @return its restore program
+   */
+  public static Plan plan(Graph graph) {
+    return new Planner(graph).run();
+  }
+
+  private static boolean isLate(Node node) {
+    if (node instanceof Node.Record) {
+      return true;
+    } else if (node instanceof Node.Instance i) {
+      return i.type().resolves();
+    } else if (node instanceof Node.External e) {
+      return e.type().resolves();
+    }
+    return false;
+  }
+
+  private boolean isLate(int id) {
+    return id >= graph.firstId() && late[id - graph.firstId()];
+  }
+
+  private Plan run() {
+    for (Node node : graph.nodes()) {
+      planCreateAndSet(node);
+    }
+    for (int id : graph.postOrder()) {
+      planFinish(graph.nodes().get(id - graph.firstId()));
+    }
+    return new Plan(graph.firstId(), graph.endId(), create, set, finish, tables.constants(),
+        tables.classes(), graph.items());
+  }
+
+  private void planCreateAndSet(Node node) {
+    int id = node.id();
+    if (node instanceof Node.Text t) {
+      create.add(text(id, t.value()));
+    } else if (node instanceof Node.Box b) {
+      char code = Types.primitiveCode(unboxed(b.value().getClass()));
+      create.add(new Op.NewBox(id, code, Types.bits(b.value()), b.cached()));
+    } else if (node instanceof Node.Constant c) {
+      create.add(new Op.LoadConstant(id, constantOf(c.value())));
+    } else if (node instanceof Node.Array a) {
+      array(a);
+    } else if (node instanceof Node.External e) {
+      int t = tables.type(e.type().type());
+      create.add(new Op.Alloc(id, tables.constant(
+          new Constant.Allocator(t, Constant.Mode.EXTERNAL))));
+    } else if (node instanceof Node.Instance i) {
+      instance(i);
+    }
+  }
+
+  private Op text(int id, String s) {
+    if (modifiedUtf8Length(s) <= MAX_CONSTANT_UTF8) {
+      return new Op.NewString(id, s, -1);
+    }
+    return new Op.NewString(id, null, tables.constant(new Constant.Text(s)));
+  }
+
+  static int modifiedUtf8Length(String s) {
+    int n = s.length();
+    if (n > MAX_CONSTANT_UTF8) {
+      return n;
+    }
+    int len = 0;
+    for (int i = 0; i < n; i++) {
+      char c = s.charAt(i);
+      len += (c >= 0x0001 && c <= 0x007F) ? 1 : (c <= 0x07FF ? 2 : 3);
+    }
+    return len;
+  }
+
+  private int constantOf(Object value) {
+    if (value instanceof Class<?> c) {
+      return tables.constant(new Constant.TypeRef(tables.type(c)));
+    }
+    Enum<?> e = (Enum<?>) value;
+    return tables.constant(new Constant.EnumRef(tables.type(e.getDeclaringClass()), e.name()));
+  }
+
+  private static Class<?> unboxed(Class<?> box) {
+    try {
+      return (Class<?>) box.getField("TYPE").get(null);
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalArgumentException("not a box class: " + box, e);
+    }
+  }
+
+  private void array(Node.Array a) {
+    Class<?> comp = a.type().getComponentType();
+    String desc = Types.descriptor(a.type());
+    if (comp.isPrimitive()) {
+      char code = Types.primitiveCode(comp);
+      int len = Array.getLength(a.elements());
+      int nonDefault = 0;
+      for (int i = 0; i < len && nonDefault <= INLINE_ARRAY_ELEMENTS; i++) {
+        nonDefault += Types.bits(Array.get(a.elements(), i)) != 0 ? 1 : 0;
+      }
+      if (nonDefault > INLINE_ARRAY_ELEMENTS) {
+        create.add(new Op.CloneArray(a.id(), tables.constant(
+            new Constant.PrimArray(a.elements())), desc));
+        return;
+      }
+      create.add(new Op.NewArray(a.id(), code, -1, len));
+      boolean selected = false;
+      for (int i = 0; i < len; i++) {
+        long bits = Types.bits(Array.get(a.elements(), i));
+        if (bits != 0) {
+          if (!selected) {
+            set.add(new Op.Select(a.id(), desc));
+            selected = true;
+          }
+          set.add(new Op.PutElement(code, i, bits, -1));
+        }
+      }
+      return;
+    }
+    int maker = comp == Object.class ? -1
+        : tables.constant(new Constant.ArrayMaker(tables.type(a.type())));
+    int[] refs = (int[]) a.elements();
+    create.add(new Op.NewArray(a.id(), 'L', maker, refs.length));
+    String objDesc = "[Ljava/lang/Object;";
+    boolean selected = false;
+    for (int i = 0; i < refs.length; i++) {
+      if (refs[i] < 0) {
+        continue;
+      }
+      Op put = new Op.PutElement('L', i, 0, refs[i]);
+      if (isLate(refs[i])) {
+        defer(a.id(), objDesc, put);
+      } else {
+        if (!selected) {
+          set.add(new Op.Select(a.id(), objDesc));
+          selected = true;
+        }
+        set.add(put);
+      }
+    }
+  }
+
+  private void defer(int id, String desc, Op put) {
+    int i = id - graph.firstId();
+    List<Op> ops = deferred.get(i);
+    if (ops == null) {
+      ops = new ArrayList<>();
+      ops.add(new Op.Select(id, desc));
+      deferred.set(i, ops);
+    }
+    ops.add(put);
+  }
+
+  private void instance(Node.Instance node) {
+    SerialClass sc = node.type();
+    Constant.Mode mode =
+        sc.alloc() == SerialClass.Alloc.SERIAL ? Constant.Mode.SERIAL : Constant.Mode.BARE;
+    create.add(new Op.Alloc(node.id(), tables.constant(
+        new Constant.Allocator(tables.type(sc.type()), mode))));
+    boolean selected = false;
+    for (Node.SlotData data : node.slots()) {
+      Slot slot = data.slot();
+      if (!slot.direct()) {
+        continue;
+      }
+      int t = tables.typeWithFields(slot.type(), slot.fields());
+      List<SerialField> fields = slot.fields();
+      int nPrims = data.prims().length;
+      for (int f = 0; f < fields.size(); f++) {
+        SerialField sf = fields.get(f);
+        Op put;
+        if (f < nPrims) {
+          long bits = data.prims()[f];
+          if (bits == 0) {
+            continue;
+          }
+          put = new Op.PutField(setter(t, sf), Types.primitiveCode(sf.type()), bits, -1);
+        } else {
+          int ref = data.refs()[f - nPrims];
+          if (ref < 0) {
+            continue;
+          }
+          put = new Op.PutField(setter(t, sf), 'L', 0, ref);
+          if (isLate(ref)) {
+            defer(node.id(), null, put);
+            continue;
+          }
+        }
+        if (!selected) {
+          set.add(new Op.Select(node.id(), null));
+          selected = true;
+        }
+        set.add(put);
+      }
+    }
+  }
+
+  private int setter(int type, SerialField f) {
+    return tables.constant(new Constant.Setter(type, f.name(), f.descriptor()));
+  }
+
+  private void planFinish(Node node) {
+    List<Op> ops = deferred.get(node.id() - graph.firstId());
+    if (ops != null) {
+      finish.addAll(ops);
+    }
+    if (node instanceof Node.Instance i) {
+      for (Node.SlotData data : i.slots()) {
+        if (!data.slot().direct()) {
+          Slot slot = data.slot();
+          int t = tables.typeWithFields(slot.type(), slot.fields());
+          Tape tape = data.tape() != null ? data.tape() : fieldsTape(slot, data);
+          hook(HookKind.SLOT, t, i.id(), tape);
+        }
+      }
+      resolve(i.type(), i.id());
+    } else if (node instanceof Node.External e) {
+      hook(HookKind.EXTERNAL, tables.type(e.type().type()), e.id(), e.tape());
+      resolve(e.type(), e.id());
+    } else if (node instanceof Node.Record r) {
+      List<SerialField> fields = r.type().recordFields();
+      int t = tables.typeWithFields(r.type().type(), fields);
+      hook(HookKind.RECORD, t, r.id(), fieldsTape(fields, r.prims(), r.refs()));
+      resolve(r.type(), r.id());
+    }
+  }
+
+  private void resolve(SerialClass sc, int id) {
+    if (sc.resolves()) {
+      hook(HookKind.RESOLVE, tables.type(sc.type()), id, null);
+    }
+  }
+
+  private void hook(HookKind kind, int type, int id, Tape tape) {
+    finish.add(new Op.CallHook(tables.constant(new Constant.Hook(kind, type, id, tape))));
+  }
+
+  private static Tape fieldsTape(Slot slot, Node.SlotData data) {
+    return fieldsTape(slot.fields(), data.prims(), data.refs());
+  }
+
+  /** A tape holding one default-fields record. */
+  static Tape fieldsTape(List<SerialField> fields, long[] prims, int[] refs) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    DataOutputStream out = new DataOutputStream(bytes);
+    try {
+      for (int i = 0; i < prims.length; i++) {
+        Types.write(out, Types.primitiveCode(fields.get(i).type()), prims[i]);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    int[] items = new int[2 + 2 * refs.length];
+    items[0] = Tape.FIELDS;
+    items[1] = refs.length;
+    for (int i = 0; i < refs.length; i++) {
+      items[2 + 2 * i] = Tape.OBJECT;
+      items[3 + 2 * i] = refs[i];
+    }
+    return new Tape(bytes.toByteArray(), items);
+  }
+}

@@ -1,0 +1,73 @@
+package org.codese.plan;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.codese.jvm.SerialField;
+import org.codese.program.ClassEntry;
+import org.codese.program.Constant;
+
+/** Builds the class and constant tables of a plan, de-duplicating entries. */
+final class Tables {
+  private final Map<Class<?>, Integer> classIndex = new HashMap<>();
+  private final List<Class<?>> classes = new ArrayList<>();
+  private final List<List<SerialField>> fields = new ArrayList<>();
+  private final Map<Constant, Integer> constantIndex = new HashMap<>();
+  private final List<Constant> constants = new ArrayList<>();
+
+  int type(Class<?> c) {
+    Integer i = classIndex.get(c);
+    if (i == null) {
+      i = classes.size();
+      classIndex.put(c, i);
+      classes.add(c);
+      fields.add(null);
+    }
+    return i;
+  }
+
+  /** Registers {@code c} with the fields the snapshot relies on, for its fingerprint. */
+  int typeWithFields(Class<?> c, List<SerialField> f) {
+    int i = type(c);
+    fields.set(i, f);
+    return i;
+  }
+
+  int constant(Constant c) {
+    if (c instanceof Constant.PrimArray || c instanceof Constant.Hook) {
+      constants.add(c);
+      return constants.size() - 1;
+    }
+    Integer i = constantIndex.get(c);
+    if (i == null) {
+      i = constants.size();
+      constants.add(c);
+      constantIndex.put(c, i);
+    }
+    return i;
+  }
+
+  List<Constant> constants() {
+    return List.copyOf(constants);
+  }
+
+  List<ClassEntry> classes() {
+    List<ClassEntry> out = new ArrayList<>(classes.size());
+    for (int i = 0; i < classes.size(); i++) {
+      out.add(entry(classes.get(i), fields.get(i)));
+    }
+    return out;
+  }
+
+  private static ClassEntry entry(Class<?> c, List<SerialField> f) {
+    List<ClassEntry.FieldEntry> fe = new ArrayList<>();
+    if (f != null) {
+      for (SerialField sf : f) {
+        fe.add(new ClassEntry.FieldEntry(sf.name(), sf.descriptor(), sf.field() != null));
+      }
+    }
+    Long suid = org.codese.jvm.Jvm.declaredSuid(c);
+    return new ClassEntry(c.getName(), List.copyOf(fe), suid == null ? 0 : suid, suid != null);
+  }
+}
