@@ -797,7 +797,6 @@ public final class Types {
   public static final class OptionalHolder {
     java.util.Optional<String> name;
     java.util.Optional<Object> ref;
-    java.util.OptionalInt count;
     java.util.Optional<Object> empty;
   }
 
