@@ -23,6 +23,12 @@ public final class SnapshotFile {
   /** The format version this library writes and reads. */
   public static final int VERSION = 1;
 
+  /**
+   * Every object a snapshot creates costs at least this many bytes of it (an {@code int} id in a
+   * loop's data, or more as straight-line code), which bounds the table size a file may claim.
+   */
+  static final int MIN_BYTES_PER_OBJECT = 4;
+
   private static final String[] SECTIONS = {"header", "classes", "constants", "code", "items"};
 
   private final String jdk;
@@ -210,6 +216,11 @@ public final class SnapshotFile {
     int tableSize = h.u4();
     if (firstId < 0 || tableSize < firstId) {
       throw h.corrupt("bad table range [" + firstId + ", " + tableSize + ")");
+    }
+    long maxObjects = (long) h.fileLength() / MIN_BYTES_PER_OBJECT;
+    if (tableSize - firstId > maxObjects) {
+      throw h.corrupt("claims " + (tableSize - firstId) + " objects, but a snapshot of "
+          + h.fileLength() + " bytes can create at most " + maxObjects);
     }
     In c = sec[1];
     int nClasses = c.count(4);

@@ -76,7 +76,7 @@ public final class LoadedSnapshot {
       throw new ClassMismatchException(table.get(host).getName(), null, "Codese cannot join the"
           + " nest of the class to set its fields (" + e.getMessage() + "); load the class with"
           + " the same class loader as Codese, or open its package to Codese");
-    } catch (ReflectiveOperationException | LinkageError | ClassCastException e) {
+    } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
       throw new CorruptSnapshotException("code", 0, "generated class " + index + where
           + " cannot be defined: " + e);
     }
