@@ -19,13 +19,15 @@ final class Constants {
   static Object[] resolve(List<Constant> constants, ClassTable classes)
       throws ClassMismatchException {
     Object[] out = new Object[constants.size()];
+    MethodHandle[] handles = new MethodHandle[classes.size()];
     for (int i = 0; i < out.length; i++) {
-      out[i] = resolve(constants.get(i), classes);
+      out[i] = resolve(constants.get(i), classes, handles);
     }
     return out;
   }
 
-  private static Object resolve(Constant c, ClassTable classes) throws ClassMismatchException {
+  private static Object resolve(Constant c, ClassTable classes, MethodHandle[] handles)
+      throws ClassMismatchException {
     if (c instanceof Constant.TypeRef t) {
       return classes.get(t.type());
     } else if (c instanceof Constant.EnumRef e) {
@@ -47,7 +49,7 @@ final class Constants {
     } else if (c instanceof Constant.Texts t) {
       return t.values();
     } else if (c instanceof Constant.Hook h) {
-      return hook(h, classes);
+      return hook(h, classes, handles);
     }
     throw new IllegalArgumentException("unknown constant " + c);
   }
@@ -92,15 +94,29 @@ final class Constants {
     }
   }
 
-  private static HookCall hook(Constant.Hook h, ClassTable classes)
+  /**
+   * Resolves a hook; {@code handles} caches, per class index, the class's canonical constructor or
+   * {@code readResolve} (a class has at most one of them).
+   */
+  private static HookCall hook(Constant.Hook h, ClassTable classes, MethodHandle[] handles)
       throws ClassMismatchException {
     Class<?> type = classes.get(h.type());
     return switch (h.kind()) {
       case SLOT -> new HookCall(h.kind(), type, h.id(), h.tape(), classes.slot(h.type()), null);
       case EXTERNAL -> new HookCall(h.kind(), type, h.id(), h.tape(), null, null);
-      case RECORD -> new HookCall(h.kind(), type, h.id(), h.tape(), classes.slot(h.type()),
-          canonicalConstructor(type));
-      case RESOLVE -> new HookCall(h.kind(), type, h.id(), null, null, readResolve(type));
+      case RECORD -> {
+        if (handles[h.type()] == null) {
+          handles[h.type()] = canonicalConstructor(type);
+        }
+        yield new HookCall(h.kind(), type, h.id(), h.tape(), classes.slot(h.type()),
+            handles[h.type()]);
+      }
+      case RESOLVE -> {
+        if (handles[h.type()] == null) {
+          handles[h.type()] = readResolve(type);
+        }
+        yield new HookCall(h.kind(), type, h.id(), null, null, handles[h.type()]);
+      }
     };
   }
 
