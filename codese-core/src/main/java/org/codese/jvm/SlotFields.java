@@ -59,6 +59,7 @@ public final class SlotFields {
    * @throws IOException if a closed class's fields cannot be written
    */
   public static void write(Slot slot, Object obj, FieldValues values) throws IOException {
+    checkTypes(slot, obj, values);
     if (!slot.accessible() && Jvm.hasDefaultFieldHandles()) {
       FieldFeeder.feed(slot, obj, values);
       return;
@@ -81,11 +82,6 @@ public final class SlotFields {
           }
         } else {
           Object v = values.refs()[i - nPrims];
-          if (v != null && !f.getType().isInstance(v)) {
-            throw new IOException("cannot assign " + v.getClass().getName() + " to field "
-                + f.getDeclaringClass().getName() + "." + f.getName() + " of type "
-                + f.getType().getName());
-          }
           if (slot.accessible()) {
             f.set(obj, v);
           } else {
@@ -95,6 +91,33 @@ public final class SlotFields {
       }
     } catch (IllegalAccessException e) {
       throw new IOException("cannot write fields of " + slot.type().getName(), e);
+    }
+  }
+
+  /**
+   * Checks every value against its field's declared type before anything is written: the writes
+   * below store through {@code Unsafe} or JDK handles that may not check, and a damaged snapshot
+   * must not be able to put an object of the wrong type into a field.
+   */
+  private static void checkTypes(Slot slot, Object obj, FieldValues values) throws IOException {
+    if (!slot.type().isInstance(obj)) {
+      throw new java.io.InvalidObjectException("cannot restore fields of " + slot.type().getName()
+          + " into " + (obj == null ? "null" : obj.getClass().getName()));
+    }
+    List<SerialField> fields = slot.fields();
+    int nPrims = slot.primitiveCount();
+    if (values.prims().length != nPrims || values.refs().length != fields.size() - nPrims) {
+      throw new java.io.InvalidObjectException("wrong number of field values for "
+          + slot.type().getName());
+    }
+    for (int i = nPrims; i < fields.size(); i++) {
+      Field f = fields.get(i).field();
+      Object v = values.refs()[i - nPrims];
+      if (f != null && v != null && !f.getType().isInstance(v)) {
+        throw new java.io.InvalidObjectException("cannot assign " + v.getClass().getName()
+            + " to field " + f.getDeclaringClass().getName() + "." + f.getName() + " of type "
+            + f.getType().getName());
+      }
     }
   }
 
