@@ -1,12 +1,12 @@
 package org.codese;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.Objects;
 import org.codese.format.SnapshotFile;
 import org.codese.load.LoadedSnapshot;
@@ -56,9 +56,9 @@ public final class Codese {
     Objects.requireNonNull(file, "file");
     byte[] bytes = toBytes(root);
     Path dir = file.toAbsolutePath().getParent();
-    Path tmp = Files.createTempFile(dir, file.getFileName().toString(), ".tmp");
+    Path tmp = dir.resolve("." + file.getFileName() + "." + System.nanoTime() + ".tmp");
     try {
-      Files.write(tmp, bytes);
+      Files.write(tmp, bytes, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
       try {
         Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       } catch (java.nio.file.AtomicMoveNotSupportedException e) {
@@ -178,6 +178,10 @@ public final class Codese {
     Objects.requireNonNull(snapshot, "snapshot");
     Objects.requireNonNull(options, "options");
     SnapshotFile file = SnapshotFile.parse(snapshot);
+    if (file.firstId() != 0) {
+      throw new CorruptSnapshotException("header", 0, "this is a segment of a Codese object stream,"
+          + " not a snapshot; read it with CodeseInputStream");
+    }
     return new Snapshot(file, LoadedSnapshot.load(file, options.classLoader()), options);
   }
 }

@@ -3,9 +3,10 @@ package org.codese.emit;
 import java.util.List;
 
 /**
- * Generated class files with the number of chunk methods each has per phase.
+ * Generated class files and where each runs.
  *
  * @param classFiles the class files, in execution order
- * @param chunks for each class, the number of chunks in phases a, b and c
+ * @param placements for each class, {@code {phase, host}}: the phase (0 create, 1 set, 2 finish)
+ *     and the class-table index of the nest host, or -1 for Codese's own package
  */
-public record Emitted(List<byte[]> classFiles, List<int[]> chunks) {}
+public record Emitted(List<byte[]> classFiles, List<int[]> placements) {}

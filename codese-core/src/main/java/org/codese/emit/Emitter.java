@@ -6,42 +6,40 @@ import java.util.ArrayList;
 import java.util.List;
 import org.codese.plan.Op;
 import org.codese.plan.Plan;
-import org.codese.program.Constant;
+import org.codese.plan.Section;
 import org.codese.program.Grammar;
 import org.objectweb.asm.ClassWriter;
-import org.objectweb.asm.ConstantDynamic;
-import org.objectweb.asm.Handle;
 import org.objectweb.asm.MethodVisitor;
 
 /**
  * Writes a {@link Plan} as class files following {@link Grammar}. Knows nothing about live objects.
  *
- * <p>Ops are packed into chunk methods of at most {@link Grammar#MAX_CHUNK_BYTES} bytes, and chunks
- * into classes of at most {@link Grammar#MAX_OPS_PER_CLASS} ops.
+ * <p>Each {@link Section} becomes one or more classes in its host's package; ops are packed into
+ * chunk methods of at most {@link Grammar#MAX_CHUNK_BYTES} bytes, and chunks into classes of at
+ * most {@link Grammar#MAX_OPS_PER_CLASS} ops.
  */
 public final class Emitter {
   private static final String OBJECT_ARRAY = "[Ljava/lang/Object;";
-  private static final String MH = "java/lang/invoke/MethodHandle";
-  private static final Handle CLASS_DATA_AT =
-      new Handle(
-          H_INVOKESTATIC,
-          "java/lang/invoke/MethodHandles",
-          "classDataAt",
-          "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/Class;I)"
-              + "Ljava/lang/Object;",
-          false);
+  private static final String FIELD = "java/lang/reflect/Field";
   /** An upper bound on the bytecode of any single op, used for chunk splitting. */
-  private static final int MAX_OP_BYTES = 16;
+  private static final int MAX_OP_BYTES = 20;
+  /** An upper bound on a loop's bytecode without its columns. */
+  private static final int LOOP_BYTES = 80;
+  /** An upper bound on the bytecode one column adds to a cluster loop. */
+  private static final int COLUMN_BYTES = 24;
+  private static final int TABLE = 0;
+  private static final int CONSTANTS = 1;
+  private static final int TARGET = 2;
 
   private final Plan plan;
   private final List<byte[]> classFiles = new ArrayList<>();
-  private final List<int[]> chunks = new ArrayList<>();
+  private final List<int[]> placements = new ArrayList<>();
   private ClassWriter cw;
-  private int[] counts;
+  private String className;
+  private int chunks;
   private int opsInClass;
   private MethodVisitor mv;
   private int methodBytes;
-  private int phase;
   private Op.Select selected;
 
   private Emitter(Plan plan) {
@@ -57,68 +55,83 @@ public final class Emitter {
   }
 
   private Emitted run() {
-    startClass();
-    List<List<Op>> phases = List.of(plan.create(), plan.set(), plan.finish());
-    for (phase = 0; phase < 3; phase++) {
+    for (Section section : plan.sections()) {
+      if (section.ops().isEmpty()) {
+        continue;
+      }
+      startClass(section);
       selected = null;
-      for (Op op : phases.get(phase)) {
+      for (Op op : section.ops()) {
         if (opsInClass >= Grammar.MAX_OPS_PER_CLASS) {
           endClass();
-          startClass();
+          startClass(section);
         }
-        if (mv == null || methodBytes + MAX_OP_BYTES > Grammar.MAX_CHUNK_BYTES) {
+        if (mv == null || methodBytes + size(op) > Grammar.MAX_CHUNK_BYTES) {
           startChunk();
         }
         emit(op);
         opsInClass++;
       }
-      endChunk();
+      endClass();
     }
-    endClass();
-    return new Emitted(List.copyOf(classFiles), List.copyOf(chunks));
+    return new Emitted(List.copyOf(classFiles), List.copyOf(placements));
   }
 
-  private String className() {
-    return Grammar.PACKAGE + "/" + Grammar.CLASS_PREFIX + classFiles.size();
-  }
-
-  private void startClass() {
-    cw = new ClassWriter(ClassWriter.COMPUTE_MAXS);
-    cw.visit(V17, ACC_FINAL | ACC_SUPER | ACC_SYNTHETIC, className(), null, "java/lang/Object",
-        null);
-    counts = new int[3];
+  private void startClass(Section section) {
+    String pkg = section.host() < 0 ? Grammar.PACKAGE
+        : packageOf(plan.classes().get(section.host()).name());
+    className = (pkg.isEmpty() ? "" : pkg + "/") + Grammar.CLASS_PREFIX + classFiles.size();
+    cw = new ClassWriter(ClassWriter.COMPUTE_FRAMES) {
+      @Override
+      protected String getCommonSuperClass(String type1, String type2) {
+        return "java/lang/Object";
+      }
+    };
+    cw.visit(V17, ACC_PUBLIC | ACC_FINAL | ACC_SUPER | ACC_SYNTHETIC, className, null,
+        "java/lang/Object", new String[] {Grammar.ENTRY_INTERFACE});
+    MethodVisitor init = cw.visitMethod(ACC_PUBLIC, "<init>", "()V", null, null);
+    init.visitCode();
+    init.visitVarInsn(ALOAD, 0);
+    init.visitMethodInsn(INVOKESPECIAL, "java/lang/Object", "<init>", "()V", false);
+    init.visitInsn(RETURN);
+    init.visitMaxs(0, 0);
+    init.visitEnd();
+    placements.add(new int[] {section.phase(), section.host()});
+    chunks = 0;
     opsInClass = 0;
+  }
+
+  private static String packageOf(String binaryName) {
+    int dot = binaryName.lastIndexOf('.');
+    return dot < 0 ? "" : binaryName.substring(0, dot).replace('.', '/');
   }
 
   private void endClass() {
     endChunk();
-    String name = className();
-    for (int p = 0; p < 3; p++) {
-      MethodVisitor entry = cw.visitMethod(ACC_STATIC, String.valueOf(Grammar.PHASES.charAt(p)),
-          Grammar.CHUNK_DESCRIPTOR, null, null);
-      entry.visitCode();
-      for (int c = 0; c < counts[p]; c++) {
-        entry.visitVarInsn(ALOAD, 0);
-        entry.visitMethodInsn(INVOKESTATIC, name, chunkName(p, c), Grammar.CHUNK_DESCRIPTOR,
-            false);
-      }
-      entry.visitInsn(RETURN);
-      entry.visitMaxs(0, 0);
-      entry.visitEnd();
+    MethodVisitor entry = cw.visitMethod(ACC_PUBLIC, "accept",
+        "(Ljava/lang/Object;Ljava/lang/Object;)V", null, null);
+    entry.visitCode();
+    entry.visitVarInsn(ALOAD, 1);
+    entry.visitTypeInsn(CHECKCAST, OBJECT_ARRAY);
+    entry.visitVarInsn(ASTORE, 3);
+    entry.visitVarInsn(ALOAD, 2);
+    entry.visitTypeInsn(CHECKCAST, OBJECT_ARRAY);
+    entry.visitVarInsn(ASTORE, 4);
+    for (int c = 0; c < chunks; c++) {
+      entry.visitVarInsn(ALOAD, 3);
+      entry.visitVarInsn(ALOAD, 4);
+      entry.visitMethodInsn(INVOKESTATIC, className, "m" + c, Grammar.CHUNK_DESCRIPTOR, false);
     }
+    entry.visitInsn(RETURN);
+    entry.visitMaxs(0, 0);
+    entry.visitEnd();
     cw.visitEnd();
     classFiles.add(cw.toByteArray());
-    chunks.add(counts);
-  }
-
-  private static String chunkName(int phase, int index) {
-    return Grammar.PHASES.charAt(phase) + Integer.toString(index);
   }
 
   private void startChunk() {
     endChunk();
-    mv = cw.visitMethod(ACC_STATIC, chunkName(phase, counts[phase]++), Grammar.CHUNK_DESCRIPTOR,
-        null, null);
+    mv = cw.visitMethod(ACC_STATIC, "m" + chunks++, Grammar.CHUNK_DESCRIPTOR, null, null);
     mv.visitCode();
     methodBytes = 1;
     if (selected != null) {
@@ -135,18 +148,35 @@ public final class Emitter {
     }
   }
 
+  /** An upper bound on the bytecode {@link #emit} writes for {@code op}. */
+  private static int size(Op op) {
+    if (op instanceof Op.ClusterLoop c) {
+      return LOOP_BYTES + COLUMN_BYTES * c.columns().size();
+    } else if (op instanceof Op.AllocLoop || op instanceof Op.StringLoop
+        || op instanceof Op.ElementLoop) {
+      return LOOP_BYTES;
+    }
+    return MAX_OP_BYTES;
+  }
+
   private void emit(Op op) {
-    methodBytes += MAX_OP_BYTES;
-    if (op instanceof Op.Alloc a) {
+    methodBytes += size(op);
+    if (op instanceof Op.AllocLoop || op instanceof Op.StringLoop || op instanceof Op.ElementLoop
+        || op instanceof Op.ClusterLoop) {
+      Loops.emit(mv, op);
+      selected = null;
+    } else if (op instanceof Op.Alloc a) {
       storeStart(a.id());
-      condy(a.allocator(), "L" + MH + ";");
-      mv.visitMethodInsn(INVOKEVIRTUAL, MH, "invokeExact", "()Ljava/lang/Object;", false);
+      constant(a.allocator(), "java/lang/reflect/Constructor");
+      mv.visitInsn(ACONST_NULL);
+      mv.visitMethodInsn(INVOKEVIRTUAL, "java/lang/reflect/Constructor", "newInstance",
+          "([Ljava/lang/Object;)Ljava/lang/Object;", false);
       mv.visitInsn(AASTORE);
     } else if (op instanceof Op.NewArray a) {
       newArray(a);
     } else if (op instanceof Op.CloneArray c) {
       storeStart(c.id());
-      condy(c.constant(), c.descriptor());
+      constant(c.constant(), c.descriptor());
       mv.visitMethodInsn(INVOKEVIRTUAL, c.descriptor(), "clone", "()Ljava/lang/Object;", false);
       mv.visitInsn(AASTORE);
     } else if (op instanceof Op.NewString s) {
@@ -154,7 +184,7 @@ public final class Emitter {
       mv.visitTypeInsn(NEW, "java/lang/String");
       mv.visitInsn(DUP);
       if (s.text() >= 0) {
-        condy(s.text(), "Ljava/lang/String;");
+        constant(s.text(), "java/lang/String");
       } else {
         mv.visitLdcInsn(s.value());
       }
@@ -167,30 +197,64 @@ public final class Emitter {
       mv.visitInsn(AASTORE);
     } else if (op instanceof Op.LoadConstant c) {
       storeStart(c.id());
-      condy(c.constant(), "Ljava/lang/Object;");
+      constant(c.constant(), null);
       mv.visitInsn(AASTORE);
     } else if (op instanceof Op.Select s) {
       selected = s;
       select(s);
     } else if (op instanceof Op.PutField p) {
-      condy(p.setter(), "L" + MH + ";");
-      mv.visitVarInsn(ALOAD, 1);
+      constant(p.field(), FIELD);
+      mv.visitVarInsn(ALOAD, TARGET);
       value(p.type(), p.bits(), p.ref());
-      String t = p.type() == 'L' ? "Ljava/lang/Object;" : String.valueOf(p.type());
-      mv.visitMethodInsn(INVOKEVIRTUAL, MH, "invokeExact", "(Ljava/lang/Object;" + t + ")V",
-          false);
+      if (p.type() == 'L') {
+        mv.visitMethodInsn(INVOKEVIRTUAL, FIELD, "set", "(Ljava/lang/Object;Ljava/lang/Object;)V",
+            false);
+      } else {
+        mv.visitMethodInsn(INVOKEVIRTUAL, FIELD, "set" + setterSuffix(p.type()),
+            "(Ljava/lang/Object;" + p.type() + ")V", false);
+      }
+    } else if (op instanceof Op.PutDirect p) {
+      mv.visitVarInsn(ALOAD, TARGET);
+      value(p.type(), p.bits(), p.ref());
+      if (p.type() == 'L' && p.cast() != null) {
+        mv.visitTypeInsn(CHECKCAST, p.cast());
+      }
+      mv.visitFieldInsn(PUTFIELD, p.owner(), p.name(), p.descriptor());
     } else if (op instanceof Op.PutElement p) {
-      mv.visitVarInsn(ALOAD, 1);
+      mv.visitVarInsn(ALOAD, TARGET);
       push(p.index());
       value(p.type(), p.bits(), p.ref());
       mv.visitInsn(arrayStore(p.type()));
     } else if (op instanceof Op.CallHook h) {
-      mv.visitVarInsn(ALOAD, 0);
-      condy(h.hook(), "Ljava/lang/Object;");
+      mv.visitVarInsn(ALOAD, TABLE);
+      constant(h.hook(), null);
       mv.visitMethodInsn(INVOKESTATIC, Grammar.HOOKS_OWNER, Grammar.HOOK_METHOD,
           Grammar.HOOK_DESCRIPTOR, false);
     } else {
       throw new IllegalArgumentException("unknown op " + op);
+    }
+  }
+
+  private static String setterSuffix(char type) {
+    return switch (type) {
+      case 'Z' -> "Boolean";
+      case 'B' -> "Byte";
+      case 'C' -> "Char";
+      case 'S' -> "Short";
+      case 'I' -> "Int";
+      case 'J' -> "Long";
+      case 'F' -> "Float";
+      default -> "Double";
+    };
+  }
+
+  /** Pushes constant {@code index}, cast to {@code cast} unless that is {@code null}. */
+  private void constant(int index, String cast) {
+    mv.visitVarInsn(ALOAD, CONSTANTS);
+    push(index);
+    mv.visitInsn(AALOAD);
+    if (cast != null) {
+      mv.visitTypeInsn(CHECKCAST, cast);
     }
   }
 
@@ -203,36 +267,33 @@ public final class Emitter {
       push(a.length());
       mv.visitTypeInsn(ANEWARRAY, "java/lang/Object");
     } else {
-      condy(a.maker(), "L" + MH + ";");
+      constant(a.maker(), "java/lang/Class");
       push(a.length());
-      mv.visitMethodInsn(INVOKEVIRTUAL, MH, "invokeExact", "(I)Ljava/lang/Object;", false);
+      mv.visitMethodInsn(INVOKESTATIC, "java/lang/reflect/Array", "newInstance",
+          "(Ljava/lang/Class;I)Ljava/lang/Object;", false);
     }
     mv.visitInsn(AASTORE);
   }
 
   private void select(Op.Select s) {
-    mv.visitVarInsn(ALOAD, 0);
+    mv.visitVarInsn(ALOAD, TABLE);
     push(s.id());
     mv.visitInsn(AALOAD);
-    if (s.arrayDescriptor() != null) {
-      mv.visitTypeInsn(CHECKCAST, s.arrayDescriptor());
+    if (s.cast() != null) {
+      mv.visitTypeInsn(CHECKCAST, s.cast());
     }
-    mv.visitVarInsn(ASTORE, 1);
+    mv.visitVarInsn(ASTORE, TARGET);
   }
 
   private void storeStart(int id) {
-    mv.visitVarInsn(ALOAD, 0);
+    mv.visitVarInsn(ALOAD, TABLE);
     push(id);
-  }
-
-  private void condy(int index, String descriptor) {
-    mv.visitLdcInsn(new ConstantDynamic("_", descriptor, CLASS_DATA_AT, index));
   }
 
   private void value(char type, long bits, int ref) {
     switch (type) {
       case 'L' -> {
-        mv.visitVarInsn(ALOAD, 0);
+        mv.visitVarInsn(ALOAD, TABLE);
         push(ref);
         mv.visitInsn(AALOAD);
       }
@@ -267,6 +328,11 @@ public final class Emitter {
   }
 
   private void push(int v) {
+    push(mv, v);
+  }
+
+  /** Pushes an int constant with the shortest instruction. */
+  static void push(MethodVisitor mv, int v) {
     if (v >= -1 && v <= 5) {
       mv.visitInsn(ICONST_0 + v);
     } else if (v >= Byte.MIN_VALUE && v <= Byte.MAX_VALUE) {

@@ -1,6 +1,7 @@
 package org.codese.format;
 
 import java.lang.reflect.Array;
+import java.nio.ByteBuffer;
 import org.codese.CorruptSnapshotException;
 import org.codese.jvm.Types;
 import org.codese.program.Constant;
@@ -16,6 +17,7 @@ final class ConstantCodec {
   private static final int TEXT = 6;
   private static final int PRIM_ARRAY = 7;
   private static final int HOOK = 8;
+  private static final int TEXTS = 9;
 
   private ConstantCodec() {}
 
@@ -34,6 +36,11 @@ final class ConstantCodec {
       out.u1(TEXT).str(t.value());
     } else if (c instanceof Constant.PrimArray p) {
       writeArray(out.u1(PRIM_ARRAY), p.array());
+    } else if (c instanceof Constant.Texts t) {
+      out.u1(TEXTS).u4(t.values().length);
+      for (String v : t.values()) {
+        out.str(v);
+      }
     } else if (c instanceof Constant.Hook h) {
       out.u1(HOOK).u1(h.kind().ordinal()).u4(h.type()).u4(h.id());
       writeTape(out, h.tape());
@@ -60,6 +67,12 @@ final class ConstantCodec {
         return new Constant.Text(in.str());
       case PRIM_ARRAY:
         return new Constant.PrimArray(readArray(in));
+      case TEXTS:
+        String[] texts = new String[in.count(4)];
+        for (int i = 0; i < texts.length; i++) {
+          texts[i] = in.str();
+        }
+        return new Constant.Texts(texts);
       case HOOK:
         Constant.HookKind kind = enumAt(Constant.HookKind.values(), in.u1(), in);
         int type = in.index(0, classes, "class index");
@@ -117,17 +130,22 @@ final class ConstantCodec {
   private static void writeArray(Out out, Object array) {
     char code = Types.primitiveCode(array.getClass().getComponentType());
     int len = Array.getLength(array);
-    out.u1(code).u4(len);
-    Out o = out;
-    for (int i = 0; i < len; i++) {
-      long bits = Types.bits(Array.get(array, i));
-      switch (Types.size(code)) {
-        case 1 -> o.u1((int) bits);
-        case 2 -> o.u2((int) bits);
-        case 4 -> o.u4((int) bits);
-        default -> o.u8(bits);
+    ByteBuffer b = ByteBuffer.allocate(len * Types.size(code));
+    switch (code) {
+      case 'Z' -> {
+        for (boolean v : (boolean[]) array) {
+          b.put((byte) (v ? 1 : 0));
+        }
       }
+      case 'B' -> b.put((byte[]) array);
+      case 'C' -> b.asCharBuffer().put((char[]) array);
+      case 'S' -> b.asShortBuffer().put((short[]) array);
+      case 'I' -> b.asIntBuffer().put((int[]) array);
+      case 'J' -> b.asLongBuffer().put((long[]) array);
+      case 'F' -> b.asFloatBuffer().put((float[]) array);
+      default -> b.asDoubleBuffer().put((double[]) array);
     }
+    out.u1(code).u4(len).raw(b.array());
   }
 
   private static Object readArray(In in) throws CorruptSnapshotException {
@@ -136,21 +154,49 @@ final class ConstantCodec {
       throw in.corrupt("unknown array type " + code);
     }
     char c = (char) code;
-    int size = Types.size(c);
-    int len = in.count(size);
-    Object array = Array.newInstance(Types.primitiveClass(c), len);
-    for (int i = 0; i < len; i++) {
-      long bits = switch (size) {
-        case 1 -> (byte) in.u1();
-        case 2 -> (short) in.u2();
-        case 4 -> in.u4();
-        default -> in.u8();
-      };
-      if (c == 'C') {
-        bits &= 0xFFFF;
+    int len = in.count(Types.size(c));
+    ByteBuffer b = ByteBuffer.wrap(in.raw(len * Types.size(c)));
+    switch (c) {
+      case 'Z' -> {
+        boolean[] a = new boolean[len];
+        for (int i = 0; i < len; i++) {
+          a[i] = b.get(i) != 0;
+        }
+        return a;
       }
-      Array.set(array, i, Types.box(c, bits));
+      case 'B' -> {
+        return b.array();
+      }
+      case 'C' -> {
+        char[] a = new char[len];
+        b.asCharBuffer().get(a);
+        return a;
+      }
+      case 'S' -> {
+        short[] a = new short[len];
+        b.asShortBuffer().get(a);
+        return a;
+      }
+      case 'I' -> {
+        int[] a = new int[len];
+        b.asIntBuffer().get(a);
+        return a;
+      }
+      case 'J' -> {
+        long[] a = new long[len];
+        b.asLongBuffer().get(a);
+        return a;
+      }
+      case 'F' -> {
+        float[] a = new float[len];
+        b.asFloatBuffer().get(a);
+        return a;
+      }
+      default -> {
+        double[] a = new double[len];
+        b.asDoubleBuffer().get(a);
+        return a;
+      }
     }
-    return array;
   }
 }

@@ -26,6 +26,11 @@ final class In {
     return section;
   }
 
+  /** @return the length of the whole buffer (the snapshot file) */
+  int fileLength() {
+    return buf.length;
+  }
+
   int pos() {
     return pos;
   }

@@ -23,6 +23,12 @@ public final class SnapshotFile {
   /** The format version this library writes and reads. */
   public static final int VERSION = 1;
 
+  /**
+   * Every object a snapshot creates costs at least this many bytes of it (an {@code int} id in a
+   * loop's data, or more as straight-line code), which bounds the table size a file may claim.
+   */
+  static final int MIN_BYTES_PER_OBJECT = 4;
+
   private static final String[] SECTIONS = {"header", "classes", "constants", "code", "items"};
 
   private final String jdk;
@@ -31,7 +37,7 @@ public final class SnapshotFile {
   private final List<ClassEntry> classes;
   private final List<Constant> constants;
   private final List<byte[]> classFiles;
-  private final List<int[]> chunks;
+  private final List<int[]> placements;
   private final Tape items;
   private byte[] bytes;
 
@@ -42,18 +48,18 @@ public final class SnapshotFile {
    * @param classes the class table
    * @param constants the constant table
    * @param classFiles the generated classes
-   * @param chunks per class, the number of chunk methods in each of the three phases
+   * @param placements per class, {@code {phase, host}} as in {@code Emitted}
    * @param items the top-level items
    */
   public SnapshotFile(String jdk, int firstId, int tableSize, List<ClassEntry> classes,
-      List<Constant> constants, List<byte[]> classFiles, List<int[]> chunks, Tape items) {
+      List<Constant> constants, List<byte[]> classFiles, List<int[]> placements, Tape items) {
     this.jdk = jdk;
     this.firstId = firstId;
     this.tableSize = tableSize;
     this.classes = classes;
     this.constants = constants;
     this.classFiles = classFiles;
-    this.chunks = chunks;
+    this.placements = placements;
     this.items = items;
   }
 
@@ -87,9 +93,12 @@ public final class SnapshotFile {
     return classFiles;
   }
 
-  /** @return per generated class, the number of chunks in each phase */
-  public List<int[]> chunks() {
-    return chunks;
+  /**
+   * @return per generated class, {@code {phase, host}}: phase 0 create, 1 set, 2 finish; host the
+   *     class-table index of the class whose nest it joins, or -1
+   */
+  public List<int[]> placements() {
+    return placements;
   }
 
   /** @return the top-level items */
@@ -123,8 +132,8 @@ public final class SnapshotFile {
     section(file, 2, con);
     Out code = new Out().u4(classFiles.size());
     for (int i = 0; i < classFiles.size(); i++) {
-      int[] n = chunks.get(i);
-      code.u4(n[0]).u4(n[1]).u4(n[2]).bytes(classFiles.get(i));
+      int[] p = placements.get(i);
+      code.u1(p[0]).u4(p[1]).bytes(classFiles.get(i));
     }
     section(file, 3, code);
     Out it = new Out();
@@ -208,6 +217,11 @@ public final class SnapshotFile {
     if (firstId < 0 || tableSize < firstId) {
       throw h.corrupt("bad table range [" + firstId + ", " + tableSize + ")");
     }
+    long maxObjects = (long) h.fileLength() / MIN_BYTES_PER_OBJECT;
+    if (tableSize - firstId > maxObjects) {
+      throw h.corrupt("claims " + (tableSize - firstId) + " objects, but a snapshot of "
+          + h.fileLength() + " bytes can create at most " + maxObjects);
+    }
     In c = sec[1];
     int nClasses = c.count(4);
     List<ClassEntry> classes = new ArrayList<>(nClasses);
@@ -229,12 +243,17 @@ public final class SnapshotFile {
       constants.add(ConstantCodec.read(k, nClasses, tableSize));
     }
     In code = sec[3];
-    int nFiles = code.count(16);
+    int nFiles = code.count(9);
     List<byte[]> files = new ArrayList<>(nFiles);
-    List<int[]> chunks = new ArrayList<>(nFiles);
+    List<int[]> placements = new ArrayList<>(nFiles);
+    int lastPhase = 0;
     for (int i = 0; i < nFiles; i++) {
-      int[] n = {code.count(0), code.count(0), code.count(0)};
-      chunks.add(n);
+      int phase = code.u1();
+      if (phase >= org.codese.program.Grammar.PHASES || phase < lastPhase) {
+        throw code.corrupt("class " + i + " has phase " + phase + " after phase " + lastPhase);
+      }
+      lastPhase = phase;
+      placements.add(new int[] {phase, code.index(-1, nClasses, "host class index")});
       files.add(code.bytes());
     }
     Tape items = ConstantCodec.readTape(sec[4], tableSize);
@@ -244,6 +263,6 @@ public final class SnapshotFile {
       }
     }
     return new SnapshotFile(jdk, firstId, tableSize, List.copyOf(classes),
-        List.copyOf(constants), List.copyOf(files), List.copyOf(chunks), items);
+        List.copyOf(constants), List.copyOf(files), List.copyOf(placements), items);
   }
 }

@@ -23,6 +23,14 @@ public final class Types {
   }
 
   /**
+   * @param type a class or array class
+   * @return its internal name ({@code java/lang/String}) or, for arrays, its descriptor
+   */
+  public static String internalName(Class<?> type) {
+    return type.isArray() ? descriptor(type) : type.getName().replace('.', '/');
+  }
+
+  /**
    * @param type a primitive class
    * @return its descriptor character ({@code Z B C S I J F D})
    */

@@ -36,6 +36,10 @@ final class ClassTable {
     }
   }
 
+  int size() {
+    return classes.length;
+  }
+
   Class<?> get(int index) {
     return classes[index];
   }

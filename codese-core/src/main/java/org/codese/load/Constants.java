@@ -19,13 +19,15 @@ final class Constants {
   static Object[] resolve(List<Constant> constants, ClassTable classes)
       throws ClassMismatchException {
     Object[] out = new Object[constants.size()];
+    MethodHandle[] handles = new MethodHandle[classes.size()];
     for (int i = 0; i < out.length; i++) {
-      out[i] = resolve(constants.get(i), classes);
+      out[i] = resolve(constants.get(i), classes, handles);
     }
     return out;
   }
 
-  private static Object resolve(Constant c, ClassTable classes) throws ClassMismatchException {
+  private static Object resolve(Constant c, ClassTable classes, MethodHandle[] handles)
+      throws ClassMismatchException {
     if (c instanceof Constant.TypeRef t) {
       return classes.get(t.type());
     } else if (c instanceof Constant.EnumRef e) {
@@ -37,16 +39,17 @@ final class Constants {
       if (!type.isArray()) {
         throw new ClassMismatchException(type.getName(), null, "expected an array class");
       }
-      return MethodHandles.arrayConstructor(type)
-          .asType(MethodType.methodType(Object.class, int.class));
+      return type.getComponentType();
     } else if (c instanceof Constant.Setter s) {
       return setter(classes.get(s.type()), s.field(), s.descriptor());
     } else if (c instanceof Constant.Text t) {
       return t.value();
     } else if (c instanceof Constant.PrimArray p) {
       return p.array();
+    } else if (c instanceof Constant.Texts t) {
+      return t.values();
     } else if (c instanceof Constant.Hook h) {
-      return hook(h, classes);
+      return hook(h, classes, handles);
     }
     throw new IllegalArgumentException("unknown constant " + c);
   }
@@ -64,7 +67,7 @@ final class Constants {
     }
   }
 
-  private static MethodHandle allocator(Class<?> type, Constant.Mode mode)
+  private static Constructor<?> allocator(Class<?> type, Constant.Mode mode)
       throws ClassMismatchException {
     Constructor<?> ctor = switch (mode) {
       case SERIAL -> Jvm.serialConstructor(type);
@@ -76,33 +79,44 @@ final class Constants {
           ? "an Externalizable class needs a public no-arg constructor"
           : "its first non-serializable superclass has no accessible no-arg constructor");
     }
-    return Jvm.allocator(ctor);
+    return ctor;
   }
 
-  private static MethodHandle setter(Class<?> type, String name, String descriptor)
+  private static Field setter(Class<?> type, String name, String descriptor)
       throws ClassMismatchException {
     try {
       Field f = type.getDeclaredField(name);
       f.setAccessible(true);
-      Class<?> valueType = descriptor.length() == 1
-          ? Types.primitiveClass(descriptor.charAt(0)) : Object.class;
-      return MethodHandles.lookup().unreflectSetter(f)
-          .asType(MethodType.methodType(void.class, Object.class, valueType));
+      return f;
     } catch (ReflectiveOperationException | RuntimeException e) {
       throw new ClassMismatchException(type.getName(), name, "field " + name
           + " cannot be set: " + e.getMessage());
     }
   }
 
-  private static HookCall hook(Constant.Hook h, ClassTable classes)
+  /**
+   * Resolves a hook; {@code handles} caches, per class index, the class's canonical constructor or
+   * {@code readResolve} (a class has at most one of them).
+   */
+  private static HookCall hook(Constant.Hook h, ClassTable classes, MethodHandle[] handles)
       throws ClassMismatchException {
     Class<?> type = classes.get(h.type());
     return switch (h.kind()) {
       case SLOT -> new HookCall(h.kind(), type, h.id(), h.tape(), classes.slot(h.type()), null);
       case EXTERNAL -> new HookCall(h.kind(), type, h.id(), h.tape(), null, null);
-      case RECORD -> new HookCall(h.kind(), type, h.id(), h.tape(), classes.slot(h.type()),
-          canonicalConstructor(type));
-      case RESOLVE -> new HookCall(h.kind(), type, h.id(), null, null, readResolve(type));
+      case RECORD -> {
+        if (handles[h.type()] == null) {
+          handles[h.type()] = canonicalConstructor(type);
+        }
+        yield new HookCall(h.kind(), type, h.id(), h.tape(), classes.slot(h.type()),
+            handles[h.type()]);
+      }
+      case RESOLVE -> {
+        if (handles[h.type()] == null) {
+          handles[h.type()] = readResolve(type);
+        }
+        yield new HookCall(h.kind(), type, h.id(), null, null, handles[h.type()]);
+      }
     };
   }
 

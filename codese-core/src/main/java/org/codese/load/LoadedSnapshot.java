@@ -1,17 +1,11 @@
 package org.codese.load;
 
 import java.io.IOException;
-import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
+import java.lang.reflect.Constructor;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.function.BiConsumer;
 import org.codese.ClassMismatchException;
 import org.codese.CorruptSnapshotException;
 import org.codese.RestoreException;
@@ -22,28 +16,20 @@ import org.codese.program.Tape;
 /**
  * A snapshot whose classes are defined and whose constants are resolved, ready to run.
  *
- * <p>The generated classes are hidden classes (unloadable once this object is unreachable) that
- * share one class-data list holding the resolved constants. {@link #restoreInto} may be called
- * from many threads at once: every call works on its own table.
+ * <p>The generated classes are hidden classes, unloadable once this object is unreachable; each is
+ * called with the restore table and the resolved constants. {@link #restoreInto} may be called from
+ * many threads at once: every call works on its own table.
  */
 public final class LoadedSnapshot {
-  private static final MethodType CHUNK = MethodType.methodType(void.class, Object[].class);
-  private static final ExecutorService WORKERS =
-      Executors.newCachedThreadPool(r -> {
-        Thread t = new Thread(r, "codese-restore");
-        t.setDaemon(true);
-        return t;
-      });
-
   private final SnapshotFile file;
-  private final MethodHandles.Lookup[] classes;
-  private final MethodHandle[][] phases;
-  private volatile MethodHandle[][] chunks;
+  private final Object[] constants;
+  private final List<List<BiConsumer<Object[], Object[]>>> phases;
 
-  private LoadedSnapshot(SnapshotFile file, MethodHandles.Lookup[] classes, MethodHandle[][] p) {
+  private LoadedSnapshot(
+      SnapshotFile file, Object[] constants, List<List<BiConsumer<Object[], Object[]>>> phases) {
     this.file = file;
-    this.classes = classes;
-    this.phases = p;
+    this.constants = constants;
+    this.phases = phases;
   }
 
   /**
@@ -61,25 +47,39 @@ public final class LoadedSnapshot {
       l = LoadedSnapshot.class.getClassLoader();
     }
     ClassTable table = new ClassTable(file.classes(), l);
-    List<Object> data = Collections.unmodifiableList(
-        Arrays.asList(Constants.resolve(file.constants(), table)));
-    int n = file.classFiles().size();
-    MethodHandles.Lookup[] defined = new MethodHandles.Lookup[n];
-    MethodHandle[][] phases = new MethodHandle[3][n];
-    MethodHandles.Lookup here = MethodHandles.lookup();
-    for (int i = 0; i < n; i++) {
-      try {
-        defined[i] = here.defineHiddenClassWithClassData(file.classFiles().get(i), data, true);
-        for (int p = 0; p < 3; p++) {
-          phases[p][i] = defined[i].findStatic(defined[i].lookupClass(),
-              String.valueOf(Grammar.PHASES.charAt(p)), CHUNK);
-        }
-      } catch (IllegalAccessException | NoSuchMethodException | LinkageError e) {
-        throw new CorruptSnapshotException("code", 0, "generated class " + i
-            + " cannot be defined: " + e);
-      }
+    Object[] constants = Constants.resolve(file.constants(), table);
+    List<List<BiConsumer<Object[], Object[]>>> phases = new ArrayList<>();
+    for (int p = 0; p < Grammar.PHASES; p++) {
+      phases.add(new ArrayList<>());
     }
-    return new LoadedSnapshot(file, defined, phases);
+    MethodHandles.Lookup here = MethodHandles.lookup();
+    for (int i = 0; i < file.classFiles().size(); i++) {
+      int[] placement = file.placements().get(i);
+      phases.get(placement[0]).add(define(here, table, placement[1], file.classFiles().get(i), i));
+    }
+    return new LoadedSnapshot(file, constants, phases);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static BiConsumer<Object[], Object[]> define(MethodHandles.Lookup here, ClassTable table,
+      int host, byte[] bytes, int index) throws IOException {
+    String where = host < 0 ? "" : " in the nest of " + table.get(host).getName();
+    try {
+      MethodHandles.Lookup defined = host < 0
+          ? here.defineHiddenClass(bytes, true)
+          : MethodHandles.privateLookupIn(table.get(host), here)
+              .defineHiddenClass(bytes, true, MethodHandles.Lookup.ClassOption.NESTMATE);
+      Constructor<?> ctor = defined.lookupClass().getDeclaredConstructor();
+      ctor.setAccessible(true);
+      return (BiConsumer<Object[], Object[]>) ctor.newInstance();
+    } catch (IllegalAccessException e) {
+      throw new ClassMismatchException(table.get(host).getName(), null, "Codese cannot join the"
+          + " nest of the class to set its fields (" + e.getMessage() + "); load the class with"
+          + " the same class loader as Codese, or open its package to Codese");
+    } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
+      throw new CorruptSnapshotException("code", 0, "generated class " + index + where
+          + " cannot be defined: " + e);
+    }
   }
 
   /** @return the parsed snapshot */
@@ -95,7 +95,7 @@ public final class LoadedSnapshot {
    * @throws RestoreException if restoring fails
    */
   public Object restoreRoot(int threads) throws IOException {
-    Object[] table = restoreInto(new Object[file.tableSize()], threads);
+    Object[] table = restoreInto(new Object[file.tableSize() + 1], threads);
     int[] items = file.items().items();
     for (int i = 0; i < items.length; i += 2) {
       if (items[i] == Tape.OBJECT) {
@@ -108,7 +108,8 @@ public final class LoadedSnapshot {
   /**
    * Runs the snapshot's code over {@code table}, which must hold the objects of earlier segments.
    *
-   * @param table a table of at least {@link SnapshotFile#tableSize()} entries
+   * @param table a table of {@link SnapshotFile#tableSize()} entries plus a last entry that stays
+   *     {@code null} (loops over data refer to it for {@code null})
    * @param threads threads for the create and set phases
    * @return {@code table}
    * @throws RestoreException if restoring fails; the table must then be discarded
@@ -116,15 +117,16 @@ public final class LoadedSnapshot {
   public Object[] restoreInto(Object[] table, int threads) throws IOException {
     RestoreRun run = RestoreRun.begin();
     try {
-      if (threads <= 1 || classes.length == 0) {
-        runPhase(phases[0], table);
-        runPhase(phases[1], table);
-      } else {
-        MethodHandle[][] c = chunks();
-        parallel(c[0], table, threads);
-        parallel(c[1], table, threads);
+      for (int p = 0; p < Grammar.PHASES; p++) {
+        List<BiConsumer<Object[], Object[]>> classes = phases.get(p);
+        if (threads > 1 && p < Grammar.PHASES - 1 && classes.size() > 1) {
+          Parallel.run(classes, table, constants, threads);
+        } else {
+          for (BiConsumer<Object[], Object[]> c : classes) {
+            c.accept(table, constants);
+          }
+        }
       }
-      runPhase(phases[2], table);
       run.finish();
       return table;
     } catch (IOException e) {
@@ -133,74 +135,6 @@ public final class LoadedSnapshot {
       throw new RestoreException("restore failed: " + t, t);
     } finally {
       run.abandon();
-    }
-  }
-
-  private static void runPhase(MethodHandle[] entries, Object[] table) throws Throwable {
-    for (MethodHandle h : entries) {
-      h.invokeExact(table);
-    }
-  }
-
-  private MethodHandle[][] chunks() throws ReflectiveOperationException {
-    MethodHandle[][] c = chunks;
-    if (c == null) {
-      c = new MethodHandle[2][];
-      for (int p = 0; p < 2; p++) {
-        List<MethodHandle> list = new ArrayList<>();
-        for (int i = 0; i < classes.length; i++) {
-          for (int k = 0; k < file.chunks().get(i)[p]; k++) {
-            list.add(classes[i].findStatic(classes[i].lookupClass(),
-                Grammar.PHASES.charAt(p) + Integer.toString(k), CHUNK));
-          }
-        }
-        c[p] = list.toArray(new MethodHandle[0]);
-      }
-      chunks = c;
-    }
-    return c;
-  }
-
-  private static void parallel(MethodHandle[] work, Object[] table, int threads)
-      throws Throwable {
-    int parts = Math.min(threads, work.length);
-    List<Future<?>> futures = new ArrayList<>();
-    for (int t = 1; t < parts; t++) {
-      int from = work.length * t / parts;
-      int to = work.length * (t + 1) / parts;
-      futures.add(WORKERS.submit(() -> {
-        runRange(work, table, from, to);
-        return null;
-      }));
-    }
-    Throwable failure = null;
-    try {
-      runRange(work, table, 0, work.length / Math.max(parts, 1));
-    } catch (Throwable e) {
-      failure = e;
-    }
-    for (Future<?> f : futures) {
-      try {
-        f.get();
-      } catch (ExecutionException e) {
-        failure = failure != null ? failure : e.getCause();
-      }
-    }
-    if (failure != null) {
-      throw failure;
-    }
-  }
-
-  private static void runRange(MethodHandle[] work, Object[] table, int from, int to)
-      throws Exception {
-    try {
-      for (int i = from; i < to; i++) {
-        work[i].invokeExact(table);
-      }
-    } catch (Exception | Error e) {
-      throw e;
-    } catch (Throwable t) {
-      throw new IllegalStateException(t);
     }
   }
 }

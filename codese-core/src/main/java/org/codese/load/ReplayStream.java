@@ -44,6 +44,11 @@ final class ReplayStream extends ObjectInputStream {
     this.run = run;
   }
 
+  /** @return whether every item and every byte has been read */
+  boolean exhausted() {
+    return blockLeft == 0 && item >= items.length;
+  }
+
   private boolean fillBlock() {
     if (blockLeft > 0) {
       return true;

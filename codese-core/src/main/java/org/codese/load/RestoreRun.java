@@ -34,6 +34,9 @@ final class RestoreRun {
 
   void finish() throws InvalidObjectException {
     CURRENT.remove();
+    if (validations.isEmpty()) {
+      return;
+    }
     validations.sort(Comparator.comparingInt((Entry e) -> -e.priority())
         .thenComparingInt(Entry::order));
     for (Entry e : validations) {

@@ -30,17 +30,59 @@ public sealed interface Op {
   /** {@code table[id] = constant}, for enum constants and {@code Class} objects. */
   record LoadConstant(int id, int constant) implements Op {}
 
-  /** Chooses {@code table[id]} as the target of the following puts; arrays are cast. */
-  record Select(int id, String arrayDescriptor) implements Op {}
+  /**
+   * Chooses {@code table[id]} as the target of the following puts, cast to {@code cast} (an
+   * internal name or array descriptor), or not cast when {@code null}.
+   */
+  record Select(int id, String cast) implements Op {}
 
   /**
-   * {@code target.field = value} through setter constant {@code setter}: a primitive of type
-   * {@code type} with raw {@code bits}, or for {@code 'L'} the table entry {@code ref}.
+   * {@code target.field = value} through the reflective field constant {@code field}: a primitive
+   * of type {@code type} with raw {@code bits}, or for {@code 'L'} the table entry {@code ref}.
    */
-  record PutField(int setter, char type, long bits, int ref) implements Op {}
+  record PutField(int field, char type, long bits, int ref) implements Op {}
+
+  /**
+   * {@code target.name = value} with {@code putfield}, in a class nested with {@code owner}; for
+   * references the value is cast to {@code cast} first unless it is {@code null}.
+   */
+  record PutDirect(String owner, String name, String descriptor, String cast, char type,
+      long bits, int ref) implements Op {}
 
   /** {@code target[index] = value}, typed as in {@link PutField}. */
   record PutElement(char type, int index, long bits, int ref) implements Op {}
+
+  /**
+   * A counted loop: {@code table[ids[i]] = allocator()} for every {@code i}, where {@code ids} is
+   * the {@code int[]} constant {@code ids}.
+   */
+  record AllocLoop(int allocator, int ids) implements Op {}
+
+  /**
+   * A counted loop: {@code table[ids[i]] = new String(texts[i])}, {@code texts} being the {@code
+   * String[]} constant {@code texts}.
+   */
+  record StringLoop(int ids, int texts) implements Op {}
+
+  /**
+   * A counted loop over a cluster of objects of one class, in that class's nest: for every {@code
+   * i}, {@code t = (owner) table[ids[i]]} and then, per column, {@code t.field = column[i]}; a
+   * reference column holds table indices (the table's last slot is always {@code null}).
+   */
+  record ClusterLoop(String owner, int ids, java.util.List<Column> columns) implements Op {}
+
+  /**
+   * One field of a {@link ClusterLoop}: the field, the cast of reference values (or {@code null}),
+   * its type code, and the constant holding the values (a primitive array, or {@code int[]} of
+   * table indices for references).
+   */
+  record Column(String name, String descriptor, String cast, char type, int values) {}
+
+  /**
+   * A counted loop: {@code target[i] = table[refs[i]]} over the object array {@code table[id]},
+   * {@code refs} being an {@code int[]} constant of table indices.
+   */
+  record ElementLoop(int id, int refs) implements Op {}
 
   /** Runs the hook constant {@code hook} (readObject replay, readExternal, record, resolve). */
   record CallHook(int hook) implements Op {}

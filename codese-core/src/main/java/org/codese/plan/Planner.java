@@ -6,7 +6,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Array;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.lang.reflect.Modifier;
 import org.codese.capture.Graph;
 import org.codese.capture.Node;
 import org.codese.jvm.SerialClass;
@@ -30,20 +33,43 @@ public final class Planner {
   static final int INLINE_ARRAY_ELEMENTS = 16;
   /** The longest string, in modified UTF-8 bytes, that fits a class-file constant. */
   static final int MAX_CONSTANT_UTF8 = 65_535;
+  /**
+   * Groups of at least this many like statements become one counted loop over data instead of
+   * straight-line code: loops are compiled on stack replacement during their first run, while
+   * straight-line code runs interpreted once.
+   */
+  static final int LOOP_MIN = 32;
 
   private final Graph graph;
   private final Tables tables = new Tables();
   private final boolean[] late;
   private final List<Op> create = new ArrayList<>();
-  private final List<Op> set = new ArrayList<>();
+  private final java.util.Map<Integer, List<Op>> set = new java.util.LinkedHashMap<>();
   private final List<Op> finish = new ArrayList<>();
   private final List<List<Op>> deferred;
+  private final Map<Integer, IntList> allocs = new LinkedHashMap<>();
+  private final IntList stringIds = new IntList();
+  private final List<String> strings = new ArrayList<>();
+  private final Map<Class<?>, Cluster> clusters = new LinkedHashMap<>();
+  private final int nullSlot;
+
+  /** Objects whose slot of one class is set directly: the candidates for a {@link Op.ClusterLoop}. */
+  private static final class Cluster {
+    final Slot slot;
+    final IntList ids = new IntList();
+    final List<Node.SlotData> data = new ArrayList<>();
+
+    Cluster(Slot slot) {
+      this.slot = slot;
+    }
+  }
 
   private Planner(Graph graph) {
     this.graph = graph;
     int n = graph.nodes().size();
     this.late = new boolean[n];
     this.deferred = new ArrayList<>(java.util.Collections.nCopies(n, null));
+    this.nullSlot = graph.endId();
     for (Node node : graph.nodes()) {
       late[node.id() - graph.firstId()] = isLate(node);
     }
@@ -76,17 +102,51 @@ public final class Planner {
     for (Node node : graph.nodes()) {
       planCreateAndSet(node);
     }
+    flushAllocs();
+    flushStrings();
+    for (Cluster c : clusters.values()) {
+      if (c.ids.size() >= LOOP_MIN) {
+        clusterLoop(c);
+      } else {
+        for (int i = 0; i < c.ids.size(); i++) {
+          directSlot(c.ids.get(i), c.data.get(i));
+        }
+      }
+    }
     for (int id : graph.postOrder()) {
       planFinish(graph.nodes().get(id - graph.firstId()));
     }
-    return new Plan(graph.firstId(), graph.endId(), create, set, finish, tables.constants(),
+    List<Section> sections = new ArrayList<>();
+    sections.add(new Section(0, -1, create));
+    set.forEach((host, ops) -> sections.add(new Section(1, host, ops)));
+    sections.add(new Section(2, -1, finish));
+    return new Plan(graph.firstId(), graph.endId(), sections, tables.constants(),
         tables.classes(), graph.items());
+  }
+
+  private List<Op> set(int host) {
+    return set.computeIfAbsent(host, h -> new ArrayList<>());
+  }
+
+  /**
+   * Whether generated code may be a nestmate of {@code c} and set its fields with {@code
+   * putfield}: {@code c} must be in Codese's own module (on the class path, the same class
+   * loader), so that the loader has full privilege access to it.
+   */
+  private static boolean nestable(Class<?> c) {
+    return c.getModule() == Planner.class.getModule() && !c.isHidden()
+        && c.getClassLoader() == Planner.class.getClassLoader();
   }
 
   private void planCreateAndSet(Node node) {
     int id = node.id();
     if (node instanceof Node.Text t) {
-      create.add(text(id, t.value()));
+      if (modifiedUtf8Length(t.value()) <= MAX_CONSTANT_UTF8) {
+        stringIds.add(id);
+        strings.add(t.value());
+      } else {
+        create.add(text(id, t.value()));
+      }
     } else if (node instanceof Node.Box b) {
       char code = Types.primitiveCode(unboxed(b.value().getClass()));
       create.add(new Op.NewBox(id, code, Types.bits(b.value()), b.cached()));
@@ -160,10 +220,10 @@ public final class Planner {
         long bits = Types.bits(Array.get(a.elements(), i));
         if (bits != 0) {
           if (!selected) {
-            set.add(new Op.Select(a.id(), desc));
+            set(-1).add(new Op.Select(a.id(), desc));
             selected = true;
           }
-          set.add(new Op.PutElement(code, i, bits, -1));
+          set(-1).add(new Op.PutElement(code, i, bits, -1));
         }
       }
       return;
@@ -173,6 +233,19 @@ public final class Planner {
     int[] refs = (int[]) a.elements();
     create.add(new Op.NewArray(a.id(), 'L', maker, refs.length));
     String objDesc = "[Ljava/lang/Object;";
+    if (refs.length >= LOOP_MIN) {
+      int[] column = new int[refs.length];
+      for (int i = 0; i < refs.length; i++) {
+        column[i] = nullSlot;
+        if (refs[i] >= 0 && isLate(refs[i])) {
+          defer(a.id(), objDesc, new Op.PutElement('L', i, 0, refs[i]));
+        } else if (refs[i] >= 0) {
+          column[i] = refs[i];
+        }
+      }
+      set(-1).add(new Op.ElementLoop(a.id(), intArray(column)));
+      return;
+    }
     boolean selected = false;
     for (int i = 0; i < refs.length; i++) {
       if (refs[i] < 0) {
@@ -183,10 +256,10 @@ public final class Planner {
         defer(a.id(), objDesc, put);
       } else {
         if (!selected) {
-          set.add(new Op.Select(a.id(), objDesc));
+          set(-1).add(new Op.Select(a.id(), objDesc));
           selected = true;
         }
-        set.add(put);
+        set(-1).add(put);
       }
     }
   }
@@ -206,44 +279,170 @@ public final class Planner {
     SerialClass sc = node.type();
     Constant.Mode mode =
         sc.alloc() == SerialClass.Alloc.SERIAL ? Constant.Mode.SERIAL : Constant.Mode.BARE;
-    create.add(new Op.Alloc(node.id(), tables.constant(
-        new Constant.Allocator(tables.type(sc.type()), mode))));
-    boolean selected = false;
+    int allocator = tables.constant(new Constant.Allocator(tables.type(sc.type()), mode));
+    allocs.computeIfAbsent(allocator, k -> new IntList()).add(node.id());
     for (Node.SlotData data : node.slots()) {
       Slot slot = data.slot();
       if (!slot.direct()) {
         continue;
       }
-      int t = tables.typeWithFields(slot.type(), slot.fields());
-      List<SerialField> fields = slot.fields();
-      int nPrims = data.prims().length;
-      for (int f = 0; f < fields.size(); f++) {
-        SerialField sf = fields.get(f);
-        Op put;
-        if (f < nPrims) {
-          long bits = data.prims()[f];
-          if (bits == 0) {
-            continue;
-          }
-          put = new Op.PutField(setter(t, sf), Types.primitiveCode(sf.type()), bits, -1);
-        } else {
-          int ref = data.refs()[f - nPrims];
-          if (ref < 0) {
-            continue;
-          }
-          put = new Op.PutField(setter(t, sf), 'L', 0, ref);
-          if (isLate(ref)) {
-            defer(node.id(), null, put);
-            continue;
-          }
-        }
-        if (!selected) {
-          set.add(new Op.Select(node.id(), null));
-          selected = true;
-        }
-        set.add(put);
+      if (nestable(slot.type())) {
+        Cluster c = clusters.computeIfAbsent(slot.type(), k -> new Cluster(slot));
+        c.ids.add(node.id());
+        c.data.add(data);
+      } else {
+        directSlot(node.id(), data);
       }
     }
+  }
+
+  private void flushAllocs() {
+    allocs.forEach((allocator, ids) -> {
+      if (ids.size() >= LOOP_MIN) {
+        create.add(new Op.AllocLoop(allocator, intArray(ids.toArray())));
+      } else {
+        for (int i = 0; i < ids.size(); i++) {
+          create.add(new Op.Alloc(ids.get(i), allocator));
+        }
+      }
+    });
+  }
+
+  private void flushStrings() {
+    if (stringIds.size() >= LOOP_MIN) {
+      create.add(new Op.StringLoop(intArray(stringIds.toArray()),
+          tables.constant(new Constant.Texts(strings.toArray(new String[0])))));
+    } else {
+      for (int i = 0; i < stringIds.size(); i++) {
+        create.add(new Op.NewString(stringIds.get(i), strings.get(i), -1));
+      }
+    }
+  }
+
+  private int intArray(int[] values) {
+    return tables.constant(new Constant.PrimArray(values));
+  }
+
+  /**
+   * Sets a cluster's non-final fields in one loop in the class's nest, one column per field that
+   * is not at its default value everywhere. Final fields are set one by one; references to late
+   * objects are deferred, their column entry left {@code null}.
+   */
+  private void clusterLoop(Cluster c) {
+    Slot slot = c.slot;
+    int t = tables.typeWithFields(slot.type(), slot.fields());
+    String owner = Types.internalName(slot.type());
+    List<SerialField> fields = slot.fields();
+    int n = c.ids.size();
+    int nPrims = slot.primitiveCount();
+    List<Op.Column> columns = new ArrayList<>();
+    for (int f = 0; f < fields.size(); f++) {
+      SerialField sf = fields.get(f);
+      if (Modifier.isFinal(sf.field().getModifiers())) {
+        continue;
+      }
+      char code = f < nPrims ? Types.primitiveCode(sf.type()) : 'L';
+      Object column = f < nPrims ? Array.newInstance(sf.type(), n) : new int[n];
+      boolean any = false;
+      for (int j = 0; j < n; j++) {
+        Node.SlotData d = c.data.get(j);
+        if (f < nPrims) {
+          long bits = d.prims()[f];
+          if (bits != 0) {
+            Array.set(column, j, Types.box(code, bits));
+            any = true;
+          }
+        } else {
+          int ref = d.refs()[f - nPrims];
+          ((int[]) column)[j] = nullSlot;
+          if (ref >= 0 && isLate(ref)) {
+            defer(c.ids.get(j), null, new Op.PutField(setter(t, sf), 'L', 0, ref));
+          } else if (ref >= 0) {
+            ((int[]) column)[j] = ref;
+            any = true;
+          }
+        }
+      }
+      if (any) {
+        columns.add(new Op.Column(sf.name(), sf.descriptor(), castFor(sf.type()), code,
+            tables.constant(new Constant.PrimArray(column))));
+      }
+    }
+    if (!columns.isEmpty()) {
+      set(t).add(new Op.ClusterLoop(owner, intArray(c.ids.toArray()), List.copyOf(columns)));
+    }
+    for (int j = 0; j < n; j++) {
+      finalFields(c.ids.get(j), t, slot, c.data.get(j));
+    }
+  }
+
+  private void finalFields(int id, int t, Slot slot, Node.SlotData data) {
+    List<SerialField> fields = slot.fields();
+    int nPrims = data.prims().length;
+    boolean selected = false;
+    for (int f = 0; f < fields.size(); f++) {
+      SerialField sf = fields.get(f);
+      if (!Modifier.isFinal(sf.field().getModifiers())) {
+        continue;
+      }
+      long bits = f < nPrims ? data.prims()[f] : 0;
+      int ref = f < nPrims ? -1 : data.refs()[f - nPrims];
+      if (f < nPrims ? bits == 0 : ref < 0) {
+        continue;
+      }
+      Op put = new Op.PutField(setter(t, sf), f < nPrims ? Types.primitiveCode(sf.type()) : 'L',
+          bits, ref);
+      if (ref >= 0 && isLate(ref)) {
+        defer(id, null, put);
+        continue;
+      }
+      if (!selected) {
+        set(-1).add(new Op.Select(id, null));
+        selected = true;
+      }
+      set(-1).add(put);
+    }
+  }
+
+  private void directSlot(int id, Node.SlotData data) {
+    Slot slot = data.slot();
+    int t = tables.typeWithFields(slot.type(), slot.fields());
+    boolean nest = nestable(slot.type());
+    String owner = Types.internalName(slot.type());
+    List<SerialField> fields = slot.fields();
+    int nPrims = data.prims().length;
+    Op select = null;
+    int selectedHost = Integer.MIN_VALUE;
+    for (int f = 0; f < fields.size(); f++) {
+      SerialField sf = fields.get(f);
+      char code = f < nPrims ? Types.primitiveCode(sf.type()) : 'L';
+      long bits = f < nPrims ? data.prims()[f] : 0;
+      int ref = f < nPrims ? -1 : data.refs()[f - nPrims];
+      if (f < nPrims ? bits == 0 : ref < 0) {
+        continue;
+      }
+      boolean late = ref >= 0 && isLate(ref);
+      boolean direct = nest && !late && !Modifier.isFinal(sf.field().getModifiers());
+      Op put = direct
+          ? new Op.PutDirect(owner, sf.name(), sf.descriptor(), castFor(sf.type()), code, bits, ref)
+          : new Op.PutField(setter(t, sf), code, bits, ref);
+      if (late) {
+        defer(id, null, put);
+        continue;
+      }
+      int host = direct ? t : -1;
+      if (host != selectedHost) {
+        select = new Op.Select(id, direct ? owner : null);
+        set(host).add(select);
+        selectedHost = host;
+      }
+      set(host).add(put);
+    }
+  }
+
+  /** The cast a reference needs before {@code putfield}: none for Object and interfaces. */
+  private static String castFor(Class<?> type) {
+    return type == Object.class || type.isInterface() ? null : Types.internalName(type);
   }
 
   private int setter(int type, SerialField f) {

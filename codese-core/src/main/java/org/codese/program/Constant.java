@@ -38,8 +38,11 @@ public sealed interface Constant {
   /** A string too long for a class-file constant. */
   record Text(String value) implements Constant {}
 
-  /** A primitive array that generated code clones. */
+  /** A primitive array: cloned into the graph, or read as loop data. */
   record PrimArray(Object array) implements Constant {}
+
+  /** An array of strings, read as loop data. */
+  record Texts(String[] values) implements Constant {}
 
   /**
    * A call of a sanctioned restore hook for object {@code id} of class {@code type}, with the data

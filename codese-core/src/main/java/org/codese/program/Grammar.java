@@ -4,30 +4,34 @@ package org.codese.program;
  * Names and limits shared by the emitter, which writes generated classes, and the loader, which
  * defines and runs them.
  *
- * <p>A generated class is a final class in package {@link #PACKAGE} with only static methods of
- * descriptor {@link #CHUNK_DESCRIPTOR}: chunk methods named by phase letter and number ({@code a0},
- * {@code a1}, ... for the create phase, {@code b*} for set, {@code c*} for finish) and one entry
- * method per phase ({@code a}, {@code b}, {@code c}) that calls that phase's chunks in order. The
- * chunks contain only: table loads and stores, constant pushes, dynamic constants from class data,
- * {@code MethodHandle.invokeExact} on those constants, {@code new}/{@code newarray} of
- * boxes, strings and arrays, box {@code valueOf}, array {@code clone}, and calls of {@link
- * #HOOKS_OWNER}. No branches, no field access, no other calls.
+ * <p>A generated class is a public final class that implements {@code
+ * java.util.function.BiConsumer}: its {@code accept(table, constants)} calls its static chunk
+ * methods {@code m0}, {@code m1}, ... of descriptor {@link #CHUNK_DESCRIPTOR} in order. A class
+ * belongs to one phase and one host: Codese's package {@link #PACKAGE}, or the nest of one user
+ * class, in whose package it is defined. The chunks contain only: table loads and stores, constant
+ * pushes, loads from the constant array, {@code new} of strings and boxes, {@code newarray}, box
+ * {@code valueOf}, array {@code clone}, {@code Constructor.newInstance} and {@code
+ * Array.newInstance} on constants, {@code Field.set*} on constants, {@code putfield} to fields of
+ * the host's nest, {@code checkcast}, and calls of {@link #HOOKS_OWNER}. No branches, no field
+ * reads, no other calls.
  */
 public final class Grammar {
-  /** The package generated classes are defined in, in internal form. */
+  /** The package of generated classes hosted by Codese, in internal form. */
   public static final String PACKAGE = "org/codese/load";
   /** The simple-name prefix of generated classes. */
-  public static final String CLASS_PREFIX = "Restore";
+  public static final String CLASS_PREFIX = "CodeseRestore";
+  /** The interface generated classes implement. */
+  public static final String ENTRY_INTERFACE = "java/util/function/BiConsumer";
   /** The class whose static {@link #HOOK_METHOD} runs a hook constant. */
   public static final String HOOKS_OWNER = "org/codese/load/Hooks";
   /** The hook-running method: {@code static void run(Object[] table, Object hook)}. */
   public static final String HOOK_METHOD = "run";
   /** Its descriptor. */
   public static final String HOOK_DESCRIPTOR = "([Ljava/lang/Object;Ljava/lang/Object;)V";
-  /** The descriptor of every generated method: it takes the restore table. */
-  public static final String CHUNK_DESCRIPTOR = "([Ljava/lang/Object;)V";
-  /** Phase letters, in execution order: create, set, finish. */
-  public static final String PHASES = "abc";
+  /** The descriptor of every chunk method: it takes the restore table and the constants. */
+  public static final String CHUNK_DESCRIPTOR = "([Ljava/lang/Object;[Ljava/lang/Object;)V";
+  /** The number of phases: create, set, finish. */
+  public static final int PHASES = 3;
 
   /**
    * HotSpot never JIT-compiles a method with more bytecode than this ({@code

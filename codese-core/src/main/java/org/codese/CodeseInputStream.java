@@ -1,0 +1,167 @@
+package org.codese;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.ObjectInputStream;
+import java.util.Objects;
+import org.codese.load.StreamReader;
+
+/**
+ * A drop-in {@link ObjectInputStream} that reads what a {@link CodeseOutputStream} wrote, by
+ * running its code: {@code readObject} calls return the objects written, in order and with the
+ * same sharing, and the primitive reads return the data written between them.
+ *
+ * <p>Each segment is checked completely (checksums, class fingerprints) before its code runs.
+ * Reading past the end of the data throws {@link EOFException}, as the JDK does; a primitive read
+ * where an object was written, or the reverse, throws {@link java.io.OptionalDataException} or
+ * {@link EOFException}. Not thread-safe, like {@code ObjectInputStream}.
+ */
+public class CodeseInputStream extends ObjectInputStream {
+  private final StreamReader reader;
+
+  /**
+   * Creates a stream with default options and reads the stream header.
+   *
+   * @param in the underlying stream
+   * @throws CorruptSnapshotException if the header is not a Codese stream header
+   * @throws IOException if reading fails
+   */
+  public CodeseInputStream(InputStream in) throws IOException {
+    this(in, CodeseOptions.defaults());
+  }
+
+  /**
+   * Creates a stream and reads the stream header.
+   *
+   * @param in the underlying stream
+   * @param options restore settings (class loader)
+   * @throws CorruptSnapshotException if the header is not a Codese stream header
+   * @throws IOException if reading fails
+   */
+  public CodeseInputStream(InputStream in, CodeseOptions options) throws IOException {
+    super();
+    this.reader = new StreamReader(Objects.requireNonNull(in, "in"), options.classLoader());
+  }
+
+  private ObjectInputStream current() throws IOException {
+    ObjectInputStream s = reader.stream();
+    if (s == null) {
+      throw new EOFException("end of Codese stream");
+    }
+    return s;
+  }
+
+  @Override
+  protected Object readObjectOverride() throws IOException, ClassNotFoundException {
+    return current().readObject();
+  }
+
+  @Override
+  public Object readUnshared() throws IOException, ClassNotFoundException {
+    return current().readObject();
+  }
+
+  /** Closes the underlying stream. */
+  @Override
+  public void close() throws IOException {
+    reader.close();
+  }
+
+  @Override
+  public int read() throws IOException {
+    ObjectInputStream s = reader.stream();
+    return s == null ? -1 : s.read();
+  }
+
+  @Override
+  public int read(byte[] buf, int off, int len) throws IOException {
+    ObjectInputStream s = reader.stream();
+    return s == null ? -1 : s.read(buf, off, len);
+  }
+
+  @Override
+  public int available() throws IOException {
+    ObjectInputStream s = reader.stream();
+    return s == null ? 0 : s.available();
+  }
+
+  @Override
+  public void readFully(byte[] buf) throws IOException {
+    readFully(buf, 0, buf.length);
+  }
+
+  @Override
+  public void readFully(byte[] buf, int off, int len) throws IOException {
+    current().readFully(buf, off, len);
+  }
+
+  @Override
+  public int skipBytes(int len) throws IOException {
+    ObjectInputStream s = reader.stream();
+    return s == null ? 0 : s.skipBytes(len);
+  }
+
+  @Override
+  public boolean readBoolean() throws IOException {
+    return current().readBoolean();
+  }
+
+  @Override
+  public byte readByte() throws IOException {
+    return current().readByte();
+  }
+
+  @Override
+  public int readUnsignedByte() throws IOException {
+    return current().readUnsignedByte();
+  }
+
+  @Override
+  public char readChar() throws IOException {
+    return current().readChar();
+  }
+
+  @Override
+  public short readShort() throws IOException {
+    return current().readShort();
+  }
+
+  @Override
+  public int readUnsignedShort() throws IOException {
+    return current().readUnsignedShort();
+  }
+
+  @Override
+  public int readInt() throws IOException {
+    return current().readInt();
+  }
+
+  @Override
+  public long readLong() throws IOException {
+    return current().readLong();
+  }
+
+  @Override
+  public float readFloat() throws IOException {
+    return current().readFloat();
+  }
+
+  @Override
+  public double readDouble() throws IOException {
+    return current().readDouble();
+  }
+
+  @Override
+  public String readUTF() throws IOException {
+    return current().readUTF();
+  }
+
+  @Override
+  @Deprecated
+  @SuppressWarnings("deprecation")
+  public String readLine() throws IOException {
+    ObjectInputStream s = reader.stream();
+    return s == null ? null : s.readLine();
+  }
+}

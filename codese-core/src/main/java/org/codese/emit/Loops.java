@@ -1,0 +1,152 @@
+package org.codese.emit;
+
+import static org.objectweb.asm.Opcodes.*;
+
+import org.codese.plan.Op;
+import org.objectweb.asm.Label;
+import org.objectweb.asm.MethodVisitor;
+
+/**
+ * Emits the counted loops of the restore grammar. Each loop reads its data from constants into
+ * locals 3 and up, counts local {@link #INDEX} from 0 to the length of its index array, and has no
+ * other branch. Local 2 (the selected target) is clobbered.
+ */
+final class Loops {
+  private static final int TABLE = 0;
+  private static final int CONSTANTS = 1;
+  private static final int TARGET = 2;
+  private static final int IDS = 3;
+  private static final int INDEX = 4;
+  private static final int DATA = 5;
+  private static final String OBJECT_ARRAY = "[Ljava/lang/Object;";
+
+  private Loops() {}
+
+  static void emit(MethodVisitor mv, Op op) {
+    if (op instanceof Op.AllocLoop a) {
+      load(mv, a.ids(), "[I", IDS);
+      load(mv, a.allocator(), "java/lang/reflect/Constructor", DATA);
+      loop(mv, () -> {
+        tableSlot(mv);
+        mv.visitVarInsn(ALOAD, DATA);
+        mv.visitInsn(ACONST_NULL);
+        mv.visitMethodInsn(INVOKEVIRTUAL, "java/lang/reflect/Constructor", "newInstance",
+            "([Ljava/lang/Object;)Ljava/lang/Object;", false);
+        mv.visitInsn(AASTORE);
+      });
+    } else if (op instanceof Op.StringLoop s) {
+      load(mv, s.ids(), "[I", IDS);
+      load(mv, s.texts(), "[Ljava/lang/String;", DATA);
+      loop(mv, () -> {
+        tableSlot(mv);
+        mv.visitTypeInsn(NEW, "java/lang/String");
+        mv.visitInsn(DUP);
+        mv.visitVarInsn(ALOAD, DATA);
+        mv.visitVarInsn(ILOAD, INDEX);
+        mv.visitInsn(AALOAD);
+        mv.visitMethodInsn(INVOKESPECIAL, "java/lang/String", "<init>", "(Ljava/lang/String;)V",
+            false);
+        mv.visitInsn(AASTORE);
+      });
+    } else if (op instanceof Op.ElementLoop e) {
+      mv.visitVarInsn(ALOAD, TABLE);
+      Emitter.push(mv, e.id());
+      mv.visitInsn(AALOAD);
+      mv.visitTypeInsn(CHECKCAST, OBJECT_ARRAY);
+      mv.visitVarInsn(ASTORE, TARGET);
+      load(mv, e.refs(), "[I", IDS);
+      loop(mv, () -> {
+        mv.visitVarInsn(ALOAD, TARGET);
+        mv.visitVarInsn(ILOAD, INDEX);
+        tableAt(mv, IDS);
+        mv.visitInsn(AASTORE);
+      });
+    } else if (op instanceof Op.ClusterLoop c) {
+      cluster(mv, c);
+    } else {
+      throw new IllegalArgumentException("not a loop: " + op);
+    }
+  }
+
+  private static void cluster(MethodVisitor mv, Op.ClusterLoop c) {
+    load(mv, c.ids(), "[I", IDS);
+    for (int i = 0; i < c.columns().size(); i++) {
+      Op.Column col = c.columns().get(i);
+      load(mv, col.values(), col.type() == 'L' ? "[I" : "[" + col.type(), DATA + i);
+    }
+    loop(mv, () -> {
+      tableAt(mv, IDS);
+      mv.visitTypeInsn(CHECKCAST, c.owner());
+      mv.visitVarInsn(ASTORE, TARGET);
+      for (int i = 0; i < c.columns().size(); i++) {
+        Op.Column col = c.columns().get(i);
+        mv.visitVarInsn(ALOAD, TARGET);
+        if (col.type() == 'L') {
+          tableAt(mv, DATA + i);
+          if (col.cast() != null) {
+            mv.visitTypeInsn(CHECKCAST, col.cast());
+          }
+        } else {
+          mv.visitVarInsn(ALOAD, DATA + i);
+          mv.visitVarInsn(ILOAD, INDEX);
+          mv.visitInsn(arrayLoad(col.type()));
+        }
+        mv.visitFieldInsn(PUTFIELD, c.owner(), col.name(), col.descriptor());
+      }
+    });
+  }
+
+  /** Pushes {@code table[ids[i]]}'s array and index: {@code table, ids[i]}. */
+  private static void tableSlot(MethodVisitor mv) {
+    mv.visitVarInsn(ALOAD, TABLE);
+    mv.visitVarInsn(ALOAD, IDS);
+    mv.visitVarInsn(ILOAD, INDEX);
+    mv.visitInsn(IALOAD);
+  }
+
+  /** Pushes {@code table[indices[i]]} where {@code indices} is the {@code int[]} in {@code local}. */
+  private static void tableAt(MethodVisitor mv, int local) {
+    mv.visitVarInsn(ALOAD, TABLE);
+    mv.visitVarInsn(ALOAD, local);
+    mv.visitVarInsn(ILOAD, INDEX);
+    mv.visitInsn(IALOAD);
+    mv.visitInsn(AALOAD);
+  }
+
+  private static void load(MethodVisitor mv, int constant, String cast, int local) {
+    mv.visitVarInsn(ALOAD, CONSTANTS);
+    Emitter.push(mv, constant);
+    mv.visitInsn(AALOAD);
+    mv.visitTypeInsn(CHECKCAST, cast);
+    mv.visitVarInsn(ASTORE, local);
+  }
+
+  /** {@code for (i = 0; i < ids.length; i++) body}. */
+  private static void loop(MethodVisitor mv, Runnable body) {
+    Label test = new Label();
+    Label top = new Label();
+    mv.visitInsn(ICONST_0);
+    mv.visitVarInsn(ISTORE, INDEX);
+    mv.visitJumpInsn(GOTO, test);
+    mv.visitLabel(top);
+    body.run();
+    mv.visitIincInsn(INDEX, 1);
+    mv.visitLabel(test);
+    mv.visitVarInsn(ILOAD, INDEX);
+    mv.visitVarInsn(ALOAD, IDS);
+    mv.visitInsn(ARRAYLENGTH);
+    mv.visitJumpInsn(IF_ICMPLT, top);
+  }
+
+  private static int arrayLoad(char type) {
+    return switch (type) {
+      case 'Z', 'B' -> BALOAD;
+      case 'C' -> CALOAD;
+      case 'S' -> SALOAD;
+      case 'I' -> IALOAD;
+      case 'J' -> LALOAD;
+      case 'F' -> FALOAD;
+      default -> DALOAD;
+    };
+  }
+}

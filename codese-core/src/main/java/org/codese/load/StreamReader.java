@@ -1,0 +1,123 @@
+package org.codese.load;
+
+import java.io.DataInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.ObjectInputStream;
+import java.util.Arrays;
+import org.codese.CorruptSnapshotException;
+import org.codese.format.SnapshotFile;
+
+/**
+ * Reads a Codese object stream: a header, then snapshot segments framed by their length, then a
+ * zero length. Every segment is restored into one growing table, so later segments refer to
+ * objects of earlier ones exactly as later {@code writeObject} calls share objects with earlier
+ * ones.
+ */
+public final class StreamReader {
+  /** The stream magic number, {@code "CDSS"} in ASCII. */
+  public static final int STREAM_MAGIC = 0x43445353;
+  /** The stream format version. */
+  public static final int STREAM_VERSION = 1;
+
+  private final DataInputStream in;
+  private final ClassLoader loader;
+  private Object[] table = new Object[1];
+  private ReplayStream current;
+  private boolean ended;
+  private long offset;
+
+  /**
+   * Reads and checks the stream header.
+   *
+   * @param in the underlying stream
+   * @param loader the class loader for the classes segments name, or {@code null}
+   * @throws CorruptSnapshotException if the header is not a Codese stream header
+   * @throws IOException if reading fails
+   */
+  public StreamReader(InputStream in, ClassLoader loader) throws IOException {
+    this.in = new DataInputStream(in);
+    this.loader = loader;
+    int magic;
+    int version;
+    try {
+      magic = this.in.readInt();
+      version = this.in.readUnsignedShort();
+    } catch (EOFException e) {
+      throw new CorruptSnapshotException("stream header", 0, "the stream ends before its header");
+    }
+    if (magic != STREAM_MAGIC) {
+      throw new CorruptSnapshotException("stream header", 0,
+          "not a Codese object stream (bad magic number)");
+    }
+    if (version != STREAM_VERSION) {
+      throw new CorruptSnapshotException("stream header", 4, "stream version " + version
+          + " is not supported; this library reads version " + STREAM_VERSION);
+    }
+    offset = 6;
+  }
+
+  /**
+   * The stream positioned at the next unread item, loading segments as needed.
+   *
+   * @return the stream, or {@code null} at the end of all data
+   * @throws IOException if a segment is damaged or cannot be restored
+   */
+  public ObjectInputStream stream() throws IOException {
+    while (current == null || current.exhausted()) {
+      if (ended || !nextSegment()) {
+        return null;
+      }
+    }
+    return current;
+  }
+
+  /**
+   * Closes the underlying stream.
+   *
+   * @throws IOException if closing fails
+   */
+  public void close() throws IOException {
+    in.close();
+  }
+
+  private boolean nextSegment() throws IOException {
+    int len;
+    try {
+      len = in.readInt();
+    } catch (EOFException e) {
+      throw new CorruptSnapshotException("stream", offset, "the stream ends without its end mark;"
+          + " was the CodeseOutputStream closed?");
+    }
+    offset += 4;
+    if (len == 0) {
+      ended = true;
+      return false;
+    }
+    if (len < 0) {
+      throw new CorruptSnapshotException("stream", offset - 4, "negative segment length " + len);
+    }
+    byte[] bytes = in.readNBytes(len);
+    if (bytes.length != len) {
+      throw new CorruptSnapshotException("stream", offset, "segment of " + len
+          + " bytes is truncated after " + bytes.length + " bytes");
+    }
+    SnapshotFile file;
+    try {
+      file = SnapshotFile.parse(bytes);
+    } catch (CorruptSnapshotException e) {
+      throw new CorruptSnapshotException("stream segment at byte " + offset + ": " + e.section(),
+          offset + e.offset(), e.getMessage());
+    }
+    offset += len;
+    if (file.firstId() != table.length - 1) {
+      throw new CorruptSnapshotException("stream", offset, "segment starts at object "
+          + file.firstId() + " but " + (table.length - 1) + " objects were read before it");
+    }
+    LoadedSnapshot loaded = LoadedSnapshot.load(file, loader);
+    table = loaded.restoreInto(Arrays.copyOf(table, file.tableSize() + 1), 1);
+    current = new ReplayStream(table, file.items(), null, null, RestoreRun.current());
+    return true;
+  }
+}
