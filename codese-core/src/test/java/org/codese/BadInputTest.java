@@ -256,6 +256,10 @@ class BadInputTest {
   private static void judge(Violations v, String label, byte[] bytes, boolean mayRestore,
       int length) {
     v.trials++;
+    if (System.getenv("CODESE_TRACE") != null) {
+      System.err.println("TRIAL " + label);
+      System.err.flush();
+    }
     Outcome o = attempt(bytes);
     if (o.hung) {
       v.add(label + ": no answer within 20 s (hang)");

@@ -51,7 +51,7 @@ public final class RoundTrip {
    * org.codese.CodeseInputStream} exist. They are created by reflection, so this kit compiles
    * either way; when the flag is on and the classes are missing, the stream path fails loudly.
    */
-  public static final boolean CODESE_STREAMS = false;
+  public static final boolean CODESE_STREAMS = true;
 
   /** The restore paths of the public API. */
   public enum Path {

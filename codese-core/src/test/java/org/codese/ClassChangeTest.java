@@ -1,0 +1,127 @@
+package org.codese;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A snapshot restored against classes that changed since capture: the same class name compiled in
+ * several versions, each in its own class loader (the capture's, and the restore's through
+ * {@link CodeseOptions#withClassLoader}).
+ */
+class ClassChangeTest {
+  @TempDir Path tmp;
+
+  private static final String V1 = """
+      package evo;
+      public class Thing implements java.io.Serializable {
+        private static final long serialVersionUID = 1L;
+        public int a;
+        public String s;
+        public Thing next;
+      }
+      """;
+
+  /** Compiles one version of {@code evo.Thing} and returns a loader for it. */
+  private ClassLoader version(String name, String source) throws IOException {
+    Path dir = tmp.resolve(name);
+    Path src = dir.resolve("evo/Thing.java");
+    Files.createDirectories(src.getParent());
+    Files.writeString(src, source);
+    JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+    int rc = javac.run(null, null, null, "-d", dir.toString(), src.toString());
+    assertEquals(0, rc, "javac failed for " + name);
+    return new URLClassLoader(new URL[] {dir.toUri().toURL()}, getClass().getClassLoader());
+  }
+
+  private byte[] captureV1() throws Exception {
+    ClassLoader l1 = version("v1", V1);
+    Class<?> c = Class.forName("evo.Thing", true, l1);
+    Object t = c.getConstructor().newInstance();
+    Object u = c.getConstructor().newInstance();
+    c.getField("a").setInt(t, 7);
+    c.getField("s").set(t, "seven");
+    c.getField("next").set(t, u);
+    c.getField("next").set(u, t);
+    return Codese.toBytes(t);
+  }
+
+  private static Object restoreWith(byte[] snapshot, ClassLoader loader) throws IOException {
+    try (Snapshot s = Codese.load(snapshot, CodeseOptions.defaults().withClassLoader(loader))) {
+      return s.restore();
+    }
+  }
+
+  @Test
+  void sameClassInAnotherLoaderRestores() throws Exception {
+    byte[] snapshot = captureV1();
+    ClassLoader again = version("v1-again", V1);
+    Object copy = restoreWith(snapshot, again);
+    Class<?> c = copy.getClass();
+    assertEquals(again, c.getClassLoader(), "restored with the loader given in the options");
+    assertEquals(7, c.getField("a").getInt(copy));
+    Object next = c.getField("next").get(copy);
+    assertNotSame(copy, next);
+    assertEquals(copy, c.getField("next").get(next));
+  }
+
+  @Test
+  void fieldTypeChangedIsAClassMismatch() throws Exception {
+    byte[] snapshot = captureV1();
+    ClassLoader v2 = version("v2", V1.replace("public int a;", "public long a;"));
+    ClassMismatchException e =
+        assertThrows(ClassMismatchException.class, () -> restoreWith(snapshot, v2));
+    assertEquals("evo.Thing", e.classname);
+    assertEquals("a", e.fieldName());
+  }
+
+  @Test
+  void fieldRemovedIsAClassMismatch() throws Exception {
+    byte[] snapshot = captureV1();
+    ClassLoader v2 = version("v2", V1.replace("public String s;", ""));
+    ClassMismatchException e =
+        assertThrows(ClassMismatchException.class, () -> restoreWith(snapshot, v2));
+    assertEquals("evo.Thing", e.classname);
+    assertEquals("s", e.fieldName());
+  }
+
+  @Test
+  void serialVersionUidChangedIsAClassMismatch() throws Exception {
+    byte[] snapshot = captureV1();
+    ClassLoader v2 = version("v2", V1.replace("= 1L;", "= 2L;"));
+    ClassMismatchException e =
+        assertThrows(ClassMismatchException.class, () -> restoreWith(snapshot, v2));
+    assertEquals("evo.Thing", e.classname);
+  }
+
+  @Test
+  void addedFieldStaysDefault() throws Exception {
+    byte[] snapshot = captureV1();
+    ClassLoader v2 = version("v2", V1.replace("public int a;", "public int a; public long added;"));
+    Object copy = restoreWith(snapshot, v2);
+    assertEquals(7, copy.getClass().getField("a").getInt(copy));
+    assertEquals(0L, copy.getClass().getField("added").getLong(copy));
+  }
+
+  @Test
+  void missingClassIsAClassMismatch() throws Exception {
+    byte[] snapshot = captureV1();
+    ClassLoader none = new URLClassLoader(new URL[0], getClass().getClassLoader());
+    ClassMismatchException e =
+        assertThrows(ClassMismatchException.class, () -> restoreWith(snapshot, none));
+    assertTrue(e.getMessage().contains("evo.Thing"), e.getMessage());
+    assertTrue(List.of("evo.Thing").contains(e.classname), e.classname);
+  }
+}
