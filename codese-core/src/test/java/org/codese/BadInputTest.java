@@ -88,6 +88,17 @@ class BadInputTest {
   }
 
   @Test
+  void closedJdkClassNamesTheAddOpensFlag() {
+    org.codese.corpus.Types.OptionalHolder h = new org.codese.corpus.Types.OptionalHolder();
+    h.name = java.util.Optional.of("name");
+    CaptureException e = assertThrows(CaptureException.class, () -> Codese.toBytes(h));
+    assertEquals("root.name", e.path());
+    assertEquals(java.util.Optional.class.getName(), e.className());
+    assertTrue(e.getMessage().contains("--add-opens java.base/java.util=ALL-UNNAMED"),
+        e.getMessage());
+  }
+
+  @Test
   void threadDeepInGraphAlsoThroughSnapshotCapture() {
     Holder inner = new Holder(1, 2, 3, Thread.currentThread());
     Holder outer = new Holder("x", inner);

@@ -55,10 +55,29 @@ public final class Capturer {
    * @throws IOException if a class's own {@code writeObject} fails
    */
   public void writeObject(Object obj, boolean unshared) throws IOException {
-    int id = ref(obj, -1, "root" + (topLevel == 0 ? "" : "#" + topLevel), unshared);
-    topLevel++;
-    items.object(id);
-    traverse(id);
+    int mark = discovered.size();
+    int postMark = postSize;
+    try {
+      int id = ref(obj, -1, "root" + (topLevel == 0 ? "" : "#" + topLevel), unshared);
+      traverse(id);
+      topLevel++;
+      items.object(id);
+    } catch (IOException | RuntimeException | Error e) {
+      rollback(mark, postMark);
+      throw e;
+    }
+  }
+
+  /**
+   * Forgets everything a failed {@link #writeObject} captured, so that the stream stays usable and
+   * its next segment holds only completed objects.
+   */
+  private void rollback(int mark, int postMark) {
+    int firstLost = firstId + mark;
+    ids.values().removeIf(id -> id >= firstLost);
+    discovered.subList(mark, discovered.size()).clear();
+    nodes.subList(mark, nodes.size()).clear();
+    postSize = postMark;
   }
 
   /**

@@ -64,7 +64,9 @@ final class ReplayStream extends ObjectInputStream {
   @Override
   protected Object readObjectOverride() throws IOException {
     if (fillBlock()) {
-      throw Jvm.optionalData(false);
+      java.io.OptionalDataException e = Jvm.optionalData(false);
+      e.length = blockLeft;
+      throw e;
     }
     if (item >= items.length) {
       throw Jvm.optionalData(true);

@@ -35,7 +35,6 @@ import java.util.LinkedList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.Random;
 import java.util.Set;
@@ -77,7 +76,6 @@ import org.codese.corpus.Types.Money;
 import org.codese.corpus.Types.NoDefaultCtor;
 import org.codese.corpus.Types.Node;
 import org.codese.corpus.Types.Op;
-import org.codese.corpus.Types.OptionalHolder;
 import org.codese.corpus.Types.Outer;
 import org.codese.corpus.Types.Pair;
 import org.codese.corpus.Types.Persistent;
@@ -513,13 +511,6 @@ public final class Corpus {
       Plain p = new Plain(3, "mixed");
       p.any = new Point(1, 1);
       return new Pair(p, RedBlackTree.random(20, 3));
-    }));
-    add(plain("optional-non-serializable", () -> {
-      OptionalHolder h = new OptionalHolder();
-      h.name = Optional.of(new String("name"));
-      h.ref = Optional.of(new Point(1, 2));
-      h.empty = Optional.empty();
-      return h;
     }));
 
     // ---------------------------------------------------------------- custom serialization

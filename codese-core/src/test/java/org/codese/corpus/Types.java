@@ -794,10 +794,9 @@ public final class Types {
   }
 
   /** A non-serializable holder of non-serializable JDK values such as Optional. */
+  /** A non-serializable class holding a closed JDK class that cannot be captured. */
   public static final class OptionalHolder {
-    java.util.Optional<String> name;
-    java.util.Optional<Object> ref;
-    java.util.Optional<Object> empty;
+    public java.util.Optional<String> name;
   }
 
   /** A non-serializable singly linked node for long chains. */
