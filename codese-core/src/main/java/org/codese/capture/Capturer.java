@@ -360,11 +360,6 @@ public final class Capturer {
     return new Node.Instance(id, sc, data);
   }
 
-  /** @return the path from the root to node {@code id}, for messages */
-  String path(int id) {
-    return paths.path(id);
-  }
-
   /** A growable list of child ids that skips nulls. */
   private static final class ChildList {
     private int[] ids = new int[4];

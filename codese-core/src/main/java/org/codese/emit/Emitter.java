@@ -27,9 +27,12 @@ public final class Emitter {
   private static final int LOOP_BYTES = 80;
   /** An upper bound on the bytecode one column adds to a cluster loop. */
   private static final int COLUMN_BYTES = 24;
-  private static final int TABLE = 0;
-  private static final int CONSTANTS = 1;
-  private static final int TARGET = 2;
+  /** Local 0 of every chunk: the restore table. */
+  static final int TABLE = 0;
+  /** Local 1: the resolved constants. */
+  static final int CONSTANTS = 1;
+  /** Local 2: the object the following puts act on. */
+  static final int TARGET = 2;
 
   private final Plan plan;
   private final List<byte[]> classFiles = new ArrayList<>();

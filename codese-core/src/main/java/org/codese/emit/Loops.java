@@ -12,9 +12,9 @@ import org.objectweb.asm.MethodVisitor;
  * other branch. Local 2 (the selected target) is clobbered.
  */
 final class Loops {
-  private static final int TABLE = 0;
-  private static final int CONSTANTS = 1;
-  private static final int TARGET = 2;
+  private static final int TABLE = Emitter.TABLE;
+  private static final int CONSTANTS = Emitter.CONSTANTS;
+  private static final int TARGET = Emitter.TARGET;
   private static final int IDS = 3;
   private static final int INDEX = 4;
   private static final int DATA = 5;

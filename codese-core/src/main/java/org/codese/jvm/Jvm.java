@@ -19,7 +19,6 @@ public final class Jvm {
 
   private static final ReflectionFactory FACTORY = ReflectionFactory.getReflectionFactory();
   private static final int FEATURE = Runtime.version().feature();
-  private static final Object[] NO_ARGS = new Object[0];
 
   private Jvm() {}
 
@@ -69,27 +68,6 @@ public final class Jvm {
     return FACTORY.newConstructorForExternalization(type);
   }
 
-  /**
-   * Adapts a constructor to a handle of type {@code ()Object}.
-   *
-   * @param constructor a constructor from this class's factories
-   * @return the handle
-   */
-  public static MethodHandle allocator(Constructor<?> constructor) {
-    try {
-      MethodHandle newInstance =
-          MethodHandles.lookup()
-              .findVirtual(
-                  Constructor.class,
-                  "newInstance",
-                  MethodType.methodType(Object.class, Object[].class))
-              .bindTo(constructor);
-      return MethodHandles.insertArguments(newInstance, 0, (Object) NO_ARGS);
-    } catch (ReflectiveOperationException e) {
-      throw new AssertionError("Constructor.newInstance is public", e);
-    }
-  }
-
   static MethodHandle writeObject(Class<?> type) {
     return FACTORY.writeObjectForSerialization(type);
   }
@@ -98,9 +76,6 @@ public final class Jvm {
     return FACTORY.readObjectForSerialization(type);
   }
 
-  public static MethodHandle readObjectNoData(Class<?> type) {
-    return FACTORY.readObjectNoDataForSerialization(type);
-  }
 
   static MethodHandle writeReplace(Class<?> type) {
     return FACTORY.writeReplaceForSerialization(type);

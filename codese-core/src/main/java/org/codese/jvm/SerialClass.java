@@ -5,7 +5,6 @@ import java.io.ObjectStreamClass;
 import java.io.ObjectStreamField;
 import java.io.Serializable;
 import java.lang.invoke.MethodHandle;
-import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.RecordComponent;
@@ -259,15 +258,5 @@ public final class SerialClass {
     fields.sort(
         Comparator.comparing((SerialField f) -> !f.primitive()).thenComparing(SerialField::name));
     return fields;
-  }
-
-  /**
-   * @return the allocation constructor for {@link Kind#INSTANCE} or {@link Kind#EXTERNALIZABLE}
-   */
-  public Constructor<?> allocationConstructor() {
-    if (kind == Kind.EXTERNALIZABLE) {
-      return Jvm.externalConstructor(type);
-    }
-    return alloc == Alloc.SERIAL ? Jvm.serialConstructor(type) : Jvm.bareConstructor(type);
   }
 }

@@ -1,6 +1,5 @@
 package org.codese.jvm;
 
-import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
 
@@ -137,26 +136,6 @@ public final class Types {
       case 'C', 'S' -> out.writeShort((int) bits);
       default -> throw new IllegalArgumentException("not a primitive code: " + code);
     }
-  }
-
-  /**
-   * Reads a primitive value written by {@link #write}.
-   *
-   * @param in the input
-   * @param code a descriptor character
-   * @return raw bits
-   * @throws IOException if reading fails
-   */
-  public static long read(DataInput in, char code) throws IOException {
-    return switch (code) {
-      case 'I', 'F' -> in.readInt();
-      case 'J', 'D' -> in.readLong();
-      case 'Z' -> in.readByte() != 0 ? 1 : 0;
-      case 'B' -> in.readByte();
-      case 'C' -> in.readChar();
-      case 'S' -> in.readShort();
-      default -> throw new IllegalArgumentException("not a primitive code: " + code);
-    };
   }
 
   /**

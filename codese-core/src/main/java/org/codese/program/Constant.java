@@ -1,10 +1,9 @@
 package org.codese.program;
 
 /**
- * One entry of a snapshot's constant table. Generated code refers to constants by index (as
- * dynamic constants loaded from the generated classes' class data); the loader resolves each entry
- * to a live value before any generated code runs. Class indices refer to the snapshot's class
- * table.
+ * One entry of a snapshot's constant table. Generated code refers to constants by index into the
+ * {@code Object[]} of resolved constants it is called with; the loader resolves each entry to a
+ * live value before any generated code runs. Class indices refer to the snapshot's class table.
  */
 public sealed interface Constant {
   /** A {@code Class} object. */
@@ -13,7 +12,10 @@ public sealed interface Constant {
   /** An enum constant, by its declaring enum class and name. */
   record EnumRef(int type, String name) implements Constant {}
 
-  /** A handle {@code ()Object} that allocates an instance of {@code type}. */
+  /**
+   * The {@code java.lang.reflect.Constructor} that allocates an instance of {@code type} as
+   * {@code mode} says; generated code calls {@code newInstance(null)} on it.
+   */
   record Allocator(int type, Mode mode) implements Constant {}
 
   /** How an {@link Allocator} allocates. */
@@ -26,12 +28,15 @@ public sealed interface Constant {
     EXTERNAL
   }
 
-  /** A handle {@code (int)Object} that creates an array of the array class {@code type}. */
+  /**
+   * The component class of the array class {@code type}, for {@code Array.newInstance}: arrays of
+   * classes generated code may not name.
+   */
   record ArrayMaker(int type) implements Constant {}
 
   /**
-   * A handle {@code (Object, T)void} that sets field {@code field} declared by {@code type}; T is
-   * the field's primitive type or {@code Object}.
+   * The accessible {@code java.lang.reflect.Field} {@code field} declared by {@code type}, of JVM
+   * type {@code descriptor}; generated code calls its {@code set*} methods.
    */
   record Setter(int type, String field, String descriptor) implements Constant {}
 
