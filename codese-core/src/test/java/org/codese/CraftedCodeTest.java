@@ -138,7 +138,6 @@ class CraftedCodeTest {
   }
 
   @Test
-  @org.junit.jupiter.api.Disabled("needs the grammar verifier of issue 5; until then the README says to load only trusted snapshots")
   void foreignCallInGeneratedCodeIsRejected() throws Exception {
     byte[] snapshot = Codese.toBytes(RedBlackTree.random(20, 1));
     byte[] crafted = rewriteCode(snapshot, CraftedCodeTest::callSetPropertyEverywhere);
@@ -151,7 +150,6 @@ class CraftedCodeTest {
   }
 
   @Test
-  @org.junit.jupiter.api.Disabled("needs the grammar verifier of issue 5; until then the README says to load only trusted snapshots")
   void staticInitializerInGeneratedCodeIsRejected() throws Exception {
     byte[] snapshot = Codese.toBytes(List.of("a", new ArrayList<>(List.of(1))));
     byte[] crafted = rewriteCode(snapshot, cls -> {

@@ -9,6 +9,8 @@ import java.util.function.BiConsumer;
 import org.codese.ClassMismatchException;
 import org.codese.CorruptSnapshotException;
 import org.codese.RestoreException;
+import org.codese.UnsafeSnapshotException;
+import org.codese.verify.GrammarCheck;
 import org.codese.format.SnapshotFile;
 import org.codese.program.Grammar;
 import org.codese.program.Tape;
@@ -40,11 +42,16 @@ public final class LoadedSnapshot {
    * @return the loaded snapshot
    * @throws ClassMismatchException if a class is missing or changed
    * @throws CorruptSnapshotException if its code cannot be defined
+   * @throws UnsafeSnapshotException if its code does anything outside the restore grammar
    */
   public static LoadedSnapshot load(SnapshotFile file, ClassLoader loader) throws IOException {
     ClassLoader l = loader != null ? loader : Thread.currentThread().getContextClassLoader();
     if (l == null) {
       l = LoadedSnapshot.class.getClassLoader();
+    }
+    List<String> violations = GrammarCheck.violations(file);
+    if (!violations.isEmpty()) {
+      throw new UnsafeSnapshotException(violations);
     }
     ClassTable table = new ClassTable(file.classes(), l);
     Object[] constants = Constants.resolve(file.constants(), table);
