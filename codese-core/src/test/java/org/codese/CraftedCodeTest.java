@@ -39,7 +39,7 @@ class CraftedCodeTest {
   }
 
   /** Rewrites every generated class file with {@code edit} and re-checksums the snapshot. */
-  private static byte[] rewriteCode(byte[] snapshot, java.util.function.UnaryOperator<byte[]> edit)
+  static byte[] rewriteCode(byte[] snapshot, java.util.function.UnaryOperator<byte[]> edit)
       throws IOException {
     ByteBuffer in = ByteBuffer.wrap(snapshot);
     ByteArrayOutputStream file = new ByteArrayOutputStream();
