@@ -14,19 +14,19 @@ final class ClassChecker extends ClassVisitor {
   private final int index;
   private final String pkg;
   private final String host;
-  private final int maxArrayLength;
+  private final int[] longestArray;
   private final List<String> out;
   private String name = "?";
   private final List<MethodChecker> chunks = new ArrayList<>();
   private MethodChecker accept;
   private boolean init;
 
-  ClassChecker(int index, String pkg, String host, int maxArrayLength, List<String> out) {
+  ClassChecker(int index, String pkg, String host, int[] longestArray, List<String> out) {
     super(ASM9);
     this.index = index;
     this.pkg = pkg;
     this.host = host;
-    this.maxArrayLength = maxArrayLength;
+    this.longestArray = longestArray;
     this.out = out;
   }
 
@@ -86,17 +86,17 @@ final class ClassChecker extends ClassVisitor {
       String[] exceptions) {
     if (name.equals("<init>") && descriptor.equals("()V") && !init) {
       init = true;
-      return new MethodChecker(this, name, MethodChecker.Kind.INIT, host, maxArrayLength);
+      return new MethodChecker(this, name, MethodChecker.Kind.INIT, host, longestArray);
     }
     if (name.equals("accept") && descriptor.equals("(Ljava/lang/Object;Ljava/lang/Object;)V")
         && (access & ACC_STATIC) == 0 && accept == null) {
-      accept = new MethodChecker(this, name, MethodChecker.Kind.ACCEPT, host, maxArrayLength);
+      accept = new MethodChecker(this, name, MethodChecker.Kind.ACCEPT, host, longestArray);
       return accept;
     }
     if (name.equals("m" + chunks.size()) && descriptor.equals(Grammar.CHUNK_DESCRIPTOR)
         && (access & ACC_STATIC) != 0) {
       MethodChecker m = new MethodChecker(this, name, MethodChecker.Kind.CHUNK, host,
-          maxArrayLength);
+          longestArray);
       chunks.add(m);
       return m;
     }

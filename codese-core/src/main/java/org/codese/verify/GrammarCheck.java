@@ -26,21 +26,29 @@ public final class GrammarCheck {
    * @return the violations, one line each; empty if every class follows the grammar
    */
   public static List<String> violations(SnapshotFile file) {
-    return violations(file, Limits.DEFAULT_MAX_ARRAY_LENGTH);
+    return check(file).violations();
   }
 
   /**
-   * @param file a parsed snapshot
-   * @param maxArrayLength the longest array the code may create
-   * @return the violations, one line each; empty if every class follows the grammar
+   * The outcome of a check.
+   *
+   * @param violations one line per violation; empty if every class follows the grammar
+   * @param longestArray the greatest constant array length the code creates
    */
-  public static List<String> violations(SnapshotFile file, int maxArrayLength) {
+  public record Result(List<String> violations, int longestArray) {}
+
+  /**
+   * @param file a parsed snapshot
+   * @return the violations and the longest array the code creates
+   */
+  public static Result check(SnapshotFile file) {
     List<String> out = new ArrayList<>();
+    int[] longest = new int[1];
     for (int i = 0; i < file.classFiles().size(); i++) {
       int host = file.placements().get(i)[1];
       String pkg = host < 0 ? Grammar.PACKAGE : packageOf(file.classes().get(host).name());
       String hostClass = host < 0 ? null : file.classes().get(host).name().replace('.', '/');
-      ClassChecker checker = new ClassChecker(i, pkg, hostClass, maxArrayLength, out);
+      ClassChecker checker = new ClassChecker(i, pkg, hostClass, longest, out);
       try {
         new ClassReader(file.classFiles().get(i)).accept(checker, ClassReader.SKIP_FRAMES);
         checker.finish();
@@ -48,7 +56,7 @@ public final class GrammarCheck {
         out.add("generated class " + i + ": not a readable class file (" + e + ")");
       }
     }
-    return out;
+    return new Result(List.copyOf(out), longest[0]);
   }
 
   private static String packageOf(String binaryName) {

@@ -40,17 +40,17 @@ final class MethodChecker extends MethodVisitor {
   private final String name;
   private final Kind kind;
   private final String host;
-  private final int maxArrayLength;
+  private final int[] longestArray;
   private final List<Insn> insns = new ArrayList<>();
   private int chunkCalls;
 
-  MethodChecker(ClassChecker owner, String name, Kind kind, String host, int maxArrayLength) {
+  MethodChecker(ClassChecker owner, String name, Kind kind, String host, int[] longestArray) {
     super(ASM9);
     this.owner = owner;
     this.name = name;
     this.kind = kind;
     this.host = host;
-    this.maxArrayLength = maxArrayLength;
+    this.longestArray = longestArray;
   }
 
   int chunkCalls() {
@@ -361,7 +361,10 @@ final class MethodChecker extends MethodVisitor {
     };
   }
 
-  /** The length pushed just before an array creation must be a constant within the limit. */
+  /**
+   * The length pushed just before an array creation must be a non-negative constant; the longest
+   * is recorded for the limits and the filter.
+   */
   private String arrayLength(int at) {
     if (at == 0) {
       return "creates an array of unknown length";
@@ -374,9 +377,10 @@ final class MethodChecker extends MethodVisitor {
       case LDC -> len = p.constant() instanceof Integer v ? v : -1;
       default -> len = -1;
     }
-    if (len < 0 || len > maxArrayLength) {
-      return "creates an array whose length is not a constant between 0 and " + maxArrayLength;
+    if (len < 0) {
+      return "creates an array whose length is not a non-negative constant";
     }
+    longestArray[0] = (int) Math.max(longestArray[0], len);
     return null;
   }
 }
