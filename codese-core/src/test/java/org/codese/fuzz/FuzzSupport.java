@@ -1,0 +1,141 @@
+package org.codese.fuzz;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.zip.CRC32C;
+
+/**
+ * What the fuzz tests share: running one input under a time limit, the rule for what may escape
+ * (an {@link IOException} and nothing else), and re-framing of mutated inputs so that they pass
+ * the checksums and reach the deeper checks.
+ *
+ * <p>The checksum fixing only uses the file layout documented in {@code
+ * org.codese.format.SnapshotFile}: magic (4), version (2), five sections of tag (1), length (4),
+ * CRC-32C of the payload (4) and payload, then a CRC-32C of everything before it; and the stream
+ * layout of {@code org.codese.load.StreamReader}: magic (4), version (2), then segments of length
+ * (4) and a snapshot, then a zero length.
+ */
+final class FuzzSupport {
+  /** Longest time one input may take to load and restore before it counts as a hang. */
+  static final long TIME_LIMIT_SECONDS = Long.getLong("codese.fuzz.timeLimitSeconds", 10);
+
+  private static ExecutorService worker = newWorker();
+
+  private FuzzSupport() {}
+
+  private static ExecutorService newWorker() {
+    return Executors.newSingleThreadExecutor(r -> {
+      Thread t = new Thread(r, "codese-fuzz-trial");
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  /** A finding: the input took longer than the time limit. */
+  static final class HangFinding extends AssertionError {
+    private static final long serialVersionUID = 1L;
+
+    HangFinding(String what, StackTraceElement[] where) {
+      super(what + ": no answer within " + TIME_LIMIT_SECONDS + " s (hang); the worker was at:");
+      setStackTrace(where);
+    }
+  }
+
+  /**
+   * Runs {@code trial} on a worker thread under the time limit. Returns normally when it
+   * returns or throws an {@link IOException} (a typed rejection); rethrows, unchanged, anything
+   * else it throws (a finding), and throws a {@link HangFinding} when it runs out of time.
+   *
+   * @param what names the target, for the hang message
+   * @param trial the work
+   * @return what the trial returned, or {@code null} if it threw an IOException
+   */
+  static synchronized <T> T run(String what, Callable<T> trial) {
+    Thread[] running = new Thread[1];
+    Future<T> f = worker.submit(() -> {
+      running[0] = Thread.currentThread();
+      return trial.call();
+    });
+    try {
+      return f.get(TIME_LIMIT_SECONDS, TimeUnit.SECONDS);
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof IOException) {
+        return null;
+      }
+      throw FuzzSupport.<RuntimeException>sneaky(cause);
+    } catch (TimeoutException e) {
+      StackTraceElement[] where =
+          running[0] == null ? new StackTraceElement[0] : running[0].getStackTrace();
+      f.cancel(true);
+      worker.shutdownNow();
+      worker = newWorker();
+      throw new HangFinding(what, where);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(e);
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <E extends Throwable> E sneaky(Throwable t) throws E {
+    throw (E) t;
+  }
+
+  /**
+   * Recomputes, in place, the checksums of a snapshot found at {@code [start, end)}: each
+   * section's while its length stays inside the snapshot, then the trailer. Damage elsewhere is
+   * left as it is.
+   */
+  static void fixSnapshot(byte[] b, int start, int end) {
+    if (end - start < 10) {
+      return;
+    }
+    ByteBuffer buf = ByteBuffer.wrap(b);
+    int pos = start + 6;
+    int body = end - 4;
+    while (pos + 9 <= body) {
+      int len = buf.getInt(pos + 1);
+      if (len < 0 || pos + 9L + len > body) {
+        break;
+      }
+      CRC32C c = new CRC32C();
+      c.update(b, pos + 9, len);
+      buf.putInt(pos + 5, (int) c.getValue());
+      pos += 9 + len;
+    }
+    CRC32C c = new CRC32C();
+    c.update(b, start, body - start);
+    buf.putInt(body, (int) c.getValue());
+  }
+
+  /** @return a copy of a snapshot with its checksums fixed */
+  static byte[] fixedSnapshot(byte[] data) {
+    byte[] b = data.clone();
+    fixSnapshot(b, 0, b.length);
+    return b;
+  }
+
+  /** @return a copy of a Codese object stream with the checksums of each framed segment fixed */
+  static byte[] fixedStream(byte[] data) {
+    byte[] b = data.clone();
+    ByteBuffer buf = ByteBuffer.wrap(b);
+    int pos = 6;
+    while (pos + 4 <= b.length) {
+      int len = buf.getInt(pos);
+      if (len <= 0 || pos + 4L + len > b.length) {
+        break;
+      }
+      fixSnapshot(b, pos + 4, pos + 4 + len);
+      pos += 4 + len;
+    }
+    return b;
+  }
+}
