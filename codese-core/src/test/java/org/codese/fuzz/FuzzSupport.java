@@ -51,7 +51,9 @@ final class FuzzSupport {
   /**
    * Runs {@code trial} on a worker thread under the time limit. Returns normally when it
    * returns or throws an {@link IOException} (a typed rejection); rethrows, unchanged, anything
-   * else it throws (a finding), and throws a {@link HangFinding} when it runs out of time.
+   * else it throws (a finding), throws an AssertionError for an IOException caused by a {@link
+   * VirtualMachineError} (an {@code OutOfMemoryError} caught and wrapped is still a finding), and
+   * throws a {@link HangFinding} when it runs out of time.
    *
    * @param what names the target, for the hang message
    * @param trial the work
@@ -68,6 +70,14 @@ final class FuzzSupport {
     } catch (ExecutionException e) {
       Throwable cause = e.getCause();
       if (cause instanceof IOException) {
+        for (Throwable c = cause.getCause(); c != null; c = c.getCause()) {
+          if (c instanceof VirtualMachineError) {
+            // an OutOfMemoryError or StackOverflowError happened, even if it was then reported
+            // as an IOException: the JVM was in trouble, and other threads may have failed
+            throw new AssertionError(what + ": " + c + " reported as " + cause.getClass()
+                .getName(), cause);
+          }
+        }
         return null;
       }
       throw FuzzSupport.<RuntimeException>sneaky(cause);

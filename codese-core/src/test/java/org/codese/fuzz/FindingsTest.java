@@ -1,0 +1,59 @@
+package org.codese.fuzz;
+
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.io.InputStream;
+import org.codese.Codese;
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Reproducers of what fuzzing (and the checks around it) found, one test per finding, with the
+ * input under {@code src/test/resources/org/codese/fuzz/findings/}. A test stays {@code @Disabled}
+ * until the core is fixed; once it passes, its input also belongs in the fuzz test's corpus
+ * directory so that the fuzzer starts from it.
+ */
+class FindingsTest {
+
+  static byte[] input(String name) throws IOException {
+    try (InputStream in = FindingsTest.class.getResourceAsStream("findings/" + name)) {
+      assertNotNull(in, "missing resource findings/" + name);
+      return in.readAllBytes();
+    }
+  }
+
+  /** Requires a typed rejection that is not an OutOfMemoryError or StackOverflowError wrapped. */
+  static void assertCleanRejection(ThrowingRunnable r) {
+    IOException e = assertThrows(IOException.class, r::run);
+    for (Throwable c = e.getCause(); c != null; c = c.getCause()) {
+      if (c instanceof VirtualMachineError) {
+        fail("rejected only after " + c + ", reported as " + e, e);
+      }
+    }
+  }
+
+  interface ThrowingRunnable {
+    void run() throws Exception;
+  }
+
+  /**
+   * Finding 1: memory amplification. A 1,116-byte snapshot, with valid checksums and code inside
+   * the restore grammar, creates eight {@code long[1 << 27]} arrays (8 GiB) under the default
+   * limits: each array length is within {@code CodeseLimits.maxArrayLength} (2^27), and a
+   * zero-filled array costs no bytes of the file, so nothing bounds the memory a restore
+   * allocates by the size of the snapshot (or by {@code maxBytes}). With {@code -Xmx3g} the
+   * restore dies of {@code OutOfMemoryError}, which {@code LoadedSnapshot.restoreInto} then
+   * wraps in a {@code RestoreException}. Made by capturing {@code new Object[] {new long[0xABCDE],
+   * ...8 times}} (the length is emitted once) and replacing the int {@code 0xABCDE} by {@code
+   * 1 << 27}, then recomputing the checksums.
+   */
+  @Test
+  @Disabled("finding 1: zero-filled arrays let a 1 KB snapshot allocate 8 GiB (OutOfMemoryError)")
+  void finding1ZeroFilledArraysAmplifyMemory() throws IOException {
+    byte[] snapshot = input("finding-1-zero-filled-arrays");
+    assertCleanRejection(() -> Codese.fromBytes(snapshot));
+  }
+}
