@@ -56,4 +56,39 @@ class FindingsTest {
     byte[] snapshot = input("finding-1-zero-filled-arrays");
     assertCleanRejection(() -> Codese.fromBytes(snapshot));
   }
+
+  /**
+   * Finding 2: an {@link java.io.ObjectStreamClass} is captured and restored as a plain object.
+   * A {@code .ser} file whose top-level item is a class descriptor ({@code TC_CLASSDESC}, here
+   * of {@code int[]}, which an allow-list filter accepts) reads back as an {@code
+   * ObjectStreamClass}; {@code Codese.toBytes} captures it without complaint and {@code
+   * Codese.fromBytes} returns an uninitialized {@code ObjectStreamClass}, on which every use
+   * fails with {@code java.lang.InternalError: Unexpected call when not initialized} (here:
+   * writing it with {@code ObjectOutputStream}). Either capture should refuse it with a {@code
+   * CaptureException}, or restore should give the descriptor of the same class ({@code
+   * ObjectStreamClass.lookup}), as JDK serialization does. The fuzzer's input is {@code
+   * findings/finding-2-object-stream-class.ser-data}; the test uses the equivalent {@code
+   * ObjectStreamClass.lookup(int[].class)}.
+   */
+  @Test
+  @Disabled("finding 2: ObjectStreamClass restores uninitialized (InternalError on use)")
+  void finding2ObjectStreamClassRestoresBroken() throws Exception {
+    Object descriptor;
+    try (java.io.ObjectInputStream in = new java.io.ObjectInputStream(
+        new java.io.ByteArrayInputStream(input("finding-2-object-stream-class.ser-data")))) {
+      descriptor = in.readObject();
+    }
+    org.junit.jupiter.api.Assertions.assertInstanceOf(java.io.ObjectStreamClass.class, descriptor);
+    for (Object osc : new Object[] {descriptor, java.io.ObjectStreamClass.lookup(int[].class)}) {
+      byte[] snapshot;
+      try {
+        snapshot = Codese.toBytes(osc);
+      } catch (IOException refused) {
+        continue; // a clean refusal at capture is a fix too
+      }
+      Object restored = Codese.fromBytes(snapshot);
+      org.junit.jupiter.api.Assertions.assertArrayEquals(JdkSerFuzzTest.jdkBytes(osc),
+          JdkSerFuzzTest.jdkBytes(restored));
+    }
+  }
 }
