@@ -60,6 +60,10 @@ public final class Main implements Runnable {
    * @return the exit code
    */
   static int run(String[] args, PrintStream out, PrintStream err) {
+    Integer isolated = ClassPaths.runIsolated(args, out, err);
+    if (isolated != null) {
+      return isolated;
+    }
     boolean verbose = Arrays.asList(args).contains("--verbose");
     CommandLine cl = new CommandLine(new Main());
     cl.setOut(new PrintWriter(out, true));
