@@ -137,7 +137,31 @@ public final class Codese {
    * @throws IOException if reading fails
    */
   public static Snapshot load(Path file) throws IOException {
-    return load(Files.readAllBytes(file), CodeseOptions.defaults());
+    return load(file, CodeseOptions.defaults());
+  }
+
+  /**
+   * Loads a snapshot file once, for many restores, with the given options. A file larger than
+   * {@link CodeseLimits#maxBytes()} is rejected before it is read.
+   *
+   * @param file the snapshot file
+   * @param options restore settings (filter, limits, class loader, threads)
+   * @return the loaded snapshot
+   * @throws CorruptSnapshotException if the snapshot is damaged
+   * @throws ClassMismatchException if a class it needs is missing or changed
+   * @throws java.io.InvalidObjectException if it exceeds a limit
+   * @throws java.io.InvalidClassException if the serialization filter rejects it
+   * @throws UnsafeSnapshotException if its code is outside the restore grammar
+   * @throws IOException if reading fails
+   */
+  public static Snapshot load(Path file, CodeseOptions options) throws IOException {
+    long size = Files.size(file);
+    if (size > options.limits().maxBytes()) {
+      throw new java.io.InvalidObjectException("snapshot " + file + " has " + size
+          + " bytes, over the limit of " + options.limits().maxBytes()
+          + "; raise it with CodeseLimits.withMaxBytes if the file is trusted");
+    }
+    return load(Files.readAllBytes(file), options);
   }
 
   /**
@@ -150,7 +174,9 @@ public final class Codese {
    * @throws IOException if reading fails
    */
   public static Snapshot load(InputStream in) throws IOException {
-    return load(in.readAllBytes(), CodeseOptions.defaults());
+    long max = CodeseOptions.defaults().limits().maxBytes();
+    byte[] bytes = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, max + 1));
+    return load(bytes, CodeseOptions.defaults());
   }
 
   /**
@@ -169,19 +195,28 @@ public final class Codese {
    * Loads a snapshot once, for many restores, with the given options.
    *
    * @param snapshot the snapshot's bytes
-   * @param options restore settings (thread count, class loader)
+   * @param options restore settings (filter, limits, class loader, threads)
    * @return the loaded snapshot
    * @throws CorruptSnapshotException if the snapshot is damaged
    * @throws ClassMismatchException if a class it needs is missing or changed
+   * @throws java.io.InvalidObjectException if it exceeds a limit
+   * @throws java.io.InvalidClassException if the serialization filter rejects it
+   * @throws UnsafeSnapshotException if its code is outside the restore grammar
    */
   public static Snapshot load(byte[] snapshot, CodeseOptions options) throws IOException {
     Objects.requireNonNull(snapshot, "snapshot");
     Objects.requireNonNull(options, "options");
+    if (snapshot.length > options.limits().maxBytes()) {
+      throw new java.io.InvalidObjectException("snapshot has " + snapshot.length
+          + " bytes or more, over the limit of " + options.limits().maxBytes()
+          + "; raise it with CodeseLimits.withMaxBytes if it is trusted");
+    }
     SnapshotFile file = SnapshotFile.parse(snapshot);
     if (file.firstId() != 0) {
       throw new CorruptSnapshotException("header", 0, "this is a segment of a Codese object stream,"
           + " not a snapshot; read it with CodeseInputStream");
     }
-    return new Snapshot(file, LoadedSnapshot.load(file, options.classLoader()), options);
+    return new Snapshot(file, LoadedSnapshot.load(file, options.classLoader(),
+        Filters.effective(options.objectInputFilter()), options.limits()), options);
   }
 }

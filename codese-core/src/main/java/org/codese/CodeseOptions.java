@@ -1,5 +1,6 @@
 package org.codese;
 
+import java.io.ObjectInputFilter;
 import java.util.Objects;
 
 /**
@@ -10,16 +11,22 @@ import java.util.Objects;
  * shared freely between threads.
  */
 public final class CodeseOptions {
-  private static final CodeseOptions DEFAULTS = new CodeseOptions(false, 1, null);
+  private static final CodeseOptions DEFAULTS =
+      new CodeseOptions(false, 1, null, null, CodeseLimits.defaults());
 
   private final boolean requireSerializable;
   private final int restoreThreads;
   private final ClassLoader classLoader;
+  private final ObjectInputFilter filter;
+  private final CodeseLimits limits;
 
-  private CodeseOptions(boolean requireSerializable, int restoreThreads, ClassLoader classLoader) {
+  private CodeseOptions(boolean requireSerializable, int restoreThreads, ClassLoader classLoader,
+      ObjectInputFilter filter, CodeseLimits limits) {
     this.requireSerializable = requireSerializable;
     this.restoreThreads = restoreThreads;
     this.classLoader = classLoader;
+    this.filter = filter;
+    this.limits = limits;
   }
 
   /**
@@ -41,7 +48,7 @@ public final class CodeseOptions {
    * @return options that differ from these only in this setting
    */
   public CodeseOptions withRequireSerializable(boolean required) {
-    return new CodeseOptions(required, restoreThreads, classLoader);
+    return new CodeseOptions(required, restoreThreads, classLoader, filter, limits);
   }
 
   /**
@@ -55,7 +62,7 @@ public final class CodeseOptions {
     if (threads < 1) {
       throw new IllegalArgumentException("restore threads must be at least 1, got " + threads);
     }
-    return new CodeseOptions(requireSerializable, threads, classLoader);
+    return new CodeseOptions(requireSerializable, threads, classLoader, filter, limits);
   }
 
   /**
@@ -65,7 +72,39 @@ public final class CodeseOptions {
    * @return options that differ from these only in this setting
    */
   public CodeseOptions withClassLoader(ClassLoader loader) {
-    return new CodeseOptions(requireSerializable, restoreThreads, loader);
+    return new CodeseOptions(requireSerializable, restoreThreads, loader, filter, limits);
+  }
+
+  /**
+   * A serialization filter for loading, combined with the JVM-wide filter through the filter
+   * factory exactly as {@link java.io.ObjectInputStream#setObjectInputFilter} does (JEP 290 and
+   * 415). The filter sees every class, array length, the object count and the recorded depth of a
+   * snapshot before any of its code runs.
+   *
+   * @param filter the filter, or {@code null} for the JVM-wide filter only
+   * @return options that differ from these only in this setting
+   */
+  public CodeseOptions withObjectInputFilter(ObjectInputFilter filter) {
+    return new CodeseOptions(requireSerializable, restoreThreads, classLoader, filter, limits);
+  }
+
+  /**
+   * @param limits bounds on what a loaded snapshot may create
+   * @return options that differ from these only in this setting
+   */
+  public CodeseOptions withLimits(CodeseLimits limits) {
+    return new CodeseOptions(requireSerializable, restoreThreads, classLoader, filter,
+        Objects.requireNonNull(limits, "limits"));
+  }
+
+  /** @return the per-call serialization filter, or {@code null} */
+  public ObjectInputFilter objectInputFilter() {
+    return filter;
+  }
+
+  /** @return the load limits */
+  public CodeseLimits limits() {
+    return limits;
   }
 
   /** @return whether capture requires {@code Serializable} */
@@ -88,12 +127,14 @@ public final class CodeseOptions {
     return o instanceof CodeseOptions other
         && requireSerializable == other.requireSerializable
         && restoreThreads == other.restoreThreads
-        && classLoader == other.classLoader;
+        && classLoader == other.classLoader
+        && filter == other.filter
+        && limits.equals(other.limits);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(requireSerializable, restoreThreads, classLoader);
+    return Objects.hash(requireSerializable, restoreThreads, classLoader, filter, limits);
   }
 
   @Override

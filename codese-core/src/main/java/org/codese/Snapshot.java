@@ -16,6 +16,12 @@ import org.codese.load.LoadedSnapshot;
  * snapshot refuses to restore.
  */
 public final class Snapshot implements AutoCloseable {
+  /** A snapshot just captured in this JVM is not bounded: it holds what the caller gave it. */
+  private static final CodeseLimits OWN_CAPTURE = CodeseLimits.defaults()
+      .withMaxObjects(Integer.MAX_VALUE).withMaxArrayLength(Integer.MAX_VALUE)
+      .withMaxBytes(Long.MAX_VALUE).withMaxClasses(Integer.MAX_VALUE)
+      .withMaxDepth(Integer.MAX_VALUE);
+
   private final SnapshotFile file;
   private final CodeseOptions options;
   private volatile LoadedSnapshot loaded;
@@ -52,7 +58,8 @@ public final class Snapshot implements AutoCloseable {
   public static Snapshot capture(Object root, CodeseOptions options) throws IOException {
     Objects.requireNonNull(options, "options");
     SnapshotFile file = Pipeline.capture(root, options);
-    return new Snapshot(file, LoadedSnapshot.load(file, options.classLoader()), options);
+    return new Snapshot(file, LoadedSnapshot.load(file, options.classLoader(), null, OWN_CAPTURE),
+        options);
   }
 
   /**
