@@ -79,7 +79,7 @@ final class VerifyCommand implements Callable<Integer> {
     }
     for (int i = 0; i < src.segments.size(); i++) {
       String where = src.segments.size() == 1 ? "" : "segment " + (i + 1) + ": ";
-      for (String v : GrammarRules.violations(src.segments.get(i).file())) {
+      for (String v : org.codese.verify.GrammarCheck.violations(src.segments.get(i).file())) {
         problems.add("grammar: " + where + v);
       }
     }
@@ -165,23 +165,5 @@ final class VerifyCommand implements Callable<Integer> {
       return Names.source(descriptor.substring(1, descriptor.length() - 1).replace('/', '.'));
     }
     return Names.source(descriptor.replace('/', '.'));
-  }
-
-  /** The core's grammar check, {@code org.codese.verify.GrammarCheck}, where it exists. */
-  static final class GrammarRules {
-    private GrammarRules() {}
-
-    @SuppressWarnings("unchecked")
-    static List<String> violations(SnapshotFile f) {
-      try {
-        Class<?> c = Class.forName("org.codese.verify.GrammarCheck");
-        return (List<String>) c.getMethod("violations", SnapshotFile.class).invoke(null, f);
-      } catch (ClassNotFoundException e) {
-        return List.of();
-      } catch (ReflectiveOperationException e) {
-        Throwable cause = e.getCause() == null ? e : e.getCause();
-        return List.of("the grammar check failed: " + cause);
-      }
-    }
   }
 }
