@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import org.codese.format.SnapshotFile;
 import org.codese.program.Grammar;
-import org.objectweb.asm.ClassReader;
 
 /**
  * Checks that every generated class of a snapshot follows the restore grammar of {@link Grammar},
@@ -50,8 +49,7 @@ public final class GrammarCheck {
       String hostClass = host < 0 ? null : file.classes().get(host).name().replace('.', '/');
       ClassChecker checker = new ClassChecker(i, pkg, hostClass, longest, out);
       try {
-        new ClassReader(file.classFiles().get(i)).accept(checker, ClassReader.SKIP_FRAMES);
-        checker.finish();
+        checker.check(ClassFile.parse(file.classFiles().get(i)));
       } catch (RuntimeException e) {
         out.add("generated class " + i + ": not a readable class file (" + e + ")");
       }
