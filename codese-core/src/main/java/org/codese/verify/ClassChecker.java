@@ -11,15 +11,15 @@ final class ClassChecker {
   private final int index;
   private final String pkg;
   private final String host;
-  private final int[] longestArray;
+  private final long[] arrays;
   private final List<String> out;
   private String name = "?";
 
-  ClassChecker(int index, String pkg, String host, int[] longestArray, List<String> out) {
+  ClassChecker(int index, String pkg, String host, long[] arrays, List<String> out) {
     this.index = index;
     this.pkg = pkg;
     this.host = host;
-    this.longestArray = longestArray;
+    this.arrays = arrays;
     this.out = out;
   }
 
@@ -86,7 +86,7 @@ final class ClassChecker {
         fail("method " + m.name() + " has no code");
         continue;
       }
-      MethodChecker checker = new MethodChecker(this, m.name(), kind, host, longestArray);
+      MethodChecker checker = new MethodChecker(this, m.name(), kind, host, arrays);
       if (m.handlers() != 0) {
         checker.fail(-1, "has an exception handler; the grammar has none");
         continue;

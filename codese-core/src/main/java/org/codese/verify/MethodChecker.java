@@ -37,16 +37,17 @@ final class MethodChecker {
   private final String name;
   private final Kind kind;
   private final String host;
-  private final int[] longestArray;
+  /** {longest array, total array elements} the code creates, updated as arrays are found. */
+  private final long[] arrays;
   private final List<Insn> insns = new ArrayList<>();
   private int chunkCalls;
 
-  MethodChecker(ClassChecker owner, String name, Kind kind, String host, int[] longestArray) {
+  MethodChecker(ClassChecker owner, String name, Kind kind, String host, long[] arrays) {
     this.owner = owner;
     this.name = name;
     this.kind = kind;
     this.host = host;
-    this.longestArray = longestArray;
+    this.arrays = arrays;
   }
 
   int chunkCalls() {
@@ -369,7 +370,8 @@ final class MethodChecker {
     if (len < 0) {
       return "creates an array whose length is not a non-negative constant";
     }
-    longestArray[0] = (int) Math.max(longestArray[0], len);
+    arrays[0] = Math.max(arrays[0], len);
+    arrays[1] += len;
     return null;
   }
 }
