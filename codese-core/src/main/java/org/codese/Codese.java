@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Objects;
+import org.codese.format.Signing;
 import org.codese.format.SnapshotFile;
 import org.codese.load.LoadedSnapshot;
 
@@ -38,8 +39,23 @@ public final class Codese {
    * @throws IOException if writing fails or a class's own {@code writeObject} fails
    */
   public static void write(Object root, OutputStream out) throws IOException {
+    write(root, out, CodeseOptions.defaults());
+  }
+
+  /**
+   * Captures the graph reachable from {@code root} with the given options (signing key, {@code
+   * Serializable} requirement) and writes it as a snapshot.
+   *
+   * @param root the root of the graph; may be {@code null}
+   * @param out where to write; not closed
+   * @param options capture settings
+   * @throws CaptureException if an object in the graph cannot be captured
+   * @throws IOException if writing fails or a class's own {@code writeObject} fails
+   */
+  public static void write(Object root, OutputStream out, CodeseOptions options)
+      throws IOException {
     Objects.requireNonNull(out, "out");
-    out.write(toBytes(root));
+    out.write(toBytes(root, options));
   }
 
   /**
@@ -53,8 +69,22 @@ public final class Codese {
    * @throws IOException if writing fails or a class's own {@code writeObject} fails
    */
   public static void write(Object root, Path file) throws IOException {
+    write(root, file, CodeseOptions.defaults());
+  }
+
+  /**
+   * Captures the graph reachable from {@code root} with the given options into a snapshot file,
+   * through a temporary file and an atomic move as {@link #write(Object, Path)} does.
+   *
+   * @param root the root of the graph; may be {@code null}
+   * @param file the snapshot file to create or replace
+   * @param options capture settings
+   * @throws CaptureException if an object in the graph cannot be captured
+   * @throws IOException if writing fails or a class's own {@code writeObject} fails
+   */
+  public static void write(Object root, Path file, CodeseOptions options) throws IOException {
     Objects.requireNonNull(file, "file");
-    byte[] bytes = toBytes(root);
+    byte[] bytes = toBytes(root, options);
     Path dir = file.toAbsolutePath().getParent();
     Path tmp = dir.resolve("." + file.getFileName() + "." + System.nanoTime() + ".tmp");
     try {
@@ -78,7 +108,24 @@ public final class Codese {
    * @throws IOException if a class's own {@code writeObject} fails
    */
   public static byte[] toBytes(Object root) throws IOException {
-    return Pipeline.capture(root, CodeseOptions.defaults()).bytes();
+    return toBytes(root, CodeseOptions.defaults());
+  }
+
+  /**
+   * Captures the graph reachable from {@code root} as a snapshot in memory, with the given options;
+   * signed if they carry a signing key.
+   *
+   * @param root the root of the graph; may be {@code null}
+   * @param options capture settings
+   * @return the snapshot's bytes
+   * @throws CaptureException if an object in the graph cannot be captured
+   * @throws IOException if a class's own {@code writeObject} fails
+   */
+  public static byte[] toBytes(Object root, CodeseOptions options) throws IOException {
+    Objects.requireNonNull(options, "options");
+    byte[] bytes = Pipeline.capture(root, options).bytes();
+    byte[] key = options.signingKey();
+    return key == null ? bytes : Signing.sign(bytes, key);
   }
 
   /**
@@ -202,10 +249,13 @@ public final class Codese {
    * @throws java.io.InvalidObjectException if it exceeds a limit
    * @throws java.io.InvalidClassException if the serialization filter rejects it
    * @throws UnsafeSnapshotException if its code is outside the restore grammar
+   * @throws AuthenticityException if a signing key is configured and the signature is missing or
+   *     wrong
    */
   public static Snapshot load(byte[] snapshot, CodeseOptions options) throws IOException {
     Objects.requireNonNull(snapshot, "snapshot");
     Objects.requireNonNull(options, "options");
+    snapshot = Signing.unwrap(snapshot, options.signingKey());
     if (snapshot.length > options.limits().maxBytes()) {
       throw new java.io.InvalidObjectException("snapshot has " + snapshot.length
           + " bytes or more, over the limit of " + options.limits().maxBytes()

@@ -5,8 +5,9 @@ package org.codese;
  * allocated or any code runs; a snapshot over a limit is rejected with an {@link
  * java.io.InvalidObjectException} naming the limit. Immutable; start from {@link #defaults()}.
  *
- * <p>Defaults: 100,000,000 objects per snapshot, arrays of 2^27 elements, 1 GiB of snapshot bytes,
- * 100,000 classes, depth 100,000,000.
+ * <p>Defaults: 100,000,000 objects per snapshot, 2^27 array elements (in all arrays of a snapshot
+ * together, and so in its longest array), 1 GiB of snapshot bytes, 100,000 classes, depth
+ * 100,000,000.
  */
 public final class CodeseLimits {
   private static final CodeseLimits DEFAULTS =
@@ -50,7 +51,7 @@ public final class CodeseLimits {
   }
 
   /**
-   * @param n the longest array a snapshot may create or carry
+   * @param n the most array elements a snapshot may create or carry, in all its arrays together
    * @return limits that differ from these only in this bound
    */
   public CodeseLimits withMaxArrayLength(int n) {

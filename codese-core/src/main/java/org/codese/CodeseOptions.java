@@ -12,16 +12,18 @@ import java.util.Objects;
  */
 public final class CodeseOptions {
   private static final CodeseOptions DEFAULTS =
-      new CodeseOptions(false, 1, null, null, CodeseLimits.defaults());
+      new CodeseOptions(false, 1, null, null, CodeseLimits.defaults(), null);
 
   private final boolean requireSerializable;
   private final int restoreThreads;
   private final ClassLoader classLoader;
   private final ObjectInputFilter filter;
   private final CodeseLimits limits;
+  private final byte[] signingKey;
 
   private CodeseOptions(boolean requireSerializable, int restoreThreads, ClassLoader classLoader,
-      ObjectInputFilter filter, CodeseLimits limits) {
+      ObjectInputFilter filter, CodeseLimits limits, byte[] signingKey) {
+    this.signingKey = signingKey;
     this.requireSerializable = requireSerializable;
     this.restoreThreads = restoreThreads;
     this.classLoader = classLoader;
@@ -48,7 +50,7 @@ public final class CodeseOptions {
    * @return options that differ from these only in this setting
    */
   public CodeseOptions withRequireSerializable(boolean required) {
-    return new CodeseOptions(required, restoreThreads, classLoader, filter, limits);
+    return new CodeseOptions(required, restoreThreads, classLoader, filter, limits, signingKey);
   }
 
   /**
@@ -62,7 +64,7 @@ public final class CodeseOptions {
     if (threads < 1) {
       throw new IllegalArgumentException("restore threads must be at least 1, got " + threads);
     }
-    return new CodeseOptions(requireSerializable, threads, classLoader, filter, limits);
+    return new CodeseOptions(requireSerializable, threads, classLoader, filter, limits, signingKey);
   }
 
   /**
@@ -72,7 +74,7 @@ public final class CodeseOptions {
    * @return options that differ from these only in this setting
    */
   public CodeseOptions withClassLoader(ClassLoader loader) {
-    return new CodeseOptions(requireSerializable, restoreThreads, loader, filter, limits);
+    return new CodeseOptions(requireSerializable, restoreThreads, loader, filter, limits, signingKey);
   }
 
   /**
@@ -85,7 +87,7 @@ public final class CodeseOptions {
    * @return options that differ from these only in this setting
    */
   public CodeseOptions withObjectInputFilter(ObjectInputFilter filter) {
-    return new CodeseOptions(requireSerializable, restoreThreads, classLoader, filter, limits);
+    return new CodeseOptions(requireSerializable, restoreThreads, classLoader, filter, limits, signingKey);
   }
 
   /**
@@ -94,7 +96,30 @@ public final class CodeseOptions {
    */
   public CodeseOptions withLimits(CodeseLimits limits) {
     return new CodeseOptions(requireSerializable, restoreThreads, classLoader, filter,
-        Objects.requireNonNull(limits, "limits"));
+        Objects.requireNonNull(limits, "limits"), signingKey);
+  }
+
+  /**
+   * A key for HMAC-SHA256 signatures: with a key, capture signs every snapshot (and every stream
+   * segment) and loading rejects, with {@link AuthenticityException}, any snapshot that is unsigned
+   * or signed with another key, before parsing it.
+   *
+   * @param key the secret key bytes (at least 16), or {@code null} for no signing
+   * @return options that differ from these only in this setting
+   * @throws IllegalArgumentException if the key is shorter than 16 bytes
+   */
+  public CodeseOptions withSigningKey(byte[] key) {
+    if (key != null && key.length < 16) {
+      throw new IllegalArgumentException("a signing key needs at least 16 bytes, got "
+          + key.length);
+    }
+    return new CodeseOptions(requireSerializable, restoreThreads, classLoader, filter, limits,
+        key == null ? null : key.clone());
+  }
+
+  /** @return a copy of the signing key, or {@code null} */
+  public byte[] signingKey() {
+    return signingKey == null ? null : signingKey.clone();
   }
 
   /** @return the per-call serialization filter, or {@code null} */
@@ -129,12 +154,13 @@ public final class CodeseOptions {
         && restoreThreads == other.restoreThreads
         && classLoader == other.classLoader
         && filter == other.filter
-        && limits.equals(other.limits);
+        && limits.equals(other.limits)
+        && java.util.Arrays.equals(signingKey, other.signingKey);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(requireSerializable, restoreThreads, classLoader, filter, limits);
+    return Objects.hash(requireSerializable, restoreThreads, classLoader, filter, limits, signingKey);
   }
 
   @Override

@@ -3,6 +3,7 @@ package org.codese;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Objects;
+import org.codese.format.Signing;
 import org.codese.format.SnapshotFile;
 import org.codese.load.LoadedSnapshot;
 
@@ -95,9 +96,13 @@ public final class Snapshot implements AutoCloseable {
     return current.restoreRoot(threads);
   }
 
-  /** @return the snapshot in its file format, as written by {@link #writeTo} */
+  /**
+   * @return the snapshot in its file format, as written by {@link #writeTo}; signed if the options
+   *     carry a signing key
+   */
   public byte[] toBytes() {
-    return file.bytes();
+    byte[] key = options.signingKey();
+    return key == null ? file.bytes() : Signing.sign(file.bytes(), key);
   }
 
   /**
@@ -107,7 +112,7 @@ public final class Snapshot implements AutoCloseable {
    * @throws IOException if writing fails
    */
   public void writeTo(OutputStream out) throws IOException {
-    out.write(file.bytes());
+    out.write(toBytes());
   }
 
   /**

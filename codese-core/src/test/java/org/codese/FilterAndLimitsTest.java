@@ -129,6 +129,22 @@ class FilterAndLimitsTest {
   }
 
   @Test
+  void manyZeroFilledArraysCountTogether() throws Exception {
+    List<byte[]> arrays = new ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      arrays.add(new byte[1 << 20]);
+    }
+    byte[] snapshot = Codese.toBytes(arrays);
+    assertTrue(snapshot.length < 64 * 1024, "zero-filled arrays should cost little space");
+    CodeseOptions limited = CodeseOptions.defaults()
+        .withLimits(CodeseLimits.defaults().withMaxArrayLength(10 << 20));
+    InvalidObjectException e =
+        assertThrows(InvalidObjectException.class, () -> Codese.load(snapshot, limited));
+    assertTrue(e.getMessage().contains("total array elements"), e.getMessage());
+    Codese.load(snapshot).close();
+  }
+
+  @Test
   void limitsRejectInvalidValues() {
     assertThrows(IllegalArgumentException.class, () -> CodeseLimits.defaults().withMaxObjects(0));
     assertThrows(IllegalArgumentException.class, () -> CodeseLimits.defaults().withMaxBytes(-1));

@@ -26,7 +26,7 @@ public final class Emitter {
   /** An upper bound on a loop's bytecode without its columns. */
   private static final int LOOP_BYTES = 80;
   /** An upper bound on the bytecode one column adds to a cluster loop. */
-  private static final int COLUMN_BYTES = 24;
+  private static final int COLUMN_BYTES = 48;
   /** Local 0 of every chunk: the restore table. */
   static final int TABLE = 0;
   /** Local 1: the resolved constants. */
@@ -228,6 +228,12 @@ public final class Emitter {
       push(p.index());
       value(p.type(), p.bits(), p.ref());
       mv.visitInsn(arrayStore(p.type()));
+    } else if (op instanceof Op.RunSteps r) {
+      mv.visitVarInsn(ALOAD, TABLE);
+      mv.visitVarInsn(ALOAD, CONSTANTS);
+      push(r.program());
+      mv.visitMethodInsn(INVOKESTATIC, Grammar.HOOKS_OWNER, Grammar.STEPS_METHOD,
+          Grammar.STEPS_DESCRIPTOR, false);
     } else if (op instanceof Op.CallHook h) {
       mv.visitVarInsn(ALOAD, TABLE);
       constant(h.hook(), null);
@@ -238,7 +244,7 @@ public final class Emitter {
     }
   }
 
-  private static String setterSuffix(char type) {
+  static String setterSuffix(char type) {
     return switch (type) {
       case 'Z' -> "Boolean";
       case 'B' -> "Byte";

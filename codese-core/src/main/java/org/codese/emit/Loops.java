@@ -19,6 +19,7 @@ final class Loops {
   private static final int INDEX = 4;
   private static final int DATA = 5;
   private static final String OBJECT_ARRAY = "[Ljava/lang/Object;";
+  private static final String FIELD = "java/lang/reflect/Field";
 
   private Loops() {}
 
@@ -69,31 +70,53 @@ final class Loops {
   }
 
   private static void cluster(MethodVisitor mv, Op.ClusterLoop c) {
+    int n = c.columns().size();
     load(mv, c.ids(), "[I", IDS);
-    for (int i = 0; i < c.columns().size(); i++) {
+    for (int i = 0; i < n; i++) {
       Op.Column col = c.columns().get(i);
       load(mv, col.values(), col.type() == 'L' ? "[I" : "[" + col.type(), DATA + i);
+      if (col.reflective()) {
+        load(mv, col.field(), FIELD, DATA + n + i);
+      }
     }
     loop(mv, () -> {
       tableAt(mv, IDS);
-      mv.visitTypeInsn(CHECKCAST, c.owner());
+      if (c.owner() != null) {
+        mv.visitTypeInsn(CHECKCAST, c.owner());
+      }
       mv.visitVarInsn(ASTORE, TARGET);
-      for (int i = 0; i < c.columns().size(); i++) {
-        Op.Column col = c.columns().get(i);
-        mv.visitVarInsn(ALOAD, TARGET);
-        if (col.type() == 'L') {
-          tableAt(mv, DATA + i);
-          if (col.cast() != null) {
-            mv.visitTypeInsn(CHECKCAST, col.cast());
-          }
-        } else {
-          mv.visitVarInsn(ALOAD, DATA + i);
-          mv.visitVarInsn(ILOAD, INDEX);
-          mv.visitInsn(arrayLoad(col.type()));
-        }
-        mv.visitFieldInsn(PUTFIELD, c.owner(), col.name(), col.descriptor());
+      for (int i = 0; i < n; i++) {
+        column(mv, c.owner(), c.columns().get(i), DATA + i, DATA + n + i);
       }
     });
+  }
+
+  /** {@code target.field = values[i]}, by {@code putfield} or through the field constant. */
+  private static void column(MethodVisitor mv, String owner, Op.Column col, int values,
+      int field) {
+    if (col.reflective()) {
+      mv.visitVarInsn(ALOAD, field);
+    }
+    mv.visitVarInsn(ALOAD, TARGET);
+    if (col.type() == 'L') {
+      tableAt(mv, values);
+      if (col.cast() != null && !col.reflective()) {
+        mv.visitTypeInsn(CHECKCAST, col.cast());
+      }
+    } else {
+      mv.visitVarInsn(ALOAD, values);
+      mv.visitVarInsn(ILOAD, INDEX);
+      mv.visitInsn(arrayLoad(col.type()));
+    }
+    if (!col.reflective()) {
+      mv.visitFieldInsn(PUTFIELD, owner, col.name(), col.descriptor());
+    } else if (col.type() == 'L') {
+      mv.visitMethodInsn(INVOKEVIRTUAL, FIELD, "set", "(Ljava/lang/Object;Ljava/lang/Object;)V",
+          false);
+    } else {
+      mv.visitMethodInsn(INVOKEVIRTUAL, FIELD, "set" + Emitter.setterSuffix(col.type()),
+          "(Ljava/lang/Object;" + col.type() + ")V", false);
+    }
   }
 
   /** Pushes {@code table[ids[i]]}'s array and index: {@code table, ids[i]}. */

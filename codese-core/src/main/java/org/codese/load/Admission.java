@@ -17,12 +17,15 @@ final class Admission {
   private Admission() {}
 
   /**
-   * The limits that need only the parsed file and the longest array its code creates; returns the
-   * longest array length the snapshot may create or carry.
+   * The limits that need only the parsed file and the arrays its code creates; returns the longest
+   * array length the snapshot may create or carry. All arrays together may hold at most {@link
+   * CodeseLimits#maxArrayLength()} elements, so that a small file cannot ask for many huge
+   * zero-filled arrays.
    */
-  static int checkLimits(SnapshotFile file, CodeseLimits limits, int longestInCode)
-      throws InvalidObjectException {
+  static int checkLimits(SnapshotFile file, CodeseLimits limits, int longestInCode,
+      long elementsInCode) throws InvalidObjectException {
     int longest = longestInCode;
+    long elements = elementsInCode;
     long objects = (long) file.tableSize() - file.firstId();
     over("objects", objects, limits.maxObjects(), "withMaxObjects");
     over("classes", file.classes().size(), limits.maxClasses(), "withMaxClasses");
@@ -31,8 +34,10 @@ final class Admission {
       long len = c instanceof Constant.PrimArray p ? Array.getLength(p.array())
           : c instanceof Constant.Texts t ? t.values().length : 0;
       longest = (int) Math.max(longest, len);
+      elements += len;
     }
     over("array length", longest, limits.maxArrayLength(), "withMaxArrayLength");
+    over("total array elements", elements, limits.maxArrayLength(), "withMaxArrayLength");
     return longest;
   }
 

@@ -42,6 +42,36 @@ final class Hooks {
     }
   }
 
+  /**
+   * Runs a finish program: hook calls and deferred reference stores, in order.
+   *
+   * @param table the restore table
+   * @param constants the resolved constants
+   * @param program the index of the {@code int[]} program among the constants
+   * @throws Throwable whatever a class's own method throws, or an exception for a malformed step
+   */
+  static void runSteps(Object[] table, Object[] constants, int program) throws Throwable {
+    int[] p = (int[]) constants[program];
+    for (int i = 0; i < p.length; ) {
+      switch (p[i]) {
+        case org.codese.program.Grammar.STEP_HOOK -> {
+          run(table, constants[p[i + 1]]);
+          i += 2;
+        }
+        case org.codese.program.Grammar.STEP_FIELD -> {
+          ((java.lang.reflect.Field) constants[p[i + 1]]).set(table[p[i + 2]], table[p[i + 3]]);
+          i += 4;
+        }
+        case org.codese.program.Grammar.STEP_ELEMENT -> {
+          ((Object[]) table[p[i + 1]])[p[i + 2]] = table[p[i + 3]];
+          i += 4;
+        }
+        default -> throw new java.io.StreamCorruptedException("unknown finish step " + p[i]
+            + " at " + i);
+      }
+    }
+  }
+
   private static Object record(Object[] table, HookCall h) throws Throwable {
     ReplayStream in = new ReplayStream(table, h.tape(), null, h.slot(), RestoreRun.current());
     FieldValues values = in.nextFields();

@@ -60,7 +60,8 @@ public final class LoadedSnapshot {
     if (!code.violations().isEmpty()) {
       throw new UnsafeSnapshotException(code.violations());
     }
-    int longestArray = Admission.checkLimits(file, limits, code.longestArray());
+    int longestArray =
+        Admission.checkLimits(file, limits, code.longestArray(), code.arrayElements());
     ClassTable table = new ClassTable(file.classes(), l);
     Admission.checkFilter(file, table, filter, file.bytes().length, longestArray);
     Object[] constants = Constants.resolve(file.constants(), table);

@@ -10,6 +10,7 @@ import java.util.function.Supplier;
 import java.io.ObjectInputFilter;
 import org.codese.CodeseLimits;
 import org.codese.CorruptSnapshotException;
+import org.codese.format.Signing;
 import org.codese.format.SnapshotFile;
 
 /**
@@ -28,6 +29,7 @@ public final class StreamReader {
   private final ClassLoader loader;
   private final Supplier<ObjectInputFilter> filter;
   private final CodeseLimits limits;
+  private final byte[] signingKey;
   private Object[] table = new Object[1];
   private ReplayStream current;
   private boolean ended;
@@ -40,11 +42,13 @@ public final class StreamReader {
    * @param loader the class loader for the classes segments name, or {@code null}
    * @param filter gives the stream's current serialization filter when a segment is loaded
    * @param limits bounds on what each segment may create
+   * @param signingKey the key every segment must be signed with, or {@code null}
    * @throws CorruptSnapshotException if the header is not a Codese stream header
    * @throws IOException if reading fails
    */
   public StreamReader(InputStream in, ClassLoader loader, Supplier<ObjectInputFilter> filter,
-      CodeseLimits limits) throws IOException {
+      CodeseLimits limits, byte[] signingKey) throws IOException {
+    this.signingKey = signingKey;
     this.in = new DataInputStream(in);
     this.loader = loader;
     this.filter = filter;
@@ -118,6 +122,7 @@ public final class StreamReader {
       throw new CorruptSnapshotException("stream", offset, "segment of " + len
           + " bytes is truncated after " + bytes.length + " bytes");
     }
+    bytes = Signing.unwrap(bytes, signingKey);
     SnapshotFile file;
     try {
       file = SnapshotFile.parse(bytes);

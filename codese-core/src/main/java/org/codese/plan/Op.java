@@ -65,24 +65,38 @@ public sealed interface Op {
   record StringLoop(int ids, int texts) implements Op {}
 
   /**
-   * A counted loop over a cluster of objects of one class, in that class's nest: for every {@code
-   * i}, {@code t = (owner) table[ids[i]]} and then, per column, {@code t.field = column[i]}; a
-   * reference column holds table indices (the table's last slot is always {@code null}).
+   * A counted loop over a cluster of objects of one class: for every {@code i}, {@code t =
+   * table[ids[i]]} (cast to {@code owner} unless that is {@code null}) and then, per column, {@code
+   * t.field = column[i]}; a reference column holds table indices (the table's last slot is always
+   * {@code null}). Columns with a {@code putfield} need the loop to run in {@code owner}'s nest.
    */
   record ClusterLoop(String owner, int ids, java.util.List<Column> columns) implements Op {}
 
   /**
    * One field of a {@link ClusterLoop}: the field, the cast of reference values (or {@code null}),
-   * its type code, and the constant holding the values (a primitive array, or {@code int[]} of
-   * table indices for references).
+   * its type code, the constant holding the values (a primitive array, or {@code int[]} of table
+   * indices for references), and the reflective field constant to set it through, or -1 to set it
+   * with {@code putfield}.
    */
-  record Column(String name, String descriptor, String cast, char type, int values) {}
+  record Column(String name, String descriptor, String cast, char type, int values, int field) {
+    /** @return whether the column is set through {@code java.lang.reflect.Field} */
+    public boolean reflective() {
+      return field >= 0;
+    }
+  }
 
   /**
    * A counted loop: {@code target[i] = table[refs[i]]} over the object array {@code table[id]},
    * {@code refs} being an {@code int[]} constant of table indices.
    */
   record ElementLoop(int id, int refs) implements Op {}
+
+  /**
+   * Runs the finish program held in the {@code int[]} constant {@code program}: hook calls and
+   * deferred reference stores, in completion order, executed by Codese's runtime. See {@link
+   * org.codese.program.Grammar#STEP_HOOK}.
+   */
+  record RunSteps(int program) implements Op {}
 
   /** Runs the hook constant {@code hook} (readObject replay, readExternal, record, resolve). */
   record CallHook(int hook) implements Op {}

@@ -18,6 +18,7 @@ import org.codese.jvm.Slot;
 import org.codese.jvm.Types;
 import org.codese.program.Constant;
 import org.codese.program.Constant.HookKind;
+import org.codese.program.Grammar;
 import org.codese.program.Tape;
 
 /**
@@ -39,6 +40,11 @@ public final class Planner {
    * straight-line code runs interpreted once.
    */
   static final int LOOP_MIN = 32;
+  /**
+   * The most columns one cluster loop sets: each takes up to two locals, and the grammar uses only
+   * locals below 256 (no {@code wide} instructions).
+   */
+  static final int MAX_COLUMNS = 100;
 
   private final Graph graph;
   private final Tables tables = new Tables();
@@ -119,9 +125,43 @@ public final class Planner {
     List<Section> sections = new ArrayList<>();
     sections.add(new Section(0, -1, create));
     set.forEach((host, ops) -> sections.add(new Section(1, host, ops)));
-    sections.add(new Section(2, -1, finish));
+    sections.add(new Section(2, -1, finishProgram()));
     return new Plan(graph.firstId(), graph.endId(), sections, tables.constants(),
         tables.classes(), graph.items(), graph.depth());
+  }
+
+  /**
+   * The finish phase as one {@link Op.RunSteps}: its hook calls and deferred stores become an
+   * {@code int[]} program that Codese's runtime runs in order, so that graphs with many hooks do not
+   * need a large amount of straight-line code.
+   */
+  private List<Op> finishProgram() {
+    if (finish.isEmpty()) {
+      return List.of();
+    }
+    IntList program = new IntList();
+    int target = -1;
+    for (Op op : finish) {
+      if (op instanceof Op.Select s) {
+        target = s.id();
+      } else if (op instanceof Op.CallHook h) {
+        program.add(Grammar.STEP_HOOK);
+        program.add(h.hook());
+      } else if (op instanceof Op.PutField p && p.type() == 'L') {
+        program.add(Grammar.STEP_FIELD);
+        program.add(p.field());
+        program.add(target);
+        program.add(p.ref());
+      } else if (op instanceof Op.PutElement p && p.type() == 'L') {
+        program.add(Grammar.STEP_ELEMENT);
+        program.add(target);
+        program.add(p.index());
+        program.add(p.ref());
+      } else {
+        throw new IllegalStateException("not a finish step: " + op);
+      }
+    }
+    return List.of(new Op.RunSteps(intArray(program.toArray())));
   }
 
   private List<Op> set(int host) {
@@ -156,8 +196,8 @@ public final class Planner {
       array(a);
     } else if (node instanceof Node.External e) {
       int t = tables.type(e.type().type());
-      create.add(new Op.Alloc(id, tables.constant(
-          new Constant.Allocator(t, Constant.Mode.EXTERNAL))));
+      allocs.computeIfAbsent(tables.constant(new Constant.Allocator(t, Constant.Mode.EXTERNAL)),
+          k -> new IntList()).add(id);
     } else if (node instanceof Node.Instance i) {
       instance(i);
     }
@@ -287,13 +327,9 @@ public final class Planner {
       if (!slot.direct()) {
         continue;
       }
-      if (nestable(slot.type())) {
-        Cluster c = clusters.computeIfAbsent(slot.type(), k -> new Cluster(slot));
-        c.ids.add(node.id());
-        c.data.add(data);
-      } else {
-        directSlot(node.id(), data);
-      }
+      Cluster c = clusters.computeIfAbsent(slot.type(), k -> new Cluster(slot));
+      c.ids.add(node.id());
+      c.data.add(data);
     }
   }
 
@@ -325,13 +361,15 @@ public final class Planner {
   }
 
   /**
-   * Sets a cluster's non-final fields in one loop in the class's nest, one column per field that
-   * is not at its default value everywhere. Final fields are set one by one; references to late
-   * objects are deferred, their column entry left {@code null}.
+   * Sets a cluster's fields in one loop, one column per field that is not at its default value
+   * everywhere: with {@code putfield} in the class's nest where it may join it, through {@code
+   * Field.set*} for final fields and classes it may not join. References to late objects are
+   * deferred, their column entry left {@code null}.
    */
   private void clusterLoop(Cluster c) {
     Slot slot = c.slot;
     int t = tables.typeWithFields(slot.type(), slot.fields());
+    boolean nest = nestable(slot.type());
     String owner = Types.internalName(slot.type());
     List<SerialField> fields = slot.fields();
     int n = c.ids.size();
@@ -339,9 +377,7 @@ public final class Planner {
     List<Op.Column> columns = new ArrayList<>();
     for (int f = 0; f < fields.size(); f++) {
       SerialField sf = fields.get(f);
-      if (Modifier.isFinal(sf.field().getModifiers())) {
-        continue;
-      }
+      boolean reflective = !nest || Modifier.isFinal(sf.field().getModifiers());
       char code = f < nPrims ? Types.primitiveCode(sf.type()) : 'L';
       Object column = f < nPrims ? Array.newInstance(sf.type(), n) : new int[n];
       boolean any = false;
@@ -366,42 +402,15 @@ public final class Planner {
       }
       if (any) {
         columns.add(new Op.Column(sf.name(), sf.descriptor(), castFor(sf.type()), code,
-            tables.constant(new Constant.PrimArray(column))));
+            tables.constant(new Constant.PrimArray(column)), reflective ? setter(t, sf) : -1));
       }
     }
-    if (!columns.isEmpty()) {
-      set(t).add(new Op.ClusterLoop(owner, intArray(c.ids.toArray()), List.copyOf(columns)));
-    }
-    for (int j = 0; j < n; j++) {
-      finalFields(c.ids.get(j), t, slot, c.data.get(j));
-    }
-  }
-
-  private void finalFields(int id, int t, Slot slot, Node.SlotData data) {
-    List<SerialField> fields = slot.fields();
-    int nPrims = data.prims().length;
-    boolean selected = false;
-    for (int f = 0; f < fields.size(); f++) {
-      SerialField sf = fields.get(f);
-      if (!Modifier.isFinal(sf.field().getModifiers())) {
-        continue;
-      }
-      long bits = f < nPrims ? data.prims()[f] : 0;
-      int ref = f < nPrims ? -1 : data.refs()[f - nPrims];
-      if (f < nPrims ? bits == 0 : ref < 0) {
-        continue;
-      }
-      Op put = new Op.PutField(setter(t, sf), f < nPrims ? Types.primitiveCode(sf.type()) : 'L',
-          bits, ref);
-      if (ref >= 0 && isLate(ref)) {
-        defer(id, null, put);
-        continue;
-      }
-      if (!selected) {
-        set(-1).add(new Op.Select(id, null));
-        selected = true;
-      }
-      set(-1).add(put);
+    int ids = intArray(c.ids.toArray());
+    for (int from = 0; from < columns.size(); from += MAX_COLUMNS) {
+      List<Op.Column> part = columns.subList(from, Math.min(columns.size(), from + MAX_COLUMNS));
+      boolean anyPutfield = part.stream().anyMatch(col -> !col.reflective());
+      set(anyPutfield ? t : -1).add(
+          new Op.ClusterLoop(anyPutfield ? owner : null, ids, List.copyOf(part)));
     }
   }
 

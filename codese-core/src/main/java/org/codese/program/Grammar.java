@@ -28,6 +28,21 @@ public final class Grammar {
   public static final String HOOK_METHOD = "run";
   /** Its descriptor. */
   public static final String HOOK_DESCRIPTOR = "([Ljava/lang/Object;Ljava/lang/Object;)V";
+  /**
+   * The finish-program runner: {@code static void runSteps(Object[] table, Object[] constants, int
+   * program)}, where constant {@code program} is an {@code int[]} of steps {@link #STEP_HOOK},
+   * {@link #STEP_FIELD} and {@link #STEP_ELEMENT}.
+   */
+  public static final String STEPS_METHOD = "runSteps";
+  /** Its descriptor. */
+  public static final String STEPS_DESCRIPTOR = "([Ljava/lang/Object;[Ljava/lang/Object;I)V";
+  /** Step {@code (STEP_HOOK, hook)}: run the hook constant. */
+  public static final int STEP_HOOK = 0;
+  /** Step {@code (STEP_FIELD, field, target, value)}: {@code field.set(table[target], table[value])}. */
+  public static final int STEP_FIELD = 1;
+  /** Step {@code (STEP_ELEMENT, target, index, value)}: {@code table[target][index] = table[value]}. */
+  public static final int STEP_ELEMENT = 2;
+
   /** The descriptor of every chunk method: it takes the restore table and the constants. */
   public static final String CHUNK_DESCRIPTOR = "([Ljava/lang/Object;[Ljava/lang/Object;)V";
   /** The number of phases: create, set, finish. */

@@ -1,32 +1,25 @@
 package org.codese.verify;
 
-import static org.objectweb.asm.Opcodes.*;
-
-import java.util.ArrayList;
 import java.util.List;
 import org.codese.program.Grammar;
-import org.objectweb.asm.ClassVisitor;
-import org.objectweb.asm.FieldVisitor;
-import org.objectweb.asm.MethodVisitor;
 
 /** Checks the structure of one generated class and hands each method to {@link MethodChecker}. */
-final class ClassChecker extends ClassVisitor {
+final class ClassChecker {
+  private static final int ACC_STATIC = 0x0008;
+  private static final int NOT_PLAIN = 0x0200 | 0x0400 | 0x2000 | 0x4000 | 0x8000;
+
   private final int index;
   private final String pkg;
   private final String host;
-  private final int[] longestArray;
+  private final long[] arrays;
   private final List<String> out;
   private String name = "?";
-  private final List<MethodChecker> chunks = new ArrayList<>();
-  private MethodChecker accept;
-  private boolean init;
 
-  ClassChecker(int index, String pkg, String host, int[] longestArray, List<String> out) {
-    super(ASM9);
+  ClassChecker(int index, String pkg, String host, long[] arrays, List<String> out) {
     this.index = index;
     this.pkg = pkg;
     this.host = host;
-    this.longestArray = longestArray;
+    this.arrays = arrays;
     this.out = out;
   }
 
@@ -34,89 +27,82 @@ final class ClassChecker extends ClassVisitor {
     out.add("generated class " + index + " (" + name + "): " + what);
   }
 
-  @Override
-  public void visit(int version, int access, String name, String signature, String superName,
-      String[] interfaces) {
-    this.name = name;
-    String expected = (pkg.isEmpty() ? "" : pkg + "/") + Grammar.CLASS_PREFIX;
-    if (!name.startsWith(expected) || name.substring(expected.length()).indexOf('/') >= 0) {
-      fail("its name is not " + expected + "N");
-    }
-    if (!"java/lang/Object".equals(superName)) {
-      fail("extends " + superName + ", not java/lang/Object");
-    }
-    if (interfaces == null || interfaces.length != 1
-        || !Grammar.ENTRY_INTERFACE.equals(interfaces[0])) {
-      fail("must implement exactly " + Grammar.ENTRY_INTERFACE);
-    }
-    if ((access & (ACC_INTERFACE | ACC_ABSTRACT | ACC_ANNOTATION | ACC_ENUM | ACC_MODULE)) != 0) {
-      fail("is not a plain class");
-    }
-  }
-
-  @Override
-  public FieldVisitor visitField(int access, String name, String descriptor, String signature,
-      Object value) {
-    fail("declares field " + name + "; generated classes have no fields");
-    return null;
-  }
-
-  @Override
-  public void visitNestHost(String nestHost) {
-    fail("declares a nest host");
-  }
-
-  @Override
-  public void visitNestMember(String nestMember) {
-    fail("declares a nest member");
-  }
-
-  @Override
-  public void visitPermittedSubclass(String permittedSubclass) {
-    fail("declares permitted subclasses");
-  }
-
-  @Override
-  public void visitInnerClass(String name, String outerName, String innerName, int access) {
-    fail("declares inner class " + name);
-  }
-
-  @Override
-  public MethodVisitor visitMethod(int access, String name, String descriptor, String signature,
-      String[] exceptions) {
-    if (name.equals("<init>") && descriptor.equals("()V") && !init) {
-      init = true;
-      return new MethodChecker(this, name, MethodChecker.Kind.INIT, host, longestArray);
-    }
-    if (name.equals("accept") && descriptor.equals("(Ljava/lang/Object;Ljava/lang/Object;)V")
-        && (access & ACC_STATIC) == 0 && accept == null) {
-      accept = new MethodChecker(this, name, MethodChecker.Kind.ACCEPT, host, longestArray);
-      return accept;
-    }
-    if (name.equals("m" + chunks.size()) && descriptor.equals(Grammar.CHUNK_DESCRIPTOR)
-        && (access & ACC_STATIC) != 0) {
-      MethodChecker m = new MethodChecker(this, name, MethodChecker.Kind.CHUNK, host,
-          longestArray);
-      chunks.add(m);
-      return m;
-    }
-    fail("declares method " + name + descriptor + ", which the grammar does not allow"
-        + " (only <init>, accept and chunks m0, m1, ... in order)");
-    return null;
-  }
-
   String className() {
     return name;
   }
 
-  void finish() {
+  void check(ClassFile cf) {
+    name = cf.name;
+    String expected = (pkg.isEmpty() ? "" : pkg + "/") + Grammar.CLASS_PREFIX;
+    if (!name.startsWith(expected) || name.substring(expected.length()).indexOf('/') >= 0) {
+      fail("its name is not " + expected + "N");
+    }
+    if (!"java/lang/Object".equals(cf.superName)) {
+      fail("extends " + cf.superName + ", not java/lang/Object");
+    }
+    if (!cf.interfaces.equals(List.of(Grammar.ENTRY_INTERFACE))) {
+      fail("must implement exactly " + Grammar.ENTRY_INTERFACE + ", not " + cf.interfaces);
+    }
+    if ((cf.access & NOT_PLAIN) != 0) {
+      fail("is not a plain class");
+    }
+    for (String f : cf.fields) {
+      fail("declares field " + f + "; generated classes have no fields");
+    }
+    for (String a : cf.attributes) {
+      if (!a.equals("SourceFile")) {
+        fail("has class attribute " + a + ", which generated classes do not have");
+      }
+    }
+    if (cf.hasForbiddenConstants()) {
+      fail("has method handle, dynamic or module constants, which the grammar never uses");
+    }
+    methods(cf);
+  }
+
+  private void methods(ClassFile cf) {
+    boolean init = false;
+    MethodChecker accept = null;
+    int chunks = 0;
+    for (ClassFile.Method m : cf.methods) {
+      MethodChecker.Kind kind = null;
+      if (m.name().equals("<init>") && m.descriptor().equals("()V") && !init) {
+        init = true;
+        kind = MethodChecker.Kind.INIT;
+      } else if (m.name().equals("accept") && accept == null
+          && m.descriptor().equals("(Ljava/lang/Object;Ljava/lang/Object;)V")
+          && (m.access() & ACC_STATIC) == 0) {
+        kind = MethodChecker.Kind.ACCEPT;
+      } else if (m.name().equals("m" + chunks) && (m.access() & ACC_STATIC) != 0
+          && m.descriptor().equals(Grammar.CHUNK_DESCRIPTOR)) {
+        chunks++;
+        kind = MethodChecker.Kind.CHUNK;
+      } else {
+        fail("declares method " + m.name() + m.descriptor() + ", which the grammar does not allow"
+            + " (only <init>, accept and chunks m0, m1, ... in order)");
+        continue;
+      }
+      if (m.code() == null) {
+        fail("method " + m.name() + " has no code");
+        continue;
+      }
+      MethodChecker checker = new MethodChecker(this, m.name(), kind, host, arrays);
+      if (m.handlers() != 0) {
+        checker.fail(-1, "has an exception handler; the grammar has none");
+        continue;
+      }
+      checker.check(cf, m.code());
+      if (kind == MethodChecker.Kind.ACCEPT) {
+        accept = checker;
+      }
+    }
     if (!init) {
       fail("has no no-arg constructor");
     }
     if (accept == null) {
       fail("has no accept method");
-    } else if (accept.chunkCalls() != chunks.size()) {
-      fail("accept calls " + accept.chunkCalls() + " chunks but the class has " + chunks.size());
+    } else if (accept.chunkCalls() != chunks) {
+      fail("accept calls " + accept.chunkCalls() + " chunks but the class has " + chunks);
     }
   }
 }

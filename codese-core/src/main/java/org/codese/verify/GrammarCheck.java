@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import org.codese.format.SnapshotFile;
 import org.codese.program.Grammar;
-import org.objectweb.asm.ClassReader;
 
 /**
  * Checks that every generated class of a snapshot follows the restore grammar of {@link Grammar},
@@ -34,8 +33,9 @@ public final class GrammarCheck {
    *
    * @param violations one line per violation; empty if every class follows the grammar
    * @param longestArray the greatest constant array length the code creates
+   * @param arrayElements the total number of array elements the code creates
    */
-  public record Result(List<String> violations, int longestArray) {}
+  public record Result(List<String> violations, int longestArray, long arrayElements) {}
 
   /**
    * @param file a parsed snapshot
@@ -43,20 +43,19 @@ public final class GrammarCheck {
    */
   public static Result check(SnapshotFile file) {
     List<String> out = new ArrayList<>();
-    int[] longest = new int[1];
+    long[] arrays = new long[2];
     for (int i = 0; i < file.classFiles().size(); i++) {
       int host = file.placements().get(i)[1];
       String pkg = host < 0 ? Grammar.PACKAGE : packageOf(file.classes().get(host).name());
       String hostClass = host < 0 ? null : file.classes().get(host).name().replace('.', '/');
-      ClassChecker checker = new ClassChecker(i, pkg, hostClass, longest, out);
+      ClassChecker checker = new ClassChecker(i, pkg, hostClass, arrays, out);
       try {
-        new ClassReader(file.classFiles().get(i)).accept(checker, ClassReader.SKIP_FRAMES);
-        checker.finish();
+        checker.check(ClassFile.parse(file.classFiles().get(i)));
       } catch (RuntimeException e) {
         out.add("generated class " + i + ": not a readable class file (" + e + ")");
       }
     }
-    return new Result(List.copyOf(out), longest[0]);
+    return new Result(List.copyOf(out), (int) arrays[0], arrays[1]);
   }
 
   private static String packageOf(String binaryName) {

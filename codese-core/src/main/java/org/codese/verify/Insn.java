@@ -1,13 +1,11 @@
 package org.codese.verify;
 
-import org.objectweb.asm.Label;
-
 /**
  * One instruction of a generated method as the checker sees it: the opcode ({@link #LABEL} for a
  * label) and whichever operands the instruction has.
  */
 record Insn(int opcode, int operand, String owner, String name, String descriptor, Object constant,
-    Label label) {
+    Object label) {
   /** A pseudo-opcode marking a label's position. */
   static final int LABEL = -1;
 

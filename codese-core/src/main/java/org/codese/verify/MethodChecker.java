@@ -1,14 +1,11 @@
 package org.codese.verify;
 
-import static org.objectweb.asm.Opcodes.*;
+import static org.codese.verify.Opcodes.*;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.codese.program.Grammar;
-import org.objectweb.asm.Handle;
-import org.objectweb.asm.Label;
-import org.objectweb.asm.MethodVisitor;
 
 /**
  * Records one generated method's instructions and checks them against the grammar: the exact
@@ -16,7 +13,7 @@ import org.objectweb.asm.MethodVisitor;
  * one loop shape {@code for (i = 0; i < ids.length; i++)} with {@code i} in local {@link #INDEX}
  * and {@code ids} in local {@link #IDS}, neither written in the body.
  */
-final class MethodChecker extends MethodVisitor {
+final class MethodChecker {
   enum Kind {
     INIT,
     ACCEPT,
@@ -40,120 +37,112 @@ final class MethodChecker extends MethodVisitor {
   private final String name;
   private final Kind kind;
   private final String host;
-  private final int[] longestArray;
+  /** {longest array, total array elements} the code creates, updated as arrays are found. */
+  private final long[] arrays;
   private final List<Insn> insns = new ArrayList<>();
   private int chunkCalls;
 
-  MethodChecker(ClassChecker owner, String name, Kind kind, String host, int[] longestArray) {
-    super(ASM9);
+  MethodChecker(ClassChecker owner, String name, Kind kind, String host, long[] arrays) {
     this.owner = owner;
     this.name = name;
     this.kind = kind;
     this.host = host;
-    this.longestArray = longestArray;
+    this.arrays = arrays;
   }
 
   int chunkCalls() {
     return chunkCalls;
   }
 
-  private void fail(int at, String what) {
+  void fail(int at, String what) {
     String where = at < 0 ? "" : " at instruction " + at + " (" + insns.get(at).show() + ")";
     owner.fail("method " + name + where + ": " + what);
   }
 
-  @Override
-  public void visitInsn(int opcode) {
-    insns.add(Insn.simple(opcode, 0));
-  }
-
-  @Override
-  public void visitIntInsn(int opcode, int operand) {
-    insns.add(Insn.simple(opcode, operand));
-  }
-
-  @Override
-  public void visitVarInsn(int opcode, int varIndex) {
-    insns.add(Insn.simple(opcode, varIndex));
-  }
-
-  @Override
-  public void visitTypeInsn(int opcode, String type) {
-    insns.add(new Insn(opcode, 0, type, null, null, null, null));
-  }
-
-  @Override
-  public void visitFieldInsn(int opcode, String fieldOwner, String fieldName, String descriptor) {
-    insns.add(new Insn(opcode, 0, fieldOwner, fieldName, descriptor, null, null));
-  }
-
-  @Override
-  public void visitMethodInsn(int opcode, String methodOwner, String methodName,
-      String descriptor, boolean isInterface) {
-    insns.add(new Insn(opcode, isInterface ? 1 : 0, methodOwner, methodName, descriptor, null,
-        null));
-  }
-
-  @Override
-  public void visitInvokeDynamicInsn(String indyName, String descriptor, Handle bsm,
-      Object... args) {
-    insns.add(new Insn(INVOKEDYNAMIC, 0, null, indyName, descriptor, null, null));
-  }
-
-  @Override
-  public void visitJumpInsn(int opcode, Label label) {
-    insns.add(new Insn(opcode, 0, null, null, null, null, label));
-  }
-
-  @Override
-  public void visitLabel(Label label) {
-    insns.add(new Insn(Insn.LABEL, 0, null, null, null, null, label));
-  }
-
-  @Override
-  public void visitLdcInsn(Object value) {
-    insns.add(new Insn(LDC, 0, null, null, null, value, null));
-  }
-
-  @Override
-  public void visitIincInsn(int varIndex, int increment) {
-    insns.add(Insn.simple(IINC, varIndex * 65536 + (increment & 0xFFFF)));
-  }
-
-  @Override
-  public void visitTableSwitchInsn(int min, int max, Label dflt, Label... labels) {
-    insns.add(Insn.simple(TABLESWITCH, 0));
-  }
-
-  @Override
-  public void visitLookupSwitchInsn(Label dflt, int[] keys, Label[] labels) {
-    insns.add(Insn.simple(LOOKUPSWITCH, 0));
-  }
-
-  @Override
-  public void visitMultiANewArrayInsn(String descriptor, int dims) {
-    insns.add(new Insn(MULTIANEWARRAY, dims, descriptor, null, null, null, null));
-  }
-
-  @Override
-  public void visitTryCatchBlock(Label start, Label end, Label handler, String type) {
-    fail(-1, "has an exception handler; the grammar has none");
-  }
-
-  @Override
-  public void visitEnd() {
-    List<Insn> code = new ArrayList<>(insns.size());
-    for (Insn i : insns) {
-      if (i.opcode() != Insn.LABEL || kind == Kind.CHUNK) {
-        code.add(i);
+  /** Decodes {@code code} into {@link Insn}s, with labels at jump targets, and checks them. */
+  void check(ClassFile cf, byte[] code) {
+    java.util.Set<Integer> targets = new java.util.HashSet<>();
+    for (int pc = 0; pc < code.length; ) {
+      int op = code[pc] & 0xFF;
+      int len = Opcodes.length(op);
+      if (len == 0 || pc + len > code.length) {
+        break;
       }
+      if ((op >= 153 && op <= 168) || op == 198 || op == 199) {
+        targets.add(pc + (short) (((code[pc + 1] & 0xFF) << 8) | (code[pc + 2] & 0xFF)));
+      }
+      pc += len;
     }
-    insns.clear();
-    insns.addAll(code);
+    for (int pc = 0; pc < code.length; ) {
+      if (targets.contains(pc) && kind == Kind.CHUNK) {
+        insns.add(new Insn(Insn.LABEL, 0, null, null, null, null, pc));
+      }
+      int op = code[pc] & 0xFF;
+      int len = Opcodes.length(op);
+      if (len == 0 || pc + len > code.length) {
+        insns.add(Insn.simple(op, 0));
+        break;
+      }
+      insns.add(decode(cf, code, pc, op));
+      pc += len;
+    }
     switch (kind) {
       case INIT -> checkInit();
       case ACCEPT -> checkAccept();
       case CHUNK -> checkChunk();
+    }
+  }
+
+  private static Insn decode(ClassFile cf, byte[] code, int pc, int op) {
+    int u1 = pc + 1 < code.length ? code[pc + 1] & 0xFF : 0;
+    int u2 = pc + 2 < code.length ? (u1 << 8) | (code[pc + 2] & 0xFF) : 0;
+    if (op >= ILOAD_0 && op <= ILOAD_0 + 3) {
+      return Insn.simple(ILOAD, op - ILOAD_0);
+    } else if (op >= ALOAD_0 && op <= ALOAD_0 + 3) {
+      return Insn.simple(ALOAD, op - ALOAD_0);
+    } else if (op >= ISTORE_0 && op <= ISTORE_0 + 3) {
+      return Insn.simple(ISTORE, op - ISTORE_0);
+    } else if (op >= ASTORE_0 && op <= ASTORE_0 + 3) {
+      return Insn.simple(ASTORE, op - ASTORE_0);
+    }
+    switch (op) {
+      case BIPUSH:
+        return Insn.simple(op, (byte) u1);
+      case SIPUSH:
+        return Insn.simple(op, (short) u2);
+      case LDC:
+        return new Insn(LDC, 0, null, null, null, cf.loadable(u1), null);
+      case LDC_W:
+      case LDC2_W:
+        return new Insn(LDC, 0, null, null, null, cf.loadable(u2), null);
+      case ILOAD:
+      case ALOAD:
+      case ISTORE:
+      case ASTORE:
+      case NEWARRAY:
+        return Insn.simple(op, u1);
+      case IINC:
+        return Insn.simple(op, u1 * 65536 + ((byte) (code[pc + 2]) & 0xFFFF));
+      case GOTO:
+      case IF_ICMPLT:
+        return new Insn(op, 0, null, null, null, null, pc + (short) u2);
+      case NEW:
+      case ANEWARRAY:
+      case CHECKCAST:
+      case 193:
+        return new Insn(op, 0, cf.className(u2), null, null, null, null);
+      case GETSTATIC:
+      case PUTSTATIC:
+      case GETFIELD:
+      case PUTFIELD:
+      case INVOKEVIRTUAL:
+      case INVOKESPECIAL:
+      case INVOKESTATIC:
+      case INVOKEINTERFACE:
+        String[] m = cf.member(u2);
+        return new Insn(op, 0, m[0], m[1], m[2], null, null);
+      default:
+        return Insn.simple(op, 0);
     }
   }
 
@@ -232,14 +221,16 @@ final class MethodChecker extends MethodVisitor {
       fail(at, "a jump that does not start the grammar's counted loop");
       return -1;
     }
-    Label top = insns.get(at + 1).label();
+    Object top = insns.get(at + 1).label();
     for (int b = at + 2; b < insns.size(); b++) {
       Insn i = insns.get(b);
       if (i.opcode() == IINC) {
         boolean tail = i.operand() == INDEX * 65536 + 1 && b + 5 < insns.size()
-            && insns.get(b + 1).opcode() == Insn.LABEL && insns.get(b + 1).label() == go.label()
+            && insns.get(b + 1).opcode() == Insn.LABEL
+            && java.util.Objects.equals(insns.get(b + 1).label(), go.label())
             && is(b + 2, ILOAD, INDEX) && is(b + 3, ALOAD, IDS) && is(b + 4, ARRAYLENGTH, 0)
-            && insns.get(b + 5).opcode() == IF_ICMPLT && insns.get(b + 5).label() == top;
+            && insns.get(b + 5).opcode() == IF_ICMPLT
+            && java.util.Objects.equals(insns.get(b + 5).label(), top);
         if (!tail) {
           fail(b, "does not close the grammar's counted loop (i++ then i < ids.length)");
           return -1;
@@ -275,10 +266,8 @@ final class MethodChecker extends MethodVisitor {
       }
     } else if (op == LDC) {
       Object c = i.constant();
-      if (!(c instanceof Integer || c instanceof Long || c instanceof Float
-          || c instanceof Double || c instanceof String)) {
-        why = "loads a constant of a kind the grammar does not use (" + c.getClass().getName()
-            + ")";
+      if (c == ClassFile.FORBIDDEN) {
+        why = "loads a constant of a kind the grammar does not use";
       }
     } else if (op == NEWARRAY) {
       why = arrayLength(at);
@@ -339,7 +328,8 @@ final class MethodChecker extends MethodVisitor {
       return null;
     }
     if (op == INVOKESTATIC && host == null && o.equals(Grammar.HOOKS_OWNER)
-        && n.equals(Grammar.HOOK_METHOD) && d.equals(Grammar.HOOK_DESCRIPTOR)) {
+        && (n.equals(Grammar.HOOK_METHOD) && d.equals(Grammar.HOOK_DESCRIPTOR)
+            || n.equals(Grammar.STEPS_METHOD) && d.equals(Grammar.STEPS_DESCRIPTOR))) {
       return null;
     }
     return "calls " + o + "." + n + d + ", which the restore grammar does not allow";
@@ -380,7 +370,8 @@ final class MethodChecker extends MethodVisitor {
     if (len < 0) {
       return "creates an array whose length is not a non-negative constant";
     }
-    longestArray[0] = (int) Math.max(longestArray[0], len);
+    arrays[0] = Math.max(arrays[0], len);
+    arrays[1] += len;
     return null;
   }
 }
