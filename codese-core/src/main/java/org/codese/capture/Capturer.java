@@ -260,7 +260,13 @@ public final class Capturer {
     switch (sc.kind()) {
       case STRING -> node = new Node.Text(id, (String) obj);
       case BOX -> node = new Node.Box(id, obj, isCached(obj));
-      case ENUM, CLASS -> node = new Node.Constant(id, obj);
+      case ENUM, CLASS -> {
+        if (obj instanceof java.io.ObjectStreamClass osc && osc.forClass() == null) {
+          throw new CaptureException(paths.path(id), obj.getClass().getName(),
+              "a class descriptor without a local class cannot be captured");
+        }
+        node = new Node.Constant(id, obj);
+      }
       case ARRAY -> node = array(id, obj, children);
       case RECORD -> node = record(id, sc, obj, children);
       case EXTERNALIZABLE -> node = external(id, sc, obj, children);

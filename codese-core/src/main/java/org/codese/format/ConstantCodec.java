@@ -18,12 +18,15 @@ final class ConstantCodec {
   private static final int PRIM_ARRAY = 7;
   private static final int HOOK = 8;
   private static final int TEXTS = 9;
+  private static final int STREAM_CLASS_REF = 10;
 
   private ConstantCodec() {}
 
   static void write(Out out, Constant c) {
     if (c instanceof Constant.TypeRef t) {
       out.u1(TYPE_REF).u4(t.type());
+    } else if (c instanceof Constant.StreamClassRef t) {
+      out.u1(STREAM_CLASS_REF).u4(t.type());
     } else if (c instanceof Constant.EnumRef e) {
       out.u1(ENUM_REF).u4(e.type()).str(e.name());
     } else if (c instanceof Constant.Allocator a) {
@@ -54,6 +57,8 @@ final class ConstantCodec {
     switch (tag) {
       case TYPE_REF:
         return new Constant.TypeRef(in.index(0, classes, "class index"));
+      case STREAM_CLASS_REF:
+        return new Constant.StreamClassRef(in.index(0, classes, "class index"));
       case ENUM_REF:
         return new Constant.EnumRef(in.index(0, classes, "class index"), in.str());
       case ALLOCATOR:

@@ -98,7 +98,7 @@ public final class SerialClass {
       return Kind.BOX;
     } else if (Enum.class.isAssignableFrom(type) && type != Enum.class) {
       return Kind.ENUM;
-    } else if (type == Class.class) {
+    } else if (type == Class.class || type == java.io.ObjectStreamClass.class) {
       return Kind.CLASS;
     } else if (type.isArray()) {
       return Kind.ARRAY;

@@ -30,6 +30,8 @@ final class Constants {
       throws ClassMismatchException {
     if (c instanceof Constant.TypeRef t) {
       return classes.get(t.type());
+    } else if (c instanceof Constant.StreamClassRef t) {
+      return java.io.ObjectStreamClass.lookupAny(classes.get(t.type()));
     } else if (c instanceof Constant.EnumRef e) {
       return enumConstant(classes.get(e.type()), e.name());
     } else if (c instanceof Constant.Allocator a) {

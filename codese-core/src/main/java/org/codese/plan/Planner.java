@@ -227,6 +227,9 @@ public final class Planner {
     if (value instanceof Class<?> c) {
       return tables.constant(new Constant.TypeRef(tables.type(c)));
     }
+    if (value instanceof java.io.ObjectStreamClass osc) {
+      return tables.constant(new Constant.StreamClassRef(tables.type(osc.forClass())));
+    }
     Enum<?> e = (Enum<?>) value;
     return tables.constant(new Constant.EnumRef(tables.type(e.getDeclaringClass()), e.name()));
   }

@@ -9,6 +9,9 @@ public sealed interface Constant {
   /** A {@code Class} object. */
   record TypeRef(int type) implements Constant {}
 
+  /** The JVM's {@code ObjectStreamClass} of a class, as {@code ObjectStreamClass.lookupAny}. */
+  record StreamClassRef(int type) implements Constant {}
+
   /** An enum constant, by its declaring enum class and name. */
   record EnumRef(int type, String name) implements Constant {}
 
