@@ -466,6 +466,18 @@ final class Decoder {
         throw fail("Hooks.run with " + kind(table) + ", " + kind(hook));
       }
       hook(h);
+    } else if (m.owner.equals(Grammar.HOOKS_OWNER) && m.name.equals(Grammar.STEPS_METHOD)
+        && m.desc.equals(Grammar.STEPS_DESCRIPTOR)) {
+      Num program = num(stack.pop());
+      V consts = stack.pop();
+      V table = stack.pop();
+      int k = (int) program.bits;
+      if (table != TABLE || consts != CONSTS || k < 0 || k >= file.constants().size()
+          || !(file.constants().get(k) instanceof Constant.PrimArray p
+              && p.array() instanceof int[])) {
+        throw fail("Hooks.runSteps with " + kind(table) + ", " + kind(consts) + ", " + k);
+      }
+      steps((int[]) ((Constant.PrimArray) file.constants().get(k)).array());
     } else if (sig.equals("java/lang/reflect/Constructor.newInstance"
         + "([Ljava/lang/Object;)Ljava/lang/Object;")) {
       V args = stack.pop();
@@ -492,6 +504,51 @@ final class Decoder {
     } else {
       throw fail("calls " + sig + ", which is not in the restore grammar");
     }
+  }
+
+  /** Replays a finish program: hook calls and deferred reference stores, in order. */
+  private void steps(int[] p) throws DecodeException {
+    for (int i = 0; i < p.length; ) {
+      int size = p[i] == Grammar.STEP_HOOK ? 2 : 4;
+      if (i + size > p.length) {
+        throw fail("finish program step at " + i + " is truncated");
+      }
+      if (p[i] == Grammar.STEP_HOOK) {
+        if (!(constant(p[i + 1]) instanceof Constant.Hook h)) {
+          throw fail("finish program runs constant #" + p[i + 1] + ", which is not a hook");
+        }
+        hook(h);
+      } else if (p[i] == Grammar.STEP_FIELD) {
+        if (!(constant(p[i + 1]) instanceof Constant.Setter f)) {
+          throw fail("finish program sets through constant #" + p[i + 1] + ", not a field");
+        }
+        setField(tableRef(p[i + 2]), f.field(), f.descriptor(), value(p[i + 3]));
+      } else if (p[i] == Grammar.STEP_ELEMENT) {
+        V value = value(p[i + 3]);
+        sink.element(tableRef(p[i + 1]), p[i + 2], refText(value), true, value != NULL);
+      } else {
+        throw fail("unknown finish program step " + p[i] + " at " + i);
+      }
+      i += size;
+    }
+  }
+
+  private Constant constant(int index) throws DecodeException {
+    if (index < 0 || index >= file.constants().size()) {
+      throw fail("constant index " + index + " is out of range");
+    }
+    return file.constants().get(index);
+  }
+
+  private int tableRef(int id) throws DecodeException {
+    if (id < 0 || id >= file.tableSize()) {
+      throw fail("table index " + id + " is out of range");
+    }
+    return id;
+  }
+
+  private V value(int id) throws DecodeException {
+    return id == file.tableSize() ? NULL : new Ref(tableRef(id));
   }
 
   private String className(int index) throws DecodeException {
