@@ -1,0 +1,78 @@
+package org.codese.bench.peers;
+
+import com.esotericsoftware.kryo.Kryo;
+import com.esotericsoftware.kryo.Serializer;
+import com.esotericsoftware.kryo.SerializerFactory;
+import com.esotericsoftware.kryo.serializers.ClosureSerializer;
+import com.esotericsoftware.kryo.serializers.FieldSerializer;
+import com.esotericsoftware.kryo.serializers.ImmutableCollectionsSerializers;
+import com.esotericsoftware.kryo.serializers.JavaSerializer;
+import com.esotericsoftware.kryo.io.Input;
+import com.esotericsoftware.kryo.io.Output;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.objenesis.strategy.StdInstantiatorStrategy;
+
+/** Kryo 5 with references on and no registration; one Kryo instance per program. */
+final class KryoPeer implements Peer {
+  static Kryo newKryo() {
+    Kryo kryo = new Kryo();
+    kryo.setReferences(true);
+    kryo.setRegistrationRequired(false);
+    // JDK classes that are closed to reflection (UUID, ...) and have no Kryo serializer of their
+    // own fall back to Java serialization; everything else gets Kryo's field serializer
+    kryo.setDefaultSerializer(
+        new SerializerFactory.BaseSerializerFactory<Serializer<?>>() {
+          @Override
+          public Serializer<?> newSerializer(Kryo k, Class type) {
+            if (java.io.Serializable.class.isAssignableFrom(type) && closed(type)) {
+              return new JavaSerializer();
+            }
+            return new FieldSerializer<>(k, type);
+          }
+        });
+    kryo.setInstantiatorStrategy(
+        new com.esotericsoftware.kryo.util.DefaultInstantiatorStrategy(
+            new StdInstantiatorStrategy()));
+    // List.of/Set.of/Map.of and serializable lambdas, as Kryo's documentation advises
+    ImmutableCollectionsSerializers.addDefaultSerializers(kryo);
+    kryo.register(ClosureSerializer.Closure.class, new ClosureSerializer());
+    return kryo;
+  }
+
+  static boolean closed(Class<?> type) {
+    Module m = type.getModule();
+    return m.isNamed() && type.getPackageName().startsWith("java")
+        && !m.isOpen(type.getPackageName(), KryoPeer.class.getModule());
+  }
+
+  @Override
+  public String name() {
+    return "kryo";
+  }
+
+  @Override
+  public String config() {
+    return "Kryo 5.6.2: references on, registration off, no-arg constructor else Objenesis,"
+        + " default serializers, Java serialization for closed JDK classes without a Kryo serializer, ImmutableCollectionsSerializers, ClosureSerializer for lambdas; one instance, bytes read once";
+  }
+
+  @Override
+  public String extension() {
+    return "kryo";
+  }
+
+  @Override
+  public byte[] capture(Object root) throws Exception {
+    Output out = new Output(1 << 16, -1);
+    newKryo().writeClassAndObject(out, root);
+    return out.toBytes();
+  }
+
+  @Override
+  public Restorer open(Path file, int threads) throws Exception {
+    byte[] bytes = Files.readAllBytes(file);
+    Kryo kryo = newKryo();
+    return () -> kryo.readClassAndObject(new Input(bytes));
+  }
+}
