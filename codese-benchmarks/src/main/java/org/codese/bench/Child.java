@@ -44,14 +44,20 @@ public final class Child {
         mem(args[1], Path.of(args[2]));
         break;
       case "capture":
-        capture(args[1], Path.of(args[2]), Long.parseLong(args[3]),
-            Arrays.asList(args).subList(4, args.length));
+        for (String graph : args[1].split(",")) {
+          capture(graph, Path.of(args[2]), Long.parseLong(args[3]),
+              Arrays.asList(args).subList(4, args.length));
+        }
         break;
       case "verify":
-        verify(args[1], Path.of(args[2]), Arrays.asList(args).subList(3, args.length));
+        for (String graph : args[1].split(",")) {
+          verify(graph, Path.of(args[2]), Arrays.asList(args).subList(3, args.length));
+        }
         break;
       case "stats":
-        stats(args[1]);
+        for (String graph : args[1].split(",")) {
+          stats(graph);
+        }
         break;
       default:
         throw new IllegalArgumentException("unknown mode " + args[0]);
@@ -171,14 +177,14 @@ public final class Child {
         }
         Arrays.sort(warm, 0, n);
         double median = n == 0 ? Double.NaN : warm[n / 2];
-        System.out.println("@@ " + name + " ok " + first + " " + median + " " + n + " "
+        System.out.println("@@ " + graph + " " + name + " ok " + first + " " + median + " " + n + " "
             + bytes.length);
       } catch (Peer.NotApplicable e) {
         Files.deleteIfExists(file);
-        System.out.println("@@ " + name + " n/a 0 0 0 0 " + oneLine(e));
+        System.out.println("@@ " + graph + " " + name + " n/a 0 0 0 0 " + oneLine(e));
       } catch (Throwable e) {
         Files.deleteIfExists(file);
-        System.out.println("@@ " + name + " failed 0 0 0 0 " + oneLine(e));
+        System.out.println("@@ " + graph + " " + name + " failed 0 0 0 0 " + oneLine(e));
       }
     }
   }
@@ -190,7 +196,7 @@ public final class Child {
       Peer peer = Peers.byName(name);
       Path file = dir.resolve(graph + "." + Peers.byName(Peers.fileOwner(name)).extension());
       if (!Files.exists(file)) {
-        System.out.println("@@ " + name + " no-file");
+        System.out.println("@@ " + graph + " " + name + " n/a no file");
         continue;
       }
       String verdict;
@@ -207,12 +213,12 @@ public final class Child {
       } catch (Throwable e) {
         verdict = "FAILED " + oneLine(e);
       }
-      System.out.println("@@ " + name + " " + verdict.replace('\n', ' ').replace(',', ';'));
+      System.out.println("@@ " + graph + " " + name + " " + verdict.replace('\n', ' ').replace(',', ';'));
     }
   }
 
   private static void stats(String graph) throws Exception {
     GraphWalk.Stats s = GraphWalk.stats(Graphs.build(graph));
-    System.out.println("@@ " + s.objects + " " + s.refs + " " + s.prims + " " + s.opaque);
+    System.out.println("@@ " + graph + " " + s.objects + " " + s.refs + " " + s.prims + " " + s.opaque);
   }
 }

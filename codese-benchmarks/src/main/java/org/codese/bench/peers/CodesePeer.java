@@ -34,8 +34,22 @@ final class CodesePeer implements Peer {
 
   @Override
   public Restorer open(Path file, int ignored) throws Exception {
-    Snapshot snapshot = Codese.load(file);
-    int n = threads;
-    return () -> snapshot.restore(n);
+    return new Restore(Codese.load(file), threads);
+  }
+
+  // a named class, not a lambda: a lambda's bootstrap costs milliseconds in a fresh JVM
+  private static final class Restore implements Restorer {
+    private final Snapshot snapshot;
+    private final int threads;
+
+    Restore(Snapshot snapshot, int threads) {
+      this.snapshot = snapshot;
+      this.threads = threads;
+    }
+
+    @Override
+    public Object restore() throws Exception {
+      return snapshot.restore(threads);
+    }
   }
 }

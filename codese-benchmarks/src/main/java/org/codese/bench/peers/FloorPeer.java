@@ -54,13 +54,12 @@ final class FloorPeer implements Peer {
   public Restorer open(Path file, int threads) throws Exception {
     ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(file));
     byte tag = bytes.get();
+    // named classes, not lambdas: a lambda's bootstrap costs milliseconds in a fresh JVM
     if (tag == RBT) {
-      RbtFloor floor = RbtFloor.decode(bytes);
-      return floor::build;
+      return new RbtRestore(RbtFloor.decode(bytes));
     }
     if (tag == MEDIA) {
-      MediaArrays arrays = new MediaArrays(bytes);
-      return arrays::build;
+      return new MediaArrays(bytes);
     }
     throw new IllegalArgumentException("not a floor file");
   }
@@ -128,7 +127,20 @@ final class FloorPeer implements Peer {
   }
 
   /** MediaContent as plain arrays, and the code that builds it from them. */
-  private static final class MediaArrays {
+  private static final class RbtRestore implements Restorer {
+    private final RbtFloor floor;
+
+    RbtRestore(RbtFloor floor) {
+      this.floor = floor;
+    }
+
+    @Override
+    public Object restore() {
+      return floor.build();
+    }
+  }
+
+  private static final class MediaArrays implements Restorer {
     final int persons;
     final byte[] data;
     final int[] slots;
@@ -170,6 +182,11 @@ final class FloorPeer implements Peer {
         ints[5 + 3 * i] = in.getInt();
         ints[6 + 3 * i] = in.getInt();
       }
+    }
+
+    @Override
+    public Object restore() {
+      return build();
     }
 
     MediaContent build() {

@@ -53,7 +53,22 @@ final class ForyPeer implements Peer {
   @Override
   public Restorer open(Path file, int threads) throws Exception {
     byte[] bytes = Files.readAllBytes(file);
-    Fory fory = newFory();
-    return () -> fory.deserialize(bytes);
+    return new Restore(newFory(), bytes);
+  }
+
+  // a named class, not a lambda: a lambda's bootstrap costs milliseconds in a fresh JVM
+  private static final class Restore implements Restorer {
+    private final Fory fory;
+    private final byte[] bytes;
+
+    Restore(Fory fory, byte[] bytes) {
+      this.fory = fory;
+      this.bytes = bytes;
+    }
+
+    @Override
+    public Object restore() {
+      return fory.deserialize(bytes);
+    }
   }
 }

@@ -38,11 +38,22 @@ final class JdkPeer implements Peer {
 
   @Override
   public Restorer open(Path file, int threads) throws Exception {
-    byte[] bytes = Files.readAllBytes(file);
-    return () -> {
+    return new Restore(Files.readAllBytes(file));
+  }
+
+  // a named class, not a lambda: a lambda's bootstrap costs milliseconds in a fresh JVM
+  private static final class Restore implements Restorer {
+    private final byte[] bytes;
+
+    Restore(byte[] bytes) {
+      this.bytes = bytes;
+    }
+
+    @Override
+    public Object restore() throws Exception {
       try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes))) {
         return in.readObject();
       }
-    };
+    }
   }
 }

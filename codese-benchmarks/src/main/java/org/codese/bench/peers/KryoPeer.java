@@ -25,6 +25,10 @@ final class KryoPeer implements Peer {
         new SerializerFactory.BaseSerializerFactory<Serializer<?>>() {
           @Override
           public Serializer<?> newSerializer(Kryo k, Class type) {
+            if (type == ClosureSerializer.Closure.class) {
+              // serializable lambdas; created on first use only (its constructor is costly)
+              return new ClosureSerializer();
+            }
             if (java.io.Serializable.class.isAssignableFrom(type) && closed(type)) {
               return new JavaSerializer();
             }
@@ -34,9 +38,8 @@ final class KryoPeer implements Peer {
     kryo.setInstantiatorStrategy(
         new com.esotericsoftware.kryo.util.DefaultInstantiatorStrategy(
             new StdInstantiatorStrategy()));
-    // List.of/Set.of/Map.of and serializable lambdas, as Kryo's documentation advises
+    // List.of/Set.of/Map.of, as Kryo's documentation advises
     ImmutableCollectionsSerializers.addDefaultSerializers(kryo);
-    kryo.register(ClosureSerializer.Closure.class, new ClosureSerializer());
     return kryo;
   }
 
@@ -54,7 +57,7 @@ final class KryoPeer implements Peer {
   @Override
   public String config() {
     return "Kryo 5.6.2: references on, registration off, no-arg constructor else Objenesis,"
-        + " default serializers, Java serialization for closed JDK classes without a Kryo serializer, ImmutableCollectionsSerializers, ClosureSerializer for lambdas; one instance, bytes read once";
+        + " default serializers, Java serialization for closed JDK classes without a Kryo serializer, ImmutableCollectionsSerializers, ClosureSerializer for lambdas (made on first use); one instance, bytes read once";
   }
 
   @Override
@@ -72,7 +75,22 @@ final class KryoPeer implements Peer {
   @Override
   public Restorer open(Path file, int threads) throws Exception {
     byte[] bytes = Files.readAllBytes(file);
-    Kryo kryo = newKryo();
-    return () -> kryo.readClassAndObject(new Input(bytes));
+    return new Restore(newKryo(), bytes);
+  }
+
+  // a named class, not a lambda: a lambda's bootstrap costs milliseconds in a fresh JVM
+  private static final class Restore implements Restorer {
+    private final Kryo kryo;
+    private final byte[] bytes;
+
+    Restore(Kryo kryo, byte[] bytes) {
+      this.kryo = kryo;
+      this.bytes = bytes;
+    }
+
+    @Override
+    public Object restore() {
+      return kryo.readClassAndObject(new Input(bytes));
+    }
   }
 }
