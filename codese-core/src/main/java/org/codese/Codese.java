@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Objects;
+import org.codese.format.Signing;
 import org.codese.format.SnapshotFile;
 import org.codese.load.LoadedSnapshot;
 
@@ -38,8 +39,23 @@ public final class Codese {
    * @throws IOException if writing fails or a class's own {@code writeObject} fails
    */
   public static void write(Object root, OutputStream out) throws IOException {
+    write(root, out, CodeseOptions.defaults());
+  }
+
+  /**
+   * Captures the graph reachable from {@code root} with the given options (signing key, {@code
+   * Serializable} requirement) and writes it as a snapshot.
+   *
+   * @param root the root of the graph; may be {@code null}
+   * @param out where to write; not closed
+   * @param options capture settings
+   * @throws CaptureException if an object in the graph cannot be captured
+   * @throws IOException if writing fails or a class's own {@code writeObject} fails
+   */
+  public static void write(Object root, OutputStream out, CodeseOptions options)
+      throws IOException {
     Objects.requireNonNull(out, "out");
-    out.write(toBytes(root));
+    out.write(toBytes(root, options));
   }
 
   /**
@@ -53,8 +69,22 @@ public final class Codese {
    * @throws IOException if writing fails or a class's own {@code writeObject} fails
    */
   public static void write(Object root, Path file) throws IOException {
+    write(root, file, CodeseOptions.defaults());
+  }
+
+  /**
+   * Captures the graph reachable from {@code root} with the given options into a snapshot file,
+   * through a temporary file and an atomic move as {@link #write(Object, Path)} does.
+   *
+   * @param root the root of the graph; may be {@code null}
+   * @param file the snapshot file to create or replace
+   * @param options capture settings
+   * @throws CaptureException if an object in the graph cannot be captured
+   * @throws IOException if writing fails or a class's own {@code writeObject} fails
+   */
+  public static void write(Object root, Path file, CodeseOptions options) throws IOException {
     Objects.requireNonNull(file, "file");
-    byte[] bytes = toBytes(root);
+    byte[] bytes = toBytes(root, options);
     Path dir = file.toAbsolutePath().getParent();
     Path tmp = dir.resolve("." + file.getFileName() + "." + System.nanoTime() + ".tmp");
     try {
@@ -78,7 +108,24 @@ public final class Codese {
    * @throws IOException if a class's own {@code writeObject} fails
    */
   public static byte[] toBytes(Object root) throws IOException {
-    return Pipeline.capture(root, CodeseOptions.defaults()).bytes();
+    return toBytes(root, CodeseOptions.defaults());
+  }
+
+  /**
+   * Captures the graph reachable from {@code root} as a snapshot in memory, with the given options;
+   * signed if they carry a signing key.
+   *
+   * @param root the root of the graph; may be {@code null}
+   * @param options capture settings
+   * @return the snapshot's bytes
+   * @throws CaptureException if an object in the graph cannot be captured
+   * @throws IOException if a class's own {@code writeObject} fails
+   */
+  public static byte[] toBytes(Object root, CodeseOptions options) throws IOException {
+    Objects.requireNonNull(options, "options");
+    byte[] bytes = Pipeline.capture(root, options).bytes();
+    byte[] key = options.signingKey();
+    return key == null ? bytes : Signing.sign(bytes, key);
   }
 
   /**
@@ -137,7 +184,31 @@ public final class Codese {
    * @throws IOException if reading fails
    */
   public static Snapshot load(Path file) throws IOException {
-    return load(Files.readAllBytes(file), CodeseOptions.defaults());
+    return load(file, CodeseOptions.defaults());
+  }
+
+  /**
+   * Loads a snapshot file once, for many restores, with the given options. A file larger than
+   * {@link CodeseLimits#maxBytes()} is rejected before it is read.
+   *
+   * @param file the snapshot file
+   * @param options restore settings (filter, limits, class loader, threads)
+   * @return the loaded snapshot
+   * @throws CorruptSnapshotException if the snapshot is damaged
+   * @throws ClassMismatchException if a class it needs is missing or changed
+   * @throws java.io.InvalidObjectException if it exceeds a limit
+   * @throws java.io.InvalidClassException if the serialization filter rejects it
+   * @throws UnsafeSnapshotException if its code is outside the restore grammar
+   * @throws IOException if reading fails
+   */
+  public static Snapshot load(Path file, CodeseOptions options) throws IOException {
+    long size = Files.size(file);
+    if (size > options.limits().maxBytes()) {
+      throw new java.io.InvalidObjectException("snapshot " + file + " has " + size
+          + " bytes, over the limit of " + options.limits().maxBytes()
+          + "; raise it with CodeseLimits.withMaxBytes if the file is trusted");
+    }
+    return load(Files.readAllBytes(file), options);
   }
 
   /**
@@ -150,7 +221,9 @@ public final class Codese {
    * @throws IOException if reading fails
    */
   public static Snapshot load(InputStream in) throws IOException {
-    return load(in.readAllBytes(), CodeseOptions.defaults());
+    long max = CodeseOptions.defaults().limits().maxBytes();
+    byte[] bytes = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, max + 1));
+    return load(bytes, CodeseOptions.defaults());
   }
 
   /**
@@ -169,19 +242,31 @@ public final class Codese {
    * Loads a snapshot once, for many restores, with the given options.
    *
    * @param snapshot the snapshot's bytes
-   * @param options restore settings (thread count, class loader)
+   * @param options restore settings (filter, limits, class loader, threads)
    * @return the loaded snapshot
    * @throws CorruptSnapshotException if the snapshot is damaged
    * @throws ClassMismatchException if a class it needs is missing or changed
+   * @throws java.io.InvalidObjectException if it exceeds a limit
+   * @throws java.io.InvalidClassException if the serialization filter rejects it
+   * @throws UnsafeSnapshotException if its code is outside the restore grammar
+   * @throws AuthenticityException if a signing key is configured and the signature is missing or
+   *     wrong
    */
   public static Snapshot load(byte[] snapshot, CodeseOptions options) throws IOException {
     Objects.requireNonNull(snapshot, "snapshot");
     Objects.requireNonNull(options, "options");
+    snapshot = Signing.unwrap(snapshot, options.signingKey());
+    if (snapshot.length > options.limits().maxBytes()) {
+      throw new java.io.InvalidObjectException("snapshot has " + snapshot.length
+          + " bytes or more, over the limit of " + options.limits().maxBytes()
+          + "; raise it with CodeseLimits.withMaxBytes if it is trusted");
+    }
     SnapshotFile file = SnapshotFile.parse(snapshot);
     if (file.firstId() != 0) {
       throw new CorruptSnapshotException("header", 0, "this is a segment of a Codese object stream,"
           + " not a snapshot; read it with CodeseInputStream");
     }
-    return new Snapshot(file, LoadedSnapshot.load(file, options.classLoader()), options);
+    return new Snapshot(file, LoadedSnapshot.load(file, options.classLoader(),
+        Filters.effective(options.objectInputFilter()), options.limits()), options);
   }
 }

@@ -41,7 +41,11 @@ public class CodeseInputStream extends ObjectInputStream {
    */
   public CodeseInputStream(InputStream in, CodeseOptions options) throws IOException {
     super();
-    this.reader = new StreamReader(Objects.requireNonNull(in, "in"), options.classLoader());
+    this.reader = new StreamReader(Objects.requireNonNull(in, "in"), options.classLoader(),
+        this::getObjectInputFilter, options.limits(), options.signingKey());
+    if (options.objectInputFilter() != null) {
+      setObjectInputFilter(options.objectInputFilter());
+    }
   }
 
   private ObjectInputStream current() throws IOException {

@@ -1,5 +1,6 @@
 package org.codese;
 
+import java.io.ObjectInputFilter;
 import java.util.Objects;
 
 /**
@@ -10,16 +11,24 @@ import java.util.Objects;
  * shared freely between threads.
  */
 public final class CodeseOptions {
-  private static final CodeseOptions DEFAULTS = new CodeseOptions(false, 1, null);
+  private static final CodeseOptions DEFAULTS =
+      new CodeseOptions(false, 1, null, null, CodeseLimits.defaults(), null);
 
   private final boolean requireSerializable;
   private final int restoreThreads;
   private final ClassLoader classLoader;
+  private final ObjectInputFilter filter;
+  private final CodeseLimits limits;
+  private final byte[] signingKey;
 
-  private CodeseOptions(boolean requireSerializable, int restoreThreads, ClassLoader classLoader) {
+  private CodeseOptions(boolean requireSerializable, int restoreThreads, ClassLoader classLoader,
+      ObjectInputFilter filter, CodeseLimits limits, byte[] signingKey) {
+    this.signingKey = signingKey;
     this.requireSerializable = requireSerializable;
     this.restoreThreads = restoreThreads;
     this.classLoader = classLoader;
+    this.filter = filter;
+    this.limits = limits;
   }
 
   /**
@@ -41,7 +50,7 @@ public final class CodeseOptions {
    * @return options that differ from these only in this setting
    */
   public CodeseOptions withRequireSerializable(boolean required) {
-    return new CodeseOptions(required, restoreThreads, classLoader);
+    return new CodeseOptions(required, restoreThreads, classLoader, filter, limits, signingKey);
   }
 
   /**
@@ -55,7 +64,7 @@ public final class CodeseOptions {
     if (threads < 1) {
       throw new IllegalArgumentException("restore threads must be at least 1, got " + threads);
     }
-    return new CodeseOptions(requireSerializable, threads, classLoader);
+    return new CodeseOptions(requireSerializable, threads, classLoader, filter, limits, signingKey);
   }
 
   /**
@@ -65,7 +74,62 @@ public final class CodeseOptions {
    * @return options that differ from these only in this setting
    */
   public CodeseOptions withClassLoader(ClassLoader loader) {
-    return new CodeseOptions(requireSerializable, restoreThreads, loader);
+    return new CodeseOptions(requireSerializable, restoreThreads, loader, filter, limits, signingKey);
+  }
+
+  /**
+   * A serialization filter for loading, combined with the JVM-wide filter through the filter
+   * factory exactly as {@link java.io.ObjectInputStream#setObjectInputFilter} does (JEP 290 and
+   * 415). The filter sees every class, array length, the object count and the recorded depth of a
+   * snapshot before any of its code runs.
+   *
+   * @param filter the filter, or {@code null} for the JVM-wide filter only
+   * @return options that differ from these only in this setting
+   */
+  public CodeseOptions withObjectInputFilter(ObjectInputFilter filter) {
+    return new CodeseOptions(requireSerializable, restoreThreads, classLoader, filter, limits, signingKey);
+  }
+
+  /**
+   * @param limits bounds on what a loaded snapshot may create
+   * @return options that differ from these only in this setting
+   */
+  public CodeseOptions withLimits(CodeseLimits limits) {
+    return new CodeseOptions(requireSerializable, restoreThreads, classLoader, filter,
+        Objects.requireNonNull(limits, "limits"), signingKey);
+  }
+
+  /**
+   * A key for HMAC-SHA256 signatures: with a key, capture signs every snapshot (and every stream
+   * segment) and loading rejects, with {@link AuthenticityException}, any snapshot that is unsigned
+   * or signed with another key, before parsing it.
+   *
+   * @param key the secret key bytes (at least 16), or {@code null} for no signing
+   * @return options that differ from these only in this setting
+   * @throws IllegalArgumentException if the key is shorter than 16 bytes
+   */
+  public CodeseOptions withSigningKey(byte[] key) {
+    if (key != null && key.length < 16) {
+      throw new IllegalArgumentException("a signing key needs at least 16 bytes, got "
+          + key.length);
+    }
+    return new CodeseOptions(requireSerializable, restoreThreads, classLoader, filter, limits,
+        key == null ? null : key.clone());
+  }
+
+  /** @return a copy of the signing key, or {@code null} */
+  public byte[] signingKey() {
+    return signingKey == null ? null : signingKey.clone();
+  }
+
+  /** @return the per-call serialization filter, or {@code null} */
+  public ObjectInputFilter objectInputFilter() {
+    return filter;
+  }
+
+  /** @return the load limits */
+  public CodeseLimits limits() {
+    return limits;
   }
 
   /** @return whether capture requires {@code Serializable} */
@@ -88,12 +152,15 @@ public final class CodeseOptions {
     return o instanceof CodeseOptions other
         && requireSerializable == other.requireSerializable
         && restoreThreads == other.restoreThreads
-        && classLoader == other.classLoader;
+        && classLoader == other.classLoader
+        && filter == other.filter
+        && limits.equals(other.limits)
+        && java.util.Arrays.equals(signingKey, other.signingKey);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(requireSerializable, restoreThreads, classLoader);
+    return Objects.hash(requireSerializable, restoreThreads, classLoader, filter, limits, signingKey);
   }
 
   @Override

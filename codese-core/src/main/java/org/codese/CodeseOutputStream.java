@@ -6,6 +6,7 @@ import java.io.ObjectOutputStream;
 import java.io.OutputStream;
 import java.util.Objects;
 import org.codese.capture.Capturer;
+import org.codese.format.Signing;
 import org.codese.load.StreamReader;
 
 /**
@@ -25,6 +26,7 @@ public class CodeseOutputStream extends ObjectOutputStream {
   private final DataOutputStream out;
   private final Capturer capturer;
   private final DataOutputStream block;
+  private final byte[] signingKey;
   private boolean closed;
 
   /**
@@ -48,6 +50,7 @@ public class CodeseOutputStream extends ObjectOutputStream {
     super();
     this.out = new DataOutputStream(Objects.requireNonNull(out, "out"));
     this.capturer = new Capturer(Objects.requireNonNull(options, "options"));
+    this.signingKey = options.signingKey();
     this.block = new DataOutputStream(new OutputStream() {
       @Override
       public void write(int b) {
@@ -93,6 +96,9 @@ public class CodeseOutputStream extends ObjectOutputStream {
     ensureOpen();
     if (capturer.hasPending()) {
       byte[] segment = Pipeline.toFile(capturer.drain()).bytes();
+      if (signingKey != null) {
+        segment = Signing.sign(segment, signingKey);
+      }
       out.writeInt(segment.length);
       out.write(segment);
     }

@@ -23,6 +23,7 @@ final class Pipeline {
     Plan plan = Planner.plan(graph);
     Emitted code = Emitter.emit(plan);
     return new SnapshotFile(System.getProperty("java.version"), plan.firstId(), plan.tableSize(),
-        plan.classes(), plan.constants(), code.classFiles(), code.placements(), plan.items());
+        plan.depth(), plan.classes(), plan.constants(), code.classFiles(), code.placements(),
+        plan.items());
   }
 }

@@ -3,6 +3,7 @@ package org.codese;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Objects;
+import org.codese.format.Signing;
 import org.codese.format.SnapshotFile;
 import org.codese.load.LoadedSnapshot;
 
@@ -16,6 +17,12 @@ import org.codese.load.LoadedSnapshot;
  * snapshot refuses to restore.
  */
 public final class Snapshot implements AutoCloseable {
+  /** A snapshot just captured in this JVM is not bounded: it holds what the caller gave it. */
+  private static final CodeseLimits OWN_CAPTURE = CodeseLimits.defaults()
+      .withMaxObjects(Integer.MAX_VALUE).withMaxArrayLength(Integer.MAX_VALUE)
+      .withMaxBytes(Long.MAX_VALUE).withMaxClasses(Integer.MAX_VALUE)
+      .withMaxDepth(Integer.MAX_VALUE);
+
   private final SnapshotFile file;
   private final CodeseOptions options;
   private volatile LoadedSnapshot loaded;
@@ -52,7 +59,8 @@ public final class Snapshot implements AutoCloseable {
   public static Snapshot capture(Object root, CodeseOptions options) throws IOException {
     Objects.requireNonNull(options, "options");
     SnapshotFile file = Pipeline.capture(root, options);
-    return new Snapshot(file, LoadedSnapshot.load(file, options.classLoader()), options);
+    return new Snapshot(file, LoadedSnapshot.load(file, options.classLoader(), null, OWN_CAPTURE),
+        options);
   }
 
   /**
@@ -88,9 +96,13 @@ public final class Snapshot implements AutoCloseable {
     return current.restoreRoot(threads);
   }
 
-  /** @return the snapshot in its file format, as written by {@link #writeTo} */
+  /**
+   * @return the snapshot in its file format, as written by {@link #writeTo}; signed if the options
+   *     carry a signing key
+   */
   public byte[] toBytes() {
-    return file.bytes();
+    byte[] key = options.signingKey();
+    return key == null ? file.bytes() : Signing.sign(file.bytes(), key);
   }
 
   /**
@@ -100,7 +112,7 @@ public final class Snapshot implements AutoCloseable {
    * @throws IOException if writing fails
    */
   public void writeTo(OutputStream out) throws IOException {
-    out.write(file.bytes());
+    out.write(toBytes());
   }
 
   /**

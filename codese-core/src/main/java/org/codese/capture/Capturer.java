@@ -40,6 +40,7 @@ public final class Capturer {
   private int postSize;
   private TapeBuilder items = new TapeBuilder();
   private int topLevel;
+  private int depth;
 
   /** @param options capture settings */
   public Capturer(CodeseOptions options) {
@@ -115,7 +116,9 @@ public final class Capturer {
       throw new IllegalStateException("capture left objects unexpanded");
     }
     Graph g =
-        new Graph(firstId, List.copyOf(nodes), Arrays.copyOf(postOrder, postSize), items.build());
+        new Graph(firstId, List.copyOf(nodes), Arrays.copyOf(postOrder, postSize), items.build(),
+            depth);
+    depth = 0;
     firstId += nodes.size();
     nodes.clear();
     discovered.clear();
@@ -212,6 +215,7 @@ public final class Capturer {
     int[][] children = new int[64][];
     int[] pos = new int[64];
     int top = 0;
+    depth = Math.max(depth, 1);
     stack[0] = rootId;
     children[0] = expand(rootId);
     pos[0] = 0;
@@ -220,6 +224,7 @@ public final class Capturer {
       if (pos[top] < ch.length) {
         int c = ch[pos[top]++];
         if (needsExpansion(c)) {
+          depth = Math.max(depth, top + 2);
           if (++top == stack.length) {
             stack = Arrays.copyOf(stack, top * 2);
             pos = Arrays.copyOf(pos, top * 2);

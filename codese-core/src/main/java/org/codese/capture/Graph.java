@@ -14,8 +14,9 @@ import java.util.List;
  *     before parents, as in a depth-first traversal from the roots)
  * @param items what was written at top level: {@link Tape#OBJECT} items for {@code writeObject}
  *     calls and {@link Tape#BLOCK} items for primitive data in between
+ * @param depth the greatest depth of the traversal: the longest path of first visits from a root
  */
-public record Graph(int firstId, List<Node> nodes, int[] postOrder, Tape items) {
+public record Graph(int firstId, List<Node> nodes, int[] postOrder, Tape items, int depth) {
   /** @return the id after the last node */
   public int endId() {
     return firstId + nodes.size();

@@ -34,6 +34,7 @@ public final class SnapshotFile {
   private final String jdk;
   private final int firstId;
   private final int tableSize;
+  private final int depth;
   private final List<ClassEntry> classes;
   private final List<Constant> constants;
   private final List<byte[]> classFiles;
@@ -45,17 +46,19 @@ public final class SnapshotFile {
    * @param jdk the version of the JDK that captured the snapshot
    * @param firstId the first table index the snapshot fills
    * @param tableSize the table size it needs
+   * @param depth the graph's depth as recorded at capture
    * @param classes the class table
    * @param constants the constant table
    * @param classFiles the generated classes
    * @param placements per class, {@code {phase, host}} as in {@code Emitted}
    * @param items the top-level items
    */
-  public SnapshotFile(String jdk, int firstId, int tableSize, List<ClassEntry> classes,
+  public SnapshotFile(String jdk, int firstId, int tableSize, int depth, List<ClassEntry> classes,
       List<Constant> constants, List<byte[]> classFiles, List<int[]> placements, Tape items) {
     this.jdk = jdk;
     this.firstId = firstId;
     this.tableSize = tableSize;
+    this.depth = depth;
     this.classes = classes;
     this.constants = constants;
     this.classFiles = classFiles;
@@ -76,6 +79,11 @@ public final class SnapshotFile {
   /** @return the size of the restore table */
   public int tableSize() {
     return tableSize;
+  }
+
+  /** @return the graph's depth as recorded at capture (not verifiable: a bound for filters) */
+  public int depth() {
+    return depth;
   }
 
   /** @return the class table */
@@ -116,7 +124,7 @@ public final class SnapshotFile {
 
   private byte[] encode() {
     Out file = new Out().u4(MAGIC).u2(VERSION);
-    section(file, 0, new Out().str(jdk).u4(firstId).u4(tableSize));
+    section(file, 0, new Out().str(jdk).u4(firstId).u4(tableSize).u4(depth));
     Out cls = new Out().u4(classes.size());
     for (ClassEntry c : classes) {
       cls.str(c.name()).u1(c.hasSuid() ? 1 : 0).u8(c.suid()).u4(c.fields().size());
@@ -214,6 +222,10 @@ public final class SnapshotFile {
     String jdk = h.str();
     int firstId = h.u4();
     int tableSize = h.u4();
+    int depth = h.u4();
+    if (depth < 0) {
+      throw h.corrupt("negative depth " + depth);
+    }
     if (firstId < 0 || tableSize < firstId) {
       throw h.corrupt("bad table range [" + firstId + ", " + tableSize + ")");
     }
@@ -262,7 +274,7 @@ public final class SnapshotFile {
         throw s.corrupt(s.remaining() + " unexpected bytes at the end of the section");
       }
     }
-    return new SnapshotFile(jdk, firstId, tableSize, List.copyOf(classes),
+    return new SnapshotFile(jdk, firstId, tableSize, depth, List.copyOf(classes),
         List.copyOf(constants), List.copyOf(files), List.copyOf(placements), items);
   }
 }

@@ -69,6 +69,9 @@ final class Constants {
 
   private static Constructor<?> allocator(Class<?> type, Constant.Mode mode)
       throws ClassMismatchException {
+    if (mode == Constant.Mode.EXTERNAL && !java.io.Externalizable.class.isAssignableFrom(type)) {
+      throw new ClassMismatchException(type.getName(), null, "is not Externalizable");
+    }
     Constructor<?> ctor = switch (mode) {
       case SERIAL -> Jvm.serialConstructor(type);
       case BARE -> Jvm.bareConstructor(type);
@@ -86,6 +89,10 @@ final class Constants {
       throws ClassMismatchException {
     try {
       Field f = type.getDeclaredField(name);
+      if (java.lang.reflect.Modifier.isStatic(f.getModifiers())) {
+        throw new ClassMismatchException(type.getName(), name, "field " + name
+            + " is static; snapshots only set instance fields");
+      }
       f.setAccessible(true);
       return f;
     } catch (ReflectiveOperationException | RuntimeException e) {

@@ -1,14 +1,18 @@
 package org.codese.load;
 
 import java.io.IOException;
+import java.io.ObjectInputFilter;
 import java.lang.invoke.MethodHandles;
 import java.lang.reflect.Constructor;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiConsumer;
 import org.codese.ClassMismatchException;
+import org.codese.CodeseLimits;
 import org.codese.CorruptSnapshotException;
 import org.codese.RestoreException;
+import org.codese.UnsafeSnapshotException;
+import org.codese.verify.GrammarCheck;
 import org.codese.format.SnapshotFile;
 import org.codese.program.Grammar;
 import org.codese.program.Tape;
@@ -37,16 +41,28 @@ public final class LoadedSnapshot {
    *
    * @param file a parsed snapshot
    * @param loader the loader for the classes it names, or {@code null} for the context loader
+   * @param filter the effective serialization filter, or {@code null} for none
+   * @param limits bounds on what the snapshot may create
    * @return the loaded snapshot
    * @throws ClassMismatchException if a class is missing or changed
    * @throws CorruptSnapshotException if its code cannot be defined
+   * @throws UnsafeSnapshotException if its code does anything outside the restore grammar
+   * @throws java.io.InvalidObjectException if it exceeds a limit
+   * @throws java.io.InvalidClassException if the filter rejects it
    */
-  public static LoadedSnapshot load(SnapshotFile file, ClassLoader loader) throws IOException {
+  public static LoadedSnapshot load(SnapshotFile file, ClassLoader loader,
+      ObjectInputFilter filter, CodeseLimits limits) throws IOException {
     ClassLoader l = loader != null ? loader : Thread.currentThread().getContextClassLoader();
     if (l == null) {
       l = LoadedSnapshot.class.getClassLoader();
     }
+    GrammarCheck.Result code = GrammarCheck.check(file);
+    if (!code.violations().isEmpty()) {
+      throw new UnsafeSnapshotException(code.violations());
+    }
+    int longestArray = Admission.checkLimits(file, limits, code.longestArray());
     ClassTable table = new ClassTable(file.classes(), l);
+    Admission.checkFilter(file, table, filter, file.bytes().length, longestArray);
     Object[] constants = Constants.resolve(file.constants(), table);
     List<List<BiConsumer<Object[], Object[]>>> phases = new ArrayList<>();
     for (int p = 0; p < Grammar.PHASES; p++) {

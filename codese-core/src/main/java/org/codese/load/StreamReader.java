@@ -6,7 +6,11 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.ObjectInputStream;
 import java.util.Arrays;
+import java.util.function.Supplier;
+import java.io.ObjectInputFilter;
+import org.codese.CodeseLimits;
 import org.codese.CorruptSnapshotException;
+import org.codese.format.Signing;
 import org.codese.format.SnapshotFile;
 
 /**
@@ -23,6 +27,9 @@ public final class StreamReader {
 
   private final DataInputStream in;
   private final ClassLoader loader;
+  private final Supplier<ObjectInputFilter> filter;
+  private final CodeseLimits limits;
+  private final byte[] signingKey;
   private Object[] table = new Object[1];
   private ReplayStream current;
   private boolean ended;
@@ -33,12 +40,19 @@ public final class StreamReader {
    *
    * @param in the underlying stream
    * @param loader the class loader for the classes segments name, or {@code null}
+   * @param filter gives the stream's current serialization filter when a segment is loaded
+   * @param limits bounds on what each segment may create
+   * @param signingKey the key every segment must be signed with, or {@code null}
    * @throws CorruptSnapshotException if the header is not a Codese stream header
    * @throws IOException if reading fails
    */
-  public StreamReader(InputStream in, ClassLoader loader) throws IOException {
+  public StreamReader(InputStream in, ClassLoader loader, Supplier<ObjectInputFilter> filter,
+      CodeseLimits limits, byte[] signingKey) throws IOException {
+    this.signingKey = signingKey;
     this.in = new DataInputStream(in);
     this.loader = loader;
+    this.filter = filter;
+    this.limits = limits;
     int magic;
     int version;
     try {
@@ -98,11 +112,17 @@ public final class StreamReader {
     if (len < 0) {
       throw new CorruptSnapshotException("stream", offset - 4, "negative segment length " + len);
     }
+    if (len > limits.maxBytes()) {
+      throw new java.io.InvalidObjectException("stream segment of " + len + " bytes at byte "
+          + offset + " is over the limit of " + limits.maxBytes()
+          + "; raise it with CodeseLimits.withMaxBytes if the stream is trusted");
+    }
     byte[] bytes = in.readNBytes(len);
     if (bytes.length != len) {
       throw new CorruptSnapshotException("stream", offset, "segment of " + len
           + " bytes is truncated after " + bytes.length + " bytes");
     }
+    bytes = Signing.unwrap(bytes, signingKey);
     SnapshotFile file;
     try {
       file = SnapshotFile.parse(bytes);
@@ -115,7 +135,7 @@ public final class StreamReader {
       throw new CorruptSnapshotException("stream", offset, "segment starts at object "
           + file.firstId() + " but " + (table.length - 1) + " objects were read before it");
     }
-    LoadedSnapshot loaded = LoadedSnapshot.load(file, loader);
+    LoadedSnapshot loaded = LoadedSnapshot.load(file, loader, filter.get(), limits);
     table = loaded.restoreInto(Arrays.copyOf(table, file.tableSize() + 1), 1);
     current = new ReplayStream(table, file.items(), null, null, RestoreRun.current());
     return true;

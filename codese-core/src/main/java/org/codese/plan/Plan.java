@@ -19,6 +19,7 @@ import org.codese.program.Tape;
  * @param constants the constant table
  * @param classes the class table
  * @param items the top-level items (roots and primitive data), ids into the table
+ * @param depth the graph's depth, as recorded at capture
  */
 public record Plan(
     int firstId,
@@ -26,5 +27,6 @@ public record Plan(
     List<Section> sections,
     List<Constant> constants,
     List<ClassEntry> classes,
-    Tape items) {}
+    Tape items,
+    int depth) {}
 

@@ -121,7 +121,7 @@ public final class Planner {
     set.forEach((host, ops) -> sections.add(new Section(1, host, ops)));
     sections.add(new Section(2, -1, finish));
     return new Plan(graph.firstId(), graph.endId(), sections, tables.constants(),
-        tables.classes(), graph.items());
+        tables.classes(), graph.items(), graph.depth());
   }
 
   private List<Op> set(int host) {
@@ -200,6 +200,7 @@ public final class Planner {
   }
 
   private void array(Node.Array a) {
+    tables.type(a.type());
     Class<?> comp = a.type().getComponentType();
     String desc = Types.descriptor(a.type());
     if (comp.isPrimitive()) {

@@ -1,0 +1,734 @@
+package org.codese.cli;
+
+import static org.objectweb.asm.Opcodes.*;
+
+import java.lang.reflect.Array;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.codese.format.SnapshotFile;
+import org.codese.program.ClassEntry;
+import org.codese.program.Constant;
+import org.codese.program.Grammar;
+import org.codese.program.Tape;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.Type;
+import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.FieldInsnNode;
+import org.objectweb.asm.tree.IincInsnNode;
+import org.objectweb.asm.tree.InsnList;
+import org.objectweb.asm.tree.IntInsnNode;
+import org.objectweb.asm.tree.JumpInsnNode;
+import org.objectweb.asm.tree.LabelNode;
+import org.objectweb.asm.tree.LdcInsnNode;
+import org.objectweb.asm.tree.MethodInsnNode;
+import org.objectweb.asm.tree.MethodNode;
+import org.objectweb.asm.tree.TypeInsnNode;
+import org.objectweb.asm.tree.VarInsnNode;
+
+/**
+ * Reads a snapshot's restore program without running it: a symbolic interpreter over the
+ * instructions of the restore grammar ({@link Grammar}). Objects are table slots with a class name;
+ * constants come from the snapshot's constant table; loops run with their real counts, since all
+ * their data is in the constants. Each effect of the program goes to a {@link Sink}.
+ *
+ * <p>Anything outside the grammar (an unknown instruction or call, a value of the wrong kind, an
+ * index out of range, a program that does not end) is reported as a {@link DecodeException}.
+ */
+final class Decoder {
+  /** Receives what the program does, in execution order. */
+  interface Sink {
+    /** A new segment of an object stream, or the one snapshot. */
+    default void segment(int index, SnapshotFile file) {}
+
+    /** A generated class starts. */
+    default void classFile(int index, String name, int phase, String host) {}
+
+    /** A counted loop starts. */
+    default void loop(int iterations) {}
+
+    /** Object {@code id} of class {@code type} is created by {@code expr}. */
+    void create(int id, String type, String expr);
+
+    /** Field {@code field} of object {@code target} is set to {@code value}. */
+    void set(int target, String field, String value, boolean reference, boolean nonDefault);
+
+    /** Element {@code index} of array {@code target} is set to {@code value}. */
+    void element(int target, int index, String value, boolean reference, boolean nonDefault);
+
+    /**
+     * A sanctioned hook runs on object {@code target}; {@code refs} and {@code prims} count the
+     * non-default field values it sets from default-field records.
+     */
+    void hook(int target, String text, int refs, int prims);
+
+    /** The segment's top-level items, as the stream's reader sees them. */
+    default void items(List<String> items) {}
+  }
+
+  /** The program does not follow the restore grammar, or cannot be read. */
+  static final class DecodeException extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    DecodeException(String message) {
+      super(message);
+    }
+  }
+
+  /** Thrown by a sink to stop decoding early. */
+  static final class Stop extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    Stop() {
+      super(null, null, false, false);
+    }
+  }
+
+  private sealed interface V {}
+
+  private record TableV() implements V {}
+
+  private record ConstsV() implements V {}
+
+  private record Num(char type, long bits) implements V {}
+
+  private record Str(String value) implements V {}
+
+  private record K(int index, Constant c) implements V {}
+
+  private record Ref(int id) implements V {}
+
+  private record Null() implements V {}
+
+  private record Uninit(String owner) implements V {}
+
+  private record Made(String type, String expr) implements V {}
+
+  /** The most tape items a hook's description lists. */
+  private static final int MAX_PARTS = 32;
+
+  private static final V TABLE = new TableV();
+  private static final V CONSTS = new ConstsV();
+  private static final V NULL = new Null();
+
+  private final Sink sink;
+  private final Map<Integer, String> types = new HashMap<>();
+  private SnapshotFile file;
+  private String where;
+  private long steps;
+  private long budget;
+
+  Decoder(Sink sink) {
+    this.sink = sink;
+  }
+
+  /**
+   * @param id a table index
+   * @return the class of the object created there so far, or {@code null}
+   */
+  String typeOf(int id) {
+    return types.get(id);
+  }
+
+  /**
+   * Decodes every segment of a source, in order.
+   *
+   * @param source the checked snapshot file
+   * @throws DecodeException naming the segment, class, method and instruction
+   */
+  void run(SnapshotSource source) throws DecodeException {
+    for (int i = 0; i < source.segments.size(); i++) {
+      SnapshotFile f = source.segments.get(i).file();
+      sink.segment(i, f);
+      try {
+        run(f);
+      } catch (DecodeException e) {
+        throw source.segments.size() == 1 ? e
+            : new DecodeException("segment " + (i + 1) + ": " + e.getMessage());
+      }
+    }
+  }
+
+  /**
+   * Decodes one snapshot.
+   *
+   * @param f the parsed snapshot
+   * @throws DecodeException naming the class, method and instruction
+   */
+  void run(SnapshotFile f) throws DecodeException {
+    this.file = f;
+    this.steps = 0;
+    this.budget = 1_000_000L + 64L * f.bytes().length;
+    List<byte[]> classes = f.classFiles();
+    for (int i = 0; i < classes.size(); i++) {
+      ClassNode cn = new ClassNode();
+      where = "generated class " + i;
+      try {
+        new ClassReader(classes.get(i)).accept(cn, ClassReader.SKIP_FRAMES | ClassReader.SKIP_DEBUG);
+      } catch (RuntimeException e) {
+        throw fail("malformed class file (" + e + ")");
+      }
+      int[] p = f.placements().get(i);
+      String host = p[1] < 0 ? "-" : f.classes().get(p[1]).name();
+      where = "class " + cn.name;
+      sink.classFile(i, cn.name, p[0], host);
+      runClass(cn);
+    }
+    where = "items";
+    sink.items(describeItems(f.items()));
+  }
+
+  private void runClass(ClassNode cn) throws DecodeException {
+    Map<String, MethodNode> methods = new HashMap<>();
+    for (MethodNode m : cn.methods) {
+      methods.put(m.name + m.desc, m);
+    }
+    MethodNode accept = methods.get("accept(Ljava/lang/Object;Ljava/lang/Object;)V");
+    if (accept == null) {
+      throw fail("no accept method");
+    }
+    for (AbstractInsnNode insn : accept.instructions) {
+      if (insn instanceof MethodInsnNode call) {
+        MethodNode chunk = methods.get(call.name + call.desc);
+        if (call.getOpcode() != INVOKESTATIC || !call.owner.equals(cn.name) || chunk == null
+            || !call.desc.equals(Grammar.CHUNK_DESCRIPTOR)) {
+          throw fail("accept calls " + call.owner + "." + call.name + call.desc
+              + ", which is not one of its chunk methods");
+        }
+        String outer = where;
+        where = outer + " method " + chunk.name;
+        runChunk(chunk);
+        where = outer;
+      }
+    }
+  }
+
+  private void runChunk(MethodNode m) throws DecodeException {
+    V[] locals = new V[Math.max(m.maxLocals, 3) + 1];
+    locals[0] = TABLE;
+    locals[1] = CONSTS;
+    Deque<V> stack = new ArrayDeque<>();
+    InsnList code = m.instructions;
+    AbstractInsnNode insn = code.getFirst();
+    while (insn != null) {
+      if (++steps > budget) {
+        throw fail("the program runs longer than a snapshot of its size can");
+      }
+      AbstractInsnNode next = insn.getNext();
+      int op = insn.getOpcode();
+      String at = " at instruction " + code.indexOf(insn);
+      try {
+        if (op < 0) {
+          insn = next;
+          continue;
+        }
+        switch (op) {
+          case ALOAD -> stack.push(local(locals, (VarInsnNode) insn));
+          case ILOAD -> stack.push(num(local(locals, (VarInsnNode) insn)));
+          case ASTORE, ISTORE -> store(locals, ((VarInsnNode) insn).var, stack.pop());
+          case IINC -> {
+            IincInsnNode inc = (IincInsnNode) insn;
+            Num n = num(local(locals, inc.var));
+            store(locals, inc.var, new Num('I', (int) n.bits + inc.incr));
+          }
+          case ICONST_M1, ICONST_0, ICONST_1, ICONST_2, ICONST_3, ICONST_4, ICONST_5 ->
+              stack.push(new Num('I', op - ICONST_0));
+          case BIPUSH, SIPUSH -> stack.push(new Num('I', ((IntInsnNode) insn).operand));
+          case LCONST_0, LCONST_1 -> stack.push(new Num('J', op - LCONST_0));
+          case FCONST_0, FCONST_1, FCONST_2 ->
+              stack.push(new Num('F', Float.floatToRawIntBits(op - FCONST_0)));
+          case DCONST_0, DCONST_1 ->
+              stack.push(new Num('D', Double.doubleToRawLongBits(op - DCONST_0)));
+          case ACONST_NULL -> stack.push(NULL);
+          case LDC -> stack.push(ldc(((LdcInsnNode) insn).cst));
+          case DUP -> stack.push(stack.peek());
+          case CHECKCAST -> {
+            if (stack.isEmpty()) {
+              throw fail("checkcast on an empty stack" + at);
+            }
+          }
+          case AALOAD -> stack.push(aaload(num(stack.pop()), stack.pop()));
+          case IALOAD, BALOAD, CALOAD, SALOAD, LALOAD, FALOAD, DALOAD ->
+              stack.push(primLoad(num(stack.pop()), stack.pop()));
+          case ARRAYLENGTH -> stack.push(new Num('I', Array.getLength(data(stack.pop()))));
+          case NEW -> stack.push(new Uninit(((TypeInsnNode) insn).desc));
+          case NEWARRAY -> {
+            Num len = num(stack.pop());
+            String elem = newarrayType(((IntInsnNode) insn).operand);
+            stack.push(new Made("[" + elem, "new " + Names.primitive(elem) + "[" + len.bits + "]"));
+          }
+          case ANEWARRAY -> {
+            Num len = num(stack.pop());
+            String elem = ((TypeInsnNode) insn).desc.replace('/', '.');
+            stack.push(new Made("[L" + elem + ";", "new " + Names.simple(elem) + "[" + len.bits
+                + "]"));
+          }
+          case INVOKESPECIAL, INVOKESTATIC, INVOKEVIRTUAL -> call((MethodInsnNode) insn, stack);
+          case AASTORE, IASTORE, BASTORE, CASTORE, SASTORE, LASTORE, FASTORE, DASTORE -> {
+            V value = stack.pop();
+            Num index = num(stack.pop());
+            arrayStore(op, stack.pop(), (int) index.bits, value);
+          }
+          case PUTFIELD -> {
+            FieldInsnNode f = (FieldInsnNode) insn;
+            V value = stack.pop();
+            int target = ref(stack.pop());
+            setField(target, f.name, f.desc, value);
+          }
+          case GOTO -> {
+            V ids = locals.length > 3 ? locals[3] : null;
+            sink.loop(ids instanceof K k ? Array.getLength(data(k)) : -1);
+            next = ((JumpInsnNode) insn).label;
+          }
+          case IF_ICMPLT -> {
+            long b = num(stack.pop()).bits;
+            long a = num(stack.pop()).bits;
+            if (a < b) {
+              next = ((JumpInsnNode) insn).label;
+            }
+          }
+          case RETURN -> {
+            return;
+          }
+          default -> throw fail("opcode " + op + " is not in the restore grammar" + at);
+        }
+      } catch (java.util.NoSuchElementException e) {
+        throw fail("stack underflow" + at);
+      } catch (ClassCastException | IllegalArgumentException e) {
+        throw fail("a value of the wrong kind" + at + " (" + e.getMessage() + ")");
+      } catch (DecodeException e) {
+        if (e.getMessage().contains(" at instruction ")) {
+          throw e;
+        }
+        throw new DecodeException(e.getMessage() + at);
+      }
+      insn = next;
+    }
+    throw fail("method " + m.name + " ends without return");
+  }
+
+  private V local(V[] locals, VarInsnNode v) throws DecodeException {
+    return local(locals, v.var);
+  }
+
+  private V local(V[] locals, int var) throws DecodeException {
+    if (var < 0 || var >= locals.length || locals[var] == null) {
+      throw fail("reads local " + var + " before it is set");
+    }
+    return locals[var];
+  }
+
+  private void store(V[] locals, int var, V value) throws DecodeException {
+    if (var < 2 || var >= locals.length) {
+      throw fail("stores into local " + var);
+    }
+    locals[var] = value;
+  }
+
+  private Num num(V v) throws DecodeException {
+    if (v instanceof Num n) {
+      return n;
+    }
+    throw fail("expected a number but found " + kind(v));
+  }
+
+  private int ref(V v) throws DecodeException {
+    if (v instanceof Ref r) {
+      return r.id;
+    }
+    throw fail("expected a table object but found " + kind(v));
+  }
+
+  private Object data(V v) throws DecodeException {
+    if (v instanceof K k) {
+      if (k.c instanceof Constant.PrimArray p) {
+        return p.array();
+      } else if (k.c instanceof Constant.Texts t) {
+        return t.values();
+      }
+    }
+    throw fail("expected array data but found " + kind(v));
+  }
+
+  private static String kind(V v) {
+    if (v instanceof K k) {
+      return "constant #" + k.index + " (" + k.c.getClass().getSimpleName() + ")";
+    }
+    return v == null ? "nothing" : v.getClass().getSimpleName();
+  }
+
+  private V ldc(Object cst) throws DecodeException {
+    if (cst instanceof Integer i) {
+      return new Num('I', i);
+    } else if (cst instanceof Long l) {
+      return new Num('J', l);
+    } else if (cst instanceof Float f) {
+      return new Num('F', Float.floatToRawIntBits(f));
+    } else if (cst instanceof Double d) {
+      return new Num('D', Double.doubleToRawLongBits(d));
+    } else if (cst instanceof String s) {
+      return new Str(s);
+    }
+    throw fail("loads constant " + cst + ", which is not in the restore grammar");
+  }
+
+  private V aaload(Num index, V array) throws DecodeException {
+    int i = (int) index.bits;
+    if (array == TABLE) {
+      if (i < 0 || i > file.tableSize()) {
+        throw fail("table index " + i + " is out of range");
+      }
+      return new Ref(i);
+    } else if (array == CONSTS) {
+      if (i < 0 || i >= file.constants().size()) {
+        throw fail("constant index " + i + " is out of range");
+      }
+      return new K(i, file.constants().get(i));
+    } else if (array instanceof K k && k.c instanceof Constant.Texts t) {
+      return new Str(t.values()[i]);
+    }
+    throw fail("aaload from " + kind(array));
+  }
+
+  private V primLoad(Num index, V array) throws DecodeException {
+    Object data = data(array);
+    int i = (int) index.bits;
+    if (i < 0 || i >= Array.getLength(data)) {
+      throw fail("loop data index " + i + " is out of range");
+    }
+    if (data instanceof int[] a) {
+      return new Num('I', a[i]);
+    } else if (data instanceof long[] a) {
+      return new Num('J', a[i]);
+    } else if (data instanceof byte[] a) {
+      return new Num('B', a[i]);
+    } else if (data instanceof boolean[] a) {
+      return new Num('Z', a[i] ? 1 : 0);
+    } else if (data instanceof char[] a) {
+      return new Num('C', a[i]);
+    } else if (data instanceof short[] a) {
+      return new Num('S', a[i]);
+    } else if (data instanceof float[] a) {
+      return new Num('F', Float.floatToRawIntBits(a[i]));
+    } else if (data instanceof double[] a) {
+      return new Num('D', Double.doubleToRawLongBits(a[i]));
+    }
+    throw fail("primitive load from " + kind(array));
+  }
+
+  private void call(MethodInsnNode m, Deque<V> stack) throws DecodeException {
+    String sig = m.owner + "." + m.name + m.desc;
+    if (m.getOpcode() == INVOKESPECIAL && m.name.equals("<init>")) {
+      Type[] args = Type.getArgumentTypes(m.desc);
+      if (args.length != 1) {
+        throw fail("calls " + sig + ", which is not in the restore grammar");
+      }
+      V arg = stack.pop();
+      stack.pop();
+      V made = stack.pop();
+      if (!(made instanceof Uninit u) || !u.owner.equals(m.owner)) {
+        throw fail("constructor call " + sig + " on " + kind(made));
+      }
+      String type = m.owner.replace('/', '.');
+      if (m.owner.equals("java/lang/String")) {
+        stack.push(new Made(type, "new String(" + text(arg) + ")"));
+      } else {
+        Num n = num(arg);
+        stack.push(new Made(type, "new " + Names.simple(type) + "(" + Names.literal(
+            args[0].getDescriptor().charAt(0), n.bits) + ")"));
+      }
+    } else if (m.getOpcode() == INVOKESTATIC && m.name.equals("valueOf")
+        && m.owner.startsWith("java/lang/")) {
+      Num n = num(stack.pop());
+      String type = m.owner.replace('/', '.');
+      stack.push(new Made(type, Names.simple(type) + ".valueOf(" + Names.literal(
+          Type.getArgumentTypes(m.desc)[0].getDescriptor().charAt(0), n.bits) + ")"));
+    } else if (sig.equals("java/lang/reflect/Array.newInstance"
+        + "(Ljava/lang/Class;I)Ljava/lang/Object;")) {
+      Num len = num(stack.pop());
+      V maker = stack.pop();
+      if (!(maker instanceof K k && k.c instanceof Constant.ArrayMaker a)) {
+        throw fail("Array.newInstance with " + kind(maker));
+      }
+      String type = className(a.type());
+      stack.push(new Made(type, "new " + Names.simple(type).replaceFirst("\\[\\]",
+          "[" + len.bits + "]")));
+    } else if (m.owner.equals(Grammar.HOOKS_OWNER) && m.name.equals(Grammar.HOOK_METHOD)
+        && m.desc.equals(Grammar.HOOK_DESCRIPTOR)) {
+      V hook = stack.pop();
+      V table = stack.pop();
+      if (table != TABLE || !(hook instanceof K k && k.c instanceof Constant.Hook h)) {
+        throw fail("Hooks.run with " + kind(table) + ", " + kind(hook));
+      }
+      hook(h);
+    } else if (sig.equals("java/lang/reflect/Constructor.newInstance"
+        + "([Ljava/lang/Object;)Ljava/lang/Object;")) {
+      V args = stack.pop();
+      V ctor = stack.pop();
+      if (args != NULL || !(ctor instanceof K k && k.c instanceof Constant.Allocator a)) {
+        throw fail("Constructor.newInstance with " + kind(ctor));
+      }
+      String type = className(a.type());
+      stack.push(new Made(type, "new " + Names.simple(type) + "()"
+          + (a.mode() == Constant.Mode.SERIAL ? "" : " /* " + a.mode().name().toLowerCase(
+              java.util.Locale.ROOT) + " */")));
+    } else if (m.name.equals("clone") && m.owner.startsWith("[")) {
+      V src = stack.pop();
+      Object data = data(src);
+      stack.push(new Made(data.getClass().getName(), arrayLiteral(data)));
+    } else if (m.owner.equals("java/lang/reflect/Field") && m.name.startsWith("set")) {
+      V value = stack.pop();
+      int target = ref(stack.pop());
+      V field = stack.pop();
+      if (!(field instanceof K k && k.c instanceof Constant.Setter s)) {
+        throw fail("Field." + m.name + " on " + kind(field));
+      }
+      setField(target, s.field(), s.descriptor(), value);
+    } else {
+      throw fail("calls " + sig + ", which is not in the restore grammar");
+    }
+  }
+
+  private String className(int index) throws DecodeException {
+    if (index < 0 || index >= file.classes().size()) {
+      throw fail("class index " + index + " is out of range");
+    }
+    return file.classes().get(index).name();
+  }
+
+  private String text(V v) throws DecodeException {
+    if (v instanceof Str s) {
+      return Names.string(s.value);
+    } else if (v instanceof K k && k.c instanceof Constant.Text t) {
+      return Names.string(t.value());
+    }
+    throw fail("expected a string but found " + kind(v));
+  }
+
+  private static String arrayLiteral(Object data) {
+    int n = Array.getLength(data);
+    String type = Names.simple(data.getClass().getName());
+    StringBuilder b = new StringBuilder("new ").append(type).append(" {");
+    char code = data.getClass().getName().charAt(1);
+    int shown = Math.min(n, 8);
+    for (int i = 0; i < shown; i++) {
+      b.append(i == 0 ? "" : ", ").append(Names.literal(code, bits(Array.get(data, i))));
+    }
+    if (n > shown) {
+      b.append(", ... ").append(n - shown).append(" more");
+    }
+    return b.append('}').toString();
+  }
+
+  private static long bits(Object box) {
+    if (box instanceof Boolean z) {
+      return z ? 1 : 0;
+    } else if (box instanceof Character c) {
+      return c;
+    } else if (box instanceof Float f) {
+      return Float.floatToRawIntBits(f);
+    } else if (box instanceof Double d) {
+      return Double.doubleToRawLongBits(d);
+    }
+    return ((Number) box).longValue();
+  }
+
+  private void arrayStore(int op, V array, int index, V value) throws DecodeException {
+    if (array == TABLE) {
+      if (op != AASTORE) {
+        throw fail("primitive store into the table");
+      }
+      if (index < 0 || index > file.tableSize()) {
+        throw fail("table index " + index + " is out of range");
+      }
+      create(index, value);
+      return;
+    }
+    int target = ref(array);
+    String type = types.get(target);
+    char code = switch (op) {
+      case IASTORE -> 'I';
+      case LASTORE -> 'J';
+      case FASTORE -> 'F';
+      case DASTORE -> 'D';
+      case CASTORE -> 'C';
+      case SASTORE -> 'S';
+      case BASTORE -> "[Z".equals(type) ? 'Z' : 'B';
+      default -> 'L';
+    };
+    if (code == 'L') {
+      sink.element(target, index, refText(value), true, value != NULL);
+    } else {
+      Num n = num(value);
+      sink.element(target, index, Names.literal(code, n.bits), false, n.bits != 0);
+    }
+  }
+
+  private void create(int id, V value) throws DecodeException {
+    String type;
+    String expr;
+    if (value instanceof Made m) {
+      type = m.type;
+      expr = m.expr;
+    } else if (value instanceof K k) {
+      if (k.c instanceof Constant.EnumRef e) {
+        type = className(e.type());
+        expr = Names.simple(type) + "." + e.name();
+      } else if (k.c instanceof Constant.TypeRef t) {
+        type = "java.lang.Class";
+        expr = Names.simple(className(t.type())) + ".class";
+      } else if (k.c instanceof Constant.Text t) {
+        type = "java.lang.String";
+        expr = Names.string(t.value());
+      } else {
+        throw fail("stores " + kind(value) + " into the table");
+      }
+    } else {
+      throw fail("stores " + kind(value) + " into the table");
+    }
+    types.put(id, type);
+    sink.create(id, type, expr);
+  }
+
+  private void setField(int target, String name, String desc, V value) throws DecodeException {
+    if (desc.length() == 1) {
+      Num n = num(value);
+      sink.set(target, name, Names.literal(desc.charAt(0), n.bits), false, n.bits != 0);
+    } else {
+      sink.set(target, name, refText(value), true, value != NULL);
+    }
+  }
+
+  private String refText(V v) throws DecodeException {
+    if (v == NULL) {
+      return "null";
+    } else if (v instanceof Ref r) {
+      return "o" + r.id;
+    }
+    throw fail("expected a table object or null but found " + kind(v));
+  }
+
+  private void hook(Constant.Hook h) throws DecodeException {
+    String type = className(h.type());
+    int[] counts = new int[2];
+    String args = describeTape(h.tape(), file.classes().get(h.type()), counts);
+    String o = "o" + h.id();
+    switch (h.kind()) {
+      case SLOT -> sink.hook(h.id(), o + ".readObject(" + args + ");"
+          + " // as " + Names.simple(type), counts[0], counts[1]);
+      case EXTERNAL -> sink.hook(h.id(), o + ".readExternal(" + args + ");", counts[0],
+          counts[1]);
+      case RECORD -> {
+        types.put(h.id(), type);
+        sink.create(h.id(), type, "new " + Names.simple(type) + "(" + args + ")");
+        sink.hook(h.id(), null, counts[0], counts[1]);
+      }
+      case RESOLVE -> sink.hook(h.id(), o + " = " + o + ".readResolve();", 0, 0);
+    }
+  }
+
+  /**
+   * Describes a hook's tape: default-field records as {@code name=value} lists, blocks by size,
+   * objects by table slot; counts non-default reference and primitive field values.
+   */
+  private String describeTape(Tape tape, ClassEntry cls, int[] counts) throws DecodeException {
+    if (tape == null) {
+      return "";
+    }
+    List<String> parts = new ArrayList<>();
+    ByteBuffer data = ByteBuffer.wrap(tape.data());
+    int[] items = tape.items();
+    List<ClassEntry.FieldEntry> prims = new ArrayList<>();
+    List<ClassEntry.FieldEntry> refs = new ArrayList<>();
+    for (ClassEntry.FieldEntry f : cls.fields()) {
+      (f.primitive() ? prims : refs).add(f);
+    }
+    try {
+      for (int i = 0; i + 1 < items.length; i += 2) {
+        int kind = items[i];
+        int arg = items[i + 1];
+        if (kind == Tape.BLOCK) {
+          data.position(data.position() + arg);
+          parts.add("data(" + arg + " bytes)");
+        } else if (kind == Tape.OBJECT) {
+          parts.add(arg < 0 ? "null" : "o" + arg);
+        } else if (kind == Tape.FIELDS) {
+          List<String> fs = new ArrayList<>();
+          for (ClassEntry.FieldEntry f : prims) {
+            char c = f.descriptor().charAt(0);
+            long bits = switch (c) {
+              case 'Z', 'B' -> data.get();
+              case 'C' -> data.getChar();
+              case 'S' -> data.getShort();
+              case 'I', 'F' -> data.getInt();
+              default -> data.getLong();
+            };
+            if (c == 'F') {
+              bits &= 0xFFFFFFFFL;
+            }
+            counts[1] += bits != 0 ? 1 : 0;
+            fs.add(f.name() + "=" + Names.literal(c, bits));
+          }
+          for (int r = 0; r < arg; r++) {
+            i += 2;
+            if (i + 1 >= items.length || items[i] != Tape.OBJECT) {
+              throw fail("a field record lacks its reference values");
+            }
+            int id = items[i + 1];
+            counts[0] += id >= 0 ? 1 : 0;
+            String name = r < refs.size() ? refs.get(r).name() : "field" + (prims.size() + r);
+            fs.add(name + "=" + (id < 0 ? "null" : "o" + id));
+          }
+          parts.add("fields{" + String.join(", ", fs) + "}");
+        } else {
+          throw fail("tape item kind " + kind + " is unknown");
+        }
+      }
+    } catch (java.nio.BufferUnderflowException | IllegalArgumentException e) {
+      throw fail("a hook's data is shorter than its records say");
+    }
+    if (parts.size() > MAX_PARTS) {
+      int more = parts.size() - MAX_PARTS;
+      parts = new ArrayList<>(parts.subList(0, MAX_PARTS));
+      parts.add("... " + more + " more");
+    }
+    return String.join(", ", parts);
+  }
+
+  private List<String> describeItems(Tape tape) {
+    List<String> out = new ArrayList<>();
+    int[] items = tape.items();
+    for (int i = 0; i + 1 < items.length; i += 2) {
+      if (items[i] == Tape.BLOCK) {
+        out.add("data(" + items[i + 1] + " bytes)");
+      } else if (items[i] == Tape.OBJECT) {
+        out.add(items[i + 1] < 0 ? "null" : "o" + items[i + 1]);
+      } else {
+        out.add("fields(" + items[i + 1] + ")");
+      }
+    }
+    return out;
+  }
+
+  private static String newarrayType(int operand) {
+    return switch (operand) {
+      case T_BOOLEAN -> "Z";
+      case T_BYTE -> "B";
+      case T_CHAR -> "C";
+      case T_SHORT -> "S";
+      case T_INT -> "I";
+      case T_LONG -> "J";
+      case T_FLOAT -> "F";
+      default -> "D";
+    };
+  }
+
+  private DecodeException fail(String problem) {
+    return new DecodeException(where + ": " + problem);
+  }
+}

@@ -1,0 +1,192 @@
+package org.codese.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import org.codese.format.SnapshotFile;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.MethodNode;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code codese inspect}: what a snapshot holds, read without running any of its code. */
+@Command(name = "inspect", mixinStandardHelpOptions = true,
+    versionProvider = Main.Version.class,
+    description = {
+        "Prints what a snapshot or Codese object stream holds, without running any of its code:"
+            + " format version, the JDK it was captured on, checksum status, the classes it"
+            + " creates with their instance counts and the paper's Figure 4 columns, and the"
+            + " size of its generated code and data.",
+        "",
+        "#ref fields and #prim fields count the field and array-element values the restore"
+            + " program sets to something other than null, zero or false (including values"
+            + " set through default-field records of readObject replays); they are charged to"
+            + " the class of the object whose field is set."},
+    footer = {"", "Example:", "  codese inspect tree.cdse"})
+final class InspectCommand implements Callable<Integer> {
+  @Spec
+  CommandSpec spec;
+
+  @Mixin
+  Common common;
+
+  @Parameters(index = "0", paramLabel = "FILE", description = "A snapshot (.cdse) or object stream.")
+  Path file;
+
+  /** Per-class counts. */
+  static final class Row {
+    long objects;
+    long refs;
+    long prims;
+  }
+
+  /** Counts objects and non-default field values per class. */
+  static final class Counter implements Decoder.Sink {
+    final Map<String, Row> rows = new TreeMap<>();
+    Decoder decoder;
+    long hooks;
+    long items;
+    long objectItems;
+    long blockBytes;
+
+    private Row row(int id) {
+      String type = decoder.typeOf(id);
+      return rows.computeIfAbsent(type == null ? "?" : type, k -> new Row());
+    }
+
+    @Override
+    public void create(int id, String type, String expr) {
+      rows.computeIfAbsent(type, k -> new Row()).objects++;
+    }
+
+    @Override
+    public void set(int target, String field, String value, boolean reference,
+        boolean nonDefault) {
+      count(target, reference, nonDefault);
+    }
+
+    @Override
+    public void element(int target, int index, String value, boolean reference,
+        boolean nonDefault) {
+      count(target, reference, nonDefault);
+    }
+
+    private void count(int target, boolean reference, boolean nonDefault) {
+      if (nonDefault) {
+        Row r = row(target);
+        if (reference) {
+          r.refs++;
+        } else {
+          r.prims++;
+        }
+      }
+    }
+
+    @Override
+    public void hook(int target, String text, int refs, int prims) {
+      if (text != null) {
+        hooks++;
+      }
+      Row r = row(target);
+      r.refs += refs;
+      r.prims += prims;
+    }
+
+    @Override
+    public void items(List<String> list) {
+      for (String s : list) {
+        items++;
+        if (s.startsWith("data(")) {
+          blockBytes += Long.parseLong(s.substring(5, s.indexOf(' ')));
+        } else {
+          objectItems++;
+        }
+      }
+    }
+  }
+
+  @Override
+  public Integer call() {
+    SnapshotSource src = SnapshotSource.read(file);
+    Counter counter = new Counter();
+    Decoder decoder = new Decoder(counter);
+    counter.decoder = decoder;
+    try {
+      decoder.run(src);
+    } catch (Decoder.DecodeException e) {
+      throw new CliException(file + ": the restore program cannot be read: " + e.getMessage()
+          + "; the file is damaged or was not written by Codese, run 'codese verify " + file + "'");
+    }
+    long classFiles = 0;
+    long methods = 0;
+    long chunks = 0;
+    long classBytes = 0;
+    long[] sections = new long[SnapshotSource.SECTIONS.length];
+    List<String> jdks = new ArrayList<>();
+    long objects = 0;
+    for (SnapshotSource.Segment s : src.segments) {
+      SnapshotFile f = s.file();
+      if (!jdks.contains(f.jdk())) {
+        jdks.add(f.jdk());
+      }
+      objects += f.tableSize() - f.firstId();
+      int[] sizes = SnapshotSource.sectionSizes(f);
+      for (int i = 0; i < sizes.length; i++) {
+        sections[i] += sizes[i];
+      }
+      for (byte[] cf : f.classFiles()) {
+        classFiles++;
+        classBytes += cf.length;
+        ClassNode cn = new ClassNode();
+        new ClassReader(cf).accept(cn, ClassReader.SKIP_CODE);
+        for (MethodNode m : cn.methods) {
+          methods++;
+          if (m.name.matches("m\\d+")) {
+            chunks++;
+          }
+        }
+      }
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    out.printf("file:                %s%n", file);
+    out.printf("kind:                %s%s%n", src.kind.label, src.kind == SnapshotSource.Kind.STREAM
+        ? " (" + src.segments.size() + " segment" + (src.segments.size() == 1 ? "" : "s") + ")"
+        : "");
+    out.printf("format version:      %d%n", SnapshotFile.VERSION);
+    out.printf("captured on JDK:     %s%n", String.join(", ", jdks));
+    out.printf("checksums:           ok%n");
+    out.printf("size:                %d bytes%n", src.size);
+    out.printf("table objects:       %d%n", objects);
+    out.printf("items:               %d (%d objects, %d bytes of primitive data)%n",
+        counter.items, counter.objectItems, counter.blockBytes);
+    out.printf("generated classes:   %d%n", classFiles);
+    out.printf("generated methods:   %d (%d chunk methods)%n", methods, chunks);
+    out.printf("code bytes:          %d (class files %d)%n", sections[3], classBytes);
+    out.printf("blob bytes:          %d (constants %d, items %d)%n", sections[2] + sections[4],
+        sections[2], sections[4]);
+    out.printf("hook calls:          %d%n", counter.hooks);
+    out.println();
+    out.printf("%10s %12s %13s  %s%n", "#objects", "#ref fields", "#prim fields", "class");
+    long tObj = 0;
+    long tRef = 0;
+    long tPrim = 0;
+    for (Map.Entry<String, Row> e : counter.rows.entrySet()) {
+      Row r = e.getValue();
+      out.printf("%10d %12d %13d  %s%n", r.objects, r.refs, r.prims, Names.source(e.getKey()));
+      tObj += r.objects;
+      tRef += r.refs;
+      tPrim += r.prims;
+    }
+    out.printf("%10d %12d %13d  %s%n", tObj, tRef, tPrim, "total");
+    out.flush();
+    return Main.OK;
+  }
+}

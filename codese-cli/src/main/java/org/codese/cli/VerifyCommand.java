@@ -1,0 +1,169 @@
+package org.codese.cli;
+
+import java.io.PrintWriter;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import org.codese.format.SnapshotFile;
+import org.codese.jvm.Jvm;
+import org.codese.jvm.Types;
+import org.codese.program.ClassEntry;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code codese verify}: integrity, class fingerprints and the restore grammar. */
+@Command(name = "verify", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+    description = {
+        "Checks a snapshot or Codese object stream without running any of its code:",
+        "  integrity    magic, versions, lengths, indices and every checksum;",
+        "  fingerprints every class it names is found on the class path with the recorded"
+            + " serialVersionUID and fields (name and type);",
+        "  grammar      its generated code follows the restore grammar.",
+        "Prints one line per problem, 'FILE: check: problem', and nothing when all hold.",
+        "Exits 0 only if all hold, 1 otherwise."},
+    footer = {"", "Example:", "  codese verify tree.cdse --classpath app.jar && echo ok"})
+final class VerifyCommand implements Callable<Integer> {
+  private static final Map<String, Class<?>> PRIMITIVES = Map.of(
+      "int", int.class, "long", long.class, "boolean", boolean.class, "byte", byte.class,
+      "char", char.class, "short", short.class, "float", float.class, "double", double.class,
+      "void", void.class);
+
+  @Spec
+  CommandSpec spec;
+
+  @Mixin
+  Common common;
+
+  @Parameters(index = "0", paramLabel = "FILE", description = "A snapshot (.cdse) or object stream.")
+  Path file;
+
+  @Option(names = {"--classpath", "-cp"}, paramLabel = "CP",
+      description = "Where the snapshot's classes are: jars and directories separated by '"
+          + "${sys:path.separator}'. The JDK's classes are always seen.")
+  String classpath;
+
+  @Override
+  public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    ClassLoader loader = ClassPaths.loader(classpath);
+    SnapshotSource src;
+    try {
+      src = SnapshotSource.read(file);
+    } catch (CliException e) {
+      if (e.getMessage().contains("no such file") || e.getMessage().contains("permission")) {
+        throw e;
+      }
+      String m = e.getMessage();
+      out.println(file + ": integrity: " + m.substring(m.indexOf(": ") + 2));
+      out.flush();
+      return Main.FAILED;
+    }
+    List<String> problems = new ArrayList<>();
+    Set<ClassEntry> seen = new HashSet<>();
+    for (SnapshotSource.Segment s : src.segments) {
+      for (ClassEntry e : s.file().classes()) {
+        if (seen.add(e)) {
+          fingerprint(e, loader, problems);
+        }
+      }
+    }
+    for (int i = 0; i < src.segments.size(); i++) {
+      String where = src.segments.size() == 1 ? "" : "segment " + (i + 1) + ": ";
+      for (String v : org.codese.verify.GrammarCheck.violations(src.segments.get(i).file())) {
+        problems.add("grammar: " + where + v);
+      }
+    }
+    try {
+      new Decoder(new Decoder.Sink() {
+        @Override
+        public void create(int id, String type, String expr) {}
+
+        @Override
+        public void set(int t, String f, String v, boolean r, boolean n) {}
+
+        @Override
+        public void element(int t, int i, String v, boolean r, boolean n) {}
+
+        @Override
+        public void hook(int t, String x, int r, int p) {}
+      }).run(src);
+    } catch (Decoder.DecodeException e) {
+      problems.add("grammar: " + e.getMessage());
+    }
+    for (String p : problems) {
+      out.println(file + ": " + p);
+    }
+    out.flush();
+    return problems.isEmpty() ? Main.OK : Main.FAILED;
+  }
+
+  private static void fingerprint(ClassEntry e, ClassLoader loader, List<String> problems) {
+    if (PRIMITIVES.containsKey(e.name())) {
+      return;
+    }
+    Class<?> c;
+    try {
+      c = Class.forName(e.name(), false, loader);
+    } catch (ClassNotFoundException | LinkageError x) {
+      problems.add("fingerprint: class " + e.name() + " is not on the class path; add its jar or"
+          + " directory with --classpath");
+      return;
+    }
+    if (e.hasSuid()) {
+      Long now;
+      try {
+        now = Jvm.declaredSuid(c);
+      } catch (RuntimeException | LinkageError x) {
+        now = null;
+      }
+      if (now == null || now != e.suid()) {
+        problems.add("fingerprint: class " + e.name() + ": serialVersionUID was " + e.suid()
+            + " at capture but is " + (now == null ? "not declared" : now) + " now");
+      }
+    }
+    for (ClassEntry.FieldEntry f : e.fields()) {
+      if (!f.real()) {
+        continue;
+      }
+      Field field;
+      try {
+        field = c.getDeclaredField(f.name());
+      } catch (NoSuchFieldException x) {
+        problems.add("fingerprint: class " + e.name() + ": field " + f.name() + " ("
+            + type(f.descriptor()) + ") existed at capture but is gone now");
+        continue;
+      } catch (LinkageError x) {
+        problems.add("fingerprint: class " + e.name() + " cannot be linked: " + x);
+        return;
+      }
+      String now = Types.descriptor(field.getType());
+      boolean sameKind = f.primitive() ? now.equals(f.descriptor()) : now.length() > 1;
+      boolean isStatic = Modifier.isStatic(field.getModifiers());
+      if (!sameKind || isStatic) {
+        problems.add("fingerprint: class " + e.name() + ": field " + f.name() + " had type "
+            + type(f.descriptor()) + " at capture but has type " + type(now)
+            + (isStatic ? " and is static" : "") + " now");
+      }
+    }
+  }
+
+  private static String type(String descriptor) {
+    if (descriptor.length() == 1) {
+      return Names.primitive(descriptor);
+    }
+    if (descriptor.startsWith("L") && descriptor.endsWith(";")) {
+      return Names.source(descriptor.substring(1, descriptor.length() - 1).replace('/', '.'));
+    }
+    return Names.source(descriptor.replace('/', '.'));
+  }
+}

@@ -1,0 +1,392 @@
+package org.codese.cli;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.codese.Codese;
+import org.codese.CodeseInputStream;
+import org.codese.CodeseOutputStream;
+import org.codese.cli.it.Point;
+import org.codese.samples.RedBlackTree;
+import org.codese.samples.SampleGraphs;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.Opcodes;
+
+/**
+ * End-to-end tests: each runs the packaged {@code codese.jar} (or the {@code bin/codese} launcher)
+ * as a separate process on real files, including damaged ones, and checks exit code and output.
+ */
+class CodeseCliIT {
+  @TempDir
+  static Path dir;
+
+  static Path ser;
+  static Path tree;
+  static String cp;
+
+  record Result(int code, String out, String err) {
+    List<String> errLines() {
+      return err.isEmpty() ? List.of() : Arrays.asList(err.split("\n"));
+    }
+  }
+
+  @BeforeAll
+  static void files() throws Exception {
+    cp = location(RedBlackTree.class) + File.pathSeparator + location(Point.class);
+    RedBlackTree t = RedBlackTree.random(200, 7);
+    Object coll = SampleGraphs.jdkCollections();
+    ser = dir.resolve("multi.ser");
+    try (ObjectOutputStream o = new ObjectOutputStream(Files.newOutputStream(ser))) {
+      o.writeObject(t);
+      o.writeInt(42);
+      o.writeUTF("between");
+      o.write(new byte[3000]);
+      o.writeObject(coll);
+      o.writeObject(t);
+      o.writeObject(new Point(3, 4, "p"));
+      o.writeObject(null);
+      o.writeLong(7L);
+    }
+    tree = dir.resolve("tree.cdse");
+    Codese.write(t, tree);
+  }
+
+  private static String location(Class<?> c) throws Exception {
+    return Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+  }
+
+  static Result run(String... args) throws Exception {
+    List<String> cmd = new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xss16m", "-jar",
+        System.getProperty("codese.jar")));
+    cmd.addAll(List.of(args));
+    return exec(cmd);
+  }
+
+  static Result exec(List<String> cmd) throws Exception {
+    Process p = new ProcessBuilder(cmd).directory(dir.toFile())
+        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    Thread t1 = pump(p.getInputStream(), out);
+    Thread t2 = pump(p.getErrorStream(), err);
+    assertTrue(p.waitFor(120, TimeUnit.SECONDS), "timed out: " + cmd);
+    t1.join();
+    t2.join();
+    return new Result(p.exitValue(), out.toString(StandardCharsets.UTF_8),
+        err.toString(StandardCharsets.UTF_8));
+  }
+
+  private static Thread pump(InputStream in, OutputStream out) {
+    Thread t = new Thread(() -> {
+      try {
+        in.transferTo(out);
+      } catch (IOException e) {
+        throw new RuntimeException(e);
+      }
+    });
+    t.start();
+    return t;
+  }
+
+  private static Path converted() throws Exception {
+    Path out = dir.resolve("multi.cdse");
+    if (!Files.exists(out)) {
+      Result r = run("convert", ser.toString(), "-o", out.toString(), "--classpath", cp);
+      assertEquals(0, r.code, r.err);
+      assertEquals("", r.out);
+      assertEquals("", r.err);
+    }
+    return out;
+  }
+
+  private static byte[] jdk(Object o) throws IOException {
+    ByteArrayOutputStream b = new ByteArrayOutputStream();
+    try (ObjectOutputStream out = new ObjectOutputStream(b)) {
+      out.writeObject(o);
+    }
+    return b.toByteArray();
+  }
+
+  /** Reads the test stream's sequence from any ObjectInputStream. */
+  private static List<Object> sequence(ObjectInputStream in) throws Exception {
+    List<Object> got = new ArrayList<>();
+    got.add(in.readObject());
+    got.add(in.readInt());
+    got.add(in.readUTF());
+    byte[] zeros = new byte[3000];
+    in.readFully(zeros);
+    got.add(Arrays.equals(zeros, new byte[3000]));
+    got.add(in.readObject());
+    got.add(in.readObject());
+    got.add(in.readObject());
+    got.add(in.readObject());
+    got.add(in.readLong());
+    return got;
+  }
+
+  private static void assertSameSequence(List<Object> expected, List<Object> actual)
+      throws IOException {
+    assertEquals(expected.size(), actual.size());
+    for (int i = 0; i < expected.size(); i++) {
+      Object e = expected.get(i);
+      Object a = actual.get(i);
+      if (e == null || e instanceof Number || e instanceof String || e instanceof Boolean) {
+        assertEquals(e, a, "item " + i);
+      } else {
+        assertArrayEquals(jdk(e), jdk(a), "item " + i + " differs in its JDK serialization");
+      }
+    }
+    assertSame(actual.get(0), actual.get(5), "the tree written twice must be one object");
+    assertNotSame(expected.get(0), actual.get(0));
+  }
+
+  @Test
+  void convertYieldsWhatObjectInputStreamYielded() throws Exception {
+    Path out = converted();
+    List<Object> expected;
+    try (ObjectInputStream in = new ObjectInputStream(Files.newInputStream(ser))) {
+      expected = sequence(in);
+    }
+    List<Object> actual;
+    try (CodeseInputStream in = new CodeseInputStream(Files.newInputStream(out))) {
+      actual = sequence(in);
+    }
+    assertSameSequence(expected, actual);
+  }
+
+  @Test
+  void toSerRoundTrips() throws Exception {
+    Path back = dir.resolve("back.ser");
+    Result r = run("to-ser", converted().toString(), "-o", back.toString(), "-cp", cp);
+    assertEquals(0, r.code, r.err);
+    assertEquals("", r.out + r.err);
+    List<Object> expected;
+    try (ObjectInputStream in = new ObjectInputStream(Files.newInputStream(ser))) {
+      expected = sequence(in);
+    }
+    try (ObjectInputStream in = new ObjectInputStream(Files.newInputStream(back))) {
+      assertSameSequence(expected, sequence(in));
+    }
+  }
+
+  @Test
+  void toSerOfASingleSnapshot() throws Exception {
+    Path back = dir.resolve("tree-back.ser");
+    Result r = run("to-ser", tree.toString(), "-o", back.toString(), "-cp", cp);
+    assertEquals(0, r.code, r.err);
+    try (ObjectInputStream in = new ObjectInputStream(Files.newInputStream(back))) {
+      RedBlackTree t = (RedBlackTree) in.readObject();
+      assertEquals(200, t.size());
+      assertTrue(t.isValid());
+    }
+  }
+
+  @Test
+  void inspectCountsWithoutTheClasses() throws Exception {
+    Result r = run("inspect", tree.toString());
+    assertEquals(0, r.code, r.err);
+    assertEquals("", r.err);
+    assertTrue(r.out.contains("checksums:           ok"), r.out);
+    assertTrue(r.out.contains("format version:      1"), r.out);
+    assertTrue(r.out.contains("captured on JDK:     " + System.getProperty("java.version")),
+        r.out);
+    assertTrue(r.out.matches("(?s).*\\n\\s+200\\s+\\d+\\s+\\d+\\s+org\\.codese\\.samples\\."
+        + "RedBlackTree\\.Node\\n.*"), r.out);
+    assertTrue(r.out.matches("(?s).*\\n\\s+201\\s+\\d+\\s+\\d+\\s+total\\n"), r.out);
+    Result s = run("inspect", converted().toString());
+    assertEquals(0, s.code, s.err);
+    assertTrue(s.out.contains("object stream (1 segment)"), s.out);
+    assertTrue(s.out.contains("items:               7 (5 objects, 3021 bytes of primitive data)"), s.out);
+    assertTrue(s.out.contains("org.codese.cli.it.Point"), s.out);
+  }
+
+  @Test
+  void showListsStatements() throws Exception {
+    Result r = run("show", tree.toString(), "--limit", "5");
+    assertEquals(0, r.code, r.err);
+    List<String> statements = r.out.lines().filter(l -> !l.startsWith("//")).toList();
+    assertEquals(5, statements.size(), r.out);
+    assertEquals("RedBlackTree o0 = new RedBlackTree();", statements.get(0));
+    Result nodes = run("show", tree.toString(), "--class", "RedBlackTree.Node");
+    assertEquals(0, nodes.code, nodes.err);
+    assertEquals(200, nodes.out.lines().filter(l -> l.contains(" = new RedBlackTree.Node()"))
+        .count());
+    assertTrue(nodes.out.lines().noneMatch(l -> l.startsWith("//") || l.startsWith("o0.")));
+    assertTrue(nodes.out.lines().anyMatch(l -> l.matches("o\\d+\\.left = o\\d+;")), nodes.out);
+    Result point = run("show", converted().toString(), "--class", "org.codese.cli.it.Point");
+    assertTrue(point.out.contains(".label = o"), point.out);
+    assertTrue(point.out.lines().anyMatch(l -> l.matches("o\\d+\\.x = 3;")), point.out);
+  }
+
+  @Test
+  void verifyPassesSilentlyWithTheClasses() throws Exception {
+    Result r = run("verify", converted().toString(), "--classpath", cp);
+    assertEquals(0, r.code, r.out + r.err);
+    assertEquals("", r.out + r.err);
+  }
+
+  @Test
+  void verifyNamesMissingClasses() throws Exception {
+    Result r = run("verify", tree.toString());
+    assertEquals(1, r.code);
+    assertTrue(r.out.contains(tree + ": fingerprint: class org.codese.samples.RedBlackTree is not"
+        + " on the class path"), r.out);
+  }
+
+  @Test
+  void verifyNamesTheChangedField() throws Exception {
+    Path snap = dir.resolve("point.cdse");
+    Codese.write(new Point(1, 2, "a"), snap);
+    Path changed = dir.resolve("changed");
+    Path cls = changed.resolve("org/codese/cli/it/Point.class");
+    Files.createDirectories(cls.getParent());
+    ClassWriter cw = new ClassWriter(0);
+    cw.visit(Opcodes.V17, Opcodes.ACC_PUBLIC | Opcodes.ACC_FINAL, "org/codese/cli/it/Point", null,
+        "java/lang/Object", new String[] {"java/io/Serializable"});
+    cw.visitField(Opcodes.ACC_PRIVATE | Opcodes.ACC_STATIC | Opcodes.ACC_FINAL,
+        "serialVersionUID", "J", null, 1L).visitEnd();
+    cw.visitField(Opcodes.ACC_PUBLIC, "x", "I", null, null).visitEnd();
+    cw.visitField(Opcodes.ACC_PUBLIC, "y", "J", null, null).visitEnd();
+    cw.visitEnd();
+    Files.write(cls, cw.toByteArray());
+    Result r = run("verify", snap.toString(), "--classpath", changed.toString());
+    assertEquals(1, r.code, r.err);
+    assertTrue(r.out.contains("class org.codese.cli.it.Point: field y had type int at capture but"
+        + " has type long now"), r.out);
+    assertTrue(r.out.contains("class org.codese.cli.it.Point: field label (java.lang.Object)"
+        + " existed at capture but is gone now") || r.out.contains("field label"), r.out);
+    Result ok = run("verify", snap.toString(), "--classpath", location(Point.class));
+    assertEquals(0, ok.code, ok.out + ok.err);
+  }
+
+  @Test
+  void damagedFilesFailWithOneLine() throws Exception {
+    byte[] good = Files.readAllBytes(converted());
+    byte[] flipped = good.clone();
+    flipped[good.length / 2] ^= 0x40;
+    Path bad = dir.resolve("flipped.cdse");
+    Files.write(bad, flipped);
+    for (String cmd : List.of("inspect", "show")) {
+      Result r = run(cmd, bad.toString());
+      assertEquals(1, r.code, cmd);
+      assertEquals(1, r.errLines().size(), r.err);
+      assertTrue(r.err.startsWith("codese " + cmd + ": " + bad + ": corrupt snapshot:"), r.err);
+      assertEquals("", r.out);
+    }
+    Result v = run("verify", bad.toString(), "-cp", cp);
+    assertEquals(1, v.code);
+    assertTrue(v.out.startsWith(bad + ": integrity: corrupt snapshot:"), v.out);
+    Result t = run("to-ser", bad.toString(), "-o", dir.resolve("x.ser").toString(), "-cp", cp);
+    assertEquals(1, t.code);
+    assertFalse(Files.exists(dir.resolve("x.ser")));
+
+    Path cut = dir.resolve("cut.cdse");
+    Files.write(cut, Arrays.copyOf(good, good.length - 4));
+    Result c = run("inspect", cut.toString());
+    assertEquals(1, c.code);
+    assertTrue(c.err.contains("without its end mark"), c.err);
+
+    Path single = dir.resolve("cut-single.cdse");
+    byte[] t1 = Files.readAllBytes(tree);
+    Files.write(single, Arrays.copyOf(t1, t1.length - 10));
+    Result s = run("verify", single.toString());
+    assertEquals(1, s.code);
+    assertTrue(s.out.contains("checksum mismatch"), s.out);
+
+    Path junk = dir.resolve("junk.cdse");
+    Files.writeString(junk, "hello, world");
+    Result j = run("inspect", junk.toString());
+    assertEquals(1, j.code);
+    assertTrue(j.err.contains("not a Codese snapshot"), j.err);
+
+    Result s2 = run("inspect", ser.toString());
+    assertEquals(1, s2.code);
+    assertTrue(s2.err.contains("convert it first"), s2.err);
+
+    Result verbose = run("inspect", bad.toString(), "--verbose");
+    assertEquals(1, verbose.code);
+    assertTrue(verbose.err.contains("\tat org.codese."), verbose.err);
+  }
+
+  @Test
+  void convertReportsBadInput() throws Exception {
+    byte[] good = Files.readAllBytes(ser);
+    Path cut = dir.resolve("cut.ser");
+    Files.write(cut, Arrays.copyOf(good, good.length / 2));
+    Path out = dir.resolve("never.cdse");
+    Result r = run("convert", cut.toString(), "-o", out.toString(), "-cp", cp);
+    assertEquals(1, r.code);
+    assertEquals(1, r.errLines().size(), r.err);
+    assertTrue(r.err.contains(cut + ": truncated"), r.err);
+    assertFalse(Files.exists(out));
+
+    Result n = run("convert", ser.toString(), "-o", out.toString());
+    assertEquals(1, n.code);
+    assertTrue(n.err.contains("class org.codese.samples.RedBlackTree is not on the class path;"
+        + " add its jar or directory with --classpath"), n.err);
+
+    Result m = run("convert", "missing.ser", "-o", out.toString());
+    assertEquals(1, m.code);
+    assertTrue(m.err.contains("missing.ser: no such file"), m.err);
+
+    Path notSer = dir.resolve("text.ser");
+    Files.writeString(notSer, "not serialized data");
+    Result x = run("convert", notSer.toString(), "-o", out.toString());
+    assertEquals(1, x.code);
+    assertTrue(x.err.contains("not a valid JDK serialization stream"), x.err);
+  }
+
+  @Test
+  void usageErrorsExitTwo() throws Exception {
+    assertEquals(2, run().code);
+    assertEquals(2, run("frobnicate").code);
+    Result r = run("convert", ser.toString());
+    assertEquals(2, r.code);
+    assertTrue(r.err.contains("--output"), r.err);
+    assertEquals(1, r.errLines().size(), r.err);
+    assertEquals(2, run("show", tree.toString(), "--limit", "many").code);
+    assertEquals(2, run("inspect", tree.toString(), "--bogus").code);
+  }
+
+  @Test
+  void helpAndVersionOnEveryCommand() throws Exception {
+    for (String cmd : List.of("", "convert", "inspect", "show", "verify", "to-ser")) {
+      List<String> base = cmd.isEmpty() ? List.of() : List.of(cmd);
+      List<String> help = new ArrayList<>(base);
+      help.add("--help");
+      Result h = run(help.toArray(String[]::new));
+      assertEquals(0, h.code, cmd);
+      assertTrue(h.out.startsWith("Usage: codese"), h.out);
+      List<String> version = new ArrayList<>(base);
+      version.add("--version");
+      Result v = run(version.toArray(String[]::new));
+      assertEquals(0, v.code, cmd);
+      assertTrue(v.out.startsWith("codese "), v.out);
+    }
+  }
+
+  @Test
+  void launcherScriptRuns() throws Exception {
+    Path launcher = Path.of(System.getProperty("codese.launcher"));
+    Result r = exec(List.of(launcher.toString(), "inspect", tree.toString()));
+    assertEquals(0, r.code, r.err);
+    assertTrue(r.out.contains("RedBlackTree"), r.out);
+  }
+}

@@ -1,0 +1,132 @@
+package org.codese;
+
+/**
+ * Upper bounds on what a snapshot may ask the loader to create, checked before anything is
+ * allocated or any code runs; a snapshot over a limit is rejected with an {@link
+ * java.io.InvalidObjectException} naming the limit. Immutable; start from {@link #defaults()}.
+ *
+ * <p>Defaults: 100,000,000 objects per snapshot, arrays of 2^27 elements, 1 GiB of snapshot bytes,
+ * 100,000 classes, depth 100,000,000.
+ */
+public final class CodeseLimits {
+  private static final CodeseLimits DEFAULTS =
+      new CodeseLimits(100_000_000, 1 << 27, 1L << 30, 100_000, 100_000_000);
+
+  private final int maxObjects;
+  private final int maxArrayLength;
+  private final long maxBytes;
+  private final int maxClasses;
+  private final int maxDepth;
+
+  private CodeseLimits(int maxObjects, int maxArrayLength, long maxBytes, int maxClasses,
+      int maxDepth) {
+    this.maxObjects = maxObjects;
+    this.maxArrayLength = maxArrayLength;
+    this.maxBytes = maxBytes;
+    this.maxClasses = maxClasses;
+    this.maxDepth = maxDepth;
+  }
+
+  /** @return the default limits */
+  public static CodeseLimits defaults() {
+    return DEFAULTS;
+  }
+
+  private static int positive(long v, String what) {
+    if (v < 1 || v > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(what + " must be between 1 and " + Integer.MAX_VALUE
+          + ", got " + v);
+    }
+    return (int) v;
+  }
+
+  /**
+   * @param n the most objects one snapshot (or stream segment) may create
+   * @return limits that differ from these only in this bound
+   */
+  public CodeseLimits withMaxObjects(int n) {
+    return new CodeseLimits(positive(n, "maxObjects"), maxArrayLength, maxBytes, maxClasses,
+        maxDepth);
+  }
+
+  /**
+   * @param n the longest array a snapshot may create or carry
+   * @return limits that differ from these only in this bound
+   */
+  public CodeseLimits withMaxArrayLength(int n) {
+    return new CodeseLimits(maxObjects, positive(n, "maxArrayLength"), maxBytes, maxClasses,
+        maxDepth);
+  }
+
+  /**
+   * @param n the largest snapshot, in bytes, that is read at all
+   * @return limits that differ from these only in this bound
+   */
+  public CodeseLimits withMaxBytes(long n) {
+    if (n < 1) {
+      throw new IllegalArgumentException("maxBytes must be positive, got " + n);
+    }
+    return new CodeseLimits(maxObjects, maxArrayLength, n, maxClasses, maxDepth);
+  }
+
+  /**
+   * @param n the most classes a snapshot may name
+   * @return limits that differ from these only in this bound
+   */
+  public CodeseLimits withMaxClasses(int n) {
+    return new CodeseLimits(maxObjects, maxArrayLength, maxBytes, positive(n, "maxClasses"),
+        maxDepth);
+  }
+
+  /**
+   * @param n the greatest graph depth a snapshot may record
+   * @return limits that differ from these only in this bound
+   */
+  public CodeseLimits withMaxDepth(int n) {
+    return new CodeseLimits(maxObjects, maxArrayLength, maxBytes, maxClasses,
+        positive(n, "maxDepth"));
+  }
+
+  /** @return the most objects per snapshot */
+  public int maxObjects() {
+    return maxObjects;
+  }
+
+  /** @return the longest array */
+  public int maxArrayLength() {
+    return maxArrayLength;
+  }
+
+  /** @return the largest snapshot in bytes */
+  public long maxBytes() {
+    return maxBytes;
+  }
+
+  /** @return the most classes */
+  public int maxClasses() {
+    return maxClasses;
+  }
+
+  /** @return the greatest depth */
+  public int maxDepth() {
+    return maxDepth;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof CodeseLimits l && l.maxObjects == maxObjects
+        && l.maxArrayLength == maxArrayLength && l.maxBytes == maxBytes
+        && l.maxClasses == maxClasses && l.maxDepth == maxDepth;
+  }
+
+  @Override
+  public int hashCode() {
+    return java.util.Objects.hash(maxObjects, maxArrayLength, maxBytes, maxClasses, maxDepth);
+  }
+
+  @Override
+  public String toString() {
+    return "CodeseLimits[maxObjects=" + maxObjects + ", maxArrayLength=" + maxArrayLength
+        + ", maxBytes=" + maxBytes + ", maxClasses=" + maxClasses + ", maxDepth=" + maxDepth + "]";
+  }
+}

@@ -1,0 +1,79 @@
+package org.codese.load;
+
+import java.io.InvalidClassException;
+import java.io.InvalidObjectException;
+import java.io.ObjectInputFilter;
+import java.lang.reflect.Array;
+import org.codese.CodeseLimits;
+import org.codese.format.SnapshotFile;
+import org.codese.program.Constant;
+
+/**
+ * Decides whether a parsed snapshot may be loaded at all: its size against the {@link
+ * CodeseLimits}, then its classes, arrays, object count and depth against the serialization filter,
+ * all before any object is allocated or any generated class is defined.
+ */
+final class Admission {
+  private Admission() {}
+
+  /**
+   * The limits that need only the parsed file and the longest array its code creates; returns the
+   * longest array length the snapshot may create or carry.
+   */
+  static int checkLimits(SnapshotFile file, CodeseLimits limits, int longestInCode)
+      throws InvalidObjectException {
+    int longest = longestInCode;
+    long objects = (long) file.tableSize() - file.firstId();
+    over("objects", objects, limits.maxObjects(), "withMaxObjects");
+    over("classes", file.classes().size(), limits.maxClasses(), "withMaxClasses");
+    over("depth", file.depth(), limits.maxDepth(), "withMaxDepth");
+    for (Constant c : file.constants()) {
+      long len = c instanceof Constant.PrimArray p ? Array.getLength(p.array())
+          : c instanceof Constant.Texts t ? t.values().length : 0;
+      longest = (int) Math.max(longest, len);
+    }
+    over("array length", longest, limits.maxArrayLength(), "withMaxArrayLength");
+    return longest;
+  }
+
+  private static void over(String what, long value, long limit, String setter)
+      throws InvalidObjectException {
+    if (value > limit) {
+      throw new InvalidObjectException("snapshot rejected: " + what + " " + value
+          + " exceeds the limit of " + limit + "; raise it with CodeseLimits." + setter
+          + " if the snapshot is trusted");
+    }
+  }
+
+  /**
+   * Asks the filter about every class the snapshot names (arrays with the longest length the
+   * snapshot may create), then about its object count and depth.
+   */
+  static void checkFilter(SnapshotFile file, ClassTable classes, ObjectInputFilter filter,
+      long streamBytes, int longestArray) throws InvalidClassException {
+    if (filter == null) {
+      return;
+    }
+    long refs = (long) file.tableSize() - file.firstId();
+    for (int i = 0; i < classes.size(); i++) {
+      Class<?> c = classes.get(i);
+      long len = c.isArray() ? longestArray : -1;
+      ask(filter, new Info(c, len, 1, refs, streamBytes), c.getName());
+    }
+    ask(filter, new Info(null, -1, file.depth(), refs, streamBytes), "the snapshot as a whole");
+  }
+
+  private static void ask(ObjectInputFilter filter, Info info, String what)
+      throws InvalidClassException {
+    ObjectInputFilter.Status status = filter.checkInput(info);
+    if (status == ObjectInputFilter.Status.REJECTED) {
+      throw new InvalidClassException(what, "rejected by the serialization filter " + filter
+          + " (depth " + info.depth() + ", references " + info.references() + ", bytes "
+          + info.streamBytes() + "); nothing was restored");
+    }
+  }
+
+  /** What the filter is asked about. */
+  private record Info(Class<?> serialClass, long arrayLength, long depth, long references,
+      long streamBytes) implements ObjectInputFilter.FilterInfo {}
+}

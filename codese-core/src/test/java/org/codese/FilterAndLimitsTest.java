@@ -1,0 +1,181 @@
+package org.codese;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.InvalidClassException;
+import java.io.InvalidObjectException;
+import java.io.ObjectInputFilter;
+import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.codese.samples.RedBlackTree;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Serialization filters (JEP 290 and 415) and load limits: the filter sees every class, array
+ * length, the object count and the depth before any code runs, and a rejection leaves no object
+ * behind.
+ */
+class FilterAndLimitsTest {
+  /** Counts constructions: its no-arg constructor runs for every restored {@link Counted}. */
+  public static class Base {
+    static final AtomicInteger CONSTRUCTED = new AtomicInteger();
+
+    public Base() {
+      CONSTRUCTED.incrementAndGet();
+    }
+  }
+
+  /** Serializable subclass: restoring it runs {@link Base}'s constructor, as the JDK does. */
+  public static class Counted extends Base implements Serializable {
+    private static final long serialVersionUID = 1L;
+    int[] data = new int[40];
+  }
+
+  private static CodeseOptions filtered(String pattern) {
+    return CodeseOptions.defaults()
+        .withObjectInputFilter(ObjectInputFilter.Config.createFilter(pattern));
+  }
+
+  @Test
+  void perCallFilterRejectsAClassAndNothingIsConstructed() throws Exception {
+    byte[] snapshot = Codese.toBytes(new ArrayList<>(List.of(new Counted(), new Counted())));
+    int before = Base.CONSTRUCTED.get();
+    InvalidClassException e = assertThrows(InvalidClassException.class,
+        () -> Codese.load(snapshot, filtered("!" + Counted.class.getName() + ";*")));
+    assertTrue(e.getMessage().contains(Counted.class.getName()), e.getMessage());
+    assertEquals(before, Base.CONSTRUCTED.get(), "a rejected snapshot constructed objects");
+    try (Snapshot s = Codese.load(snapshot, filtered("*"))) {
+      s.restore();
+    }
+    assertEquals(before + 2, Base.CONSTRUCTED.get(), "an accepted snapshot runs Base() twice");
+  }
+
+  @Test
+  void filterSeesEveryClassObjectCountArrayLengthAndDepth() throws Exception {
+    RedBlackTree tree = RedBlackTree.random(200, 5);
+    byte[] snapshot = Codese.toBytes(List.of(tree, new int[300]));
+    Set<String> classes = new TreeSet<>();
+    long[] max = new long[3];
+    ObjectInputFilter recorder = info -> {
+      if (info.serialClass() != null) {
+        classes.add(info.serialClass().getName());
+      }
+      max[0] = Math.max(max[0], info.references());
+      max[1] = Math.max(max[1], info.arrayLength());
+      max[2] = Math.max(max[2], info.depth());
+      return ObjectInputFilter.Status.UNDECIDED;
+    };
+    Codese.load(snapshot, CodeseOptions.defaults().withObjectInputFilter(recorder)).close();
+    assertTrue(classes.contains(RedBlackTree.class.getName()), classes.toString());
+    assertTrue(classes.contains(RedBlackTree.Node.class.getName()), classes.toString());
+    assertTrue(classes.contains("[I"), classes.toString());
+    assertTrue(max[0] >= 201, "references " + max[0]);
+    assertTrue(max[1] >= 300, "array length " + max[1]);
+    assertTrue(max[2] >= 8, "depth " + max[2]);
+  }
+
+  @Test
+  void filterLimitsOnReferencesAndDepthReject() throws Exception {
+    byte[] snapshot = Codese.toBytes(RedBlackTree.random(100, 1));
+    assertThrows(InvalidClassException.class, () -> Codese.load(snapshot, filtered("maxrefs=50")));
+    assertThrows(InvalidClassException.class, () -> Codese.load(snapshot, filtered("maxdepth=3")));
+    Codese.load(snapshot, filtered("maxrefs=500;maxdepth=1000")).close();
+  }
+
+  @Test
+  void streamFilterIsCheckedPerSegment() throws Exception {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (CodeseOutputStream out = new CodeseOutputStream(bytes)) {
+      out.writeObject("fine");
+      out.flush();
+      out.writeObject(new Counted());
+    }
+    int before = Base.CONSTRUCTED.get();
+    try (CodeseInputStream in = new CodeseInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+      in.setObjectInputFilter(ObjectInputFilter.Config.createFilter(
+          "!" + Counted.class.getName() + ";*"));
+      assertEquals("fine", in.readObject());
+      assertThrows(InvalidClassException.class, in::readObject);
+    }
+    assertEquals(before, Base.CONSTRUCTED.get());
+  }
+
+  @Test
+  void limitsRejectBeforeAllocating() throws Exception {
+    byte[] snapshot = Codese.toBytes(new Object[] {RedBlackTree.random(100, 2), new long[500]});
+    CodeseLimits d = CodeseLimits.defaults();
+    assertThrows(InvalidObjectException.class, () -> Codese.load(snapshot,
+        CodeseOptions.defaults().withLimits(d.withMaxObjects(50))));
+    assertThrows(InvalidObjectException.class, () -> Codese.load(snapshot,
+        CodeseOptions.defaults().withLimits(d.withMaxArrayLength(100))));
+    assertThrows(InvalidObjectException.class, () -> Codese.load(snapshot,
+        CodeseOptions.defaults().withLimits(d.withMaxBytes(100))));
+    assertThrows(InvalidObjectException.class, () -> Codese.load(snapshot,
+        CodeseOptions.defaults().withLimits(d.withMaxClasses(1))));
+    assertThrows(InvalidObjectException.class, () -> Codese.load(snapshot,
+        CodeseOptions.defaults().withLimits(d.withMaxDepth(2))));
+    Codese.load(snapshot, CodeseOptions.defaults().withLimits(d)).close();
+  }
+
+  @Test
+  void limitsRejectInvalidValues() {
+    assertThrows(IllegalArgumentException.class, () -> CodeseLimits.defaults().withMaxObjects(0));
+    assertThrows(IllegalArgumentException.class, () -> CodeseLimits.defaults().withMaxBytes(-1));
+  }
+
+  /** Run in a child JVM: prints whether loading an RBT snapshot was rejected. */
+  public static void main(String[] args) throws Exception {
+    byte[] snapshot = Codese.toBytes(RedBlackTree.random(10, 1));
+    try {
+      Codese.load(snapshot).restore();
+      System.out.println("ACCEPTED");
+    } catch (InvalidClassException e) {
+      System.out.println("REJECTED");
+    }
+  }
+
+  /** A filter factory (JEP 415) that rejects the red-black tree's node class everywhere. */
+  public static final class NoNodesFactory
+      implements java.util.function.BinaryOperator<ObjectInputFilter> {
+    @Override
+    public ObjectInputFilter apply(ObjectInputFilter current, ObjectInputFilter requested) {
+      return info -> info.serialClass() == RedBlackTree.Node.class
+          ? ObjectInputFilter.Status.REJECTED
+          : ObjectInputFilter.Status.UNDECIDED;
+    }
+  }
+
+  private static String child(String... jvmOptions) throws Exception {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.addAll(List.of(jvmOptions));
+    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"),
+        FilterAndLimitsTest.class.getName()));
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    if (!p.waitFor(2, TimeUnit.MINUTES)) {
+      p.destroyForcibly();
+      throw new AssertionError("child JVM did not finish");
+    }
+    return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+  }
+
+  @Test
+  void jvmWideFilterAndFilterFactoryAreHonoured() throws Exception {
+    assertEquals("ACCEPTED", child());
+    assertEquals("REJECTED",
+        child("-Djdk.serialFilter=!" + RedBlackTree.Node.class.getName() + ";*"));
+    assertEquals("REJECTED",
+        child("-Djdk.serialFilterFactory=" + NoNodesFactory.class.getName()));
+  }
+}
