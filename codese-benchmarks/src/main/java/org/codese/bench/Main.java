@@ -259,6 +259,8 @@ public final class Main {
     statsAll(graphs);
     verifyAll(graphs);
 
+    checkKnownFailures(graphs);
+
     List<String> timed = quick ? List.of("rbt-1000") : graphs;
     freshAll(timed);
     memoryAll(quick ? List.of("rbt-1000") : graphs);
@@ -279,7 +281,33 @@ public final class Main {
     if (wrongCodese) {
       log("Codese did not restore every graph correctly: see report.md");
     }
-    return r.errors.isEmpty() && !wrongCodese ? 0 : 1;
+    if (!r.unexpected.isEmpty()) {
+      log("peers that restored wrongly and are not known to: " + r.unexpected);
+    }
+    return r.errors.isEmpty() && !wrongCodese && r.unexpected.isEmpty() ? 0 : 1;
+  }
+
+  private void checkKnownFailures(List<String> graphs) throws IOException {
+    java.util.Set<String> known = new java.util.HashSet<>();
+    try (java.io.InputStream in = Main.class.getResourceAsStream("known-failures.txt")) {
+      for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+        line = line.trim();
+        if (!line.isEmpty() && !line.startsWith("#")) {
+          known.add(line.replaceAll("\\s+", " "));
+        }
+      }
+    }
+    for (String g : graphs) {
+      for (String p : Peers.ALL) {
+        String v = r.verdicts(g).getOrDefault(p, "");
+        boolean bad = !v.startsWith("ok") && !v.startsWith("n/a");
+        if (bad && !known.contains(g + " " + p)) {
+          r.unexpected.add(g + " " + p);
+        } else if (!bad && known.contains(g + " " + p)) {
+          r.nowPassing.add(g + " " + p);
+        }
+      }
+    }
   }
 
   /** Peers that write files; codese-2t restores Codese's. */

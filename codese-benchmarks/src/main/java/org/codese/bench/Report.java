@@ -322,6 +322,15 @@ final class Report {
       w.println();
     }
 
+    w.println("Failures not in known-failures.txt (these make the run fail): "
+        + (r.unexpected.isEmpty() ? "none." : String.join(", ", r.unexpected)));
+    if (!r.nowPassing.isEmpty()) {
+      w.println();
+      w.println("Listed in known-failures.txt but correct in this run: "
+          + String.join(", ", r.nowPassing) + ".");
+    }
+    w.println();
+
     List<String> slower = new ArrayList<>();
     StringBuilder headline = new StringBuilder();
     w.println("## Headline: geometric mean of peer time / Codese time");

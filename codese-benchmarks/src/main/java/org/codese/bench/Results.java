@@ -49,6 +49,10 @@ final class Results {
   /** peer to (restores, cumulative ms) */
   final Map<String, List<double[]>> curve = new LinkedHashMap<>();
   final List<String> errors = new ArrayList<>();
+  /** graph-peer pairs that failed and are not in known-failures.txt */
+  final List<String> unexpected = new ArrayList<>();
+  /** pairs listed in known-failures.txt that passed */
+  final List<String> nowPassing = new ArrayList<>();
   String curveGraph;
 
   static String key(String graph, String peer) {
