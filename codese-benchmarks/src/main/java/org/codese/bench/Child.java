@@ -128,8 +128,12 @@ public final class Child {
       p.resetPeakUsage();
     }
     long classesBefore = ManagementFactory.getClassLoadingMXBean().getTotalLoadedClassCount();
+    com.sun.management.ThreadMXBean threads =
+        (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    long allocatedBefore = threads.getCurrentThreadAllocatedBytes();
     Peer.Restorer r = Peers.byName(peerName).open(file, threads(peerName));
     Object last = r.restore();
+    long allocated = threads.getCurrentThreadAllocatedBytes() - allocatedBefore;
     long heapPeak = 0;
     long metaPeak = 0;
     for (MemoryPoolMXBean p : pools) {
@@ -142,7 +146,7 @@ public final class Child {
     long classes =
         ManagementFactory.getClassLoadingMXBean().getTotalLoadedClassCount() - classesBefore;
     System.out.println("@@ " + heapBefore + " " + heapPeak + " " + metaBefore + " " + metaPeak
-        + " " + classes + " " + last.getClass().getName());
+        + " " + classes + " " + allocated + " " + last.getClass().getName());
   }
 
   private static String oneLine(Throwable e) {

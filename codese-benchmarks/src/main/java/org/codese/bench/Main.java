@@ -505,6 +505,7 @@ public final class Main {
           m.metaBefore = Long.parseLong(f[2]);
           m.metaPeak = Long.parseLong(f[3]);
           m.classes = Long.parseLong(f[4]);
+          m.allocated = Long.parseLong(f[5]);
           r.memory.put(Results.key(g, p), m);
         }
       }

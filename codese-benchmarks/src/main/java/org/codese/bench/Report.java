@@ -106,12 +106,13 @@ final class Report {
     Files.write(out.resolve("curve.csv"), lines);
 
     lines = new ArrayList<>(List.of(
-        "graph,peer,heap_used_before,heap_peak,metaspace_before,metaspace_peak,classes_loaded"));
+        "graph,peer,heap_used_before,heap_peak,metaspace_before,metaspace_peak,classes_loaded,"
+        + "allocated_by_main_thread"));
     for (Map.Entry<String, Results.Memory> e : r.memory.entrySet()) {
       String[] k = e.getKey().split("\\|");
       Results.Memory m = e.getValue();
       lines.add(k[0] + "," + k[1] + "," + m.heapBefore + "," + m.heapPeak + "," + m.metaBefore
-          + "," + m.metaPeak + "," + m.classes);
+          + "," + m.metaPeak + "," + m.classes + "," + m.allocated);
     }
     Files.write(out.resolve("memory.csv"), lines);
   }
@@ -503,16 +504,20 @@ final class Report {
     w.println();
     w.println("Peaks are reset after the JVM starts; the peak is read after reading the file and"
         + " restoring once. Heap peak: the sum of the heap pools' peak usage (an upper bound of"
-        + " the simultaneous peak). Classes: classes loaded meanwhile.");
+        + " the simultaneous peak); G1 updates its pools' usage only at garbage collections, so"
+        + " it reads 0 where no collection happened. Allocated: bytes allocated by the restoring"
+        + " thread (other threads of a parallel restore not counted). Classes: classes loaded"
+        + " meanwhile.");
     w.println();
     w.println("| graph | peer | heap before (MB) | heap peak (MB) | Metaspace before (MB) |"
-        + " Metaspace peak (MB) | classes loaded |");
-    w.println("|---|---|---:|---:|---:|---:|---:|");
+        + " Metaspace peak (MB) | classes loaded | allocated (MB) |");
+    w.println("|---|---|---:|---:|---:|---:|---:|---:|");
     for (Map.Entry<String, Results.Memory> e : r.memory.entrySet()) {
       String[] k = e.getKey().split("\\|");
       Results.Memory m = e.getValue();
       w.println("| " + k[0] + " | " + k[1] + " | " + mb(m.heapBefore) + " | " + mb(m.heapPeak)
-          + " | " + mb(m.metaBefore) + " | " + mb(m.metaPeak) + " | " + m.classes + " |");
+          + " | " + mb(m.metaBefore) + " | " + mb(m.metaPeak) + " | " + m.classes + " | "
+          + mb(m.allocated) + " |");
     }
     w.println();
 

@@ -33,6 +33,7 @@ final class Results {
     long metaBefore;
     long metaPeak;
     long classes;
+    long allocated;
   }
 
   final List<String> graphs = new ArrayList<>();
