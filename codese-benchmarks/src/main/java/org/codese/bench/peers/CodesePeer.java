@@ -1,0 +1,55 @@
+package org.codese.bench.peers;
+
+import java.nio.file.Path;
+import org.codese.Codese;
+import org.codese.Snapshot;
+
+/** Codese: capture to a snapshot; load it once, then restore with 1 or more threads. */
+final class CodesePeer implements Peer {
+  private final int threads;
+
+  CodesePeer(int threads) {
+    this.threads = threads;
+  }
+
+  @Override
+  public String name() {
+    return threads == 1 ? "codese" : "codese-" + threads + "t";
+  }
+
+  @Override
+  public String config() {
+    return "Codese.toBytes / Codese.load(file) once, Snapshot.restore(" + threads + ") per restore";
+  }
+
+  @Override
+  public String extension() {
+    return "cdse";
+  }
+
+  @Override
+  public byte[] capture(Object root) throws Exception {
+    return Codese.toBytes(root);
+  }
+
+  @Override
+  public Restorer open(Path file, int ignored) throws Exception {
+    return new Restore(Codese.load(file), threads);
+  }
+
+  // a named class, not a lambda: a lambda's bootstrap costs milliseconds in a fresh JVM
+  private static final class Restore implements Restorer {
+    private final Snapshot snapshot;
+    private final int threads;
+
+    Restore(Snapshot snapshot, int threads) {
+      this.snapshot = snapshot;
+      this.threads = threads;
+    }
+
+    @Override
+    public Object restore() throws Exception {
+      return snapshot.restore(threads);
+    }
+  }
+}

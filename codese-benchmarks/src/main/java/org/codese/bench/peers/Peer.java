@@ -1,0 +1,57 @@
+package org.codese.bench.peers;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+/**
+ * One way of turning a graph into a file and the file back into graphs. Implementations are
+ * loaded by name ({@link Peers#byName}) so that a fresh JVM timing one peer never loads another.
+ */
+public interface Peer {
+  /** @return the peer's name as it appears in the results */
+  String name();
+
+  /** @return the configuration used, stated in the report */
+  String config();
+
+  /** @return the suffix of the files this peer writes */
+  String extension();
+
+  /**
+   * Captures {@code root} into bytes.
+   *
+   * @param root the graph
+   * @return the file contents
+   * @throws Exception if this peer cannot capture the graph
+   */
+  byte[] capture(Object root) throws Exception;
+
+  /**
+   * Reads a file and prepares to restore from it: everything a program must do once before its
+   * first restore (reading the bytes, creating the peer's engine, loading a snapshot).
+   *
+   * @param file a file this peer wrote
+   * @param threads restore threads (only Codese uses more than one)
+   * @return something that restores a new graph on each call
+   * @throws Exception if the file cannot be read or the peer cannot be set up
+   */
+  Restorer open(Path file, int threads) throws Exception;
+
+  /** Restores one new graph per call. */
+  interface Restorer {
+    /**
+     * @return a new graph
+     * @throws Exception if restoring fails
+     */
+    Object restore() throws Exception;
+  }
+
+  /** Thrown when a peer does not handle a kind of graph at all (not an error of the peer). */
+  final class NotApplicable extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    public NotApplicable(String why) {
+      super(why);
+    }
+  }
+}
