@@ -93,7 +93,7 @@ public final class Jvm {
    * @return the handle
    */
   static MethodHandle defaultWriteObject(Class<?> type) {
-    return factoryHandle("defaultWriteObjectForSerialization", type);
+    return DEFAULT_WRITE.get(type);
   }
 
   /**
@@ -104,8 +104,23 @@ public final class Jvm {
    * @return the handle
    */
   static MethodHandle defaultReadObject(Class<?> type) {
-    return factoryHandle("defaultReadObjectForSerialization", type);
+    return DEFAULT_READ.get(type);
   }
+
+  /** Default-field handles, made once per class: making one costs a reflective look-up. */
+  private static final ClassValue<MethodHandle> DEFAULT_READ = new ClassValue<>() {
+    @Override
+    protected MethodHandle computeValue(Class<?> type) {
+      return factoryHandle("defaultReadObjectForSerialization", type);
+    }
+  };
+
+  private static final ClassValue<MethodHandle> DEFAULT_WRITE = new ClassValue<>() {
+    @Override
+    protected MethodHandle computeValue(Class<?> type) {
+      return factoryHandle("defaultWriteObjectForSerialization", type);
+    }
+  };
 
   /**
    * @param eof whether the exception reports the end of custom data
