@@ -234,11 +234,6 @@ public final class Emitter {
       push(r.program());
       mv.visitMethodInsn(INVOKESTATIC, Grammar.HOOKS_OWNER, Grammar.STEPS_METHOD,
           Grammar.STEPS_DESCRIPTOR, false);
-    } else if (op instanceof Op.CallHook h) {
-      mv.visitVarInsn(ALOAD, TABLE);
-      constant(h.hook(), null);
-      mv.visitMethodInsn(INVOKESTATIC, Grammar.HOOKS_OWNER, Grammar.HOOK_METHOD,
-          Grammar.HOOK_DESCRIPTOR, false);
     } else {
       throw new IllegalArgumentException("unknown op " + op);
     }

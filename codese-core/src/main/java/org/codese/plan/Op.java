@@ -98,6 +98,9 @@ public sealed interface Op {
    */
   record RunSteps(int program) implements Op {}
 
-  /** Runs the hook constant {@code hook} (readObject replay, readExternal, record, resolve). */
+  /**
+   * Runs the hook constant {@code hook} (readObject replay, readExternal, record, resolve). Only
+   * the planner uses it: the finish phase is emitted as one {@link RunSteps}.
+   */
   record CallHook(int hook) implements Op {}
 }

@@ -12,8 +12,8 @@ package org.codese.program;
  * pushes, loads from the constant array, {@code new} of strings and boxes, {@code newarray}, box
  * {@code valueOf}, array {@code clone}, {@code Constructor.newInstance} and {@code
  * Array.newInstance} on constants, {@code Field.set*} on constants, {@code putfield} to fields of
- * the host's nest, {@code checkcast}, and calls of {@link #HOOKS_OWNER}. No branches, no field
- * reads, no other calls.
+ * the host's nest, {@code checkcast}, the counted loop, and the finish-program runner {@link
+ * #STEPS_METHOD} of {@link #HOOKS_OWNER}. No other branches, no field reads, no other calls.
  */
 public final class Grammar {
   /** The package of generated classes hosted by Codese, in internal form. */

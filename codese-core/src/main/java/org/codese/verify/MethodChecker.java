@@ -328,8 +328,7 @@ final class MethodChecker {
       return null;
     }
     if (op == INVOKESTATIC && host == null && o.equals(Grammar.HOOKS_OWNER)
-        && (n.equals(Grammar.HOOK_METHOD) && d.equals(Grammar.HOOK_DESCRIPTOR)
-            || n.equals(Grammar.STEPS_METHOD) && d.equals(Grammar.STEPS_DESCRIPTOR))) {
+        && n.equals(Grammar.STEPS_METHOD) && d.equals(Grammar.STEPS_DESCRIPTOR)) {
       return null;
     }
     return "calls " + o + "." + n + d + ", which the restore grammar does not allow";
