@@ -26,7 +26,6 @@ public final class Snapshot implements AutoCloseable {
   private final SnapshotFile file;
   private final CodeseOptions options;
   private volatile LoadedSnapshot loaded;
-  private volatile boolean closed;
 
   Snapshot(SnapshotFile file, LoadedSnapshot loaded, CodeseOptions options) {
     this.file = file;
@@ -90,7 +89,7 @@ public final class Snapshot implements AutoCloseable {
       throw new IllegalArgumentException("threads must be at least 1, got " + threads);
     }
     LoadedSnapshot current = loaded;
-    if (closed || current == null) {
+    if (current == null) {
       throw new IOException("snapshot is closed; load it again with Codese.load");
     }
     return current.restoreRoot(threads);
@@ -121,7 +120,6 @@ public final class Snapshot implements AutoCloseable {
    */
   @Override
   public void close() {
-    closed = true;
     loaded = null;
   }
 }

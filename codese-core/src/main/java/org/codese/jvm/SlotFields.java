@@ -25,13 +25,13 @@ public final class SlotFields {
    * @throws IOException if a closed class's fields cannot be read
    */
   public static FieldValues read(Slot slot, Object obj) throws IOException {
+    if (!slot.accessible() && Jvm.hasDefaultFieldHandles()) {
+      return FieldGrabber.grab(slot, obj);
+    }
     List<SerialField> fields = slot.fields();
     int nPrims = slot.primitiveCount();
     long[] prims = new long[nPrims];
     Object[] refs = new Object[fields.size() - nPrims];
-    if (!slot.accessible() && Jvm.hasDefaultFieldHandles()) {
-      return FieldGrabber.grab(slot, obj);
-    }
     try {
       for (int i = 0; i < fields.size(); i++) {
         Field f = fields.get(i).field();

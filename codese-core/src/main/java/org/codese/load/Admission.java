@@ -55,10 +55,11 @@ final class Admission {
    * snapshot may create), then about its object count and depth.
    */
   static void checkFilter(SnapshotFile file, ClassTable classes, ObjectInputFilter filter,
-      long streamBytes, int longestArray) throws InvalidClassException {
+      int longestArray) throws InvalidClassException {
     if (filter == null) {
       return;
     }
+    long streamBytes = file.bytes().length;
     long refs = (long) file.tableSize() - file.firstId();
     for (int i = 0; i < classes.size(); i++) {
       Class<?> c = classes.get(i);

@@ -55,14 +55,14 @@ final class ClassTable {
         if (field != null && !field.trySetAccessible()) {
           accessible = false;
         }
-        fields.add(new SerialField(f.name(), typeOf(f.descriptor(), c), field));
+        fields.add(new SerialField(f.name(), typeOf(f.descriptor()), field));
       }
       slots[index] = new Slot(c, List.copyOf(fields), null, Jvm.readObject(c), accessible);
     }
     return slots[index];
   }
 
-  private static Class<?> typeOf(String descriptor, Class<?> owner) {
+  private static Class<?> typeOf(String descriptor) {
     if (descriptor.length() == 1) {
       return org.codese.jvm.Types.primitiveClass(descriptor.charAt(0));
     }

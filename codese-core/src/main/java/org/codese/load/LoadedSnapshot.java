@@ -63,7 +63,7 @@ public final class LoadedSnapshot {
     int longestArray =
         Admission.checkLimits(file, limits, code.longestArray(), code.arrayElements());
     ClassTable table = new ClassTable(file.classes(), l);
-    Admission.checkFilter(file, table, filter, file.bytes().length, longestArray);
+    Admission.checkFilter(file, table, filter, longestArray);
     Object[] constants = Constants.resolve(file.constants(), table);
     List<List<BiConsumer<Object[], Object[]>>> phases = new ArrayList<>();
     for (int p = 0; p < Grammar.PHASES; p++) {

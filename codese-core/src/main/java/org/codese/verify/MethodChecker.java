@@ -129,7 +129,7 @@ final class MethodChecker {
       case NEW:
       case ANEWARRAY:
       case CHECKCAST:
-      case 193:
+      case INSTANCEOF:
         return new Insn(op, 0, cf.className(u2), null, null, null, null);
       case GETSTATIC:
       case PUTSTATIC:

@@ -68,6 +68,7 @@ final class Opcodes {
   static final int ANEWARRAY = 189;
   static final int ARRAYLENGTH = 190;
   static final int CHECKCAST = 192;
+  static final int INSTANCEOF = 193;
   static final int WIDE = 196;
   static final int MULTIANEWARRAY = 197;
 
