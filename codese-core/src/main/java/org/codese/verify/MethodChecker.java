@@ -23,7 +23,7 @@ final class MethodChecker {
   private static final int IDS = 3;
   private static final int INDEX = 4;
   /** Locals a chunk may use: table, constants, target, loop ids, loop index, loop columns. */
-  private static final int MAX_LOCALS = 256;
+  static final int MAX_LOCALS = 256;
   private static final String OBJECT_ARRAY = "[Ljava/lang/Object;";
   private static final Set<String> BOXES = Set.of("java/lang/Integer", "java/lang/Long",
       "java/lang/Boolean", "java/lang/Byte", "java/lang/Character", "java/lang/Short",
@@ -41,6 +41,8 @@ final class MethodChecker {
   private final long[] arrays;
   private final List<Insn> insns = new ArrayList<>();
   private int chunkCalls;
+  private boolean failed;
+  private List<Stmt> statements = List.of();
 
   MethodChecker(ClassChecker owner, String name, Kind kind, String host, long[] arrays) {
     this.owner = owner;
@@ -55,6 +57,7 @@ final class MethodChecker {
   }
 
   void fail(int at, String what) {
+    failed = true;
     String where = at < 0 ? "" : " at instruction " + at + " (" + insns.get(at).show() + ")";
     owner.fail("method " + name + where + ": " + what);
   }
@@ -89,7 +92,26 @@ final class MethodChecker {
     switch (kind) {
       case INIT -> checkInit();
       case ACCEPT -> checkAccept();
-      case CHUNK -> checkChunk();
+      case CHUNK -> {
+        checkChunk();
+        lift();
+      }
+    }
+  }
+
+  /** @return the chunk's statements; empty for other methods and for chunks that failed */
+  List<Stmt> statements() {
+    return statements;
+  }
+
+  private void lift() {
+    if (failed) {
+      return;
+    }
+    try {
+      statements = Lifter.lift(insns);
+    } catch (Lifter.NotAStatement e) {
+      fail(e.at, e.getMessage() + "; not a statement of the restore grammar");
     }
   }
 
