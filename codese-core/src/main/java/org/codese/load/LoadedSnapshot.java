@@ -1,6 +1,7 @@
 package org.codese.load;
 
 import java.io.IOException;
+import java.io.InvalidObjectException;
 import java.io.ObjectInputFilter;
 import java.lang.invoke.MethodHandles;
 import java.lang.reflect.Constructor;
@@ -28,12 +29,17 @@ public final class LoadedSnapshot {
   private final SnapshotFile file;
   private final Object[] constants;
   private final List<List<BiConsumer<Object[], Object[]>>> phases;
+  /** Objects of earlier stream segments this snapshot stores into typed places, and the types. */
+  private final int[] priorIds;
+  private final Class<?>[] priorTypes;
 
-  private LoadedSnapshot(
-      SnapshotFile file, Object[] constants, List<List<BiConsumer<Object[], Object[]>>> phases) {
+  private LoadedSnapshot(SnapshotFile file, Object[] constants,
+      List<List<BiConsumer<Object[], Object[]>>> phases, ProgramCheck checked) {
     this.file = file;
     this.constants = constants;
     this.phases = phases;
+    this.priorIds = checked.priorIds();
+    this.priorTypes = checked.priorTypes();
   }
 
   /**
@@ -65,6 +71,7 @@ public final class LoadedSnapshot {
     ClassTable table = new ClassTable(file.classes(), l);
     Admission.checkFilter(file, table, filter, longestArray);
     Object[] constants = Constants.resolve(file.constants(), table);
+    ProgramCheck checked = ProgramCheck.check(file, code.program(), table, constants);
     List<List<BiConsumer<Object[], Object[]>>> phases = new ArrayList<>();
     for (int p = 0; p < Grammar.PHASES; p++) {
       phases.add(new ArrayList<>());
@@ -74,7 +81,7 @@ public final class LoadedSnapshot {
       int[] placement = file.placements().get(i);
       phases.get(placement[0]).add(define(here, table, placement[1], file.classFiles().get(i), i));
     }
-    return new LoadedSnapshot(file, constants, phases);
+    return new LoadedSnapshot(file, constants, phases, checked);
   }
 
   @SuppressWarnings("unchecked")
@@ -96,6 +103,21 @@ public final class LoadedSnapshot {
     } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
       throw new CorruptSnapshotException("code", 0, "generated class " + index + where
           + " cannot be defined: " + e);
+    }
+  }
+
+  /**
+   * Checks the objects of earlier segments that this snapshot stores into fields and arrays
+   * against the types the load-time check required of them.
+   */
+  private void checkPrior(Object[] table) throws InvalidObjectException {
+    for (int i = 0; i < priorIds.length; i++) {
+      Object o = table[priorIds[i]];
+      if (o != null && !priorTypes[i].isInstance(o)) {
+        throw new InvalidObjectException("snapshot segment rejected before it ran: it stores"
+            + " object " + priorIds[i] + " of an earlier segment, a " + o.getClass().getName()
+            + ", where a " + priorTypes[i].getName() + " belongs");
+      }
     }
   }
 
@@ -132,6 +154,7 @@ public final class LoadedSnapshot {
    * @throws RestoreException if restoring fails; the table must then be discarded
    */
   public Object[] restoreInto(Object[] table, int threads) throws IOException {
+    checkPrior(table);
     RestoreRun run = RestoreRun.begin();
     try {
       for (int p = 0; p < Grammar.PHASES; p++) {

@@ -20,7 +20,7 @@ final class ClassChecker {
   private final long[] arrays;
   private final List<String> out;
   private String name = "?";
-  private final java.util.ArrayList<Stmt> statements = new java.util.ArrayList<>();
+  private final java.util.ArrayList<List<Stmt>> lifted = new java.util.ArrayList<>();
 
   ClassChecker(int index, String pkg, String host, long[] arrays, List<String> out) {
     this.index = index;
@@ -38,9 +38,9 @@ final class ClassChecker {
     return name;
   }
 
-  /** @return the statements of the class's chunks, in the order {@code accept} runs them */
-  List<Stmt> statements() {
-    return List.copyOf(statements);
+  /** @return the statements of each chunk, in the order {@code accept} runs them */
+  List<List<Stmt>> chunks() {
+    return List.copyOf(lifted);
   }
 
   void check(ClassFile cf) {
@@ -110,7 +110,9 @@ final class ClassChecker {
         continue;
       }
       checker.check(cf, m.code());
-      statements.addAll(checker.statements());
+      if (kind == MethodChecker.Kind.CHUNK) {
+        lifted.add(checker.statements());
+      }
       if (kind == MethodChecker.Kind.ACCEPT) {
         accept = checker;
       }

@@ -46,9 +46,9 @@ public final class GrammarCheck {
    * @param index the class's index in the snapshot
    * @param phase its phase (0 create, 1 set, 2 finish)
    * @param host the class-table index of its nest host, or -1
-   * @param statements its chunks' statements, in the order they run
+   * @param chunks the statements of each chunk method, in the order they run
    */
-  public record Lifted(int index, int phase, int host, List<Stmt> statements) {}
+  public record Lifted(int index, int phase, int host, List<List<Stmt>> chunks) {}
 
   /**
    * @param file a parsed snapshot
@@ -65,7 +65,7 @@ public final class GrammarCheck {
       ClassChecker checker = new ClassChecker(i, pkg, hostClass, arrays, out);
       try {
         checker.check(ClassFile.parse(file.classFiles().get(i)));
-        program.add(new Lifted(i, file.placements().get(i)[0], host, checker.statements()));
+        program.add(new Lifted(i, file.placements().get(i)[0], host, checker.chunks()));
       } catch (RuntimeException e) {
         out.add("generated class " + i + ": not a readable class file (" + e + ")");
       }

@@ -1,0 +1,584 @@
+package org.codese.load;
+
+import java.io.Externalizable;
+import java.lang.reflect.Array;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.codese.UnsafeSnapshotException;
+import org.codese.format.SnapshotFile;
+import org.codese.jvm.Types;
+import org.codese.program.Constant;
+import org.codese.program.Grammar;
+import org.codese.program.Tape;
+import org.codese.verify.GrammarCheck;
+import org.codese.verify.Stmt;
+
+/**
+ * Checks what a snapshot's lifted statements do, against the live classes and the resolved
+ * constants, before any generated class is defined. It follows the program in the order it runs
+ * (create, set, finish) and keeps, for every table slot of the snapshot, what the code put there.
+ *
+ * <p>Invariants it enforces, each a rejection with {@link UnsafeSnapshotException}:
+ *
+ * <ul>
+ *   <li>Every slot is filled at most once, in the create phase (or by a record hook), with an
+ *       object of a known class; so a snapshot allocates at most one object per slot, whatever
+ *       its loops say.
+ *   <li>Only objects and arrays the restore allocated are written to: fields, elements, {@code
+ *       readObject} and {@code readExternal} replays target slots holding an allocation of this
+ *       snapshot, never a constant, a cached box, a string, a record or a {@code readResolve}
+ *       result.
+ *   <li>Every cast succeeds, every field set fits the field's declaring class and type, every
+ *       element index is inside its array and every element fits the array's component type; so
+ *       generated code cannot fail with a {@code ClassCastException}, an {@code
+ *       IllegalArgumentException}, an {@code ArrayStoreException}, an {@code
+ *       ArrayIndexOutOfBoundsException} or a {@code NullPointerException}.
+ *   <li>Every class the code names in a cast or a {@code putfield} is one of the snapshot's class
+ *       table (which the filter saw) or the declared type of the field stored into.
+ *   <li>Phases keep their roles: the create phase only fills slots, the set phase only writes
+ *       fields and elements, the finish phase only runs the finish program; and there are no more
+ *       generated classes than the statements need.
+ * </ul>
+ *
+ * References to objects of earlier stream segments are checked when the restore starts ({@link
+ * #priorIds()}, {@link #priorTypes()}).
+ */
+final class ProgramCheck {
+  private static final byte EMPTY = 0;
+  /** An object allocated by this snapshot: fields may be set, hooks may run on it. */
+  private static final byte INSTANCE = 1;
+  /** An array allocated by this snapshot: elements may be set. */
+  private static final byte ARRAY = 2;
+  /** A new string or box: never written to. */
+  private static final byte VALUE = 3;
+  /** A value the snapshot did not allocate (a constant, a cached box): never written to. */
+  private static final byte FOREIGN = 4;
+  /** A record made by its hook: never written to. */
+  private static final byte RECORD = 5;
+  /** What {@code readResolve} returned: of unknown class, never written to. */
+  private static final byte RESOLVED = 6;
+
+  private final List<Constant> raw;
+  private final Object[] resolved;
+  private final ClassTable classes;
+  private final int first;
+  private final int end;
+  private final byte[] kind;
+  private final Class<?>[] type;
+  private final int[] length;
+  private final Map<String, Class<?>> named = new HashMap<>();
+  private final Map<Class<?>, Map<String, Field>> fields = new HashMap<>();
+  private final List<Integer> priorIds = new ArrayList<>();
+  private final List<Class<?>> priorTypes = new ArrayList<>();
+  private String where = "";
+  private int target = -1;
+
+  private ProgramCheck(SnapshotFile file, ClassTable classes, Object[] resolved) {
+    this.raw = file.constants();
+    this.resolved = resolved;
+    this.classes = classes;
+    this.first = file.firstId();
+    this.end = file.tableSize();
+    int n = Math.max(0, end - first);
+    this.kind = new byte[n];
+    this.type = new Class<?>[n];
+    this.length = new int[n];
+    for (int i = 0; i < classes.size(); i++) {
+      named.putIfAbsent(Types.internalName(classes.get(i)), classes.get(i));
+    }
+    named.put("[Ljava/lang/Object;", Object[].class);
+  }
+
+  /**
+   * Checks a snapshot's program.
+   *
+   * @param file the parsed snapshot
+   * @param program its lifted classes, from a grammar check without violations
+   * @param classes its resolved class table
+   * @param resolved its resolved constants
+   * @return the check, for {@link #priorIds()} and {@link #priorTypes()}
+   * @throws UnsafeSnapshotException at the first statement that breaks an invariant
+   */
+  static ProgramCheck check(SnapshotFile file, List<GrammarCheck.Lifted> program,
+      ClassTable classes, Object[] resolved) throws UnsafeSnapshotException {
+    ProgramCheck c = new ProgramCheck(file, classes, resolved);
+    try {
+      c.run(program);
+    } catch (Reject r) {
+      throw new UnsafeSnapshotException(List.of(c.where + r.getMessage()));
+    }
+    return c;
+  }
+
+  /** @return ids of earlier segments' objects this snapshot stores into typed places */
+  int[] priorIds() {
+    return priorIds.stream().mapToInt(Integer::intValue).toArray();
+  }
+
+  /** @return the class each of {@link #priorIds()} must be an instance of (or be null) */
+  Class<?>[] priorTypes() {
+    return priorTypes.toArray(new Class<?>[0]);
+  }
+
+  /** A broken invariant; carries only its message. */
+  private static final class Reject extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    Reject(String message) {
+      super(message, null, false, false);
+    }
+  }
+
+  private void run(List<GrammarCheck.Lifted> program) throws Reject {
+    countClasses(program);
+    for (int phase = 0; phase < Grammar.PHASES; phase++) {
+      for (GrammarCheck.Lifted c : program) {
+        if (c.phase() != phase) {
+          continue;
+        }
+        if (phase != 1 && c.host() >= 0) {
+          throw new Reject("generated class " + c.index() + " of phase " + phase
+              + " joins a nest; only the set phase writes fields with putfield");
+        }
+        for (int m = 0; m < c.chunks().size(); m++) {
+          target = -1;
+          List<Stmt> chunk = c.chunks().get(m);
+          for (int s = 0; s < chunk.size(); s++) {
+            where = "generated class " + c.index() + ", method m" + m + ", statement " + s + ": ";
+            statement(phase, c.host(), chunk.get(s));
+          }
+        }
+      }
+    }
+    where = "";
+  }
+
+  /**
+   * The emitter starts a class per phase and host and a new one only after {@link
+   * Grammar#MAX_OPS_PER_CLASS} statements; a snapshot may define no more classes than that.
+   */
+  private void countClasses(List<GrammarCheck.Lifted> program) throws Reject {
+    java.util.Set<Long> sections = new java.util.HashSet<>();
+    long statements = 0;
+    for (GrammarCheck.Lifted c : program) {
+      sections.add(((long) c.phase() << 32) | (c.host() & 0xFFFFFFFFL));
+      long n = 0;
+      for (List<Stmt> chunk : c.chunks()) {
+        n += chunk.size();
+      }
+      if (n == 0) {
+        throw new Reject("generated class " + c.index() + " has no statement");
+      }
+      statements += n;
+    }
+    long allowed = sections.size() + statements / Grammar.MAX_OPS_PER_CLASS;
+    if (program.size() > allowed) {
+      throw new Reject(program.size() + " generated classes for " + statements
+          + " statements; the restore program needs at most " + allowed);
+    }
+  }
+
+  private void statement(int phase, int host, Stmt s) throws Reject {
+    switch (phase) {
+      case 0 -> create(s);
+      case 1 -> set(host, s);
+      default -> finish(s);
+    }
+  }
+
+  private void create(Stmt s) throws Reject {
+    if (s instanceof Stmt.Store st) {
+      store(st.id(), st.value());
+    } else if (s instanceof Stmt.AllocLoop a) {
+      Class<?> c = allocated(a.allocator());
+      for (int id : intArray(a.ids())) {
+        fill(id, INSTANCE, c, 0);
+      }
+    } else if (s instanceof Stmt.StringLoop l) {
+      int[] ids = intArray(l.ids());
+      if (!(raw(l.texts()) instanceof Constant.Texts t) || t.values().length < ids.length) {
+        throw new Reject("a string loop's texts are not a string array as long as its ids");
+      }
+      for (int id : ids) {
+        fill(id, VALUE, String.class, 0);
+      }
+    } else {
+      throw new Reject("the create phase only fills table slots, not " + name(s));
+    }
+  }
+
+  private void store(int id, Stmt.Value v) throws Reject {
+    if (v instanceof Stmt.Value.Allocate a) {
+      fill(id, INSTANCE, allocated(a.allocator()), 0);
+    } else if (v instanceof Stmt.Value.NewArray a) {
+      fill(id, ARRAY, arrayClass(a), a.length());
+    } else if (v instanceof Stmt.Value.CloneArray a) {
+      if (!(raw(a.constant()) instanceof Constant.PrimArray p)
+          || !Types.descriptor(p.array().getClass()).equals(a.descriptor())) {
+        throw new Reject("clones constant " + a.constant() + ", which is not a "
+            + a.descriptor() + " array");
+      }
+      fill(id, ARRAY, p.array().getClass(), Array.getLength(p.array()));
+    } else if (v instanceof Stmt.Value.NewString t) {
+      if (t.text() >= 0 && !(raw(t.text()) instanceof Constant.Text)) {
+        throw new Reject("makes a string of constant " + t.text() + ", which is not a text");
+      }
+      fill(id, VALUE, String.class, 0);
+    } else if (v instanceof Stmt.Value.Box b) {
+      fill(id, b.cached() ? FOREIGN : VALUE, Types.box(b.type(), 0).getClass(), 0);
+    } else if (v instanceof Stmt.Value.Constant c) {
+      Constant k = raw(c.constant());
+      if (!(k instanceof Constant.EnumRef || k instanceof Constant.TypeRef
+          || k instanceof Constant.StreamClassRef)) {
+        throw new Reject("stores constant " + c.constant() + " into the table; only enum"
+            + " constants, classes and stream classes are stored as they are");
+      }
+      fill(id, FOREIGN, resolved[c.constant()].getClass(), 0);
+    }
+  }
+
+  /** The class an allocator constant allocates, which must be a concrete class. */
+  private Class<?> allocated(int constant) throws Reject {
+    if (!(raw(constant) instanceof Constant.Allocator a)) {
+      throw new Reject("allocates with constant " + constant + ", which is not an allocator");
+    }
+    Class<?> c = classes.get(a.type());
+    if (c.isInterface() || c.isArray() || c.isPrimitive()
+        || Modifier.isAbstract(c.getModifiers())) {
+      throw new Reject("allocates " + c.getName() + ", which cannot have instances");
+    }
+    return c;
+  }
+
+  private Class<?> arrayClass(Stmt.Value.NewArray a) throws Reject {
+    if (a.elem() != 'L') {
+      return Types.primitiveClass(a.elem()).arrayType();
+    } else if (a.maker() < 0) {
+      return Object[].class;
+    } else if (raw(a.maker()) instanceof Constant.ArrayMaker m && classes.get(m.type()).isArray()) {
+      return classes.get(m.type());
+    }
+    throw new Reject("makes an array with constant " + a.maker() + ", which is not an array"
+        + " maker");
+  }
+
+  private void fill(int id, byte k, Class<?> c, int len) throws Reject {
+    int at = own(id);
+    if (kind[at] != EMPTY) {
+      throw new Reject("fills table slot " + id + " a second time");
+    }
+    kind[at] = k;
+    type[at] = c;
+    length[at] = len;
+  }
+
+  /** @return the slot index of {@code id}, which must be one of this snapshot's own slots */
+  private int own(int id) throws Reject {
+    if (id < first || id >= end) {
+      throw new Reject("table slot " + id + " is not one of this snapshot's slots " + first
+          + ".." + (end - 1));
+    }
+    return id - first;
+  }
+
+  private void set(int host, Stmt s) throws Reject {
+    if (s instanceof Stmt.Select sel) {
+      select(sel);
+    } else if (s instanceof Stmt.SetField f) {
+      Field field = setter(f.field(), f.value().type(), instanceTarget());
+      value(f.value(), field.getType());
+    } else if (s instanceof Stmt.PutField p) {
+      Class<?> owner = hostClass(host, p.owner());
+      if (!owner.isAssignableFrom(instanceTarget())) {
+        throw new Reject("puts into a field of " + owner.getName() + " of an object of "
+            + instanceTarget().getName());
+      }
+      Field field = putfield(owner, p.name(), p.descriptor(), p.cast());
+      value(p.value(), field.getType());
+    } else if (s instanceof Stmt.PutElement e) {
+      Class<?> component = element(e.index(), e.value().type());
+      value(e.value(), component);
+    } else if (s instanceof Stmt.ElementLoop l) {
+      int[] refs = intArray(l.refs());
+      Class<?> component = element(refs.length - 1, 'L');
+      for (int ref : refs) {
+        value(new Stmt.Operand('L', ref), component);
+      }
+      target = -1;
+    } else if (s instanceof Stmt.ClusterLoop c) {
+      cluster(host, c);
+      target = -1;
+    } else {
+      throw new Reject("the set phase only writes fields and elements, not " + name(s));
+    }
+  }
+
+  private void select(Stmt.Select s) throws Reject {
+    int at = own(s.id());
+    if (kind[at] != INSTANCE && kind[at] != ARRAY) {
+      throw new Reject("writes to table slot " + s.id() + ", which holds no object this"
+          + " snapshot allocated");
+    }
+    if (s.cast() != null && !named(s.cast()).isAssignableFrom(type[at])) {
+      throw new Reject("casts slot " + s.id() + " (" + type[at].getName() + ") to " + s.cast());
+    }
+    target = at;
+  }
+
+  private Class<?> instanceTarget() throws Reject {
+    if (target < 0 || kind[target] != INSTANCE) {
+      throw new Reject("sets a field with no object selected");
+    }
+    return type[target];
+  }
+
+  /**
+   * Checks an element store into the target array at {@code index} of kind {@code store}; returns
+   * the component type.
+   */
+  private Class<?> element(int index, char store) throws Reject {
+    if (target < 0 || kind[target] != ARRAY) {
+      throw new Reject("sets an element with no array selected");
+    }
+    Class<?> component = type[target].getComponentType();
+    if (index >= length[target]) {
+      throw new Reject("sets element " + index + " of an array of length " + length[target]);
+    }
+    boolean fits = store == 'L' ? !component.isPrimitive()
+        : component.isPrimitive() && (Types.primitiveCode(component) == store
+            || (store == 'B' && component == boolean.class));
+    if (!fits) {
+      throw new Reject("stores a value of kind " + store + " into a "
+          + type[target].getSimpleName());
+    }
+    return component;
+  }
+
+  private void cluster(int host, Stmt.ClusterLoop c) throws Reject {
+    int[] ids = intArray(c.ids());
+    Class<?> owner = c.owner() == null ? null : hostClass(host, c.owner());
+    Class<?>[] types = new Class<?>[ids.length];
+    for (int i = 0; i < ids.length; i++) {
+      int at = own(ids[i]);
+      if (kind[at] != INSTANCE || (owner != null && !owner.isAssignableFrom(type[at]))) {
+        throw new Reject("a cluster loop writes to slot " + ids[i] + ", which holds no "
+            + (owner == null ? "object" : owner.getName()) + " this snapshot allocated");
+      }
+      types[i] = type[at];
+    }
+    for (Stmt.Column col : c.columns()) {
+      Field field;
+      if (col.field() >= 0) {
+        field = setter(col.field(), col.type(), null);
+        for (Class<?> t : types) {
+          if (!field.getDeclaringClass().isAssignableFrom(t)) {
+            throw new Reject("sets " + field + " of an object of " + t.getName());
+          }
+        }
+      } else {
+        field = putfield(owner, col.name(), col.descriptor(), col.cast());
+      }
+      column(col, ids.length, field.getType());
+    }
+  }
+
+  private void column(Stmt.Column col, int rows, Class<?> fieldType) throws Reject {
+    Object values = raw(col.values()) instanceof Constant.PrimArray p ? p.array() : null;
+    Class<?> expected = col.type() == 'L' ? int[].class
+        : Types.primitiveClass(col.type()).arrayType();
+    if (values == null || values.getClass() != expected || Array.getLength(values) < rows) {
+      throw new Reject("column constant " + col.values() + " is not a " + expected.getSimpleName()
+          + " of at least " + rows + " values");
+    }
+    if (col.type() == 'L') {
+      int[] refs = (int[]) values;
+      for (int i = 0; i < rows; i++) {
+        value(new Stmt.Operand('L', refs[i]), fieldType);
+      }
+    }
+  }
+
+  /** The field of a setter constant, whose setter kind and declaring class must fit. */
+  private Field setter(int constant, char setterKind, Class<?> targetType) throws Reject {
+    if (!(raw(constant) instanceof Constant.Setter) || !(resolved[constant] instanceof Field f)) {
+      throw new Reject("sets a field through constant " + constant + ", which is not a field");
+    }
+    boolean fits = setterKind == 'L' ? !f.getType().isPrimitive()
+        : f.getType().isPrimitive() && Types.primitiveCode(f.getType()) == setterKind;
+    if (!fits) {
+      throw new Reject("sets " + f + " with a setter of kind " + setterKind);
+    }
+    if (targetType != null && !f.getDeclaringClass().isAssignableFrom(targetType)) {
+      throw new Reject("sets " + f + " of an object of " + targetType.getName());
+    }
+    return f;
+  }
+
+  private Class<?> hostClass(int host, String owner) throws Reject {
+    if (host < 0 || !Types.internalName(classes.get(host)).equals(owner)) {
+      throw new Reject("stores with putfield into " + owner + " outside its nest");
+    }
+    return classes.get(host);
+  }
+
+  /** The live field {@code owner.name}: an instance field, not final, of the recorded type. */
+  private Field putfield(Class<?> owner, String name, String descriptor, String cast)
+      throws Reject {
+    Field f = declaredFields(owner).get(name);
+    if (f == null || Modifier.isStatic(f.getModifiers()) || Modifier.isFinal(f.getModifiers())
+        || !Types.descriptor(f.getType()).equals(descriptor)) {
+      throw new Reject("putfield into " + owner.getName() + "." + name + " " + descriptor
+          + ", which is not a non-final instance field of that type");
+    }
+    if (cast != null && !Types.internalName(f.getType()).equals(cast)) {
+      throw new Reject("casts a value to " + cast + " before storing it into a field of type "
+          + f.getType().getName());
+    }
+    return f;
+  }
+
+  private Map<String, Field> declaredFields(Class<?> c) {
+    Map<String, Field> m = fields.get(c);
+    if (m == null) {
+      m = new HashMap<>();
+      for (Field f : c.getDeclaredFields()) {
+        m.put(f.getName(), f);
+      }
+      fields.put(c, m);
+    }
+    return m;
+  }
+
+  /** Checks that {@code v}, if a reference, is null or of a class that fits {@code required}. */
+  private void value(Stmt.Operand v, Class<?> required) throws Reject {
+    if (v.type() != 'L') {
+      return;
+    }
+    int ref = v.ref();
+    if (ref < 0 || ref > end) {
+      throw new Reject("reads table slot " + ref + ", outside the table");
+    }
+    if (ref == end || required == Object.class) {
+      return;
+    }
+    if (ref < first) {
+      priorIds.add(ref);
+      priorTypes.add(required);
+      return;
+    }
+    int at = ref - first;
+    if (kind[at] != EMPTY && kind[at] != RESOLVED && !required.isAssignableFrom(type[at])) {
+      throw new Reject("stores a " + type[at].getName() + " (slot " + ref + ") where a "
+          + required.getName() + " belongs");
+    }
+  }
+
+  private void finish(Stmt s) throws Reject {
+    if (!(s instanceof Stmt.RunSteps r)) {
+      throw new Reject("the finish phase only runs the finish program, not " + name(s));
+    }
+    int[] p = intArray(r.program());
+    int i = 0;
+    while (i < p.length) {
+      int step = p[i];
+      int size = step == Grammar.STEP_HOOK ? 2 : 4;
+      if (step < Grammar.STEP_HOOK || step > Grammar.STEP_ELEMENT || i + size > p.length) {
+        throw new Reject("finish step " + step + " at " + i + " is unknown or cut short");
+      }
+      if (step == Grammar.STEP_HOOK) {
+        hook(p[i + 1]);
+      } else if (step == Grammar.STEP_FIELD) {
+        int at = own(p[i + 2]);
+        if (kind[at] != INSTANCE) {
+          throw new Reject("a finish step sets a field of slot " + p[i + 2]
+              + ", which holds no object this snapshot allocated");
+        }
+        Field f = setter(p[i + 1], 'L', type[at]);
+        value(new Stmt.Operand('L', p[i + 3]), f.getType());
+      } else {
+        target = own(p[i + 1]);
+        value(new Stmt.Operand('L', p[i + 3]), element(p[i + 2], 'L'));
+        target = -1;
+      }
+      i += size;
+    }
+  }
+
+  private void hook(int constant) throws Reject {
+    if (!(raw(constant) instanceof Constant.Hook h)) {
+      throw new Reject("runs constant " + constant + " as a hook, which it is not");
+    }
+    int at = own(h.id());
+    Class<?> c = classes.get(h.type());
+    switch (h.kind()) {
+      case SLOT, EXTERNAL -> {
+        if (kind[at] != INSTANCE || !c.isAssignableFrom(type[at])
+            || (h.kind() == Constant.HookKind.EXTERNAL
+                && !Externalizable.class.isAssignableFrom(type[at]))) {
+          throw new Reject("runs a " + h.kind() + " hook of " + c.getName() + " on slot "
+              + h.id() + ", which holds no such object this snapshot allocated");
+        }
+      }
+      case RECORD -> {
+        if (kind[at] != EMPTY || !c.isRecord()) {
+          throw new Reject("makes record " + c.getName() + " in slot " + h.id()
+              + ", which is filled already or not a record");
+        }
+        kind[at] = RECORD;
+        type[at] = c;
+      }
+      case RESOLVE -> {
+        if ((kind[at] != INSTANCE && kind[at] != RECORD) || !c.isAssignableFrom(type[at])) {
+          throw new Reject("resolves slot " + h.id() + ", which holds no " + c.getName()
+              + " this snapshot made");
+        }
+        kind[at] = RESOLVED;
+        type[at] = null;
+      }
+    }
+    tape(h.tape());
+  }
+
+  private void tape(Tape tape) throws Reject {
+    if (tape == null) {
+      return;
+    }
+    int[] items = tape.items();
+    for (int i = 0; i + 1 < items.length; i += 2) {
+      if (items[i] == Tape.OBJECT && (items[i + 1] < -1 || items[i + 1] > end)) {
+        throw new Reject("a hook's data refers to table slot " + items[i + 1]);
+      }
+    }
+  }
+
+  private int[] intArray(int constant) throws Reject {
+    if (raw(constant) instanceof Constant.PrimArray p && p.array() instanceof int[] a) {
+      return a;
+    }
+    throw new Reject("constant " + constant + " is not an int[]");
+  }
+
+  private Constant raw(int constant) throws Reject {
+    if (constant < 0 || constant >= raw.size()) {
+      throw new Reject("constant " + constant + " does not exist");
+    }
+    return raw.get(constant);
+  }
+
+  private Class<?> named(String internalName) throws Reject {
+    Class<?> c = named.get(internalName);
+    if (c == null) {
+      throw new Reject("casts to " + internalName + ", which the snapshot's class table does not"
+          + " name");
+    }
+    return c;
+  }
+
+  private static String name(Stmt s) {
+    return s.getClass().getSimpleName();
+  }
+}
