@@ -287,7 +287,7 @@ final class ProgramCheck {
 
   private void set(int host, Stmt s) throws Reject {
     if (s instanceof Stmt.Select sel) {
-      select(sel);
+      select(sel, host);
     } else if (s instanceof Stmt.SetField f) {
       Field field = setter(f.field(), f.value().type(), instanceTarget());
       value(f.value(), field.getType());
@@ -298,6 +298,10 @@ final class ProgramCheck {
             + instanceTarget().getName());
       }
       Field field = putfield(owner, p.name(), p.descriptor(), p.cast());
+      if (p.cast() != null && !accessible(field.getType(), host)) {
+        throw new Reject("casts to " + field.getType().getName() + ", which the nest of "
+            + owner.getName() + " cannot access");
+      }
       value(p.value(), field.getType());
     } else if (s instanceof Stmt.PutElement e) {
       Class<?> component = element(e.index(), e.value().type());
@@ -317,13 +321,43 @@ final class ProgramCheck {
     }
   }
 
-  private void select(Stmt.Select s) throws Reject {
+  /**
+   * Whether a generated class of {@code host} (-1: Codese's own package) may name {@code c} in a
+   * cast: {@code c} is public in a package exported to it, or in the same runtime package.
+   */
+  private boolean accessible(Class<?> c, int host) {
+    Class<?> e = c;
+    while (e.isArray()) {
+      e = e.getComponentType();
+    }
+    if (e.isPrimitive()) {
+      return true;
+    }
+    Class<?> from = host < 0 ? ProgramCheck.class : classes.get(host);
+    if (Modifier.isPublic(e.getModifiers())) {
+      return e.getModule().isExported(e.getPackageName(), from.getModule());
+    }
+    return e.getPackageName().equals(from.getPackageName())
+        && e.getClassLoader() == from.getClassLoader();
+  }
+
+  private Class<?> cast(String internalName, int host) throws Reject {
+    Class<?> c = named(internalName);
+    if (!accessible(c, host)) {
+      throw new Reject("casts to " + c.getName() + ", which generated code in "
+          + (host < 0 ? "Codese's package" : "the nest of " + classes.get(host).getName())
+          + " cannot access");
+    }
+    return c;
+  }
+
+  private void select(Stmt.Select s, int host) throws Reject {
     int at = own(s.id());
     if (kind[at] != INSTANCE && kind[at] != ARRAY) {
       throw new Reject("writes to table slot " + s.id() + ", which holds no object this"
           + " snapshot allocated");
     }
-    if (s.cast() != null && !named(s.cast()).isAssignableFrom(type[at])) {
+    if (s.cast() != null && !cast(s.cast(), host).isAssignableFrom(type[at])) {
       throw new Reject("casts slot " + s.id() + " (" + type[at].getName() + ") to " + s.cast());
     }
     target = at;
@@ -381,6 +415,10 @@ final class ProgramCheck {
         }
       } else {
         field = putfield(owner, col.name(), col.descriptor(), col.cast());
+        if (col.cast() != null && !accessible(field.getType(), host)) {
+          throw new Reject("casts to " + field.getType().getName() + ", which the nest of "
+              + owner.getName() + " cannot access");
+        }
       }
       column(col, ids.length, field.getType());
     }
