@@ -59,17 +59,36 @@ final class Hooks {
           i += 2;
         }
         case org.codese.program.Grammar.STEP_FIELD -> {
-          ((java.lang.reflect.Field) constants[p[i + 1]]).set(table[p[i + 2]], table[p[i + 3]]);
+          java.lang.reflect.Field f = (java.lang.reflect.Field) constants[p[i + 1]];
+          Object target = table[p[i + 2]];
+          f.set(target, fits(table[p[i + 3]], f.getType(), f.getDeclaringClass().getName() + "."
+              + f.getName(), target));
           i += 4;
         }
         case org.codese.program.Grammar.STEP_ELEMENT -> {
-          ((Object[]) table[p[i + 1]])[p[i + 2]] = table[p[i + 3]];
+          Object[] array = (Object[]) table[p[i + 1]];
+          array[p[i + 2]] = fits(table[p[i + 3]], array.getClass().getComponentType(),
+              "element " + p[i + 2], array);
           i += 4;
         }
         default -> throw new java.io.StreamCorruptedException("unknown finish step " + p[i]
             + " at " + i);
       }
     }
+  }
+
+  /**
+   * Returns {@code value} if it may be stored where a {@code type} belongs. Only a {@code
+   * readResolve} result can fail this (the load-time check types everything else), and then, as
+   * with {@code ObjectInputStream}, with a {@code ClassCastException}.
+   */
+  private static Object fits(Object value, Class<?> type, String where, Object target) {
+    if (value != null && !type.isInstance(value)) {
+      throw new ClassCastException("cannot assign instance of " + value.getClass().getName()
+          + " to " + where + " of type " + type.getName() + " in instance of "
+          + target.getClass().getName());
+    }
+    return value;
   }
 
   private static Object record(Object[] table, HookCall h) throws Throwable {
