@@ -270,6 +270,51 @@ class TrustInvariantsTest {
     }
 
     @Test
+    void aTableLargerThanTheProgramFillsIsRejected() {
+      Crafted c = new Crafted().slots(150);
+      int box = c.type(Box.class.getName());
+      int alloc = c.constant(new Constant.Allocator(box, Mode.SERIAL));
+      c.code(0, ch -> ch.alloc(0, alloc));
+      assertTrue(rejected(c).getMessage().contains("fill at most 1"));
+    }
+
+    @Test
+    void loopsThatRewriteTheSameElementsAreRejected() {
+      Crafted c = new Crafted();
+      int refs = c.constant(new Constant.PrimArray(new int[1000]));
+      c.code(0, ch -> ch.newObjectArray(0, 1000));
+      c.code(1, ch -> {
+        for (int i = 0; i < 3; i++) {
+          ch.select(0, "[Ljava/lang/Object;").loadData(refs, "[I", 3).loop(() -> {
+            ch.mv.visitVarInsn(Opcodes.ALOAD, 2);
+            ch.mv.visitVarInsn(Opcodes.ILOAD, 4);
+            ch.mv.visitVarInsn(Opcodes.ALOAD, 0);
+            ch.mv.visitVarInsn(Opcodes.ALOAD, 3);
+            ch.mv.visitVarInsn(Opcodes.ILOAD, 4);
+            ch.mv.visitInsn(Opcodes.IALOAD);
+            ch.mv.visitInsn(Opcodes.AALOAD);
+            ch.mv.visitInsn(Opcodes.AASTORE);
+          });
+        }
+      });
+      assertTrue(rejected(c).getMessage().contains("at most once"));
+    }
+
+    @Test
+    void aHookRunTwiceIsRejected() {
+      Crafted c = new Crafted();
+      int box = c.type(new ClassEntry(Box.class.getName(),
+          List.of(new FieldEntry("value", "I", true)), 1L, true));
+      int alloc = c.constant(new Constant.Allocator(box, Mode.SERIAL));
+      int hook = c.constant(new Constant.Hook(HookKind.SLOT, box, 0,
+          fields((byte) 0, (byte) 0, (byte) 0, (byte) 1)));
+      int steps = program(c, Grammar.STEP_HOOK, hook, Grammar.STEP_HOOK, hook);
+      c.code(0, ch -> ch.alloc(0, alloc));
+      c.code(2, ch -> ch.runSteps(steps));
+      assertTrue(rejected(c).getMessage().contains("a second time"));
+    }
+
+    @Test
     void aFloodOfGeneratedClassesIsRejected() {
       Crafted c = new Crafted().slots(200);
       int box = c.type(Box.class.getName());
@@ -356,7 +401,7 @@ class TrustInvariantsTest {
 
     @Test
     void aFieldOfAnotherClassIsRejected() {
-      Crafted c = new Crafted().slots(2);
+      Crafted c = new Crafted();
       int box = c.type(Box.class.getName());
       int global = c.type(Global.class.getName());
       int allocBox = c.constant(new Constant.Allocator(box, Mode.SERIAL));

@@ -74,16 +74,23 @@ final class ProgramCheck {
   private final Map<Class<?>, Map<String, Field>> fields = new HashMap<>();
   private final List<Integer> priorIds = new ArrayList<>();
   private final List<Class<?>> priorTypes = new ArrayList<>();
+  private final Map<Class<?>, Integer> fieldCounts = new HashMap<>();
+  private final java.util.Set<Integer> hooksRun = new java.util.HashSet<>();
+  private final java.util.Set<Long> hookedObjects = new java.util.HashSet<>();
+  /** Field and element stores the allocated objects can take: each field and element once. */
+  private long capacity;
+  /** Field and element stores the program makes. */
+  private long writes;
   private String where = "";
   private int target = -1;
 
-  private ProgramCheck(SnapshotFile file, ClassTable classes, Object[] resolved) {
+  private ProgramCheck(SnapshotFile file, ClassTable classes, Object[] resolved, int slots) {
     this.raw = file.constants();
     this.resolved = resolved;
     this.classes = classes;
     this.first = file.firstId();
     this.end = file.tableSize();
-    int n = Math.max(0, end - first);
+    int n = slots;
     this.kind = new byte[n];
     this.type = new Class<?>[n];
     this.length = new int[n];
@@ -105,7 +112,12 @@ final class ProgramCheck {
    */
   static ProgramCheck check(SnapshotFile file, List<GrammarCheck.Lifted> program,
       ClassTable classes, Object[] resolved) throws UnsafeSnapshotException {
-    ProgramCheck c = new ProgramCheck(file, classes, resolved);
+    ProgramCheck c;
+    try {
+      c = new ProgramCheck(file, classes, resolved, slots(file, program));
+    } catch (Reject r) {
+      throw new UnsafeSnapshotException(List.of(r.getMessage()));
+    }
     try {
       c.run(program);
     } catch (Reject r) {
@@ -131,6 +143,39 @@ final class ProgramCheck {
     Reject(String message) {
       super(message, null, false, false);
     }
+  }
+
+  /**
+   * The number of table slots the snapshot declares, checked against what its program can fill
+   * (stores, loop ids, record hooks) before any per-slot memory is allocated: a lying table size
+   * cannot make the loader or the restore allocate more than the file's contents justify.
+   */
+  private static int slots(SnapshotFile file, List<GrammarCheck.Lifted> program) throws Reject {
+    long declared = (long) file.tableSize() - file.firstId();
+    long fills = 0;
+    List<Constant> raw = file.constants();
+    for (GrammarCheck.Lifted c : program) {
+      for (List<Stmt> chunk : c.chunks()) {
+        for (Stmt s : chunk) {
+          int ids = s instanceof Stmt.AllocLoop a ? a.ids()
+              : s instanceof Stmt.StringLoop l ? l.ids() : -1;
+          if (s instanceof Stmt.Store) {
+            fills++;
+          } else if (ids >= 0 && ids < raw.size() && raw.get(ids) instanceof Constant.PrimArray p
+              && p.array() instanceof int[] a) {
+            fills += a.length;
+          }
+        }
+      }
+    }
+    for (Constant k : raw) {
+      fills += k instanceof Constant.Hook h && h.kind() == Constant.HookKind.RECORD ? 1 : 0;
+    }
+    if (declared < 0 || declared > fills) {
+      throw new Reject("the snapshot declares " + declared + " table slots but its program can"
+          + " fill at most " + fills);
+    }
+    return (int) declared;
   }
 
   private void run(List<GrammarCheck.Lifted> program) throws Reject {
@@ -274,6 +319,35 @@ final class ProgramCheck {
     kind[at] = k;
     type[at] = c;
     length[at] = len;
+    capacity += k == ARRAY ? len : k == INSTANCE ? fieldCount(c) : 0;
+  }
+
+  /** The instance fields of {@code c} and its superclasses: what default reads may set. */
+  private int fieldCount(Class<?> c) {
+    Integer n = fieldCounts.get(c);
+    if (n == null) {
+      int count = 0;
+      for (Class<?> k = c; k != null; k = k.getSuperclass()) {
+        for (Field f : k.getDeclaredFields()) {
+          count += Modifier.isStatic(f.getModifiers()) ? 0 : 1;
+        }
+      }
+      n = count;
+      fieldCounts.put(c, n);
+    }
+    return n;
+  }
+
+  /**
+   * Counts {@code n} field or element stores against the capacity of the objects allocated: a
+   * program writes each field and element at most once, so its loops cannot multiply the work.
+   */
+  private void write(long n) throws Reject {
+    writes += n;
+    if (writes > capacity) {
+      throw new Reject("makes " + writes + " field and element stores into objects that hold "
+          + capacity + " fields and elements; a restore sets each at most once");
+    }
   }
 
   /** @return the slot index of {@code id}, which must be one of this snapshot's own slots */
@@ -289,9 +363,11 @@ final class ProgramCheck {
     if (s instanceof Stmt.Select sel) {
       select(sel, host);
     } else if (s instanceof Stmt.SetField f) {
+      write(1);
       Field field = setter(f.field(), f.value().type(), instanceTarget());
       value(f.value(), field.getType());
     } else if (s instanceof Stmt.PutField p) {
+      write(1);
       Class<?> owner = hostClass(host, p.owner());
       if (!owner.isAssignableFrom(instanceTarget())) {
         throw new Reject("puts into a field of " + owner.getName() + " of an object of "
@@ -304,10 +380,12 @@ final class ProgramCheck {
       }
       value(p.value(), field.getType());
     } else if (s instanceof Stmt.PutElement e) {
+      write(1);
       Class<?> component = element(e.index(), e.value().type());
       value(e.value(), component);
     } else if (s instanceof Stmt.ElementLoop l) {
       int[] refs = intArray(l.refs());
+      write(refs.length);
       Class<?> component = element(refs.length - 1, 'L');
       for (int ref : refs) {
         value(new Stmt.Operand('L', ref), component);
@@ -394,6 +472,7 @@ final class ProgramCheck {
 
   private void cluster(int host, Stmt.ClusterLoop c) throws Reject {
     int[] ids = intArray(c.ids());
+    write((long) ids.length * Math.max(1, c.columns().size()));
     Class<?> owner = c.owner() == null ? null : hostClass(host, c.owner());
     Class<?>[] types = new Class<?>[ids.length];
     for (int i = 0; i < ids.length; i++) {
@@ -530,6 +609,7 @@ final class ProgramCheck {
       if (step == Grammar.STEP_HOOK) {
         hook(p[i + 1]);
       } else if (step == Grammar.STEP_FIELD) {
+        write(1);
         int at = own(p[i + 2]);
         if (kind[at] != INSTANCE) {
           throw new Reject("a finish step sets a field of slot " + p[i + 2]
@@ -538,6 +618,7 @@ final class ProgramCheck {
         Field f = setter(p[i + 1], 'L', type[at]);
         value(new Stmt.Operand('L', p[i + 3]), f.getType());
       } else {
+        write(1);
         target = own(p[i + 1]);
         value(new Stmt.Operand('L', p[i + 3]), element(p[i + 2], 'L'));
         target = -1;
@@ -552,6 +633,11 @@ final class ProgramCheck {
     }
     int at = own(h.id());
     Class<?> c = classes.get(h.type());
+    long key = ((long) at << 32) | ((long) h.type() << 2) | h.kind().ordinal();
+    if (!hooksRun.add(constant) || !hookedObjects.add(key)) {
+      throw new Reject("runs a " + h.kind() + " hook of " + c.getName() + " on slot " + h.id()
+          + " a second time; a restore runs each class's hook once per object");
+    }
     switch (h.kind()) {
       case SLOT, EXTERNAL -> {
         if (kind[at] != INSTANCE || !c.isAssignableFrom(type[at])
