@@ -412,6 +412,33 @@ class TrustInvariantsTest {
     }
 
     @Test
+    void aRecordComponentOfTheWrongTypeIsAnInvalidObjectException() throws IOException {
+      Crafted c = new Crafted().slots(2);
+      int pair = c.type(new ClassEntry(Pair.class.getName(), List.of(
+          new FieldEntry("n", "I", true),
+          new FieldEntry("box", "Lorg/codese/TrustInvariantsTest$Box;", true)), 0, false));
+      Tape tape = new Tape(new byte[] {0, 0, 0, 3}, new int[] {Tape.FIELDS, 1, Tape.OBJECT, 1});
+      int hook = c.constant(new Constant.Hook(HookKind.RECORD, pair, 0, tape));
+      int steps = program(c, Grammar.STEP_HOOK, hook);
+      c.code(0, ch -> {
+        ch.mv.visitVarInsn(Opcodes.ALOAD, 0);
+        ch.push(1);
+        ch.mv.visitTypeInsn(Opcodes.NEW, "java/lang/String");
+        ch.mv.visitInsn(Opcodes.DUP);
+        ch.mv.visitLdcInsn("not a box");
+        ch.mv.visitMethodInsn(Opcodes.INVOKESPECIAL, "java/lang/String", "<init>",
+            "(Ljava/lang/String;)V", false);
+        ch.mv.visitInsn(Opcodes.AASTORE);
+      });
+      c.code(2, ch -> ch.runSteps(steps));
+      try (Snapshot s = Codese.load(c.bytes())) {
+        java.io.InvalidObjectException e =
+            assertThrows(java.io.InvalidObjectException.class, s::restore);
+        assertTrue(e.getMessage().contains("record component box"), e.getMessage());
+      }
+    }
+
+    @Test
     void aValueOfTheWrongTypeIsRejected() {
       Crafted c = new Crafted().slots(2);
       int resolves = c.type(ResolvesToGlobal.class.getName());
@@ -424,6 +451,9 @@ class TrustInvariantsTest {
       assertTrue(rejected(c).getMessage().contains("belongs"));
     }
   }
+
+  /** A record with a reference and a primitive component. */
+  record Pair(Box box, int n) implements Serializable {}
 
   /** Holds a {@link Box}. */
   static final class Holder implements Serializable {

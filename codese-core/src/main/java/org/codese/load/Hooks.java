@@ -107,8 +107,31 @@ final class Hooks {
               : values.refs()[f - nPrims];
         }
       }
+      args[c] = component(args[c], comps[c]);
     }
     return h.handle().invokeWithArguments(args);
+  }
+
+  /**
+   * A record component's argument: a missing primitive is zero, as for a field missing from a
+   * JDK stream; a value of the wrong class is an {@code InvalidObjectException}, as the JDK's
+   * record deserialization reports it, before the constructor is called.
+   */
+  private static Object component(Object arg, java.lang.reflect.RecordComponent comp)
+      throws java.io.InvalidObjectException {
+    Class<?> type = comp.getType();
+    if (arg == null) {
+      return type.isPrimitive() ? org.codese.jvm.Types.box(
+          org.codese.jvm.Types.primitiveCode(type), 0) : null;
+    }
+    Class<?> boxed = type.isPrimitive()
+        ? org.codese.jvm.Types.box(org.codese.jvm.Types.primitiveCode(type), 0).getClass() : type;
+    if (!boxed.isInstance(arg)) {
+      throw new java.io.InvalidObjectException("cannot assign instance of "
+          + arg.getClass().getName() + " to record component " + comp.getName() + " of type "
+          + type.getName() + " in " + comp.getDeclaringRecord().getName());
+    }
+    return arg;
   }
 
 }
