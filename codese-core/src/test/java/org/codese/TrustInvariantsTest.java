@@ -64,6 +64,8 @@ class TrustInvariantsTest {
   }
 
   private static final String COLOR = "org/codese/TrustInvariantsTest$Color";
+  private static final ClassEntry BOX_ENTRY = new ClassEntry(Box.class.getName(),
+      List.of(new FieldEntry("value", "I", true)), 1L, true);
 
   /** A hook tape that default-reads one field record: primitive bytes and no references. */
   private static Tape fields(byte... data) {
@@ -199,7 +201,7 @@ class TrustInvariantsTest {
     @Test
     void theSameCraftWithoutTheAttackRestores() throws IOException {
       Crafted c = new Crafted();
-      int box = c.type(Box.class.getName());
+      int box = c.type(BOX_ENTRY);
       int alloc = c.constant(new Constant.Allocator(box, Mode.SERIAL));
       int value = c.constant(new Constant.Setter(box, "value", "I"));
       c.code(0, ch -> ch.alloc(0, alloc));
@@ -402,7 +404,7 @@ class TrustInvariantsTest {
     @Test
     void aFieldOfAnotherClassIsRejected() {
       Crafted c = new Crafted();
-      int box = c.type(Box.class.getName());
+      int box = c.type(BOX_ENTRY);
       int global = c.type(Global.class.getName());
       int allocBox = c.constant(new Constant.Allocator(box, Mode.SERIAL));
       int x = c.constant(new Constant.Setter(global, "x", "I"));
@@ -442,7 +444,8 @@ class TrustInvariantsTest {
     void aValueOfTheWrongTypeIsRejected() {
       Crafted c = new Crafted().slots(2);
       int resolves = c.type(ResolvesToGlobal.class.getName());
-      int holder = c.type(Holder.class.getName());
+      int holder = c.type(new ClassEntry(Holder.class.getName(), List.of(
+          new FieldEntry("box", "Lorg/codese/TrustInvariantsTest$Box;", true)), 1L, true));
       int allocHolder = c.constant(new Constant.Allocator(holder, Mode.SERIAL));
       int allocOther = c.constant(new Constant.Allocator(resolves, Mode.SERIAL));
       int box = c.constant(new Constant.Setter(holder, "box", "Lorg/codese/TrustInvariantsTest$Box;"));

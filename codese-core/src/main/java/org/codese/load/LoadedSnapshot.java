@@ -8,6 +8,7 @@ import java.lang.reflect.Constructor;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiConsumer;
+import java.util.function.Supplier;
 import org.codese.ClassMismatchException;
 import org.codese.CodeseLimits;
 import org.codese.CorruptSnapshotException;
@@ -47,7 +48,8 @@ public final class LoadedSnapshot {
    *
    * @param file a parsed snapshot
    * @param loader the loader for the classes it names, or {@code null} for the context loader
-   * @param filter the effective serialization filter, or {@code null} for none
+   * @param filter gives the effective serialization filter, or is {@code null} for none; asked once,
+   *     after the snapshot's code was checked and before any of its classes is initialised
    * @param limits bounds on what the snapshot may create
    * @return the loaded snapshot
    * @throws ClassMismatchException if a class is missing or changed
@@ -57,7 +59,7 @@ public final class LoadedSnapshot {
    * @throws java.io.InvalidClassException if the filter rejects it
    */
   public static LoadedSnapshot load(SnapshotFile file, ClassLoader loader,
-      ObjectInputFilter filter, CodeseLimits limits) throws IOException {
+      Supplier<ObjectInputFilter> filter, CodeseLimits limits) throws IOException {
     ClassLoader l = loader != null ? loader : Thread.currentThread().getContextClassLoader();
     if (l == null) {
       l = LoadedSnapshot.class.getClassLoader();
@@ -69,7 +71,7 @@ public final class LoadedSnapshot {
     int longestArray =
         Admission.checkLimits(file, limits, code.longestArray(), code.arrayElements());
     ClassTable table = new ClassTable(file.classes(), l);
-    Admission.checkFilter(file, table, filter, longestArray);
+    Admission.checkFilter(file, table, filter == null ? null : filter.get(), longestArray);
     Object[] constants = Constants.resolve(file.constants(), table);
     ProgramCheck checked = ProgramCheck.check(file, code.program(), table, constants);
     List<List<BiConsumer<Object[], Object[]>>> phases = new ArrayList<>();

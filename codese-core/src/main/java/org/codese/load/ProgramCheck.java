@@ -4,7 +4,6 @@ import java.io.Externalizable;
 import java.lang.reflect.Array;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,6 +47,11 @@ import org.codese.verify.Stmt;
  * #priorIds()}, {@link #priorTypes()}).
  */
 final class ProgramCheck {
+  /**
+   * Loops over more elements run in blocks of this many: the JIT compiles a block method after a
+   * few calls, where a long loop in one call would run interpreted until on-stack replacement.
+   */
+  private static final int BLOCK = 256;
   private static final byte EMPTY = 0;
   /** An object allocated by this snapshot: fields may be set, hooks may run on it. */
   private static final byte INSTANCE = 1;
@@ -72,20 +76,38 @@ final class ProgramCheck {
   private final int[] length;
   private final Map<String, Class<?>> named = new HashMap<>();
   private final Map<Class<?>, Map<String, Field>> fields = new HashMap<>();
-  private final List<Integer> priorIds = new ArrayList<>();
-  private final List<Class<?>> priorTypes = new ArrayList<>();
+  private int[] priorIds = new int[0];
+  private Class<?>[] priorTypes = new Class<?>[0];
+  private int priors;
   private final Map<Class<?>, Integer> fieldCounts = new HashMap<>();
-  private final java.util.Set<Integer> hooksRun = new java.util.HashSet<>();
-  private final java.util.Set<Long> hookedObjects = new java.util.HashSet<>();
+  private final List<org.codese.program.ClassEntry> entries;
+  private Map<Class<?>, Integer> listed;
+  /** Per constant, whether the finish program ran it as a hook already. */
+  private final boolean[] hooksRun;
+  private final Map<Class<?>, Integer> depths = new HashMap<>();
   /** Field and element stores the allocated objects can take: each field and element once. */
   private long capacity;
   /** Field and element stores the program makes. */
   private long writes;
   private String where = "";
   private int target = -1;
+  /** The last class found to fit {@link #lastRequired}: repeated checks of a column are free. */
+  private Class<?> lastFit;
+  private Class<?> lastRequired;
+  private Class<?> fitWanted;
+  private Class<?> fitActual;
+  private Class<?> depthOf;
+  private String lastCast;
+  private int lastCastHost;
+  private Class<?> lastCastClass;
+  private int depth;
+  private Class<?> countOf;
+  private int count;
 
   private ProgramCheck(SnapshotFile file, ClassTable classes, Object[] resolved, int slots) {
     this.raw = file.constants();
+    this.entries = file.classes();
+    this.hooksRun = new boolean[raw.size()];
     this.resolved = resolved;
     this.classes = classes;
     this.first = file.firstId();
@@ -128,12 +150,12 @@ final class ProgramCheck {
 
   /** @return ids of earlier segments' objects this snapshot stores into typed places */
   int[] priorIds() {
-    return priorIds.stream().mapToInt(Integer::intValue).toArray();
+    return java.util.Arrays.copyOf(priorIds, priors);
   }
 
   /** @return the class each of {@link #priorIds()} must be an instance of (or be null) */
   Class<?>[] priorTypes() {
-    return priorTypes.toArray(new Class<?>[0]);
+    return java.util.Arrays.copyOf(priorTypes, priors);
   }
 
   /** A broken invariant; carries only its message. */
@@ -240,16 +262,18 @@ final class ProgramCheck {
       store(st.id(), st.value());
     } else if (s instanceof Stmt.AllocLoop a) {
       Class<?> c = allocated(a.allocator());
-      for (int id : intArray(a.ids())) {
-        fill(id, INSTANCE, c, 0);
+      int[] ids = intArray(a.ids());
+      for (int from = 0; from < ids.length; from += BLOCK) {
+        fillBlock(ids, from, Math.min(ids.length, from + BLOCK), INSTANCE, c);
       }
+      capacity += (long) ids.length * fieldCount(c);
     } else if (s instanceof Stmt.StringLoop l) {
       int[] ids = intArray(l.ids());
       if (!(raw(l.texts()) instanceof Constant.Texts t) || t.values().length < ids.length) {
         throw new Reject("a string loop's texts are not a string array as long as its ids");
       }
-      for (int id : ids) {
-        fill(id, VALUE, String.class, 0);
+      for (int from = 0; from < ids.length; from += BLOCK) {
+        fillBlock(ids, from, Math.min(ids.length, from + BLOCK), VALUE, String.class);
       }
     } else {
       throw new Reject("the create phase only fills table slots, not " + name(s));
@@ -311,6 +335,24 @@ final class ProgramCheck {
         + " maker");
   }
 
+  /** Fills slots {@code ids[from..to)} of a loop, as {@link #fillOne}. */
+  private void fillBlock(int[] ids, int from, int to, byte k, Class<?> c) throws Reject {
+    for (int i = from; i < to; i++) {
+      fillOne(ids[i], k, c);
+    }
+  }
+
+  /** Fills a slot of a loop: as {@link #fill}, its capacity counted by the caller. */
+  private void fillOne(int id, byte k, Class<?> c) throws Reject {
+    int at = id - first;
+    if (at < 0 || at >= kind.length || kind[at] != EMPTY) {
+      fill(id, k, c, 0);
+      return;
+    }
+    kind[at] = k;
+    type[at] = c;
+  }
+
   private void fill(int id, byte k, Class<?> c, int len) throws Reject {
     int at = own(id);
     if (kind[at] != EMPTY) {
@@ -322,20 +364,45 @@ final class ProgramCheck {
     capacity += k == ARRAY ? len : k == INSTANCE ? fieldCount(c) : 0;
   }
 
-  /** The instance fields of {@code c} and its superclasses: what default reads may set. */
+  /**
+   * The fields of {@code c} and its superclasses that the snapshot's class table lists: every field
+   * the program sets is one of them, so they bound how many stores an object of {@code c} takes.
+   * Counted from the table, without reflection, which is slow in a cold JVM.
+   */
   private int fieldCount(Class<?> c) {
+    if (c == countOf) {
+      return count;
+    }
+    countOf = c;
     Integer n = fieldCounts.get(c);
     if (n == null) {
       int count = 0;
       for (Class<?> k = c; k != null; k = k.getSuperclass()) {
-        for (Field f : k.getDeclaredFields()) {
-          count += Modifier.isStatic(f.getModifiers()) ? 0 : 1;
-        }
+        Integer own = listedFields().get(k);
+        count += own == null ? 0 : own;
       }
       n = count;
       fieldCounts.put(c, n);
     }
+    this.count = n;
     return n;
+  }
+
+  /** Per class of the table, the number of distinct fields its entries list. */
+  private Map<Class<?>, Integer> listedFields() {
+    if (listed == null) {
+      listed = new HashMap<>();
+      for (int i = 0; i < classes.size(); i++) {
+        java.util.Set<String> names = new java.util.HashSet<>();
+        for (org.codese.program.ClassEntry.FieldEntry f : entries.get(i).fields()) {
+          names.add(f.name());
+        }
+        Integer before = listed.get(classes.get(i));
+        listed.put(classes.get(i), before == null ? names.size()
+            : Math.max(before, names.size()));
+      }
+    }
+    return listed;
   }
 
   /**
@@ -387,9 +454,7 @@ final class ProgramCheck {
       int[] refs = intArray(l.refs());
       write(refs.length);
       Class<?> component = element(refs.length - 1, 'L');
-      for (int ref : refs) {
-        value(new Stmt.Operand('L', ref), component);
-      }
+      refs(refs, refs.length, component);
       target = -1;
     } else if (s instanceof Stmt.ClusterLoop c) {
       cluster(host, c);
@@ -420,12 +485,18 @@ final class ProgramCheck {
   }
 
   private Class<?> cast(String internalName, int host) throws Reject {
+    if (internalName.equals(lastCast) && host == lastCastHost) {
+      return lastCastClass;
+    }
     Class<?> c = named(internalName);
     if (!accessible(c, host)) {
       throw new Reject("casts to " + c.getName() + ", which generated code in "
           + (host < 0 ? "Codese's package" : "the nest of " + classes.get(host).getName())
           + " cannot access");
     }
+    lastCast = internalName;
+    lastCastHost = host;
+    lastCastClass = c;
     return c;
   }
 
@@ -435,7 +506,7 @@ final class ProgramCheck {
       throw new Reject("writes to table slot " + s.id() + ", which holds no object this"
           + " snapshot allocated");
     }
-    if (s.cast() != null && !cast(s.cast(), host).isAssignableFrom(type[at])) {
+    if (s.cast() != null && !fits(cast(s.cast(), host), type[at])) {
       throw new Reject("casts slot " + s.id() + " (" + type[at].getName() + ") to " + s.cast());
     }
     target = at;
@@ -475,22 +546,19 @@ final class ProgramCheck {
     write((long) ids.length * Math.max(1, c.columns().size()));
     Class<?> owner = c.owner() == null ? null : hostClass(host, c.owner());
     Class<?>[] types = new Class<?>[ids.length];
-    for (int i = 0; i < ids.length; i++) {
-      int at = own(ids[i]);
-      if (kind[at] != INSTANCE || (owner != null && !owner.isAssignableFrom(type[at]))) {
-        throw new Reject("a cluster loop writes to slot " + ids[i] + ", which holds no "
-            + (owner == null ? "object" : owner.getName()) + " this snapshot allocated");
-      }
-      types[i] = type[at];
+    for (int from = 0; from < ids.length; from += BLOCK) {
+      targetBlock(ids, from, Math.min(ids.length, from + BLOCK), owner, types);
     }
     for (Stmt.Column col : c.columns()) {
       Field field;
       if (col.field() >= 0) {
         field = setter(col.field(), col.type(), null);
+        Class<?> ok = null;
         for (Class<?> t : types) {
-          if (!field.getDeclaringClass().isAssignableFrom(t)) {
+          if (t != ok && !field.getDeclaringClass().isAssignableFrom(t)) {
             throw new Reject("sets " + field + " of an object of " + t.getName());
           }
+          ok = t;
         }
       } else {
         field = putfield(owner, col.name(), col.descriptor(), col.cast());
@@ -503,6 +571,28 @@ final class ProgramCheck {
     }
   }
 
+  /**
+   * Checks that slots {@code ids[from..to)} hold objects this snapshot allocated, of {@code owner}
+   * unless that is null, and records their classes in {@code types}.
+   */
+  private void targetBlock(int[] ids, int from, int to, Class<?> owner, Class<?>[] types)
+      throws Reject {
+    Class<?> fits = null;
+    for (int i = from; i < to; i++) {
+      int at = own(ids[i]);
+      if (kind[at] == INSTANCE && type[at] == fits) {
+        types[i] = fits;
+        continue;
+      }
+      if (kind[at] != INSTANCE || (owner != null && !owner.isAssignableFrom(type[at]))) {
+        throw new Reject("a cluster loop writes to slot " + ids[i] + ", which holds no "
+            + (owner == null ? "object" : owner.getName()) + " this snapshot allocated");
+      }
+      types[i] = type[at];
+      fits = type[at];
+    }
+  }
+
   private void column(Stmt.Column col, int rows, Class<?> fieldType) throws Reject {
     Object values = raw(col.values()) instanceof Constant.PrimArray p ? p.array() : null;
     Class<?> expected = col.type() == 'L' ? int[].class
@@ -512,10 +602,7 @@ final class ProgramCheck {
           + " of at least " + rows + " values");
     }
     if (col.type() == 'L') {
-      int[] refs = (int[]) values;
-      for (int i = 0; i < rows; i++) {
-        value(new Stmt.Operand('L', refs[i]), fieldType);
-      }
+      refs((int[]) values, rows, fieldType);
     }
   }
 
@@ -572,10 +659,26 @@ final class ProgramCheck {
 
   /** Checks that {@code v}, if a reference, is null or of a class that fits {@code required}. */
   private void value(Stmt.Operand v, Class<?> required) throws Reject {
-    if (v.type() != 'L') {
-      return;
+    if (v.type() == 'L') {
+      ref(v.ref(), required);
     }
-    int ref = v.ref();
+  }
+
+  /** Checks {@code refs[0..rows)} with {@link #ref}, in blocks. */
+  private void refs(int[] refs, int rows, Class<?> required) throws Reject {
+    for (int from = 0; from < rows; from += BLOCK) {
+      refBlock(refs, from, Math.min(rows, from + BLOCK), required);
+    }
+  }
+
+  private void refBlock(int[] refs, int from, int to, Class<?> required) throws Reject {
+    for (int i = from; i < to; i++) {
+      ref(refs[i], required);
+    }
+  }
+
+  /** Checks that table slot {@code ref} holds null or an object of a class fitting {@code required}. */
+  private void ref(int ref, Class<?> required) throws Reject {
     if (ref < 0 || ref > end) {
       throw new Reject("reads table slot " + ref + ", outside the table");
     }
@@ -583,14 +686,26 @@ final class ProgramCheck {
       return;
     }
     if (ref < first) {
-      priorIds.add(ref);
-      priorTypes.add(required);
+      if (priors == priorIds.length) {
+        priorIds = java.util.Arrays.copyOf(priorIds, priors * 2 + 8);
+        priorTypes = java.util.Arrays.copyOf(priorTypes, priors * 2 + 8);
+      }
+      priorIds[priors] = ref;
+      priorTypes[priors++] = required;
       return;
     }
     int at = ref - first;
-    if (kind[at] != EMPTY && kind[at] != RESOLVED && !required.isAssignableFrom(type[at])) {
+    Class<?> t = type[at];
+    if (t == lastFit && required == lastRequired) {
+      return;
+    }
+    if (kind[at] != EMPTY && kind[at] != RESOLVED && !required.isAssignableFrom(t)) {
       throw new Reject("stores a " + type[at].getName() + " (slot " + ref + ") where a "
           + required.getName() + " belongs");
+    }
+    if (t != null) {
+      lastFit = t;
+      lastRequired = required;
     }
   }
 
@@ -616,11 +731,11 @@ final class ProgramCheck {
               + ", which holds no object this snapshot allocated");
         }
         Field f = setter(p[i + 1], 'L', type[at]);
-        value(new Stmt.Operand('L', p[i + 3]), f.getType());
+        ref(p[i + 3], f.getType());
       } else {
         write(1);
         target = own(p[i + 1]);
-        value(new Stmt.Operand('L', p[i + 3]), element(p[i + 2], 'L'));
+        ref(p[i + 3], element(p[i + 2], 'L'));
         target = -1;
       }
       i += size;
@@ -633,14 +748,13 @@ final class ProgramCheck {
     }
     int at = own(h.id());
     Class<?> c = classes.get(h.type());
-    long key = ((long) at << 32) | ((long) h.type() << 2) | h.kind().ordinal();
-    if (!hooksRun.add(constant) || !hookedObjects.add(key)) {
-      throw new Reject("runs a " + h.kind() + " hook of " + c.getName() + " on slot " + h.id()
-          + " a second time; a restore runs each class's hook once per object");
+    if (hooksRun[constant]) {
+      throw new Reject("runs hook constant " + constant + " a second time");
     }
+    hooksRun[constant] = true;
     switch (h.kind()) {
       case SLOT, EXTERNAL -> {
-        if (kind[at] != INSTANCE || !c.isAssignableFrom(type[at])
+        if (kind[at] != INSTANCE || !fits(c, type[at])
             || (h.kind() == Constant.HookKind.EXTERNAL
                 && !Externalizable.class.isAssignableFrom(type[at]))) {
           throw new Reject("runs a " + h.kind() + " hook of " + c.getName() + " on slot "
@@ -656,7 +770,7 @@ final class ProgramCheck {
         type[at] = c;
       }
       case RESOLVE -> {
-        if ((kind[at] != INSTANCE && kind[at] != RECORD) || !c.isAssignableFrom(type[at])) {
+        if ((kind[at] != INSTANCE && kind[at] != RECORD) || !fits(c, type[at])) {
           throw new Reject("resolves slot " + h.id() + ", which holds no " + c.getName()
               + " this snapshot made");
         }
@@ -664,7 +778,46 @@ final class ProgramCheck {
         type[at] = null;
       }
     }
+    if (kind[at] != EMPTY && ++length[at] > depth(type[at] == null ? c : type[at]) + 1) {
+      throw new Reject("runs more hooks on slot " + h.id() + " than its class has classes,"
+          + " plus readResolve; a restore runs each class's hook once per object");
+    }
     tape(h.tape());
+  }
+
+  /**
+   * {@code wanted.isAssignableFrom(actual)}, remembering the last pair that fits: a program's
+   * hooks come in runs of one class, and in a cold JVM each native call costs.
+   */
+  private boolean fits(Class<?> wanted, Class<?> actual) {
+    if (wanted == fitWanted && actual == fitActual) {
+      return true;
+    }
+    if (!wanted.isAssignableFrom(actual)) {
+      return false;
+    }
+    fitWanted = wanted;
+    fitActual = actual;
+    return true;
+  }
+
+  /** The number of classes in {@code c}'s hierarchy, {@code Object} excluded. */
+  private int depth(Class<?> c) {
+    if (c == depthOf) {
+      return depth;
+    }
+    depthOf = c;
+    Integer d = depths.get(c);
+    if (d == null) {
+      int n = 0;
+      for (Class<?> k = c; k != null && k != Object.class; k = k.getSuperclass()) {
+        n++;
+      }
+      d = n;
+      depths.put(c, d);
+    }
+    depth = d;
+    return d;
   }
 
   private void tape(Tape tape) throws Reject {
