@@ -90,6 +90,8 @@ final class ProgramCheck {
   /** Field and element stores the program makes. */
   private long writes;
   private String where = "";
+  /** The names of the generated class being checked. */
+  private List<String> names = List.of();
   private int target = -1;
   /** The last class found to fit {@link #lastRequired}: repeated checks of a column are free. */
   private Class<?> lastFit;
@@ -177,11 +179,11 @@ final class ProgramCheck {
     long fills = 0;
     List<Constant> raw = file.constants();
     for (GrammarCheck.Lifted c : program) {
-      for (List<Stmt> chunk : c.chunks()) {
-        for (Stmt s : chunk) {
-          int ids = s instanceof Stmt.AllocLoop a ? a.ids()
-              : s instanceof Stmt.StringLoop l ? l.ids() : -1;
-          if (s instanceof Stmt.Store) {
+      for (int[] code : c.chunks()) {
+        for (int pc = 0; pc < code.length; pc += Stmt.size(code, pc)) {
+          int op = code[pc];
+          int ids = op == Stmt.ALLOC_LOOP || op == Stmt.STRING_LOOP ? code[pc + 1] : -1;
+          if (op >= Stmt.STORE_ALLOC && op <= Stmt.STORE_CONSTANT) {
             fills++;
           } else if (ids >= 0 && ids < raw.size() && raw.get(ids) instanceof Constant.PrimArray p
               && p.array() instanceof int[] a) {
@@ -211,12 +213,13 @@ final class ProgramCheck {
           throw new Reject("generated class " + c.index() + " of phase " + phase
               + " joins a nest; only the set phase writes fields with putfield");
         }
+        names = c.names();
         for (int m = 0; m < c.chunks().size(); m++) {
           target = -1;
-          List<Stmt> chunk = c.chunks().get(m);
-          for (int s = 0; s < chunk.size(); s++) {
+          int[] code = c.chunks().get(m);
+          for (int pc = 0, s = 0; pc < code.length; pc += Stmt.size(code, pc), s++) {
             where = "generated class " + c.index() + ", method m" + m + ", statement " + s + ": ";
-            statement(phase, c.host(), chunk.get(s));
+            statement(phase, c.host(), code, pc);
           }
         }
       }
@@ -234,8 +237,10 @@ final class ProgramCheck {
     for (GrammarCheck.Lifted c : program) {
       sections.add(((long) c.phase() << 32) | (c.host() & 0xFFFFFFFFL));
       long n = 0;
-      for (List<Stmt> chunk : c.chunks()) {
-        n += chunk.size();
+      for (int[] code : c.chunks()) {
+        for (int pc = 0; pc < code.length; pc += Stmt.size(code, pc)) {
+          n++;
+        }
       }
       if (n == 0) {
         throw new Reject("generated class " + c.index() + " has no statement");
@@ -249,64 +254,70 @@ final class ProgramCheck {
     }
   }
 
-  private void statement(int phase, int host, Stmt s) throws Reject {
+  private void statement(int phase, int host, int[] code, int pc) throws Reject {
     switch (phase) {
-      case 0 -> create(s);
-      case 1 -> set(host, s);
-      default -> finish(s);
+      case 0 -> create(code, pc);
+      case 1 -> set(host, code, pc);
+      default -> finish(code, pc);
     }
   }
 
-  private void create(Stmt s) throws Reject {
-    if (s instanceof Stmt.Store st) {
-      store(st.id(), st.value());
-    } else if (s instanceof Stmt.AllocLoop a) {
-      Class<?> c = allocated(a.allocator());
-      int[] ids = intArray(a.ids());
+  private void create(int[] code, int pc) throws Reject {
+    int op = code[pc];
+    if (op >= Stmt.STORE_ALLOC && op <= Stmt.STORE_CONSTANT) {
+      store(code, pc);
+    } else if (op == Stmt.ALLOC_LOOP) {
+      Class<?> c = allocated(code[pc + 2]);
+      int[] ids = intArray(code[pc + 1]);
       for (int from = 0; from < ids.length; from += BLOCK) {
         fillBlock(ids, from, Math.min(ids.length, from + BLOCK), INSTANCE, c);
       }
       capacity += (long) ids.length * fieldCount(c);
-    } else if (s instanceof Stmt.StringLoop l) {
-      int[] ids = intArray(l.ids());
-      if (!(raw(l.texts()) instanceof Constant.Texts t) || t.values().length < ids.length) {
+    } else if (op == Stmt.STRING_LOOP) {
+      int[] ids = intArray(code[pc + 1]);
+      if (!(raw(code[pc + 2]) instanceof Constant.Texts t) || t.values().length < ids.length) {
         throw new Reject("a string loop's texts are not a string array as long as its ids");
       }
       for (int from = 0; from < ids.length; from += BLOCK) {
         fillBlock(ids, from, Math.min(ids.length, from + BLOCK), VALUE, String.class);
       }
     } else {
-      throw new Reject("the create phase only fills table slots, not " + name(s));
+      throw new Reject("the create phase only fills table slots, not statement " + op);
     }
   }
 
-  private void store(int id, Stmt.Value v) throws Reject {
-    if (v instanceof Stmt.Value.Allocate a) {
-      fill(id, INSTANCE, allocated(a.allocator()), 0);
-    } else if (v instanceof Stmt.Value.NewArray a) {
-      fill(id, ARRAY, arrayClass(a), a.length());
-    } else if (v instanceof Stmt.Value.CloneArray a) {
-      if (!(raw(a.constant()) instanceof Constant.PrimArray p)
-          || !Types.descriptor(p.array().getClass()).equals(a.descriptor())) {
-        throw new Reject("clones constant " + a.constant() + ", which is not a "
-            + a.descriptor() + " array");
+  /** A store statement: {@code table[id] = value}. */
+  private void store(int[] code, int pc) throws Reject {
+    int id = code[pc + 1];
+    int k = code[pc + 2];
+    switch (code[pc]) {
+      case Stmt.STORE_ALLOC -> fill(id, INSTANCE, allocated(k), 0);
+      case Stmt.STORE_ARRAY -> fill(id, ARRAY, arrayClass((char) k, code[pc + 3]), code[pc + 4]);
+      case Stmt.STORE_CLONE -> {
+        String descriptor = names.get(code[pc + 3]);
+        if (!(raw(k) instanceof Constant.PrimArray p)
+            || !Types.descriptor(p.array().getClass()).equals(descriptor)) {
+          throw new Reject("clones constant " + k + ", which is not a " + descriptor + " array");
+        }
+        fill(id, ARRAY, p.array().getClass(), Array.getLength(p.array()));
       }
-      fill(id, ARRAY, p.array().getClass(), Array.getLength(p.array()));
-    } else if (v instanceof Stmt.Value.NewString t) {
-      if (t.text() >= 0 && !(raw(t.text()) instanceof Constant.Text)) {
-        throw new Reject("makes a string of constant " + t.text() + ", which is not a text");
+      case Stmt.STORE_STRING -> {
+        if (k >= 0 && !(raw(k) instanceof Constant.Text)) {
+          throw new Reject("makes a string of constant " + k + ", which is not a text");
+        }
+        fill(id, VALUE, String.class, 0);
       }
-      fill(id, VALUE, String.class, 0);
-    } else if (v instanceof Stmt.Value.Box b) {
-      fill(id, b.cached() ? FOREIGN : VALUE, Types.box(b.type(), 0).getClass(), 0);
-    } else if (v instanceof Stmt.Value.Constant c) {
-      Constant k = raw(c.constant());
-      if (!(k instanceof Constant.EnumRef || k instanceof Constant.TypeRef
-          || k instanceof Constant.StreamClassRef)) {
-        throw new Reject("stores constant " + c.constant() + " into the table; only enum"
-            + " constants, classes and stream classes are stored as they are");
+      case Stmt.STORE_BOX -> fill(id, code[pc + 3] == 1 ? FOREIGN : VALUE,
+          Types.box((char) k, 0).getClass(), 0);
+      default -> {
+        Constant c = raw(k);
+        if (!(c instanceof Constant.EnumRef || c instanceof Constant.TypeRef
+            || c instanceof Constant.StreamClassRef)) {
+          throw new Reject("stores constant " + k + " into the table; only enum"
+              + " constants, classes and stream classes are stored as they are");
+        }
+        fill(id, FOREIGN, resolved[k].getClass(), 0);
       }
-      fill(id, FOREIGN, resolved[c.constant()].getClass(), 0);
     }
   }
 
@@ -323,16 +334,16 @@ final class ProgramCheck {
     return c;
   }
 
-  private Class<?> arrayClass(Stmt.Value.NewArray a) throws Reject {
-    if (a.elem() != 'L') {
-      return Types.primitiveClass(a.elem()).arrayType();
-    } else if (a.maker() < 0) {
+  /** The class of a new array of kind {@code elem} and, for references, array maker {@code maker}. */
+  private Class<?> arrayClass(char elem, int maker) throws Reject {
+    if (elem != 'L') {
+      return Types.primitiveClass(elem).arrayType();
+    } else if (maker < 0) {
       return Object[].class;
-    } else if (raw(a.maker()) instanceof Constant.ArrayMaker m && classes.get(m.type()).isArray()) {
+    } else if (raw(maker) instanceof Constant.ArrayMaker m && classes.get(m.type()).isArray()) {
       return classes.get(m.type());
     }
-    throw new Reject("makes an array with constant " + a.maker() + ", which is not an array"
-        + " maker");
+    throw new Reject("makes an array with constant " + maker + ", which is not an array maker");
   }
 
   /** Fills slots {@code ids[from..to)} of a loop, as {@link #fillOne}. */
@@ -426,43 +437,46 @@ final class ProgramCheck {
     return id - first;
   }
 
-  private void set(int host, Stmt s) throws Reject {
-    if (s instanceof Stmt.Select sel) {
-      select(sel, host);
-    } else if (s instanceof Stmt.SetField f) {
-      write(1);
-      Field field = setter(f.field(), f.value().type(), instanceTarget());
-      value(f.value(), field.getType());
-    } else if (s instanceof Stmt.PutField p) {
-      write(1);
-      Class<?> owner = hostClass(host, p.owner());
-      if (!owner.isAssignableFrom(instanceTarget())) {
-        throw new Reject("puts into a field of " + owner.getName() + " of an object of "
-            + instanceTarget().getName());
+  private void set(int host, int[] code, int pc) throws Reject {
+    switch (code[pc]) {
+      case Stmt.SELECT -> select(code[pc + 1], name(code[pc + 2]), host);
+      case Stmt.SET_FIELD -> {
+        write(1);
+        Field field = setter(code[pc + 1], (char) code[pc + 2], instanceTarget());
+        value((char) code[pc + 2], code[pc + 3], field.getType());
       }
-      Field field = putfield(owner, p.name(), p.descriptor(), p.cast());
-      if (p.cast() != null && !accessible(field.getType(), host)) {
-        throw new Reject("casts to " + field.getType().getName() + ", which the nest of "
-            + owner.getName() + " cannot access");
+      case Stmt.PUT_FIELD -> {
+        write(1);
+        Class<?> owner = hostClass(host, name(code[pc + 1]));
+        if (!owner.isAssignableFrom(instanceTarget())) {
+          throw new Reject("puts into a field of " + owner.getName() + " of an object of "
+              + instanceTarget().getName());
+        }
+        Field field = putfield(owner, name(code[pc + 2]), name(code[pc + 3]),
+            name(code[pc + 4]), host);
+        value((char) code[pc + 5], code[pc + 6], field.getType());
       }
-      value(p.value(), field.getType());
-    } else if (s instanceof Stmt.PutElement e) {
-      write(1);
-      Class<?> component = element(e.index(), e.value().type());
-      value(e.value(), component);
-    } else if (s instanceof Stmt.ElementLoop l) {
-      int[] refs = intArray(l.refs());
-      write(refs.length);
-      Class<?> component = element(refs.length - 1, 'L');
-      refs(refs, refs.length, component);
-      target = -1;
-    } else if (s instanceof Stmt.ClusterLoop c) {
-      cluster(host, c);
-      target = -1;
-    } else {
-      throw new Reject("the set phase only writes fields and elements, not " + name(s));
+      case Stmt.PUT_ELEMENT -> {
+        write(1);
+        Class<?> component = element(code[pc + 1], (char) code[pc + 2]);
+        value((char) code[pc + 2], code[pc + 3], component);
+      }
+      case Stmt.ELEMENT_LOOP -> {
+        int[] refs = intArray(code[pc + 1]);
+        write(refs.length);
+        Class<?> component = element(refs.length - 1, 'L');
+        refs(refs, refs.length, component);
+        target = -1;
+      }
+      case Stmt.CLUSTER_LOOP -> {
+        cluster(host, code, pc);
+        target = -1;
+      }
+      default -> throw new Reject("the set phase only writes fields and elements, not statement "
+          + code[pc]);
     }
   }
+
 
   /**
    * Whether a generated class of {@code host} (-1: Codese's own package) may name {@code c} in a
@@ -500,14 +514,14 @@ final class ProgramCheck {
     return c;
   }
 
-  private void select(Stmt.Select s, int host) throws Reject {
-    int at = own(s.id());
+  private void select(int id, String cast, int host) throws Reject {
+    int at = own(id);
     if (kind[at] != INSTANCE && kind[at] != ARRAY) {
-      throw new Reject("writes to table slot " + s.id() + ", which holds no object this"
+      throw new Reject("writes to table slot " + id + ", which holds no object this"
           + " snapshot allocated");
     }
-    if (s.cast() != null && !fits(cast(s.cast(), host), type[at])) {
-      throw new Reject("casts slot " + s.id() + " (" + type[at].getName() + ") to " + s.cast());
+    if (cast != null && !fits(cast(cast, host), type[at])) {
+      throw new Reject("casts slot " + id + " (" + type[at].getName() + ") to " + cast);
     }
     target = at;
   }
@@ -541,39 +555,49 @@ final class ProgramCheck {
     return component;
   }
 
-  private void cluster(int host, Stmt.ClusterLoop c) throws Reject {
-    int[] ids = intArray(c.ids());
-    write((long) ids.length * Math.max(1, c.columns().size()));
-    Class<?> owner = c.owner() == null ? null : hostClass(host, c.owner());
-    Class<?>[] types = new Class<?>[ids.length];
+  /** {@code CLUSTER_LOOP owner ids n} and its {@code n} columns. */
+  private void cluster(int host, int[] code, int pc) throws Reject {
+    int[] ids = intArray(code[pc + 2]);
+    int columns = code[pc + 3];
+    write((long) ids.length * Math.max(1, columns));
+    String ownerName = name(code[pc + 1]);
+    Class<?> owner = ownerName == null ? null : hostClass(host, ownerName);
+    boolean reflective = false;
+    for (int c = 0; c < columns; c++) {
+      reflective |= code[pc + 4 + c * Stmt.COLUMN_SIZE + 2] >= 0;
+    }
+    Class<?>[] types = reflective ? new Class<?>[ids.length] : null;
     for (int from = 0; from < ids.length; from += BLOCK) {
       targetBlock(ids, from, Math.min(ids.length, from + BLOCK), owner, types);
     }
-    for (Stmt.Column col : c.columns()) {
+    for (int c = 0; c < columns; c++) {
+      int col = pc + 4 + c * Stmt.COLUMN_SIZE;
+      char t = (char) code[col];
       Field field;
-      if (col.field() >= 0) {
-        field = setter(col.field(), col.type(), null);
+      if (code[col + 2] >= 0) {
+        field = setter(code[col + 2], t, null);
         Class<?> ok = null;
-        for (Class<?> t : types) {
-          if (t != ok && !field.getDeclaringClass().isAssignableFrom(t)) {
-            throw new Reject("sets " + field + " of an object of " + t.getName());
+        for (Class<?> k : types) {
+          if (k != ok && !field.getDeclaringClass().isAssignableFrom(k)) {
+            throw new Reject("sets " + field + " of an object of " + k.getName());
           }
-          ok = t;
+          ok = k;
         }
       } else {
-        field = putfield(owner, col.name(), col.descriptor(), col.cast());
-        if (col.cast() != null && !accessible(field.getType(), host)) {
-          throw new Reject("casts to " + field.getType().getName() + ", which the nest of "
-              + owner.getName() + " cannot access");
+        if (owner == null) {
+          throw new Reject("a cluster loop stores with putfield but casts to no class");
         }
+        field = putfield(owner, name(code[col + 3]), name(code[col + 4]), name(code[col + 5]),
+            host);
       }
-      column(col, ids.length, field.getType());
+      column(t, code[col + 1], ids.length, field.getType());
     }
   }
 
+
   /**
    * Checks that slots {@code ids[from..to)} hold objects this snapshot allocated, of {@code owner}
-   * unless that is null, and records their classes in {@code types}.
+   * unless that is null, and records their classes in {@code types} unless that is null.
    */
   private void targetBlock(int[] ids, int from, int to, Class<?> owner, Class<?>[] types)
       throws Reject {
@@ -581,27 +605,31 @@ final class ProgramCheck {
     for (int i = from; i < to; i++) {
       int at = own(ids[i]);
       if (kind[at] == INSTANCE && type[at] == fits) {
-        types[i] = fits;
+        if (types != null) {
+          types[i] = fits;
+        }
         continue;
       }
       if (kind[at] != INSTANCE || (owner != null && !owner.isAssignableFrom(type[at]))) {
         throw new Reject("a cluster loop writes to slot " + ids[i] + ", which holds no "
             + (owner == null ? "object" : owner.getName()) + " this snapshot allocated");
       }
-      types[i] = type[at];
+      if (types != null) {
+        types[i] = type[at];
+      }
       fits = type[at];
     }
   }
 
-  private void column(Stmt.Column col, int rows, Class<?> fieldType) throws Reject {
-    Object values = raw(col.values()) instanceof Constant.PrimArray p ? p.array() : null;
-    Class<?> expected = col.type() == 'L' ? int[].class
-        : Types.primitiveClass(col.type()).arrayType();
+  /** A column of kind {@code t} whose values are constant {@code k}. */
+  private void column(char t, int k, int rows, Class<?> fieldType) throws Reject {
+    Object values = raw(k) instanceof Constant.PrimArray p ? p.array() : null;
+    Class<?> expected = t == 'L' ? int[].class : Types.primitiveClass(t).arrayType();
     if (values == null || values.getClass() != expected || Array.getLength(values) < rows) {
-      throw new Reject("column constant " + col.values() + " is not a " + expected.getSimpleName()
+      throw new Reject("column constant " + k + " is not a " + expected.getSimpleName()
           + " of at least " + rows + " values");
     }
-    if (col.type() == 'L') {
+    if (t == 'L') {
       refs((int[]) values, rows, fieldType);
     }
   }
@@ -630,7 +658,7 @@ final class ProgramCheck {
   }
 
   /** The live field {@code owner.name}: an instance field, not final, of the recorded type. */
-  private Field putfield(Class<?> owner, String name, String descriptor, String cast)
+  private Field putfield(Class<?> owner, String name, String descriptor, String cast, int host)
       throws Reject {
     Field f = declaredFields(owner).get(name);
     if (f == null || Modifier.isStatic(f.getModifiers()) || Modifier.isFinal(f.getModifiers())
@@ -641,6 +669,10 @@ final class ProgramCheck {
     if (cast != null && !Types.internalName(f.getType()).equals(cast)) {
       throw new Reject("casts a value to " + cast + " before storing it into a field of type "
           + f.getType().getName());
+    }
+    if (cast != null && !accessible(f.getType(), host)) {
+      throw new Reject("casts to " + f.getType().getName() + ", which the nest of "
+          + owner.getName() + " cannot access");
     }
     return f;
   }
@@ -658,9 +690,10 @@ final class ProgramCheck {
   }
 
   /** Checks that {@code v}, if a reference, is null or of a class that fits {@code required}. */
-  private void value(Stmt.Operand v, Class<?> required) throws Reject {
-    if (v.type() == 'L') {
-      ref(v.ref(), required);
+  /** Checks a value of kind {@code t}: for references, {@link #ref}. */
+  private void value(char t, int ref, Class<?> required) throws Reject {
+    if (t == 'L') {
+      ref(ref, required);
     }
   }
 
@@ -679,6 +712,11 @@ final class ProgramCheck {
 
   /** Checks that table slot {@code ref} holds null or an object of a class fitting {@code required}. */
   private void ref(int ref, Class<?> required) throws Reject {
+    int own = ref - first;
+    if (own >= 0 && own < kind.length && type[own] == lastFit && required == lastRequired
+        && lastFit != null) {
+      return;
+    }
     if (ref < 0 || ref > end) {
       throw new Reject("reads table slot " + ref + ", outside the table");
     }
@@ -709,11 +747,12 @@ final class ProgramCheck {
     }
   }
 
-  private void finish(Stmt s) throws Reject {
-    if (!(s instanceof Stmt.RunSteps r)) {
-      throw new Reject("the finish phase only runs the finish program, not " + name(s));
+  private void finish(int[] code, int pc) throws Reject {
+    if (code[pc] != Stmt.RUN_STEPS) {
+      throw new Reject("the finish phase only runs the finish program, not statement "
+          + code[pc]);
     }
-    int[] p = intArray(r.program());
+    int[] p = intArray(code[pc + 1]);
     int i = 0;
     while (i < p.length) {
       int step = p[i];
@@ -855,7 +894,14 @@ final class ProgramCheck {
     return c;
   }
 
-  private static String name(Stmt s) {
-    return s.getClass().getSimpleName();
+  /** @return name {@code index} of the class being checked, or {@code null} for -1 */
+  private String name(int index) throws Reject {
+    if (index < 0) {
+      return null;
+    }
+    if (index >= names.size()) {
+      throw new Reject("refers to name " + index + ", which the class does not have");
+    }
+    return names.get(index);
   }
 }

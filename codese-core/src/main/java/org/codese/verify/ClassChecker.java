@@ -20,7 +20,8 @@ final class ClassChecker {
   private final long[] arrays;
   private final List<String> out;
   private String name = "?";
-  private final java.util.ArrayList<List<Stmt>> lifted = new java.util.ArrayList<>();
+  private final java.util.ArrayList<int[]> lifted = new java.util.ArrayList<>();
+  private final java.util.ArrayList<String> names = new java.util.ArrayList<>();
 
   ClassChecker(int index, String pkg, String host, long[] arrays, List<String> out) {
     this.index = index;
@@ -38,9 +39,14 @@ final class ClassChecker {
     return name;
   }
 
-  /** @return the statements of each chunk, in the order {@code accept} runs them */
-  List<List<Stmt>> chunks() {
+  /** @return the {@link Stmt} codes of each chunk, in the order {@code accept} runs them */
+  List<int[]> chunks() {
     return List.copyOf(lifted);
+  }
+
+  /** @return the names the chunks' statements refer to */
+  List<String> names() {
+    return List.copyOf(names);
   }
 
   void check(ClassFile cf) {
@@ -98,7 +104,7 @@ final class ClassChecker {
         fail("method " + m.name() + " has no code");
         continue;
       }
-      MethodChecker checker = new MethodChecker(this, m.name(), kind, host, arrays);
+      MethodChecker checker = new MethodChecker(this, m.name(), kind, host, arrays, names);
       if (m.maxStack() > MAX_STACK || m.maxLocals() > MethodChecker.MAX_LOCALS) {
         checker.fail(-1, "asks for " + m.maxStack() + " stack slots and " + m.maxLocals()
             + " locals; the grammar needs at most " + MAX_STACK + " and "

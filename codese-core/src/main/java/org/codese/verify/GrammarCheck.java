@@ -46,9 +46,10 @@ public final class GrammarCheck {
    * @param index the class's index in the snapshot
    * @param phase its phase (0 create, 1 set, 2 finish)
    * @param host the class-table index of its nest host, or -1
-   * @param chunks the statements of each chunk method, in the order they run
+   * @param chunks the {@link Stmt} codes of each chunk method, in the order they run
+   * @param names the class names, member names and descriptors the statements refer to
    */
-  public record Lifted(int index, int phase, int host, List<List<Stmt>> chunks) {}
+  public record Lifted(int index, int phase, int host, List<int[]> chunks, List<String> names) {}
 
   /**
    * @param file a parsed snapshot
@@ -65,7 +66,8 @@ public final class GrammarCheck {
       ClassChecker checker = new ClassChecker(i, pkg, hostClass, arrays, out);
       try {
         checker.check(ClassFile.parse(file.classFiles().get(i)));
-        program.add(new Lifted(i, file.placements().get(i)[0], host, checker.chunks()));
+        program.add(new Lifted(i, file.placements().get(i)[0], host, checker.chunks(),
+            checker.names()));
       } catch (RuntimeException e) {
         out.add("generated class " + i + ": not a readable class file (" + e + ")");
       }

@@ -53,32 +53,57 @@ final class Lifter {
       "[F", "[D");
 
   private final List<Insn> code;
-  private final List<Stmt> out = new ArrayList<>();
+  private final List<String> names;
+  private int[] out = new int[64];
+  private int size;
   /** Locals 3 and up loaded since the last statement: local -> {constant, cast}. */
   private final Map<Integer, Object[]> loopData = new HashMap<>();
   private int at;
 
-  private Lifter(List<Insn> code) {
+  private Lifter(List<Insn> code, List<String> names) {
     this.code = code;
+    this.names = names;
   }
 
   /**
-   * @param code a chunk's instructions, labels included, that passed the instruction whitelist
-   * @return its statements, in order
+   * @param code a chunk's instructions, labels included
+   * @param names the class's names so far; the names the statements refer to are added
+   * @return its statements, in order, as {@link Stmt} codes
    * @throws NotAStatement if the chunk is not a sequence of grammar statements
    */
-  static List<Stmt> lift(List<Insn> code) throws NotAStatement {
-    return new Lifter(code).run();
+  static int[] lift(List<Insn> code, List<String> names) throws NotAStatement {
+    return new Lifter(code, names).run();
   }
 
-  private List<Stmt> run() throws NotAStatement {
+  private int[] run() throws NotAStatement {
     while (!(peek(RETURN) && at == code.size() - 1)) {
       statement();
     }
     if (!loopData.isEmpty()) {
       throw new NotAStatement(at, "loads loop data but no loop follows");
     }
-    return out;
+    return java.util.Arrays.copyOf(out, size);
+  }
+
+  private void emit(int... values) {
+    if (size + values.length > out.length) {
+      out = java.util.Arrays.copyOf(out, Math.max(out.length * 2, size + values.length));
+    }
+    System.arraycopy(values, 0, out, size, values.length);
+    size += values.length;
+  }
+
+  /** @return the index of {@code name} among the class's names, or -1 for {@code null} */
+  private int name(String name) {
+    if (name == null) {
+      return -1;
+    }
+    int i = names.indexOf(name);
+    if (i < 0) {
+      names.add(name);
+      i = names.size() - 1;
+    }
+    return i;
   }
 
   private void statement() throws NotAStatement {
@@ -113,7 +138,7 @@ final class Lifter {
           || !call.descriptor().equals(Grammar.STEPS_DESCRIPTOR)) {
         throw new NotAStatement(at - 1, "is not the finish-program call");
       }
-      out.add(new Stmt.RunSteps(program));
+      emit(Stmt.RUN_STEPS, program);
       return;
     }
     int id = intPush();
@@ -121,49 +146,56 @@ final class Lifter {
       at++;
       String cast = peek(CHECKCAST) ? code.get(at++).owner() : null;
       expect(ASTORE, TARGET);
-      out.add(new Stmt.Select(id, cast));
+      emit(Stmt.SELECT, id, name(cast));
       return;
     }
-    Stmt.Value value = value();
+    value(id);
     expect(AASTORE);
-    out.add(new Stmt.Store(id, value));
   }
 
-  private Stmt.Value value() throws NotAStatement {
+  /** Reads the value a store puts into {@code table[id]} and emits the store. */
+  private void value(int id) throws NotAStatement {
     int start = at;
     if (peek(ALOAD, CONSTANTS)) {
       at++;
       int k = intPush();
       expect(AALOAD);
       if (peek(AASTORE)) {
-        return new Stmt.Value.Constant(k);
+        emit(Stmt.STORE_CONSTANT, id, k);
+        return;
       }
       String cast = next(CHECKCAST).owner();
       if (cast.equals(CONSTRUCTOR)) {
         expect(ACONST_NULL);
         call(INVOKEVIRTUAL, CONSTRUCTOR, "newInstance", NEW_INSTANCE);
-        return new Stmt.Value.Allocate(k);
+        emit(Stmt.STORE_ALLOC, id, k);
+        return;
       } else if (cast.equals("java/lang/Class")) {
         int length = intPush();
         call(INVOKESTATIC, "java/lang/reflect/Array", "newInstance",
             "(Ljava/lang/Class;I)Ljava/lang/Object;");
-        return new Stmt.Value.NewArray('L', k, length);
+        emit(Stmt.STORE_ARRAY, id, 'L', k, length);
+        return;
       } else if (PRIMITIVE_ARRAYS.contains(cast)) {
         call(INVOKEVIRTUAL, cast, "clone", "()Ljava/lang/Object;");
-        return new Stmt.Value.CloneArray(k, cast);
+        emit(Stmt.STORE_CLONE, id, k, name(cast));
+        return;
       }
       throw new NotAStatement(start, "is not a value the restore grammar stores");
     } else if (peek(NEW)) {
-      return newValue();
+      newValue(id);
+      return;
     } else if (intPushNext() && (peekAt(at + 1, NEWARRAY) || peekAt(at + 1, ANEWARRAY))) {
-      int length = intPush();
+      int length = length();
       Insn make = code.get(at++);
       if (make.opcode() == NEWARRAY) {
-        return new Stmt.Value.NewArray(primitiveOfArrayCode(make.operand(), start), -1, length);
+        emit(Stmt.STORE_ARRAY, id, primitiveOfArrayCode(make.operand(), start), -1, length);
+        return;
       } else if (!"java/lang/Object".equals(make.owner())) {
         throw new NotAStatement(start, "creates an array of a class other than Object");
       }
-      return new Stmt.Value.NewArray('L', -1, length);
+      emit(Stmt.STORE_ARRAY, id, 'L', -1, length);
+      return;
     }
     char type = primitivePush();
     Insn call = next(INVOKESTATIC);
@@ -172,11 +204,11 @@ final class Lifter {
         || !call.descriptor().equals("(" + box + ")L" + call.owner() + ";")) {
       throw new NotAStatement(start, "is not a box's valueOf");
     }
-    return new Stmt.Value.Box(box, true);
+    emit(Stmt.STORE_BOX, id, box, 1);
   }
 
   /** {@code new String(...)} or {@code new Box(...)}. */
-  private Stmt.Value newValue() throws NotAStatement {
+  private void newValue(int id) throws NotAStatement {
     int start = at;
     String owner = next(NEW).owner();
     expect(DUP);
@@ -195,7 +227,8 @@ final class Lifter {
         }
       }
       call(INVOKESPECIAL, STRING, "<init>", "(Ljava/lang/String;)V");
-      return new Stmt.Value.NewString(literal, text);
+      emit(Stmt.STORE_STRING, id, text);
+      return;
     }
     Character box = BOXES.get(owner);
     if (box == null) {
@@ -205,7 +238,7 @@ final class Lifter {
       throw new NotAStatement(at - 1, "pushes a value of another kind than the box holds");
     }
     call(INVOKESPECIAL, owner, "<init>", "(" + box + ")V");
-    return new Stmt.Value.Box(box, false);
+    emit(Stmt.STORE_BOX, id, box, 0);
   }
 
   /** {@code field.setX(target, value)}, or a constant loaded as loop data. */
@@ -227,9 +260,9 @@ final class Lifter {
       throw new NotAStatement(start, "is not a field set through a Field constant");
     }
     expect(ALOAD, TARGET);
-    Stmt.Operand value = operand();
-    char setter = setter(value.type());
-    out.add(new Stmt.SetField(k, new Stmt.Operand(setter, value.ref())));
+    long value = operand();
+    char setter = setter(type(value));
+    emit(Stmt.SET_FIELD, k, setter, ref(value));
   }
 
   /** Checks the {@code Field.setX} call that ends a set; returns its value kind. */
@@ -251,34 +284,46 @@ final class Lifter {
     expect(ALOAD, TARGET);
     if (!peek(ALOAD, TABLE) && intPushNext() && !peekAt(at + 1, PUTFIELD)) {
       int index = intPush();
-      Stmt.Operand value = operand();
+      long value = operand();
       Insn store = code.get(at++);
       char kind = storeKind(store.opcode());
-      if (kind == 0 || stackKind(kind) != value.type()) {
+      if (kind == 0 || stackKind(kind) != type(value)) {
         throw new NotAStatement(at - 1, "is not the array store for the value pushed");
       }
-      out.add(new Stmt.PutElement(index, new Stmt.Operand(kind, value.ref())));
+      emit(Stmt.PUT_ELEMENT, index, kind, ref(value));
       return;
     }
-    Stmt.Operand value = operand();
-    String cast = value.type() == 'L' && peek(CHECKCAST) ? code.get(at++).owner() : null;
+    long value = operand();
+    String cast = type(value) == 'L' && peek(CHECKCAST) ? code.get(at++).owner() : null;
     Insn put = next(PUTFIELD);
     char field = put.descriptor().length() == 1 ? put.descriptor().charAt(0) : 'L';
-    if (stackKind(field) != value.type()) {
+    if (stackKind(field) != type(value)) {
       throw new NotAStatement(start, "puts a value of another kind than the field holds");
     }
-    out.add(new Stmt.PutField(put.owner(), put.name(), put.descriptor(), cast, value));
+    emit(Stmt.PUT_FIELD, name(put.owner()), name(put.name()), name(put.descriptor()), name(cast),
+        type(value), ref(value));
   }
 
-  /** {@code table[ref]}, or a primitive constant. */
-  private Stmt.Operand operand() throws NotAStatement {
+  /**
+   * {@code table[ref]}, or a primitive constant: returns the value's stack kind in the high int and
+   * the table id (-1 for primitives) in the low int.
+   */
+  private long operand() throws NotAStatement {
     if (peek(ALOAD, TABLE)) {
       at++;
       int ref = intPush();
       expect(AALOAD);
-      return new Stmt.Operand('L', ref);
+      return ((long) 'L' << 32) | (ref & 0xFFFFFFFFL);
     }
-    return new Stmt.Operand(primitivePush(), -1);
+    return ((long) primitivePush() << 32) | 0xFFFFFFFFL;
+  }
+
+  private static char type(long operand) {
+    return (char) (operand >>> 32);
+  }
+
+  private static int ref(long operand) {
+    return (int) operand;
   }
 
   /**
@@ -289,14 +334,14 @@ final class Lifter {
     int start = at;
     expect(ICONST_0);
     expect(ISTORE, INDEX);
-    next(GOTO);
-    next(Insn.LABEL);
+    Object test = next(GOTO).label();
+    Object top = next(Insn.LABEL).label();
     Object[] ids = loopData.get(IDS);
     if (ids == null || !"[I".equals(ids[1])) {
       throw new NotAStatement(start, "a loop without an int[] id array in local " + IDS);
     }
     int idsConstant = (int) ids[0];
-    Stmt body;
+    int[] body;
     if (peek(ALOAD, TARGET)) {
       body = elementLoop(idsConstant);
     } else {
@@ -316,16 +361,20 @@ final class Lifter {
     if (inc.operand() != INDEX * 65536 + 1) {
       throw new NotAStatement(at - 1, "does not count the loop's index up by one");
     }
-    next(Insn.LABEL);
+    if (!java.util.Objects.equals(next(Insn.LABEL).label(), test)) {
+      throw new NotAStatement(at - 1, "the loop's first jump does not reach its test");
+    }
     expect(ILOAD, INDEX);
     expect(ALOAD, IDS);
     expect(ARRAYLENGTH);
-    next(IF_ICMPLT);
+    if (!java.util.Objects.equals(next(IF_ICMPLT).label(), top)) {
+      throw new NotAStatement(at - 1, "the loop's test does not jump back to its top");
+    }
     loopData.clear();
-    out.add(body);
+    emit(body);
   }
 
-  private Stmt elementLoop(int ids) throws NotAStatement {
+  private int[] elementLoop(int ids) throws NotAStatement {
     if (loopData.size() != 1) {
       throw new NotAStatement(at, "an element loop loads data it does not use");
     }
@@ -337,19 +386,19 @@ final class Lifter {
     expect(IALOAD);
     expect(AALOAD);
     expect(AASTORE);
-    return new Stmt.ElementLoop(ids);
+    return new int[] {Stmt.ELEMENT_LOOP, ids};
   }
 
-  private Stmt allocLoop(int ids) throws NotAStatement {
+  private int[] allocLoop(int ids) throws NotAStatement {
     int data = dataLocal(CONSTRUCTOR);
     expect(ACONST_NULL);
     call(INVOKEVIRTUAL, CONSTRUCTOR, "newInstance", NEW_INSTANCE);
     expect(AASTORE);
     requireUsed(1);
-    return new Stmt.AllocLoop(ids, data);
+    return new int[] {Stmt.ALLOC_LOOP, ids, data};
   }
 
-  private Stmt stringLoop(int ids) throws NotAStatement {
+  private int[] stringLoop(int ids) throws NotAStatement {
     next(NEW);
     if (!STRING.equals(code.get(at - 1).owner())) {
       throw new NotAStatement(at - 1, "a loop that creates an object other than a String");
@@ -361,25 +410,37 @@ final class Lifter {
     call(INVOKESPECIAL, STRING, "<init>", "(Ljava/lang/String;)V");
     expect(AASTORE);
     requireUsed(1);
-    return new Stmt.StringLoop(ids, texts);
+    return new int[] {Stmt.STRING_LOOP, ids, texts};
   }
 
-  private Stmt clusterLoop(int ids) throws NotAStatement {
+  private int[] clusterLoop(int ids) throws NotAStatement {
     expect(AALOAD);
     String owner = peek(CHECKCAST) ? code.get(at++).owner() : null;
     expect(ASTORE, TARGET);
-    List<Stmt.Column> columns = new ArrayList<>();
+    List<int[]> columns = new ArrayList<>();
     int used = 0;
     while (!peek(IINC)) {
-      columns.add(column(owner));
-      used += columns.get(columns.size() - 1).field() >= 0 ? 2 : 1;
+      int[] col = column(owner);
+      columns.add(col);
+      used += col[2] >= 0 ? 2 : 1;
     }
     requireUsed(used);
-    return new Stmt.ClusterLoop(owner, ids, List.copyOf(columns));
+    int[] loop = new int[4 + columns.size() * Stmt.COLUMN_SIZE];
+    loop[0] = Stmt.CLUSTER_LOOP;
+    loop[1] = name(owner);
+    loop[2] = ids;
+    loop[3] = columns.size();
+    for (int c = 0; c < columns.size(); c++) {
+      System.arraycopy(columns.get(c), 0, loop, 4 + c * Stmt.COLUMN_SIZE, Stmt.COLUMN_SIZE);
+    }
+    return loop;
   }
 
-  /** One column: {@code [field] target values[i] (putfield | Field.setX)}. */
-  private Stmt.Column column(String owner) throws NotAStatement {
+  /**
+   * One column, {@code [field] target values[i] (putfield | Field.setX)}, as {@code t values field
+   * name descriptor cast}.
+   */
+  private int[] column(String owner) throws NotAStatement {
     int field = -1;
     if (peek(ALOAD) && code.get(at).operand() != TARGET) {
       field = dataLocal(FIELD);
@@ -414,13 +475,13 @@ final class Lifter {
     }
     if (field >= 0) {
       setter(type);
-      return new Stmt.Column(type, values, field, null, null, null);
+      return new int[] {type, values, field, -1, -1, -1};
     }
     Insn put = next(PUTFIELD);
     if (owner == null || !owner.equals(put.owner())) {
       throw new NotAStatement(at - 1, "a column stores into a class the loop did not cast to");
     }
-    return new Stmt.Column(type, values, -1, put.name(), put.descriptor(), cast);
+    return new int[] {type, values, -1, name(put.name()), name(put.descriptor()), name(cast)};
   }
 
   /** Reads {@code aload local} of loop data cast to {@code cast}; returns its constant. */
@@ -515,6 +576,15 @@ final class Lifter {
     int op = i.opcode();
     return (op >= ICONST_M1 && op <= ICONST_5) || op == BIPUSH || op == SIPUSH
         || (op == LDC && i.constant() instanceof Integer);
+  }
+
+  /** Reads an array length: a non-negative int constant. */
+  private int length() throws NotAStatement {
+    int length = intPush();
+    if (length < 0) {
+      throw new NotAStatement(at - 1, "creates an array of negative length " + length);
+    }
+    return length;
   }
 
   /** Reads an int constant push and returns its value. */

@@ -42,9 +42,12 @@ final class MethodChecker {
   private final List<Insn> insns = new ArrayList<>();
   private int chunkCalls;
   private boolean failed;
-  private List<Stmt> statements = List.of();
+  private int[] statements = new int[0];
+  private final List<String> names;
 
-  MethodChecker(ClassChecker owner, String name, Kind kind, String host, long[] arrays) {
+  MethodChecker(ClassChecker owner, String name, Kind kind, String host, long[] arrays,
+      List<String> names) {
+    this.names = names;
     this.owner = owner;
     this.name = name;
     this.kind = kind;
@@ -92,26 +95,34 @@ final class MethodChecker {
     switch (kind) {
       case INIT -> checkInit();
       case ACCEPT -> checkAccept();
-      case CHUNK -> {
-        checkChunk();
-        lift();
-      }
+      case CHUNK -> lift();
     }
   }
 
-  /** @return the chunk's statements; empty for other methods and for chunks that failed */
-  List<Stmt> statements() {
+  /** @return the chunk's {@link Stmt} codes; empty for other methods and for chunks that failed */
+  int[] statements() {
     return statements;
   }
 
+  /**
+   * Lifts the chunk into statements, which checks it completely; only a chunk that fails is also
+   * run through the instruction whitelist, whose message names the first forbidden instruction.
+   */
   private void lift() {
-    if (failed) {
+    try {
+      statements = Lifter.lift(insns, names);
+    } catch (Lifter.NotAStatement e) {
+      checkChunk();
+      if (!failed) {
+        fail(e.at, e.getMessage() + "; not a statement of the restore grammar");
+      }
       return;
     }
-    try {
-      statements = Lifter.lift(insns);
-    } catch (Lifter.NotAStatement e) {
-      fail(e.at, e.getMessage() + "; not a statement of the restore grammar");
+    for (int pc = 0; pc < statements.length; pc += Stmt.size(statements, pc)) {
+      if (statements[pc] == Stmt.STORE_ARRAY) {
+        arrays[0] = Math.max(arrays[0], statements[pc + 4]);
+        arrays[1] += statements[pc + 4];
+      }
     }
   }
 
