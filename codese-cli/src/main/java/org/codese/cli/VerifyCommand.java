@@ -87,7 +87,7 @@ final class VerifyCommand implements Callable<Integer> {
       for (int i = 0; i < src.segments.size(); i++) {
         String where = src.segments.size() == 1 ? "" : "segment " + (i + 1) + ": ";
         try {
-          org.codese.load.LoadedSnapshot.load(src.segments.get(i).file(), loader, null,
+          org.codese.load.LoadedSnapshot.check(src.segments.get(i).file(), loader,
               org.codese.CodeseLimits.defaults());
         } catch (java.io.IOException e) {
           problems.add("program: " + where + e.getMessage());
