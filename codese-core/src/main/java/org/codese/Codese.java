@@ -255,6 +255,7 @@ public final class Codese {
   public static Snapshot load(byte[] snapshot, CodeseOptions options) throws IOException {
     Objects.requireNonNull(snapshot, "snapshot");
     Objects.requireNonNull(options, "options");
+    Filters.prepare();
     snapshot = Signing.unwrap(snapshot, options.signingKey());
     if (snapshot.length > options.limits().maxBytes()) {
       throw new java.io.InvalidObjectException("snapshot has " + snapshot.length
@@ -267,6 +268,6 @@ public final class Codese {
           + " not a snapshot; read it with CodeseInputStream");
     }
     return new Snapshot(file, LoadedSnapshot.load(file, options.classLoader(),
-        Filters.effective(options.objectInputFilter()), options.limits()), options);
+        new Filters.Effective(options.objectInputFilter()), options.limits()), options);
   }
 }

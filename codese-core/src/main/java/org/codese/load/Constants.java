@@ -71,6 +71,11 @@ final class Constants {
 
   private static Constructor<?> allocator(Class<?> type, Constant.Mode mode)
       throws ClassMismatchException {
+    if (type.isPrimitive() || type.isArray() || type.isInterface()
+        || java.lang.reflect.Modifier.isAbstract(type.getModifiers())) {
+      throw new ClassMismatchException(type.getName(), null, "the snapshot allocates an instance"
+          + " of it, which no class of this kind can have; the snapshot is damaged or crafted");
+    }
     if (mode == Constant.Mode.EXTERNAL && !java.io.Externalizable.class.isAssignableFrom(type)) {
       throw new ClassMismatchException(type.getName(), null, "is not Externalizable");
     }

@@ -59,17 +59,36 @@ final class Hooks {
           i += 2;
         }
         case org.codese.program.Grammar.STEP_FIELD -> {
-          ((java.lang.reflect.Field) constants[p[i + 1]]).set(table[p[i + 2]], table[p[i + 3]]);
+          java.lang.reflect.Field f = (java.lang.reflect.Field) constants[p[i + 1]];
+          Object target = table[p[i + 2]];
+          f.set(target, fits(table[p[i + 3]], f.getType(), f.getDeclaringClass().getName() + "."
+              + f.getName(), target));
           i += 4;
         }
         case org.codese.program.Grammar.STEP_ELEMENT -> {
-          ((Object[]) table[p[i + 1]])[p[i + 2]] = table[p[i + 3]];
+          Object[] array = (Object[]) table[p[i + 1]];
+          array[p[i + 2]] = fits(table[p[i + 3]], array.getClass().getComponentType(),
+              "element " + p[i + 2], array);
           i += 4;
         }
         default -> throw new java.io.StreamCorruptedException("unknown finish step " + p[i]
             + " at " + i);
       }
     }
+  }
+
+  /**
+   * Returns {@code value} if it may be stored where a {@code type} belongs. Only a {@code
+   * readResolve} result can fail this (the load-time check types everything else), and then, as
+   * with {@code ObjectInputStream}, with a {@code ClassCastException}.
+   */
+  private static Object fits(Object value, Class<?> type, String where, Object target) {
+    if (value != null && !type.isInstance(value)) {
+      throw new ClassCastException("cannot assign instance of " + value.getClass().getName()
+          + " to " + where + " of type " + type.getName() + " in instance of "
+          + target.getClass().getName());
+    }
+    return value;
   }
 
   private static Object record(Object[] table, HookCall h) throws Throwable {
@@ -88,8 +107,31 @@ final class Hooks {
               : values.refs()[f - nPrims];
         }
       }
+      args[c] = component(args[c], comps[c]);
     }
     return h.handle().invokeWithArguments(args);
+  }
+
+  /**
+   * A record component's argument: a missing primitive is zero, as for a field missing from a
+   * JDK stream; a value of the wrong class is an {@code InvalidObjectException}, as the JDK's
+   * record deserialization reports it, before the constructor is called.
+   */
+  private static Object component(Object arg, java.lang.reflect.RecordComponent comp)
+      throws java.io.InvalidObjectException {
+    Class<?> type = comp.getType();
+    if (arg == null) {
+      return type.isPrimitive() ? org.codese.jvm.Types.box(
+          org.codese.jvm.Types.primitiveCode(type), 0) : null;
+    }
+    Class<?> boxed = type.isPrimitive()
+        ? org.codese.jvm.Types.box(org.codese.jvm.Types.primitiveCode(type), 0).getClass() : type;
+    if (!boxed.isInstance(arg)) {
+      throw new java.io.InvalidObjectException("cannot assign instance of "
+          + arg.getClass().getName() + " to record component " + comp.getName() + " of type "
+          + type.getName() + " in " + comp.getDeclaringRecord().getName());
+    }
+    return arg;
   }
 
 }

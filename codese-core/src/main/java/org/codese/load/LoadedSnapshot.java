@@ -1,12 +1,14 @@
 package org.codese.load;
 
 import java.io.IOException;
+import java.io.InvalidObjectException;
 import java.io.ObjectInputFilter;
 import java.lang.invoke.MethodHandles;
 import java.lang.reflect.Constructor;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiConsumer;
+import java.util.function.Supplier;
 import org.codese.ClassMismatchException;
 import org.codese.CodeseLimits;
 import org.codese.CorruptSnapshotException;
@@ -28,12 +30,17 @@ public final class LoadedSnapshot {
   private final SnapshotFile file;
   private final Object[] constants;
   private final List<List<BiConsumer<Object[], Object[]>>> phases;
+  /** Objects of earlier stream segments this snapshot stores into typed places, and the types. */
+  private final int[] priorIds;
+  private final Class<?>[] priorTypes;
 
-  private LoadedSnapshot(
-      SnapshotFile file, Object[] constants, List<List<BiConsumer<Object[], Object[]>>> phases) {
+  private LoadedSnapshot(SnapshotFile file, Object[] constants,
+      List<List<BiConsumer<Object[], Object[]>>> phases, ProgramCheck checked) {
     this.file = file;
     this.constants = constants;
     this.phases = phases;
+    this.priorIds = checked.priorIds();
+    this.priorTypes = checked.priorTypes();
   }
 
   /**
@@ -41,7 +48,8 @@ public final class LoadedSnapshot {
    *
    * @param file a parsed snapshot
    * @param loader the loader for the classes it names, or {@code null} for the context loader
-   * @param filter the effective serialization filter, or {@code null} for none
+   * @param filter gives the effective serialization filter, or is {@code null} for none; asked once,
+   *     after the snapshot's code was checked and before any of its classes is initialised
    * @param limits bounds on what the snapshot may create
    * @return the loaded snapshot
    * @throws ClassMismatchException if a class is missing or changed
@@ -51,7 +59,7 @@ public final class LoadedSnapshot {
    * @throws java.io.InvalidClassException if the filter rejects it
    */
   public static LoadedSnapshot load(SnapshotFile file, ClassLoader loader,
-      ObjectInputFilter filter, CodeseLimits limits) throws IOException {
+      Supplier<ObjectInputFilter> filter, CodeseLimits limits) throws IOException {
     ClassLoader l = loader != null ? loader : Thread.currentThread().getContextClassLoader();
     if (l == null) {
       l = LoadedSnapshot.class.getClassLoader();
@@ -63,8 +71,9 @@ public final class LoadedSnapshot {
     int longestArray =
         Admission.checkLimits(file, limits, code.longestArray(), code.arrayElements());
     ClassTable table = new ClassTable(file.classes(), l);
-    Admission.checkFilter(file, table, filter, longestArray);
+    Admission.checkFilter(file, table, filter == null ? null : filter.get(), longestArray);
     Object[] constants = Constants.resolve(file.constants(), table);
+    ProgramCheck checked = ProgramCheck.check(file, code.program(), table, constants);
     List<List<BiConsumer<Object[], Object[]>>> phases = new ArrayList<>();
     for (int p = 0; p < Grammar.PHASES; p++) {
       phases.add(new ArrayList<>());
@@ -74,7 +83,7 @@ public final class LoadedSnapshot {
       int[] placement = file.placements().get(i);
       phases.get(placement[0]).add(define(here, table, placement[1], file.classFiles().get(i), i));
     }
-    return new LoadedSnapshot(file, constants, phases);
+    return new LoadedSnapshot(file, constants, phases, checked);
   }
 
   @SuppressWarnings("unchecked")
@@ -96,6 +105,21 @@ public final class LoadedSnapshot {
     } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
       throw new CorruptSnapshotException("code", 0, "generated class " + index + where
           + " cannot be defined: " + e);
+    }
+  }
+
+  /**
+   * Checks the objects of earlier segments that this snapshot stores into fields and arrays
+   * against the types the load-time check required of them.
+   */
+  private void checkPrior(Object[] table) throws InvalidObjectException {
+    for (int i = 0; i < priorIds.length; i++) {
+      Object o = table[priorIds[i]];
+      if (o != null && !priorTypes[i].isInstance(o)) {
+        throw new InvalidObjectException("snapshot segment rejected before it ran: it stores"
+            + " object " + priorIds[i] + " of an earlier segment, a " + o.getClass().getName()
+            + ", where a " + priorTypes[i].getName() + " belongs");
+      }
     }
   }
 
@@ -132,6 +156,7 @@ public final class LoadedSnapshot {
    * @throws RestoreException if restoring fails; the table must then be discarded
    */
   public Object[] restoreInto(Object[] table, int threads) throws IOException {
+    checkPrior(table);
     RestoreRun run = RestoreRun.begin();
     try {
       for (int p = 0; p < Grammar.PHASES; p++) {

@@ -135,7 +135,7 @@ public final class StreamReader {
       throw new CorruptSnapshotException("stream", offset, "segment starts at object "
           + file.firstId() + " but " + (table.length - 1) + " objects were read before it");
     }
-    LoadedSnapshot loaded = LoadedSnapshot.load(file, loader, filter.get(), limits);
+    LoadedSnapshot loaded = LoadedSnapshot.load(file, loader, filter, limits);
     table = loaded.restoreInto(Arrays.copyOf(table, file.tableSize() + 1), 1);
     current = new ReplayStream(table, file.items(), null, null, RestoreRun.current());
     return true;

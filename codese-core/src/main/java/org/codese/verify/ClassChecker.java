@@ -7,6 +7,12 @@ import org.codese.program.Grammar;
 final class ClassChecker {
   private static final int ACC_STATIC = 0x0008;
   private static final int NOT_PLAIN = 0x0200 | 0x0400 | 0x2000 | 0x4000 | 0x8000;
+  /**
+   * The deepest operand stack any generated method needs (a chunk needs at most six slots: a new
+   * box of a long into the table), with room to spare; a larger {@code max_stack} only asks the
+   * JVM for huge frames.
+   */
+  static final int MAX_STACK = 16;
 
   private final int index;
   private final String pkg;
@@ -14,6 +20,8 @@ final class ClassChecker {
   private final long[] arrays;
   private final List<String> out;
   private String name = "?";
+  private final java.util.ArrayList<int[]> lifted = new java.util.ArrayList<>();
+  private final java.util.ArrayList<String> names = new java.util.ArrayList<>();
 
   ClassChecker(int index, String pkg, String host, long[] arrays, List<String> out) {
     this.index = index;
@@ -29,6 +37,16 @@ final class ClassChecker {
 
   String className() {
     return name;
+  }
+
+  /** @return the {@link Stmt} codes of each chunk, in the order {@code accept} runs them */
+  List<int[]> chunks() {
+    return List.copyOf(lifted);
+  }
+
+  /** @return the names the chunks' statements refer to */
+  List<String> names() {
+    return List.copyOf(names);
   }
 
   void check(ClassFile cf) {
@@ -86,12 +104,21 @@ final class ClassChecker {
         fail("method " + m.name() + " has no code");
         continue;
       }
-      MethodChecker checker = new MethodChecker(this, m.name(), kind, host, arrays);
+      MethodChecker checker = new MethodChecker(this, m.name(), kind, host, arrays, names);
+      if (m.maxStack() > MAX_STACK || m.maxLocals() > MethodChecker.MAX_LOCALS) {
+        checker.fail(-1, "asks for " + m.maxStack() + " stack slots and " + m.maxLocals()
+            + " locals; the grammar needs at most " + MAX_STACK + " and "
+            + MethodChecker.MAX_LOCALS);
+        continue;
+      }
       if (m.handlers() != 0) {
         checker.fail(-1, "has an exception handler; the grammar has none");
         continue;
       }
       checker.check(cf, m.code());
+      if (kind == MethodChecker.Kind.CHUNK) {
+        lifted.add(checker.statements());
+      }
       if (kind == MethodChecker.Kind.ACCEPT) {
         accept = checker;
       }

@@ -14,7 +14,8 @@ final class ClassFile {
   static final Object FORBIDDEN = new Object();
 
   /** One method, with its code ({@code null} if it has none). */
-  record Method(int access, String name, String descriptor, byte[] code, int handlers) {}
+  record Method(int access, String name, String descriptor, byte[] code, int handlers,
+      int maxStack, int maxLocals) {}
 
   private final byte[] b;
   private int pos;
@@ -96,6 +97,8 @@ final class ClassFile {
     String d = utf8(u2());
     byte[] code = null;
     int handlers = 0;
+    int maxStack = 0;
+    int maxLocals = 0;
     for (int a = u2(); a > 0; a--) {
       String attr = utf8(u2());
       int len = u4();
@@ -104,7 +107,8 @@ final class ClassFile {
         if (code != null) {
           throw new IllegalArgumentException("method " + n + " has two Code attributes");
         }
-        skip(4);
+        maxStack = u2();
+        maxLocals = u2();
         int codeLength = u4();
         code = java.util.Arrays.copyOfRange(b, pos, checkedEnd(codeLength));
         skip(codeLength);
@@ -112,7 +116,7 @@ final class ClassFile {
       }
       pos = checkedEnd(end - pos);
     }
-    return new Method(acc, n, d, code, handlers);
+    return new Method(acc, n, d, code, handlers, maxStack, maxLocals);
   }
 
   private void skipAttributes() {

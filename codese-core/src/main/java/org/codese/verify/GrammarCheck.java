@@ -34,8 +34,22 @@ public final class GrammarCheck {
    * @param violations one line per violation; empty if every class follows the grammar
    * @param longestArray the greatest constant array length the code creates
    * @param arrayElements the total number of array elements the code creates
+   * @param program the statements of every generated class, in file order; meaningful only when
+   *     there are no violations
    */
-  public record Result(List<String> violations, int longestArray, long arrayElements) {}
+  public record Result(List<String> violations, int longestArray, long arrayElements,
+      List<Lifted> program) {}
+
+  /**
+   * The statements of one generated class.
+   *
+   * @param index the class's index in the snapshot
+   * @param phase its phase (0 create, 1 set, 2 finish)
+   * @param host the class-table index of its nest host, or -1
+   * @param chunks the {@link Stmt} codes of each chunk method, in the order they run
+   * @param names the class names, member names and descriptors the statements refer to
+   */
+  public record Lifted(int index, int phase, int host, List<int[]> chunks, List<String> names) {}
 
   /**
    * @param file a parsed snapshot
@@ -44,6 +58,7 @@ public final class GrammarCheck {
   public static Result check(SnapshotFile file) {
     List<String> out = new ArrayList<>();
     long[] arrays = new long[2];
+    List<Lifted> program = new ArrayList<>();
     for (int i = 0; i < file.classFiles().size(); i++) {
       int host = file.placements().get(i)[1];
       String pkg = host < 0 ? Grammar.PACKAGE : packageOf(file.classes().get(host).name());
@@ -51,11 +66,13 @@ public final class GrammarCheck {
       ClassChecker checker = new ClassChecker(i, pkg, hostClass, arrays, out);
       try {
         checker.check(ClassFile.parse(file.classFiles().get(i)));
+        program.add(new Lifted(i, file.placements().get(i)[0], host, checker.chunks(),
+            checker.names()));
       } catch (RuntimeException e) {
         out.add("generated class " + i + ": not a readable class file (" + e + ")");
       }
     }
-    return new Result(List.copyOf(out), (int) arrays[0], arrays[1]);
+    return new Result(List.copyOf(out), (int) arrays[0], arrays[1], List.copyOf(program));
   }
 
   private static String packageOf(String binaryName) {

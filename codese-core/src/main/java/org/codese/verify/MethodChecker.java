@@ -23,7 +23,7 @@ final class MethodChecker {
   private static final int IDS = 3;
   private static final int INDEX = 4;
   /** Locals a chunk may use: table, constants, target, loop ids, loop index, loop columns. */
-  private static final int MAX_LOCALS = 256;
+  static final int MAX_LOCALS = 256;
   private static final String OBJECT_ARRAY = "[Ljava/lang/Object;";
   private static final Set<String> BOXES = Set.of("java/lang/Integer", "java/lang/Long",
       "java/lang/Boolean", "java/lang/Byte", "java/lang/Character", "java/lang/Short",
@@ -41,8 +41,13 @@ final class MethodChecker {
   private final long[] arrays;
   private final List<Insn> insns = new ArrayList<>();
   private int chunkCalls;
+  private boolean failed;
+  private int[] statements = new int[0];
+  private final List<String> names;
 
-  MethodChecker(ClassChecker owner, String name, Kind kind, String host, long[] arrays) {
+  MethodChecker(ClassChecker owner, String name, Kind kind, String host, long[] arrays,
+      List<String> names) {
+    this.names = names;
     this.owner = owner;
     this.name = name;
     this.kind = kind;
@@ -55,6 +60,7 @@ final class MethodChecker {
   }
 
   void fail(int at, String what) {
+    failed = true;
     String where = at < 0 ? "" : " at instruction " + at + " (" + insns.get(at).show() + ")";
     owner.fail("method " + name + where + ": " + what);
   }
@@ -89,7 +95,34 @@ final class MethodChecker {
     switch (kind) {
       case INIT -> checkInit();
       case ACCEPT -> checkAccept();
-      case CHUNK -> checkChunk();
+      case CHUNK -> lift();
+    }
+  }
+
+  /** @return the chunk's {@link Stmt} codes; empty for other methods and for chunks that failed */
+  int[] statements() {
+    return statements;
+  }
+
+  /**
+   * Lifts the chunk into statements, which checks it completely; only a chunk that fails is also
+   * run through the instruction whitelist, whose message names the first forbidden instruction.
+   */
+  private void lift() {
+    try {
+      statements = Lifter.lift(insns, names);
+    } catch (Lifter.NotAStatement e) {
+      checkChunk();
+      if (!failed) {
+        fail(e.at, e.getMessage() + "; not a statement of the restore grammar");
+      }
+      return;
+    }
+    for (int pc = 0; pc < statements.length; pc += Stmt.size(statements, pc)) {
+      if (statements[pc] == Stmt.STORE_ARRAY) {
+        arrays[0] = Math.max(arrays[0], statements[pc + 4]);
+        arrays[1] += statements[pc + 4];
+      }
     }
   }
 

@@ -1,0 +1,907 @@
+package org.codese.load;
+
+import java.io.Externalizable;
+import java.lang.reflect.Array;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.codese.UnsafeSnapshotException;
+import org.codese.format.SnapshotFile;
+import org.codese.jvm.Types;
+import org.codese.program.Constant;
+import org.codese.program.Grammar;
+import org.codese.program.Tape;
+import org.codese.verify.GrammarCheck;
+import org.codese.verify.Stmt;
+
+/**
+ * Checks what a snapshot's lifted statements do, against the live classes and the resolved
+ * constants, before any generated class is defined. It follows the program in the order it runs
+ * (create, set, finish) and keeps, for every table slot of the snapshot, what the code put there.
+ *
+ * <p>Invariants it enforces, each a rejection with {@link UnsafeSnapshotException}:
+ *
+ * <ul>
+ *   <li>Every slot is filled at most once, in the create phase (or by a record hook), with an
+ *       object of a known class; so a snapshot allocates at most one object per slot, whatever
+ *       its loops say.
+ *   <li>Only objects and arrays the restore allocated are written to: fields, elements, {@code
+ *       readObject} and {@code readExternal} replays target slots holding an allocation of this
+ *       snapshot, never a constant, a cached box, a string, a record or a {@code readResolve}
+ *       result.
+ *   <li>Every cast succeeds, every field set fits the field's declaring class and type, every
+ *       element index is inside its array and every element fits the array's component type; so
+ *       generated code cannot fail with a {@code ClassCastException}, an {@code
+ *       IllegalArgumentException}, an {@code ArrayStoreException}, an {@code
+ *       ArrayIndexOutOfBoundsException} or a {@code NullPointerException}.
+ *   <li>Every class the code names in a cast or a {@code putfield} is one of the snapshot's class
+ *       table (which the filter saw) or the declared type of the field stored into.
+ *   <li>Phases keep their roles: the create phase only fills slots, the set phase only writes
+ *       fields and elements, the finish phase only runs the finish program; and there are no more
+ *       generated classes than the statements need.
+ * </ul>
+ *
+ * References to objects of earlier stream segments are checked when the restore starts ({@link
+ * #priorIds()}, {@link #priorTypes()}).
+ */
+final class ProgramCheck {
+  /**
+   * Loops over more elements run in blocks of this many: the JIT compiles a block method after a
+   * few calls, where a long loop in one call would run interpreted until on-stack replacement.
+   */
+  private static final int BLOCK = 256;
+  private static final byte EMPTY = 0;
+  /** An object allocated by this snapshot: fields may be set, hooks may run on it. */
+  private static final byte INSTANCE = 1;
+  /** An array allocated by this snapshot: elements may be set. */
+  private static final byte ARRAY = 2;
+  /** A new string or box: never written to. */
+  private static final byte VALUE = 3;
+  /** A value the snapshot did not allocate (a constant, a cached box): never written to. */
+  private static final byte FOREIGN = 4;
+  /** A record made by its hook: never written to. */
+  private static final byte RECORD = 5;
+  /** What {@code readResolve} returned: of unknown class, never written to. */
+  private static final byte RESOLVED = 6;
+
+  private final List<Constant> raw;
+  private final Object[] resolved;
+  private final ClassTable classes;
+  private final int first;
+  private final int end;
+  private final byte[] kind;
+  private final Class<?>[] type;
+  private final int[] length;
+  private final Map<String, Class<?>> named = new HashMap<>();
+  private final Map<Class<?>, Map<String, Field>> fields = new HashMap<>();
+  private int[] priorIds = new int[0];
+  private Class<?>[] priorTypes = new Class<?>[0];
+  private int priors;
+  private final Map<Class<?>, Integer> fieldCounts = new HashMap<>();
+  private final List<org.codese.program.ClassEntry> entries;
+  private Map<Class<?>, Integer> listed;
+  /** Per constant, whether the finish program ran it as a hook already. */
+  private final boolean[] hooksRun;
+  private final Map<Class<?>, Integer> depths = new HashMap<>();
+  /** Field and element stores the allocated objects can take: each field and element once. */
+  private long capacity;
+  /** Field and element stores the program makes. */
+  private long writes;
+  private String where = "";
+  /** The names of the generated class being checked. */
+  private List<String> names = List.of();
+  private int target = -1;
+  /** The last class found to fit {@link #lastRequired}: repeated checks of a column are free. */
+  private Class<?> lastFit;
+  private Class<?> lastRequired;
+  private Class<?> fitWanted;
+  private Class<?> fitActual;
+  private Class<?> depthOf;
+  private String lastCast;
+  private int lastCastHost;
+  private Class<?> lastCastClass;
+  private int depth;
+  private Class<?> countOf;
+  private int count;
+
+  private ProgramCheck(SnapshotFile file, ClassTable classes, Object[] resolved, int slots) {
+    this.raw = file.constants();
+    this.entries = file.classes();
+    this.hooksRun = new boolean[raw.size()];
+    this.resolved = resolved;
+    this.classes = classes;
+    this.first = file.firstId();
+    this.end = file.tableSize();
+    int n = slots;
+    this.kind = new byte[n];
+    this.type = new Class<?>[n];
+    this.length = new int[n];
+    for (int i = 0; i < classes.size(); i++) {
+      named.putIfAbsent(Types.internalName(classes.get(i)), classes.get(i));
+    }
+    named.put("[Ljava/lang/Object;", Object[].class);
+  }
+
+  /**
+   * Checks a snapshot's program.
+   *
+   * @param file the parsed snapshot
+   * @param program its lifted classes, from a grammar check without violations
+   * @param classes its resolved class table
+   * @param resolved its resolved constants
+   * @return the check, for {@link #priorIds()} and {@link #priorTypes()}
+   * @throws UnsafeSnapshotException at the first statement that breaks an invariant
+   */
+  static ProgramCheck check(SnapshotFile file, List<GrammarCheck.Lifted> program,
+      ClassTable classes, Object[] resolved) throws UnsafeSnapshotException {
+    ProgramCheck c;
+    try {
+      c = new ProgramCheck(file, classes, resolved, slots(file, program));
+    } catch (Reject r) {
+      throw new UnsafeSnapshotException(List.of(r.getMessage()));
+    }
+    try {
+      c.run(program);
+    } catch (Reject r) {
+      throw new UnsafeSnapshotException(List.of(c.where + r.getMessage()));
+    }
+    return c;
+  }
+
+  /** @return ids of earlier segments' objects this snapshot stores into typed places */
+  int[] priorIds() {
+    return java.util.Arrays.copyOf(priorIds, priors);
+  }
+
+  /** @return the class each of {@link #priorIds()} must be an instance of (or be null) */
+  Class<?>[] priorTypes() {
+    return java.util.Arrays.copyOf(priorTypes, priors);
+  }
+
+  /** A broken invariant; carries only its message. */
+  private static final class Reject extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    Reject(String message) {
+      super(message, null, false, false);
+    }
+  }
+
+  /**
+   * The number of table slots the snapshot declares, checked against what its program can fill
+   * (stores, loop ids, record hooks) before any per-slot memory is allocated: a lying table size
+   * cannot make the loader or the restore allocate more than the file's contents justify.
+   */
+  private static int slots(SnapshotFile file, List<GrammarCheck.Lifted> program) throws Reject {
+    long declared = (long) file.tableSize() - file.firstId();
+    long fills = 0;
+    List<Constant> raw = file.constants();
+    for (GrammarCheck.Lifted c : program) {
+      for (int[] code : c.chunks()) {
+        for (int pc = 0; pc < code.length; pc += Stmt.size(code, pc)) {
+          int op = code[pc];
+          int ids = op == Stmt.ALLOC_LOOP || op == Stmt.STRING_LOOP ? code[pc + 1] : -1;
+          if (op >= Stmt.STORE_ALLOC && op <= Stmt.STORE_CONSTANT) {
+            fills++;
+          } else if (ids >= 0 && ids < raw.size() && raw.get(ids) instanceof Constant.PrimArray p
+              && p.array() instanceof int[] a) {
+            fills += a.length;
+          }
+        }
+      }
+    }
+    for (Constant k : raw) {
+      fills += k instanceof Constant.Hook h && h.kind() == Constant.HookKind.RECORD ? 1 : 0;
+    }
+    if (declared < 0 || declared > fills) {
+      throw new Reject("the snapshot declares " + declared + " table slots but its program can"
+          + " fill at most " + fills);
+    }
+    return (int) declared;
+  }
+
+  private void run(List<GrammarCheck.Lifted> program) throws Reject {
+    countClasses(program);
+    for (int phase = 0; phase < Grammar.PHASES; phase++) {
+      for (GrammarCheck.Lifted c : program) {
+        if (c.phase() != phase) {
+          continue;
+        }
+        if (phase != 1 && c.host() >= 0) {
+          throw new Reject("generated class " + c.index() + " of phase " + phase
+              + " joins a nest; only the set phase writes fields with putfield");
+        }
+        names = c.names();
+        for (int m = 0; m < c.chunks().size(); m++) {
+          target = -1;
+          int[] code = c.chunks().get(m);
+          for (int pc = 0, s = 0; pc < code.length; pc += Stmt.size(code, pc), s++) {
+            where = "generated class " + c.index() + ", method m" + m + ", statement " + s + ": ";
+            statement(phase, c.host(), code, pc);
+          }
+        }
+      }
+    }
+    where = "";
+  }
+
+  /**
+   * The emitter starts a class per phase and host and a new one only after {@link
+   * Grammar#MAX_OPS_PER_CLASS} statements; a snapshot may define no more classes than that.
+   */
+  private void countClasses(List<GrammarCheck.Lifted> program) throws Reject {
+    java.util.Set<Long> sections = new java.util.HashSet<>();
+    long statements = 0;
+    for (GrammarCheck.Lifted c : program) {
+      sections.add(((long) c.phase() << 32) | (c.host() & 0xFFFFFFFFL));
+      long n = 0;
+      for (int[] code : c.chunks()) {
+        for (int pc = 0; pc < code.length; pc += Stmt.size(code, pc)) {
+          n++;
+        }
+      }
+      if (n == 0) {
+        throw new Reject("generated class " + c.index() + " has no statement");
+      }
+      statements += n;
+    }
+    long allowed = sections.size() + statements / Grammar.MAX_OPS_PER_CLASS;
+    if (program.size() > allowed) {
+      throw new Reject(program.size() + " generated classes for " + statements
+          + " statements; the restore program needs at most " + allowed);
+    }
+  }
+
+  private void statement(int phase, int host, int[] code, int pc) throws Reject {
+    switch (phase) {
+      case 0 -> create(code, pc);
+      case 1 -> set(host, code, pc);
+      default -> finish(code, pc);
+    }
+  }
+
+  private void create(int[] code, int pc) throws Reject {
+    int op = code[pc];
+    if (op >= Stmt.STORE_ALLOC && op <= Stmt.STORE_CONSTANT) {
+      store(code, pc);
+    } else if (op == Stmt.ALLOC_LOOP) {
+      Class<?> c = allocated(code[pc + 2]);
+      int[] ids = intArray(code[pc + 1]);
+      for (int from = 0; from < ids.length; from += BLOCK) {
+        fillBlock(ids, from, Math.min(ids.length, from + BLOCK), INSTANCE, c);
+      }
+      capacity += (long) ids.length * fieldCount(c);
+    } else if (op == Stmt.STRING_LOOP) {
+      int[] ids = intArray(code[pc + 1]);
+      if (!(raw(code[pc + 2]) instanceof Constant.Texts t) || t.values().length < ids.length) {
+        throw new Reject("a string loop's texts are not a string array as long as its ids");
+      }
+      for (int from = 0; from < ids.length; from += BLOCK) {
+        fillBlock(ids, from, Math.min(ids.length, from + BLOCK), VALUE, String.class);
+      }
+    } else {
+      throw new Reject("the create phase only fills table slots, not statement " + op);
+    }
+  }
+
+  /** A store statement: {@code table[id] = value}. */
+  private void store(int[] code, int pc) throws Reject {
+    int id = code[pc + 1];
+    int k = code[pc + 2];
+    switch (code[pc]) {
+      case Stmt.STORE_ALLOC -> fill(id, INSTANCE, allocated(k), 0);
+      case Stmt.STORE_ARRAY -> fill(id, ARRAY, arrayClass((char) k, code[pc + 3]), code[pc + 4]);
+      case Stmt.STORE_CLONE -> {
+        String descriptor = names.get(code[pc + 3]);
+        if (!(raw(k) instanceof Constant.PrimArray p)
+            || !Types.descriptor(p.array().getClass()).equals(descriptor)) {
+          throw new Reject("clones constant " + k + ", which is not a " + descriptor + " array");
+        }
+        fill(id, ARRAY, p.array().getClass(), Array.getLength(p.array()));
+      }
+      case Stmt.STORE_STRING -> {
+        if (k >= 0 && !(raw(k) instanceof Constant.Text)) {
+          throw new Reject("makes a string of constant " + k + ", which is not a text");
+        }
+        fill(id, VALUE, String.class, 0);
+      }
+      case Stmt.STORE_BOX -> fill(id, code[pc + 3] == 1 ? FOREIGN : VALUE,
+          Types.box((char) k, 0).getClass(), 0);
+      default -> {
+        Constant c = raw(k);
+        if (!(c instanceof Constant.EnumRef || c instanceof Constant.TypeRef
+            || c instanceof Constant.StreamClassRef)) {
+          throw new Reject("stores constant " + k + " into the table; only enum"
+              + " constants, classes and stream classes are stored as they are");
+        }
+        fill(id, FOREIGN, resolved[k].getClass(), 0);
+      }
+    }
+  }
+
+  /** The class an allocator constant allocates, which must be a concrete class. */
+  private Class<?> allocated(int constant) throws Reject {
+    if (!(raw(constant) instanceof Constant.Allocator a)) {
+      throw new Reject("allocates with constant " + constant + ", which is not an allocator");
+    }
+    Class<?> c = classes.get(a.type());
+    if (c.isInterface() || c.isArray() || c.isPrimitive()
+        || Modifier.isAbstract(c.getModifiers())) {
+      throw new Reject("allocates " + c.getName() + ", which cannot have instances");
+    }
+    return c;
+  }
+
+  /** The class of a new array of kind {@code elem} and, for references, array maker {@code maker}. */
+  private Class<?> arrayClass(char elem, int maker) throws Reject {
+    if (elem != 'L') {
+      return Types.primitiveClass(elem).arrayType();
+    } else if (maker < 0) {
+      return Object[].class;
+    } else if (raw(maker) instanceof Constant.ArrayMaker m && classes.get(m.type()).isArray()) {
+      return classes.get(m.type());
+    }
+    throw new Reject("makes an array with constant " + maker + ", which is not an array maker");
+  }
+
+  /** Fills slots {@code ids[from..to)} of a loop, as {@link #fillOne}. */
+  private void fillBlock(int[] ids, int from, int to, byte k, Class<?> c) throws Reject {
+    for (int i = from; i < to; i++) {
+      fillOne(ids[i], k, c);
+    }
+  }
+
+  /** Fills a slot of a loop: as {@link #fill}, its capacity counted by the caller. */
+  private void fillOne(int id, byte k, Class<?> c) throws Reject {
+    int at = id - first;
+    if (at < 0 || at >= kind.length || kind[at] != EMPTY) {
+      fill(id, k, c, 0);
+      return;
+    }
+    kind[at] = k;
+    type[at] = c;
+  }
+
+  private void fill(int id, byte k, Class<?> c, int len) throws Reject {
+    int at = own(id);
+    if (kind[at] != EMPTY) {
+      throw new Reject("fills table slot " + id + " a second time");
+    }
+    kind[at] = k;
+    type[at] = c;
+    length[at] = len;
+    capacity += k == ARRAY ? len : k == INSTANCE ? fieldCount(c) : 0;
+  }
+
+  /**
+   * The fields of {@code c} and its superclasses that the snapshot's class table lists: every field
+   * the program sets is one of them, so they bound how many stores an object of {@code c} takes.
+   * Counted from the table, without reflection, which is slow in a cold JVM.
+   */
+  private int fieldCount(Class<?> c) {
+    if (c == countOf) {
+      return count;
+    }
+    countOf = c;
+    Integer n = fieldCounts.get(c);
+    if (n == null) {
+      int count = 0;
+      for (Class<?> k = c; k != null; k = k.getSuperclass()) {
+        Integer own = listedFields().get(k);
+        count += own == null ? 0 : own;
+      }
+      n = count;
+      fieldCounts.put(c, n);
+    }
+    this.count = n;
+    return n;
+  }
+
+  /** Per class of the table, the number of distinct fields its entries list. */
+  private Map<Class<?>, Integer> listedFields() {
+    if (listed == null) {
+      listed = new HashMap<>();
+      for (int i = 0; i < classes.size(); i++) {
+        java.util.Set<String> names = new java.util.HashSet<>();
+        for (org.codese.program.ClassEntry.FieldEntry f : entries.get(i).fields()) {
+          names.add(f.name());
+        }
+        Integer before = listed.get(classes.get(i));
+        listed.put(classes.get(i), before == null ? names.size()
+            : Math.max(before, names.size()));
+      }
+    }
+    return listed;
+  }
+
+  /**
+   * Counts {@code n} field or element stores against the capacity of the objects allocated: a
+   * program writes each field and element at most once, so its loops cannot multiply the work.
+   */
+  private void write(long n) throws Reject {
+    writes += n;
+    if (writes > capacity) {
+      throw new Reject("makes " + writes + " field and element stores into objects that hold "
+          + capacity + " fields and elements; a restore sets each at most once");
+    }
+  }
+
+  /** @return the slot index of {@code id}, which must be one of this snapshot's own slots */
+  private int own(int id) throws Reject {
+    if (id < first || id >= end) {
+      throw new Reject("table slot " + id + " is not one of this snapshot's slots " + first
+          + ".." + (end - 1));
+    }
+    return id - first;
+  }
+
+  private void set(int host, int[] code, int pc) throws Reject {
+    switch (code[pc]) {
+      case Stmt.SELECT -> select(code[pc + 1], name(code[pc + 2]), host);
+      case Stmt.SET_FIELD -> {
+        write(1);
+        Field field = setter(code[pc + 1], (char) code[pc + 2], instanceTarget());
+        value((char) code[pc + 2], code[pc + 3], field.getType());
+      }
+      case Stmt.PUT_FIELD -> {
+        write(1);
+        Class<?> owner = hostClass(host, name(code[pc + 1]));
+        if (!owner.isAssignableFrom(instanceTarget())) {
+          throw new Reject("puts into a field of " + owner.getName() + " of an object of "
+              + instanceTarget().getName());
+        }
+        Field field = putfield(owner, name(code[pc + 2]), name(code[pc + 3]),
+            name(code[pc + 4]), host);
+        value((char) code[pc + 5], code[pc + 6], field.getType());
+      }
+      case Stmt.PUT_ELEMENT -> {
+        write(1);
+        Class<?> component = element(code[pc + 1], (char) code[pc + 2]);
+        value((char) code[pc + 2], code[pc + 3], component);
+      }
+      case Stmt.ELEMENT_LOOP -> {
+        int[] refs = intArray(code[pc + 1]);
+        write(refs.length);
+        Class<?> component = element(refs.length - 1, 'L');
+        refs(refs, refs.length, component);
+        target = -1;
+      }
+      case Stmt.CLUSTER_LOOP -> {
+        cluster(host, code, pc);
+        target = -1;
+      }
+      default -> throw new Reject("the set phase only writes fields and elements, not statement "
+          + code[pc]);
+    }
+  }
+
+
+  /**
+   * Whether a generated class of {@code host} (-1: Codese's own package) may name {@code c} in a
+   * cast: {@code c} is public in a package exported to it, or in the same runtime package.
+   */
+  private boolean accessible(Class<?> c, int host) {
+    Class<?> e = c;
+    while (e.isArray()) {
+      e = e.getComponentType();
+    }
+    if (e.isPrimitive()) {
+      return true;
+    }
+    Class<?> from = host < 0 ? ProgramCheck.class : classes.get(host);
+    if (Modifier.isPublic(e.getModifiers())) {
+      return e.getModule().isExported(e.getPackageName(), from.getModule());
+    }
+    return e.getPackageName().equals(from.getPackageName())
+        && e.getClassLoader() == from.getClassLoader();
+  }
+
+  private Class<?> cast(String internalName, int host) throws Reject {
+    if (internalName.equals(lastCast) && host == lastCastHost) {
+      return lastCastClass;
+    }
+    Class<?> c = named(internalName);
+    if (!accessible(c, host)) {
+      throw new Reject("casts to " + c.getName() + ", which generated code in "
+          + (host < 0 ? "Codese's package" : "the nest of " + classes.get(host).getName())
+          + " cannot access");
+    }
+    lastCast = internalName;
+    lastCastHost = host;
+    lastCastClass = c;
+    return c;
+  }
+
+  private void select(int id, String cast, int host) throws Reject {
+    int at = own(id);
+    if (kind[at] != INSTANCE && kind[at] != ARRAY) {
+      throw new Reject("writes to table slot " + id + ", which holds no object this"
+          + " snapshot allocated");
+    }
+    if (cast != null && !fits(cast(cast, host), type[at])) {
+      throw new Reject("casts slot " + id + " (" + type[at].getName() + ") to " + cast);
+    }
+    target = at;
+  }
+
+  private Class<?> instanceTarget() throws Reject {
+    if (target < 0 || kind[target] != INSTANCE) {
+      throw new Reject("sets a field with no object selected");
+    }
+    return type[target];
+  }
+
+  /**
+   * Checks an element store into the target array at {@code index} of kind {@code store}; returns
+   * the component type.
+   */
+  private Class<?> element(int index, char store) throws Reject {
+    if (target < 0 || kind[target] != ARRAY) {
+      throw new Reject("sets an element with no array selected");
+    }
+    Class<?> component = type[target].getComponentType();
+    if (index >= length[target]) {
+      throw new Reject("sets element " + index + " of an array of length " + length[target]);
+    }
+    boolean fits = store == 'L' ? !component.isPrimitive()
+        : component.isPrimitive() && (Types.primitiveCode(component) == store
+            || (store == 'B' && component == boolean.class));
+    if (!fits) {
+      throw new Reject("stores a value of kind " + store + " into a "
+          + type[target].getSimpleName());
+    }
+    return component;
+  }
+
+  /** {@code CLUSTER_LOOP owner ids n} and its {@code n} columns. */
+  private void cluster(int host, int[] code, int pc) throws Reject {
+    int[] ids = intArray(code[pc + 2]);
+    int columns = code[pc + 3];
+    write((long) ids.length * Math.max(1, columns));
+    String ownerName = name(code[pc + 1]);
+    Class<?> owner = ownerName == null ? null : hostClass(host, ownerName);
+    boolean reflective = false;
+    for (int c = 0; c < columns; c++) {
+      reflective |= code[pc + 4 + c * Stmt.COLUMN_SIZE + 2] >= 0;
+    }
+    Class<?>[] types = reflective ? new Class<?>[ids.length] : null;
+    for (int from = 0; from < ids.length; from += BLOCK) {
+      targetBlock(ids, from, Math.min(ids.length, from + BLOCK), owner, types);
+    }
+    for (int c = 0; c < columns; c++) {
+      int col = pc + 4 + c * Stmt.COLUMN_SIZE;
+      char t = (char) code[col];
+      Field field;
+      if (code[col + 2] >= 0) {
+        field = setter(code[col + 2], t, null);
+        Class<?> ok = null;
+        for (Class<?> k : types) {
+          if (k != ok && !field.getDeclaringClass().isAssignableFrom(k)) {
+            throw new Reject("sets " + field + " of an object of " + k.getName());
+          }
+          ok = k;
+        }
+      } else {
+        if (owner == null) {
+          throw new Reject("a cluster loop stores with putfield but casts to no class");
+        }
+        field = putfield(owner, name(code[col + 3]), name(code[col + 4]), name(code[col + 5]),
+            host);
+      }
+      column(t, code[col + 1], ids.length, field.getType());
+    }
+  }
+
+
+  /**
+   * Checks that slots {@code ids[from..to)} hold objects this snapshot allocated, of {@code owner}
+   * unless that is null, and records their classes in {@code types} unless that is null.
+   */
+  private void targetBlock(int[] ids, int from, int to, Class<?> owner, Class<?>[] types)
+      throws Reject {
+    Class<?> fits = null;
+    for (int i = from; i < to; i++) {
+      int at = own(ids[i]);
+      if (kind[at] == INSTANCE && type[at] == fits) {
+        if (types != null) {
+          types[i] = fits;
+        }
+        continue;
+      }
+      if (kind[at] != INSTANCE || (owner != null && !owner.isAssignableFrom(type[at]))) {
+        throw new Reject("a cluster loop writes to slot " + ids[i] + ", which holds no "
+            + (owner == null ? "object" : owner.getName()) + " this snapshot allocated");
+      }
+      if (types != null) {
+        types[i] = type[at];
+      }
+      fits = type[at];
+    }
+  }
+
+  /** A column of kind {@code t} whose values are constant {@code k}. */
+  private void column(char t, int k, int rows, Class<?> fieldType) throws Reject {
+    Object values = raw(k) instanceof Constant.PrimArray p ? p.array() : null;
+    Class<?> expected = t == 'L' ? int[].class : Types.primitiveClass(t).arrayType();
+    if (values == null || values.getClass() != expected || Array.getLength(values) < rows) {
+      throw new Reject("column constant " + k + " is not a " + expected.getSimpleName()
+          + " of at least " + rows + " values");
+    }
+    if (t == 'L') {
+      refs((int[]) values, rows, fieldType);
+    }
+  }
+
+  /** The field of a setter constant, whose setter kind and declaring class must fit. */
+  private Field setter(int constant, char setterKind, Class<?> targetType) throws Reject {
+    if (!(raw(constant) instanceof Constant.Setter) || !(resolved[constant] instanceof Field f)) {
+      throw new Reject("sets a field through constant " + constant + ", which is not a field");
+    }
+    boolean fits = setterKind == 'L' ? !f.getType().isPrimitive()
+        : f.getType().isPrimitive() && Types.primitiveCode(f.getType()) == setterKind;
+    if (!fits) {
+      throw new Reject("sets " + f + " with a setter of kind " + setterKind);
+    }
+    if (targetType != null && !f.getDeclaringClass().isAssignableFrom(targetType)) {
+      throw new Reject("sets " + f + " of an object of " + targetType.getName());
+    }
+    return f;
+  }
+
+  private Class<?> hostClass(int host, String owner) throws Reject {
+    if (host < 0 || !Types.internalName(classes.get(host)).equals(owner)) {
+      throw new Reject("stores with putfield into " + owner + " outside its nest");
+    }
+    return classes.get(host);
+  }
+
+  /** The live field {@code owner.name}: an instance field, not final, of the recorded type. */
+  private Field putfield(Class<?> owner, String name, String descriptor, String cast, int host)
+      throws Reject {
+    Field f = declaredFields(owner).get(name);
+    if (f == null || Modifier.isStatic(f.getModifiers()) || Modifier.isFinal(f.getModifiers())
+        || !Types.descriptor(f.getType()).equals(descriptor)) {
+      throw new Reject("putfield into " + owner.getName() + "." + name + " " + descriptor
+          + ", which is not a non-final instance field of that type");
+    }
+    if (cast != null && !Types.internalName(f.getType()).equals(cast)) {
+      throw new Reject("casts a value to " + cast + " before storing it into a field of type "
+          + f.getType().getName());
+    }
+    if (cast != null && !accessible(f.getType(), host)) {
+      throw new Reject("casts to " + f.getType().getName() + ", which the nest of "
+          + owner.getName() + " cannot access");
+    }
+    return f;
+  }
+
+  private Map<String, Field> declaredFields(Class<?> c) {
+    Map<String, Field> m = fields.get(c);
+    if (m == null) {
+      m = new HashMap<>();
+      for (Field f : c.getDeclaredFields()) {
+        m.put(f.getName(), f);
+      }
+      fields.put(c, m);
+    }
+    return m;
+  }
+
+  /** Checks that {@code v}, if a reference, is null or of a class that fits {@code required}. */
+  /** Checks a value of kind {@code t}: for references, {@link #ref}. */
+  private void value(char t, int ref, Class<?> required) throws Reject {
+    if (t == 'L') {
+      ref(ref, required);
+    }
+  }
+
+  /** Checks {@code refs[0..rows)} with {@link #ref}, in blocks. */
+  private void refs(int[] refs, int rows, Class<?> required) throws Reject {
+    for (int from = 0; from < rows; from += BLOCK) {
+      refBlock(refs, from, Math.min(rows, from + BLOCK), required);
+    }
+  }
+
+  private void refBlock(int[] refs, int from, int to, Class<?> required) throws Reject {
+    for (int i = from; i < to; i++) {
+      ref(refs[i], required);
+    }
+  }
+
+  /** Checks that table slot {@code ref} holds null or an object of a class fitting {@code required}. */
+  private void ref(int ref, Class<?> required) throws Reject {
+    int own = ref - first;
+    if (own >= 0 && own < kind.length && type[own] == lastFit && required == lastRequired
+        && lastFit != null) {
+      return;
+    }
+    if (ref < 0 || ref > end) {
+      throw new Reject("reads table slot " + ref + ", outside the table");
+    }
+    if (ref == end || required == Object.class) {
+      return;
+    }
+    if (ref < first) {
+      if (priors == priorIds.length) {
+        priorIds = java.util.Arrays.copyOf(priorIds, priors * 2 + 8);
+        priorTypes = java.util.Arrays.copyOf(priorTypes, priors * 2 + 8);
+      }
+      priorIds[priors] = ref;
+      priorTypes[priors++] = required;
+      return;
+    }
+    int at = ref - first;
+    Class<?> t = type[at];
+    if (t == lastFit && required == lastRequired) {
+      return;
+    }
+    if (kind[at] != EMPTY && kind[at] != RESOLVED && !required.isAssignableFrom(t)) {
+      throw new Reject("stores a " + type[at].getName() + " (slot " + ref + ") where a "
+          + required.getName() + " belongs");
+    }
+    if (t != null) {
+      lastFit = t;
+      lastRequired = required;
+    }
+  }
+
+  private void finish(int[] code, int pc) throws Reject {
+    if (code[pc] != Stmt.RUN_STEPS) {
+      throw new Reject("the finish phase only runs the finish program, not statement "
+          + code[pc]);
+    }
+    int[] p = intArray(code[pc + 1]);
+    int i = 0;
+    while (i < p.length) {
+      int step = p[i];
+      int size = step == Grammar.STEP_HOOK ? 2 : 4;
+      if (step < Grammar.STEP_HOOK || step > Grammar.STEP_ELEMENT || i + size > p.length) {
+        throw new Reject("finish step " + step + " at " + i + " is unknown or cut short");
+      }
+      if (step == Grammar.STEP_HOOK) {
+        hook(p[i + 1]);
+      } else if (step == Grammar.STEP_FIELD) {
+        write(1);
+        int at = own(p[i + 2]);
+        if (kind[at] != INSTANCE) {
+          throw new Reject("a finish step sets a field of slot " + p[i + 2]
+              + ", which holds no object this snapshot allocated");
+        }
+        Field f = setter(p[i + 1], 'L', type[at]);
+        ref(p[i + 3], f.getType());
+      } else {
+        write(1);
+        target = own(p[i + 1]);
+        ref(p[i + 3], element(p[i + 2], 'L'));
+        target = -1;
+      }
+      i += size;
+    }
+  }
+
+  private void hook(int constant) throws Reject {
+    if (!(raw(constant) instanceof Constant.Hook h)) {
+      throw new Reject("runs constant " + constant + " as a hook, which it is not");
+    }
+    int at = own(h.id());
+    Class<?> c = classes.get(h.type());
+    if (hooksRun[constant]) {
+      throw new Reject("runs hook constant " + constant + " a second time");
+    }
+    hooksRun[constant] = true;
+    switch (h.kind()) {
+      case SLOT, EXTERNAL -> {
+        if (kind[at] != INSTANCE || !fits(c, type[at])
+            || (h.kind() == Constant.HookKind.EXTERNAL
+                && !Externalizable.class.isAssignableFrom(type[at]))) {
+          throw new Reject("runs a " + h.kind() + " hook of " + c.getName() + " on slot "
+              + h.id() + ", which holds no such object this snapshot allocated");
+        }
+      }
+      case RECORD -> {
+        if (kind[at] != EMPTY || !c.isRecord()) {
+          throw new Reject("makes record " + c.getName() + " in slot " + h.id()
+              + ", which is filled already or not a record");
+        }
+        kind[at] = RECORD;
+        type[at] = c;
+      }
+      case RESOLVE -> {
+        if ((kind[at] != INSTANCE && kind[at] != RECORD) || !fits(c, type[at])) {
+          throw new Reject("resolves slot " + h.id() + ", which holds no " + c.getName()
+              + " this snapshot made");
+        }
+        kind[at] = RESOLVED;
+        type[at] = null;
+      }
+    }
+    if (kind[at] != EMPTY && ++length[at] > depth(type[at] == null ? c : type[at]) + 1) {
+      throw new Reject("runs more hooks on slot " + h.id() + " than its class has classes,"
+          + " plus readResolve; a restore runs each class's hook once per object");
+    }
+    tape(h.tape());
+  }
+
+  /**
+   * {@code wanted.isAssignableFrom(actual)}, remembering the last pair that fits: a program's
+   * hooks come in runs of one class, and in a cold JVM each native call costs.
+   */
+  private boolean fits(Class<?> wanted, Class<?> actual) {
+    if (wanted == fitWanted && actual == fitActual) {
+      return true;
+    }
+    if (!wanted.isAssignableFrom(actual)) {
+      return false;
+    }
+    fitWanted = wanted;
+    fitActual = actual;
+    return true;
+  }
+
+  /** The number of classes in {@code c}'s hierarchy, {@code Object} excluded. */
+  private int depth(Class<?> c) {
+    if (c == depthOf) {
+      return depth;
+    }
+    depthOf = c;
+    Integer d = depths.get(c);
+    if (d == null) {
+      int n = 0;
+      for (Class<?> k = c; k != null && k != Object.class; k = k.getSuperclass()) {
+        n++;
+      }
+      d = n;
+      depths.put(c, d);
+    }
+    depth = d;
+    return d;
+  }
+
+  private void tape(Tape tape) throws Reject {
+    if (tape == null) {
+      return;
+    }
+    int[] items = tape.items();
+    for (int i = 0; i + 1 < items.length; i += 2) {
+      if (items[i] == Tape.OBJECT && (items[i + 1] < -1 || items[i + 1] > end)) {
+        throw new Reject("a hook's data refers to table slot " + items[i + 1]);
+      }
+    }
+  }
+
+  private int[] intArray(int constant) throws Reject {
+    if (raw(constant) instanceof Constant.PrimArray p && p.array() instanceof int[] a) {
+      return a;
+    }
+    throw new Reject("constant " + constant + " is not an int[]");
+  }
+
+  private Constant raw(int constant) throws Reject {
+    if (constant < 0 || constant >= raw.size()) {
+      throw new Reject("constant " + constant + " does not exist");
+    }
+    return raw.get(constant);
+  }
+
+  private Class<?> named(String internalName) throws Reject {
+    Class<?> c = named.get(internalName);
+    if (c == null) {
+      throw new Reject("casts to " + internalName + ", which the snapshot's class table does not"
+          + " name");
+    }
+    return c;
+  }
+
+  /** @return name {@code index} of the class being checked, or {@code null} for -1 */
+  private String name(int index) throws Reject {
+    if (index < 0) {
+      return null;
+    }
+    if (index >= names.size()) {
+      throw new Reject("refers to name " + index + ", which the class does not have");
+    }
+    return names.get(index);
+  }
+}

@@ -1,0 +1,316 @@
+package org.codese.testkit;
+
+import static org.objectweb.asm.Opcodes.*;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import org.codese.format.SnapshotFile;
+import org.codese.program.ClassEntry;
+import org.codese.program.Constant;
+import org.codese.program.Grammar;
+import org.codese.program.Tape;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.Label;
+import org.objectweb.asm.MethodVisitor;
+
+/**
+ * Builds snapshots the way an attacker would: class entries, constants and generated classes
+ * written by hand with ASM in the shapes of the restore grammar, encoded by the format's own
+ * writer, so every checksum is valid. The root is table slot 0 unless {@link #root} says
+ * otherwise.
+ */
+public final class Crafted {
+  private final List<ClassEntry> classes = new ArrayList<>();
+  private final List<Constant> constants = new ArrayList<>();
+  private final List<byte[]> classFiles = new ArrayList<>();
+  private final List<int[]> placements = new ArrayList<>();
+  private int tableSize = 1;
+  private int root;
+
+  /** @return the class-table index of a new entry for {@code name}, with no fields */
+  public int type(String name) {
+    return type(new ClassEntry(name, List.of(), 0, false));
+  }
+
+  /** @return the class-table index of {@code entry} */
+  public int type(ClassEntry entry) {
+    classes.add(entry);
+    return classes.size() - 1;
+  }
+
+  /** @return the index of a new constant */
+  public int constant(Constant c) {
+    constants.add(c);
+    return constants.size() - 1;
+  }
+
+  /** Sets the number of table slots (ids 0 to {@code n - 1}). */
+  public Crafted slots(int n) {
+    tableSize = n;
+    return this;
+  }
+
+  /** Makes table slot {@code id} the root. */
+  public Crafted root(int id) {
+    root = id;
+    return this;
+  }
+
+  /** Adds a generated class of {@code phase} hosted by Codese, with one chunk. */
+  public Crafted code(int phase, Consumer<Chunk> body) {
+    return code(phase, -1, body);
+  }
+
+  /** Adds a generated class of {@code phase} in the nest of class {@code host}, with one chunk. */
+  public Crafted code(int phase, int host, Consumer<Chunk> body) {
+    return code(phase, host, body, 16, 256);
+  }
+
+  /** As {@link #code(int, int, Consumer)}, with the chunk's {@code max_stack} and locals given. */
+  public Crafted code(int phase, int host, Consumer<Chunk> body, int maxStack, int maxLocals) {
+    String pkg = host < 0 ? Grammar.PACKAGE : packageOf(classes.get(host).name());
+    String name = (pkg.isEmpty() ? "" : pkg + "/") + Grammar.CLASS_PREFIX + classFiles.size();
+    ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_FRAMES) {
+      @Override
+      protected String getCommonSuperClass(String a, String b) {
+        return "java/lang/Object";
+      }
+    };
+    cw.visit(V17, ACC_PUBLIC | ACC_FINAL | ACC_SUPER | ACC_SYNTHETIC, name, null,
+        "java/lang/Object", new String[] {Grammar.ENTRY_INTERFACE});
+    MethodVisitor init = cw.visitMethod(ACC_PUBLIC, "<init>", "()V", null, null);
+    init.visitCode();
+    init.visitVarInsn(ALOAD, 0);
+    init.visitMethodInsn(INVOKESPECIAL, "java/lang/Object", "<init>", "()V", false);
+    init.visitInsn(RETURN);
+    init.visitMaxs(0, 0);
+    init.visitEnd();
+    MethodVisitor m = cw.visitMethod(ACC_STATIC, "m0", Grammar.CHUNK_DESCRIPTOR, null, null);
+    m.visitCode();
+    body.accept(new Chunk(m));
+    m.visitInsn(RETURN);
+    m.visitMaxs(0, 0);
+    m.visitEnd();
+    MethodVisitor a = cw.visitMethod(ACC_PUBLIC, "accept",
+        "(Ljava/lang/Object;Ljava/lang/Object;)V", null, null);
+    a.visitCode();
+    a.visitVarInsn(ALOAD, 1);
+    a.visitTypeInsn(CHECKCAST, "[Ljava/lang/Object;");
+    a.visitVarInsn(ASTORE, 3);
+    a.visitVarInsn(ALOAD, 2);
+    a.visitTypeInsn(CHECKCAST, "[Ljava/lang/Object;");
+    a.visitVarInsn(ASTORE, 4);
+    a.visitVarInsn(ALOAD, 3);
+    a.visitVarInsn(ALOAD, 4);
+    a.visitMethodInsn(INVOKESTATIC, name, "m0", Grammar.CHUNK_DESCRIPTOR, false);
+    a.visitInsn(RETURN);
+    a.visitMaxs(0, 0);
+    a.visitEnd();
+    cw.visitEnd();
+    byte[] bytes = cw.toByteArray();
+    if (maxStack != 16 || maxLocals != 256) {
+      bytes = MaxsOverride.patch(bytes, maxStack, maxLocals);
+    }
+    classFiles.add(bytes);
+    placements.add(new int[] {phase, host});
+    return this;
+  }
+
+  /** @return the snapshot's bytes, with valid checksums */
+  public byte[] bytes() {
+    Tape items = new Tape(new byte[0], new int[] {Tape.OBJECT, root});
+    return new SnapshotFile(Runtime.version().toString(), 0, tableSize, 1, List.copyOf(classes),
+        List.copyOf(constants), List.copyOf(classFiles), List.copyOf(placements), items).bytes();
+  }
+
+  private static String packageOf(String binaryName) {
+    int dot = binaryName.lastIndexOf('.');
+    return dot < 0 ? "" : binaryName.substring(0, dot).replace('.', '/');
+  }
+
+  /** Writes statements of the restore grammar into a chunk. */
+  public static final class Chunk {
+    /** The chunk's visitor, for hand-written instructions outside the statement helpers. */
+    public final MethodVisitor mv;
+
+    Chunk(MethodVisitor mv) {
+      this.mv = mv;
+    }
+
+    /** Pushes an int. */
+    public Chunk push(int v) {
+      mv.visitLdcInsn(v);
+      return this;
+    }
+
+    /** {@code table[id] = constants[k]}. */
+    public Chunk storeConstant(int id, int k) {
+      mv.visitVarInsn(ALOAD, 0);
+      push(id);
+      constant(k, null);
+      mv.visitInsn(AASTORE);
+      return this;
+    }
+
+    /** {@code table[id] = Box.valueOf(v)} for an int-like box such as {@code java/lang/Integer}. */
+    public Chunk storeCachedBox(int id, String box, char type, int v) {
+      mv.visitVarInsn(ALOAD, 0);
+      push(id);
+      push(v);
+      mv.visitMethodInsn(INVOKESTATIC, box, "valueOf", "(" + type + ")L" + box + ";", false);
+      mv.visitInsn(AASTORE);
+      return this;
+    }
+
+    /** {@code table[id] = ((Constructor) constants[k]).newInstance(null)}. */
+    public Chunk alloc(int id, int k) {
+      mv.visitVarInsn(ALOAD, 0);
+      push(id);
+      constant(k, "java/lang/reflect/Constructor");
+      mv.visitInsn(ACONST_NULL);
+      mv.visitMethodInsn(INVOKEVIRTUAL, "java/lang/reflect/Constructor", "newInstance",
+          "([Ljava/lang/Object;)Ljava/lang/Object;", false);
+      mv.visitInsn(AASTORE);
+      return this;
+    }
+
+    /** {@code table[id] = new Object[length]}. */
+    public Chunk newObjectArray(int id, int length) {
+      mv.visitVarInsn(ALOAD, 0);
+      push(id);
+      push(length);
+      mv.visitTypeInsn(ANEWARRAY, "java/lang/Object");
+      mv.visitInsn(AASTORE);
+      return this;
+    }
+
+    /** {@code target = (cast) table[id]}; no cast if {@code cast} is null. */
+    public Chunk select(int id, String cast) {
+      mv.visitVarInsn(ALOAD, 0);
+      push(id);
+      mv.visitInsn(AALOAD);
+      if (cast != null) {
+        mv.visitTypeInsn(CHECKCAST, cast);
+      }
+      mv.visitVarInsn(ASTORE, 2);
+      return this;
+    }
+
+    /** {@code ((Field) constants[k]).setInt(target, v)}. */
+    public Chunk setInt(int k, int v) {
+      constant(k, "java/lang/reflect/Field");
+      mv.visitVarInsn(ALOAD, 2);
+      push(v);
+      mv.visitMethodInsn(INVOKEVIRTUAL, "java/lang/reflect/Field", "setInt",
+          "(Ljava/lang/Object;I)V", false);
+      return this;
+    }
+
+    /** {@code ((Field) constants[k]).set(target, table[ref])}. */
+    public Chunk setRef(int k, int ref) {
+      constant(k, "java/lang/reflect/Field");
+      mv.visitVarInsn(ALOAD, 2);
+      tableAt(ref);
+      mv.visitMethodInsn(INVOKEVIRTUAL, "java/lang/reflect/Field", "set",
+          "(Ljava/lang/Object;Ljava/lang/Object;)V", false);
+      return this;
+    }
+
+    /** {@code target.name = v} with {@code putfield owner.name:I}. */
+    public Chunk putInt(String owner, String name, int v) {
+      mv.visitVarInsn(ALOAD, 2);
+      push(v);
+      mv.visitFieldInsn(PUTFIELD, owner, name, "I");
+      return this;
+    }
+
+    /** {@code target[index] = table[ref]}. */
+    public Chunk putElement(int index, int ref) {
+      mv.visitVarInsn(ALOAD, 2);
+      push(index);
+      tableAt(ref);
+      mv.visitInsn(AASTORE);
+      return this;
+    }
+
+    /** {@code Hooks.runSteps(table, constants, program)}. */
+    public Chunk runSteps(int program) {
+      mv.visitVarInsn(ALOAD, 0);
+      mv.visitVarInsn(ALOAD, 1);
+      push(program);
+      mv.visitMethodInsn(INVOKESTATIC, Grammar.HOOKS_OWNER, Grammar.STEPS_METHOD,
+          Grammar.STEPS_DESCRIPTOR, false);
+      return this;
+    }
+
+    /** {@code local = (cast) constants[k]}: loop data. */
+    public Chunk loadData(int k, String cast, int local) {
+      constant(k, cast);
+      mv.visitVarInsn(ASTORE, local);
+      return this;
+    }
+
+    /** The grammar's counted loop over the {@code int[]} in local 3 around {@code body}. */
+    public Chunk loop(Runnable body) {
+      Label test = new Label();
+      Label top = new Label();
+      mv.visitInsn(ICONST_0);
+      mv.visitVarInsn(ISTORE, 4);
+      mv.visitJumpInsn(GOTO, test);
+      mv.visitLabel(top);
+      body.run();
+      mv.visitIincInsn(4, 1);
+      mv.visitLabel(test);
+      mv.visitVarInsn(ILOAD, 4);
+      mv.visitVarInsn(ALOAD, 3);
+      mv.visitInsn(ARRAYLENGTH);
+      mv.visitJumpInsn(IF_ICMPLT, top);
+      return this;
+    }
+
+    /** Pushes {@code table[ref]}. */
+    public Chunk tableAt(int ref) {
+      mv.visitVarInsn(ALOAD, 0);
+      push(ref);
+      mv.visitInsn(AALOAD);
+      return this;
+    }
+
+    private void constant(int k, String cast) {
+      mv.visitVarInsn(ALOAD, 1);
+      push(k);
+      mv.visitInsn(AALOAD);
+      if (cast != null) {
+        mv.visitTypeInsn(CHECKCAST, cast);
+      }
+    }
+  }
+
+  /** Rewrites the {@code max_stack} and {@code max_locals} of chunk {@code m0}. */
+  private static final class MaxsOverride {
+    private MaxsOverride() {}
+
+    static byte[] patch(byte[] bytes, int stack, int locals) {
+      org.objectweb.asm.ClassReader r = new org.objectweb.asm.ClassReader(bytes);
+      ClassWriter w = new ClassWriter(0);
+      r.accept(new org.objectweb.asm.ClassVisitor(ASM9, w) {
+        @Override
+        public MethodVisitor visitMethod(int access, String name, String desc, String sig,
+            String[] ex) {
+          MethodVisitor mv = super.visitMethod(access, name, desc, sig, ex);
+          if (!name.equals("m0")) {
+            return mv;
+          }
+          return new MethodVisitor(ASM9, mv) {
+            @Override
+            public void visitMaxs(int s, int l) {
+              super.visitMaxs(stack, locals);
+            }
+          };
+        }
+      }, 0);
+      return w.toByteArray();
+    }
+  }
+}
