@@ -83,6 +83,17 @@ final class VerifyCommand implements Callable<Integer> {
         problems.add("grammar: " + where + v);
       }
     }
+    if (problems.isEmpty()) {
+      for (int i = 0; i < src.segments.size(); i++) {
+        String where = src.segments.size() == 1 ? "" : "segment " + (i + 1) + ": ";
+        try {
+          org.codese.load.LoadedSnapshot.check(src.segments.get(i).file(), loader,
+              org.codese.CodeseLimits.defaults());
+        } catch (java.io.IOException e) {
+          problems.add("program: " + where + e.getMessage());
+        }
+      }
+    }
     try {
       new Decoder(new Decoder.Sink() {
         @Override

@@ -60,6 +60,26 @@ public final class LoadedSnapshot {
    */
   public static LoadedSnapshot load(SnapshotFile file, ClassLoader loader,
       Supplier<ObjectInputFilter> filter, CodeseLimits limits) throws IOException {
+    return load(file, loader, filter, limits, true);
+  }
+
+  /**
+   * Runs every check {@link #load} runs (grammar, limits, classes, filter, constants, program)
+   * and defines nothing: for tools that vet a snapshot whose classes come from another loader.
+   *
+   * @param file a parsed snapshot
+   * @param loader the loader for the classes it names, or {@code null} for the context loader
+   * @param limits bounds on what the snapshot may create
+   * @throws IOException as {@link #load}, for every reason but the definition of its classes
+   */
+  public static void check(SnapshotFile file, ClassLoader loader, CodeseLimits limits)
+      throws IOException {
+    load(file, loader, null, limits, false);
+  }
+
+  private static LoadedSnapshot load(SnapshotFile file, ClassLoader loader,
+      Supplier<ObjectInputFilter> filter, CodeseLimits limits, boolean define)
+      throws IOException {
     ClassLoader l = loader != null ? loader : Thread.currentThread().getContextClassLoader();
     if (l == null) {
       l = LoadedSnapshot.class.getClassLoader();
@@ -74,6 +94,9 @@ public final class LoadedSnapshot {
     Admission.checkFilter(file, table, filter == null ? null : filter.get(), longestArray);
     Object[] constants = Constants.resolve(file.constants(), table);
     ProgramCheck checked = ProgramCheck.check(file, code.program(), table, constants);
+    if (!define) {
+      return null;
+    }
     List<List<BiConsumer<Object[], Object[]>>> phases = new ArrayList<>();
     for (int p = 0; p < Grammar.PHASES; p++) {
       phases.add(new ArrayList<>());
