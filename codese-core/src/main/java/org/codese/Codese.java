@@ -268,6 +268,6 @@ public final class Codese {
           + " not a snapshot; read it with CodeseInputStream");
     }
     return new Snapshot(file, LoadedSnapshot.load(file, options.classLoader(),
-        new Filters.Effective(options.objectInputFilter()), options.limits()), options);
+        new Filters(options.objectInputFilter()), options.limits()), options);
   }
 }

@@ -3,11 +3,20 @@ package org.codese;
 import java.io.ObjectInputFilter;
 import java.util.function.Supplier;
 
-/** The effective serialization filter, composed as {@code ObjectInputStream} composes it. */
-final class Filters {
+/**
+ * The effective serialization filter, composed as {@code ObjectInputStream} composes it. An
+ * instance gives the loader the effective filter for one per-call filter when it asks; as a
+ * {@code Runnable} it initialises the JVM-wide configuration (one class for both, because each
+ * class loaded on the restore path costs in a cold JVM).
+ */
+final class Filters implements Supplier<ObjectInputFilter>, Runnable {
   private static volatile boolean prepared;
+  private final ObjectInputFilter perCall;
 
-  private Filters() {}
+  /** @param perCall the per-call filter, or {@code null} */
+  Filters(ObjectInputFilter perCall) {
+    this.perCall = perCall;
+  }
 
   /**
    * Starts initialising the JVM-wide filter configuration ({@code ObjectInputFilter.Config}) on a
@@ -22,7 +31,7 @@ final class Filters {
     }
     prepared = true;
     try {
-      Thread t = new Thread(new Prepare(), "codese-filter-config");
+      Thread t = new Thread(new Filters(null), "codese-filter-config");
       t.setDaemon(true);
       t.start();
     } catch (RuntimeException | Error e) {
@@ -40,29 +49,19 @@ final class Filters {
     return perCall == null ? f : factory.apply(f, perCall);
   }
 
-  /** {@link #effective} of a per-call filter, computed when the loader asks for it. */
-  static final class Effective implements Supplier<ObjectInputFilter> {
-    private final ObjectInputFilter perCall;
-
-    Effective(ObjectInputFilter perCall) {
-      this.perCall = perCall;
-    }
-
-    @Override
-    public ObjectInputFilter get() {
-      return effective(perCall);
-    }
+  /** @return {@link #effective} of this instance's per-call filter */
+  @Override
+  public ObjectInputFilter get() {
+    return effective(perCall);
   }
 
   /** Touches the filter configuration; any failure is left for {@link #effective} to report. */
-  private static final class Prepare implements Runnable {
-    @Override
-    public void run() {
-      try {
-        ObjectInputFilter.Config.getSerialFilterFactory();
-      } catch (RuntimeException | Error e) {
-        // reported, as the JDK reports it, when the loader asks for the filter
-      }
+  @Override
+  public void run() {
+    try {
+      ObjectInputFilter.Config.getSerialFilterFactory();
+    } catch (RuntimeException | Error e) {
+      // reported, as the JDK reports it, when the loader asks for the filter
     }
   }
 }

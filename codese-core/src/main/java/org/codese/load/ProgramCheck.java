@@ -136,17 +136,8 @@ final class ProgramCheck {
    */
   static ProgramCheck check(SnapshotFile file, List<GrammarCheck.Lifted> program,
       ClassTable classes, Object[] resolved) throws UnsafeSnapshotException {
-    ProgramCheck c;
-    try {
-      c = new ProgramCheck(file, classes, resolved, slots(file, program));
-    } catch (Reject r) {
-      throw new UnsafeSnapshotException(List.of(r.getMessage()));
-    }
-    try {
-      c.run(program);
-    } catch (Reject r) {
-      throw new UnsafeSnapshotException(List.of(c.where + r.getMessage()));
-    }
+    ProgramCheck c = new ProgramCheck(file, classes, resolved, slots(file, program));
+    c.run(program);
     return c;
   }
 
@@ -160,27 +151,19 @@ final class ProgramCheck {
     return java.util.Arrays.copyOf(priorTypes, priors);
   }
 
-  /** A broken invariant; carries only its message. */
-  private static final class Reject extends Exception {
-    private static final long serialVersionUID = 1L;
-
-    Reject(String message) {
-      super(message, null, false, false);
-    }
-  }
-
   /**
    * The number of table slots the snapshot declares, checked against what its program can fill
    * (stores, loop ids, record hooks) before any per-slot memory is allocated: a lying table size
    * cannot make the loader or the restore allocate more than the file's contents justify.
    */
-  private static int slots(SnapshotFile file, List<GrammarCheck.Lifted> program) throws Reject {
+  private static int slots(SnapshotFile file, List<GrammarCheck.Lifted> program)
+      throws UnsafeSnapshotException {
     long declared = (long) file.tableSize() - file.firstId();
     long fills = 0;
     List<Constant> raw = file.constants();
     for (GrammarCheck.Lifted c : program) {
       for (int[] code : c.chunks()) {
-        for (int pc = 0; pc < code.length; pc += Stmt.size(code, pc)) {
+        for (int pc = 0; pc < code.length; pc += GrammarCheck.statementSize(code, pc)) {
           int op = code[pc];
           int ids = op == Stmt.ALLOC_LOOP || op == Stmt.STRING_LOOP ? code[pc + 1] : -1;
           if (op >= Stmt.STORE_ALLOC && op <= Stmt.STORE_CONSTANT) {
@@ -196,13 +179,13 @@ final class ProgramCheck {
       fills += k instanceof Constant.Hook h && h.kind() == Constant.HookKind.RECORD ? 1 : 0;
     }
     if (declared < 0 || declared > fills) {
-      throw new Reject("the snapshot declares " + declared + " table slots but its program can"
-          + " fill at most " + fills);
+      throw new UnsafeSnapshotException(List.of("the snapshot declares " + declared
+          + " table slots but its program can fill at most " + fills));
     }
     return (int) declared;
   }
 
-  private void run(List<GrammarCheck.Lifted> program) throws Reject {
+  private void run(List<GrammarCheck.Lifted> program) throws UnsafeSnapshotException {
     countClasses(program);
     for (int phase = 0; phase < Grammar.PHASES; phase++) {
       for (GrammarCheck.Lifted c : program) {
@@ -210,14 +193,14 @@ final class ProgramCheck {
           continue;
         }
         if (phase != 1 && c.host() >= 0) {
-          throw new Reject("generated class " + c.index() + " of phase " + phase
+          throw reject("generated class " + c.index() + " of phase " + phase
               + " joins a nest; only the set phase writes fields with putfield");
         }
         names = c.names();
         for (int m = 0; m < c.chunks().size(); m++) {
           target = -1;
           int[] code = c.chunks().get(m);
-          for (int pc = 0, s = 0; pc < code.length; pc += Stmt.size(code, pc), s++) {
+          for (int pc = 0, s = 0; pc < code.length; pc += GrammarCheck.statementSize(code, pc), s++) {
             where = "generated class " + c.index() + ", method m" + m + ", statement " + s + ": ";
             statement(phase, c.host(), code, pc);
           }
@@ -231,30 +214,30 @@ final class ProgramCheck {
    * The emitter starts a class per phase and host and a new one only after {@link
    * Grammar#MAX_OPS_PER_CLASS} statements; a snapshot may define no more classes than that.
    */
-  private void countClasses(List<GrammarCheck.Lifted> program) throws Reject {
+  private void countClasses(List<GrammarCheck.Lifted> program) throws UnsafeSnapshotException {
     java.util.Set<Long> sections = new java.util.HashSet<>();
     long statements = 0;
     for (GrammarCheck.Lifted c : program) {
       sections.add(((long) c.phase() << 32) | (c.host() & 0xFFFFFFFFL));
       long n = 0;
       for (int[] code : c.chunks()) {
-        for (int pc = 0; pc < code.length; pc += Stmt.size(code, pc)) {
+        for (int pc = 0; pc < code.length; pc += GrammarCheck.statementSize(code, pc)) {
           n++;
         }
       }
       if (n == 0) {
-        throw new Reject("generated class " + c.index() + " has no statement");
+        throw reject("generated class " + c.index() + " has no statement");
       }
       statements += n;
     }
     long allowed = sections.size() + statements / Grammar.MAX_OPS_PER_CLASS;
     if (program.size() > allowed) {
-      throw new Reject(program.size() + " generated classes for " + statements
+      throw reject(program.size() + " generated classes for " + statements
           + " statements; the restore program needs at most " + allowed);
     }
   }
 
-  private void statement(int phase, int host, int[] code, int pc) throws Reject {
+  private void statement(int phase, int host, int[] code, int pc) throws UnsafeSnapshotException {
     switch (phase) {
       case 0 -> create(code, pc);
       case 1 -> set(host, code, pc);
@@ -262,7 +245,7 @@ final class ProgramCheck {
     }
   }
 
-  private void create(int[] code, int pc) throws Reject {
+  private void create(int[] code, int pc) throws UnsafeSnapshotException {
     int op = code[pc];
     if (op >= Stmt.STORE_ALLOC && op <= Stmt.STORE_CONSTANT) {
       store(code, pc);
@@ -276,18 +259,18 @@ final class ProgramCheck {
     } else if (op == Stmt.STRING_LOOP) {
       int[] ids = intArray(code[pc + 1]);
       if (!(raw(code[pc + 2]) instanceof Constant.Texts t) || t.values().length < ids.length) {
-        throw new Reject("a string loop's texts are not a string array as long as its ids");
+        throw reject("a string loop's texts are not a string array as long as its ids");
       }
       for (int from = 0; from < ids.length; from += BLOCK) {
         fillBlock(ids, from, Math.min(ids.length, from + BLOCK), VALUE, String.class);
       }
     } else {
-      throw new Reject("the create phase only fills table slots, not statement " + op);
+      throw reject("the create phase only fills table slots, not statement " + op);
     }
   }
 
   /** A store statement: {@code table[id] = value}. */
-  private void store(int[] code, int pc) throws Reject {
+  private void store(int[] code, int pc) throws UnsafeSnapshotException {
     int id = code[pc + 1];
     int k = code[pc + 2];
     switch (code[pc]) {
@@ -297,13 +280,13 @@ final class ProgramCheck {
         String descriptor = names.get(code[pc + 3]);
         if (!(raw(k) instanceof Constant.PrimArray p)
             || !Types.descriptor(p.array().getClass()).equals(descriptor)) {
-          throw new Reject("clones constant " + k + ", which is not a " + descriptor + " array");
+          throw reject("clones constant " + k + ", which is not a " + descriptor + " array");
         }
         fill(id, ARRAY, p.array().getClass(), Array.getLength(p.array()));
       }
       case Stmt.STORE_STRING -> {
         if (k >= 0 && !(raw(k) instanceof Constant.Text)) {
-          throw new Reject("makes a string of constant " + k + ", which is not a text");
+          throw reject("makes a string of constant " + k + ", which is not a text");
         }
         fill(id, VALUE, String.class, 0);
       }
@@ -313,7 +296,7 @@ final class ProgramCheck {
         Constant c = raw(k);
         if (!(c instanceof Constant.EnumRef || c instanceof Constant.TypeRef
             || c instanceof Constant.StreamClassRef)) {
-          throw new Reject("stores constant " + k + " into the table; only enum"
+          throw reject("stores constant " + k + " into the table; only enum"
               + " constants, classes and stream classes are stored as they are");
         }
         fill(id, FOREIGN, resolved[k].getClass(), 0);
@@ -322,20 +305,20 @@ final class ProgramCheck {
   }
 
   /** The class an allocator constant allocates, which must be a concrete class. */
-  private Class<?> allocated(int constant) throws Reject {
+  private Class<?> allocated(int constant) throws UnsafeSnapshotException {
     if (!(raw(constant) instanceof Constant.Allocator a)) {
-      throw new Reject("allocates with constant " + constant + ", which is not an allocator");
+      throw reject("allocates with constant " + constant + ", which is not an allocator");
     }
     Class<?> c = classes.get(a.type());
     if (c.isInterface() || c.isArray() || c.isPrimitive()
         || Modifier.isAbstract(c.getModifiers())) {
-      throw new Reject("allocates " + c.getName() + ", which cannot have instances");
+      throw reject("allocates " + c.getName() + ", which cannot have instances");
     }
     return c;
   }
 
   /** The class of a new array of kind {@code elem} and, for references, array maker {@code maker}. */
-  private Class<?> arrayClass(char elem, int maker) throws Reject {
+  private Class<?> arrayClass(char elem, int maker) throws UnsafeSnapshotException {
     if (elem != 'L') {
       return Types.primitiveClass(elem).arrayType();
     } else if (maker < 0) {
@@ -343,18 +326,18 @@ final class ProgramCheck {
     } else if (raw(maker) instanceof Constant.ArrayMaker m && classes.get(m.type()).isArray()) {
       return classes.get(m.type());
     }
-    throw new Reject("makes an array with constant " + maker + ", which is not an array maker");
+    throw reject("makes an array with constant " + maker + ", which is not an array maker");
   }
 
   /** Fills slots {@code ids[from..to)} of a loop, as {@link #fillOne}. */
-  private void fillBlock(int[] ids, int from, int to, byte k, Class<?> c) throws Reject {
+  private void fillBlock(int[] ids, int from, int to, byte k, Class<?> c) throws UnsafeSnapshotException {
     for (int i = from; i < to; i++) {
       fillOne(ids[i], k, c);
     }
   }
 
   /** Fills a slot of a loop: as {@link #fill}, its capacity counted by the caller. */
-  private void fillOne(int id, byte k, Class<?> c) throws Reject {
+  private void fillOne(int id, byte k, Class<?> c) throws UnsafeSnapshotException {
     int at = id - first;
     if (at < 0 || at >= kind.length || kind[at] != EMPTY) {
       fill(id, k, c, 0);
@@ -364,10 +347,10 @@ final class ProgramCheck {
     type[at] = c;
   }
 
-  private void fill(int id, byte k, Class<?> c, int len) throws Reject {
+  private void fill(int id, byte k, Class<?> c, int len) throws UnsafeSnapshotException {
     int at = own(id);
     if (kind[at] != EMPTY) {
-      throw new Reject("fills table slot " + id + " a second time");
+      throw reject("fills table slot " + id + " a second time");
     }
     kind[at] = k;
     type[at] = c;
@@ -420,24 +403,24 @@ final class ProgramCheck {
    * Counts {@code n} field or element stores against the capacity of the objects allocated: a
    * program writes each field and element at most once, so its loops cannot multiply the work.
    */
-  private void write(long n) throws Reject {
+  private void write(long n) throws UnsafeSnapshotException {
     writes += n;
     if (writes > capacity) {
-      throw new Reject("makes " + writes + " field and element stores into objects that hold "
+      throw reject("makes " + writes + " field and element stores into objects that hold "
           + capacity + " fields and elements; a restore sets each at most once");
     }
   }
 
   /** @return the slot index of {@code id}, which must be one of this snapshot's own slots */
-  private int own(int id) throws Reject {
+  private int own(int id) throws UnsafeSnapshotException {
     if (id < first || id >= end) {
-      throw new Reject("table slot " + id + " is not one of this snapshot's slots " + first
+      throw reject("table slot " + id + " is not one of this snapshot's slots " + first
           + ".." + (end - 1));
     }
     return id - first;
   }
 
-  private void set(int host, int[] code, int pc) throws Reject {
+  private void set(int host, int[] code, int pc) throws UnsafeSnapshotException {
     switch (code[pc]) {
       case Stmt.SELECT -> select(code[pc + 1], name(code[pc + 2]), host);
       case Stmt.SET_FIELD -> {
@@ -449,7 +432,7 @@ final class ProgramCheck {
         write(1);
         Class<?> owner = hostClass(host, name(code[pc + 1]));
         if (!owner.isAssignableFrom(instanceTarget())) {
-          throw new Reject("puts into a field of " + owner.getName() + " of an object of "
+          throw reject("puts into a field of " + owner.getName() + " of an object of "
               + instanceTarget().getName());
         }
         Field field = putfield(owner, name(code[pc + 2]), name(code[pc + 3]),
@@ -472,7 +455,7 @@ final class ProgramCheck {
         cluster(host, code, pc);
         target = -1;
       }
-      default -> throw new Reject("the set phase only writes fields and elements, not statement "
+      default -> throw reject("the set phase only writes fields and elements, not statement "
           + code[pc]);
     }
   }
@@ -498,13 +481,13 @@ final class ProgramCheck {
         && e.getClassLoader() == from.getClassLoader();
   }
 
-  private Class<?> cast(String internalName, int host) throws Reject {
+  private Class<?> cast(String internalName, int host) throws UnsafeSnapshotException {
     if (internalName.equals(lastCast) && host == lastCastHost) {
       return lastCastClass;
     }
     Class<?> c = named(internalName);
     if (!accessible(c, host)) {
-      throw new Reject("casts to " + c.getName() + ", which generated code in "
+      throw reject("casts to " + c.getName() + ", which generated code in "
           + (host < 0 ? "Codese's package" : "the nest of " + classes.get(host).getName())
           + " cannot access");
     }
@@ -514,21 +497,21 @@ final class ProgramCheck {
     return c;
   }
 
-  private void select(int id, String cast, int host) throws Reject {
+  private void select(int id, String cast, int host) throws UnsafeSnapshotException {
     int at = own(id);
     if (kind[at] != INSTANCE && kind[at] != ARRAY) {
-      throw new Reject("writes to table slot " + id + ", which holds no object this"
+      throw reject("writes to table slot " + id + ", which holds no object this"
           + " snapshot allocated");
     }
     if (cast != null && !fits(cast(cast, host), type[at])) {
-      throw new Reject("casts slot " + id + " (" + type[at].getName() + ") to " + cast);
+      throw reject("casts slot " + id + " (" + type[at].getName() + ") to " + cast);
     }
     target = at;
   }
 
-  private Class<?> instanceTarget() throws Reject {
+  private Class<?> instanceTarget() throws UnsafeSnapshotException {
     if (target < 0 || kind[target] != INSTANCE) {
-      throw new Reject("sets a field with no object selected");
+      throw reject("sets a field with no object selected");
     }
     return type[target];
   }
@@ -537,26 +520,26 @@ final class ProgramCheck {
    * Checks an element store into the target array at {@code index} of kind {@code store}; returns
    * the component type.
    */
-  private Class<?> element(int index, char store) throws Reject {
+  private Class<?> element(int index, char store) throws UnsafeSnapshotException {
     if (target < 0 || kind[target] != ARRAY) {
-      throw new Reject("sets an element with no array selected");
+      throw reject("sets an element with no array selected");
     }
     Class<?> component = type[target].getComponentType();
     if (index >= length[target]) {
-      throw new Reject("sets element " + index + " of an array of length " + length[target]);
+      throw reject("sets element " + index + " of an array of length " + length[target]);
     }
     boolean fits = store == 'L' ? !component.isPrimitive()
         : component.isPrimitive() && (Types.primitiveCode(component) == store
             || (store == 'B' && component == boolean.class));
     if (!fits) {
-      throw new Reject("stores a value of kind " + store + " into a "
+      throw reject("stores a value of kind " + store + " into a "
           + type[target].getSimpleName());
     }
     return component;
   }
 
   /** {@code CLUSTER_LOOP owner ids n} and its {@code n} columns. */
-  private void cluster(int host, int[] code, int pc) throws Reject {
+  private void cluster(int host, int[] code, int pc) throws UnsafeSnapshotException {
     int[] ids = intArray(code[pc + 2]);
     int columns = code[pc + 3];
     write((long) ids.length * Math.max(1, columns));
@@ -579,13 +562,13 @@ final class ProgramCheck {
         Class<?> ok = null;
         for (Class<?> k : types) {
           if (k != ok && !field.getDeclaringClass().isAssignableFrom(k)) {
-            throw new Reject("sets " + field + " of an object of " + k.getName());
+            throw reject("sets " + field + " of an object of " + k.getName());
           }
           ok = k;
         }
       } else {
         if (owner == null) {
-          throw new Reject("a cluster loop stores with putfield but casts to no class");
+          throw reject("a cluster loop stores with putfield but casts to no class");
         }
         field = putfield(owner, name(code[col + 3]), name(code[col + 4]), name(code[col + 5]),
             host);
@@ -600,7 +583,7 @@ final class ProgramCheck {
    * unless that is null, and records their classes in {@code types} unless that is null.
    */
   private void targetBlock(int[] ids, int from, int to, Class<?> owner, Class<?>[] types)
-      throws Reject {
+      throws UnsafeSnapshotException {
     Class<?> fits = null;
     for (int i = from; i < to; i++) {
       int at = own(ids[i]);
@@ -611,7 +594,7 @@ final class ProgramCheck {
         continue;
       }
       if (kind[at] != INSTANCE || (owner != null && !owner.isAssignableFrom(type[at]))) {
-        throw new Reject("a cluster loop writes to slot " + ids[i] + ", which holds no "
+        throw reject("a cluster loop writes to slot " + ids[i] + ", which holds no "
             + (owner == null ? "object" : owner.getName()) + " this snapshot allocated");
       }
       if (types != null) {
@@ -622,11 +605,11 @@ final class ProgramCheck {
   }
 
   /** A column of kind {@code t} whose values are constant {@code k}. */
-  private void column(char t, int k, int rows, Class<?> fieldType) throws Reject {
+  private void column(char t, int k, int rows, Class<?> fieldType) throws UnsafeSnapshotException {
     Object values = raw(k) instanceof Constant.PrimArray p ? p.array() : null;
     Class<?> expected = t == 'L' ? int[].class : Types.primitiveClass(t).arrayType();
     if (values == null || values.getClass() != expected || Array.getLength(values) < rows) {
-      throw new Reject("column constant " + k + " is not a " + expected.getSimpleName()
+      throw reject("column constant " + k + " is not a " + expected.getSimpleName()
           + " of at least " + rows + " values");
     }
     if (t == 'L') {
@@ -635,43 +618,43 @@ final class ProgramCheck {
   }
 
   /** The field of a setter constant, whose setter kind and declaring class must fit. */
-  private Field setter(int constant, char setterKind, Class<?> targetType) throws Reject {
+  private Field setter(int constant, char setterKind, Class<?> targetType) throws UnsafeSnapshotException {
     if (!(raw(constant) instanceof Constant.Setter) || !(resolved[constant] instanceof Field f)) {
-      throw new Reject("sets a field through constant " + constant + ", which is not a field");
+      throw reject("sets a field through constant " + constant + ", which is not a field");
     }
     boolean fits = setterKind == 'L' ? !f.getType().isPrimitive()
         : f.getType().isPrimitive() && Types.primitiveCode(f.getType()) == setterKind;
     if (!fits) {
-      throw new Reject("sets " + f + " with a setter of kind " + setterKind);
+      throw reject("sets " + f + " with a setter of kind " + setterKind);
     }
     if (targetType != null && !f.getDeclaringClass().isAssignableFrom(targetType)) {
-      throw new Reject("sets " + f + " of an object of " + targetType.getName());
+      throw reject("sets " + f + " of an object of " + targetType.getName());
     }
     return f;
   }
 
-  private Class<?> hostClass(int host, String owner) throws Reject {
+  private Class<?> hostClass(int host, String owner) throws UnsafeSnapshotException {
     if (host < 0 || !Types.internalName(classes.get(host)).equals(owner)) {
-      throw new Reject("stores with putfield into " + owner + " outside its nest");
+      throw reject("stores with putfield into " + owner + " outside its nest");
     }
     return classes.get(host);
   }
 
   /** The live field {@code owner.name}: an instance field, not final, of the recorded type. */
   private Field putfield(Class<?> owner, String name, String descriptor, String cast, int host)
-      throws Reject {
+      throws UnsafeSnapshotException {
     Field f = declaredFields(owner).get(name);
     if (f == null || Modifier.isStatic(f.getModifiers()) || Modifier.isFinal(f.getModifiers())
         || !Types.descriptor(f.getType()).equals(descriptor)) {
-      throw new Reject("putfield into " + owner.getName() + "." + name + " " + descriptor
+      throw reject("putfield into " + owner.getName() + "." + name + " " + descriptor
           + ", which is not a non-final instance field of that type");
     }
     if (cast != null && !Types.internalName(f.getType()).equals(cast)) {
-      throw new Reject("casts a value to " + cast + " before storing it into a field of type "
+      throw reject("casts a value to " + cast + " before storing it into a field of type "
           + f.getType().getName());
     }
     if (cast != null && !accessible(f.getType(), host)) {
-      throw new Reject("casts to " + f.getType().getName() + ", which the nest of "
+      throw reject("casts to " + f.getType().getName() + ", which the nest of "
           + owner.getName() + " cannot access");
     }
     return f;
@@ -691,34 +674,34 @@ final class ProgramCheck {
 
   /** Checks that {@code v}, if a reference, is null or of a class that fits {@code required}. */
   /** Checks a value of kind {@code t}: for references, {@link #ref}. */
-  private void value(char t, int ref, Class<?> required) throws Reject {
+  private void value(char t, int ref, Class<?> required) throws UnsafeSnapshotException {
     if (t == 'L') {
       ref(ref, required);
     }
   }
 
   /** Checks {@code refs[0..rows)} with {@link #ref}, in blocks. */
-  private void refs(int[] refs, int rows, Class<?> required) throws Reject {
+  private void refs(int[] refs, int rows, Class<?> required) throws UnsafeSnapshotException {
     for (int from = 0; from < rows; from += BLOCK) {
       refBlock(refs, from, Math.min(rows, from + BLOCK), required);
     }
   }
 
-  private void refBlock(int[] refs, int from, int to, Class<?> required) throws Reject {
+  private void refBlock(int[] refs, int from, int to, Class<?> required) throws UnsafeSnapshotException {
     for (int i = from; i < to; i++) {
       ref(refs[i], required);
     }
   }
 
   /** Checks that table slot {@code ref} holds null or an object of a class fitting {@code required}. */
-  private void ref(int ref, Class<?> required) throws Reject {
+  private void ref(int ref, Class<?> required) throws UnsafeSnapshotException {
     int own = ref - first;
     if (own >= 0 && own < kind.length && type[own] == lastFit && required == lastRequired
         && lastFit != null) {
       return;
     }
     if (ref < 0 || ref > end) {
-      throw new Reject("reads table slot " + ref + ", outside the table");
+      throw reject("reads table slot " + ref + ", outside the table");
     }
     if (ref == end || required == Object.class) {
       return;
@@ -738,7 +721,7 @@ final class ProgramCheck {
       return;
     }
     if (kind[at] != EMPTY && kind[at] != RESOLVED && !required.isAssignableFrom(t)) {
-      throw new Reject("stores a " + type[at].getName() + " (slot " + ref + ") where a "
+      throw reject("stores a " + type[at].getName() + " (slot " + ref + ") where a "
           + required.getName() + " belongs");
     }
     if (t != null) {
@@ -747,9 +730,9 @@ final class ProgramCheck {
     }
   }
 
-  private void finish(int[] code, int pc) throws Reject {
+  private void finish(int[] code, int pc) throws UnsafeSnapshotException {
     if (code[pc] != Stmt.RUN_STEPS) {
-      throw new Reject("the finish phase only runs the finish program, not statement "
+      throw reject("the finish phase only runs the finish program, not statement "
           + code[pc]);
     }
     int[] p = intArray(code[pc + 1]);
@@ -758,7 +741,7 @@ final class ProgramCheck {
       int step = p[i];
       int size = step == Grammar.STEP_HOOK ? 2 : 4;
       if (step < Grammar.STEP_HOOK || step > Grammar.STEP_ELEMENT || i + size > p.length) {
-        throw new Reject("finish step " + step + " at " + i + " is unknown or cut short");
+        throw reject("finish step " + step + " at " + i + " is unknown or cut short");
       }
       if (step == Grammar.STEP_HOOK) {
         hook(p[i + 1]);
@@ -766,7 +749,7 @@ final class ProgramCheck {
         write(1);
         int at = own(p[i + 2]);
         if (kind[at] != INSTANCE) {
-          throw new Reject("a finish step sets a field of slot " + p[i + 2]
+          throw reject("a finish step sets a field of slot " + p[i + 2]
               + ", which holds no object this snapshot allocated");
         }
         Field f = setter(p[i + 1], 'L', type[at]);
@@ -781,44 +764,42 @@ final class ProgramCheck {
     }
   }
 
-  private void hook(int constant) throws Reject {
+  private void hook(int constant) throws UnsafeSnapshotException {
     if (!(raw(constant) instanceof Constant.Hook h)) {
-      throw new Reject("runs constant " + constant + " as a hook, which it is not");
+      throw reject("runs constant " + constant + " as a hook, which it is not");
     }
     int at = own(h.id());
     Class<?> c = classes.get(h.type());
     if (hooksRun[constant]) {
-      throw new Reject("runs hook constant " + constant + " a second time");
+      throw reject("runs hook constant " + constant + " a second time");
     }
     hooksRun[constant] = true;
-    switch (h.kind()) {
-      case SLOT, EXTERNAL -> {
-        if (kind[at] != INSTANCE || !fits(c, type[at])
-            || (h.kind() == Constant.HookKind.EXTERNAL
-                && !Externalizable.class.isAssignableFrom(type[at]))) {
-          throw new Reject("runs a " + h.kind() + " hook of " + c.getName() + " on slot "
-              + h.id() + ", which holds no such object this snapshot allocated");
-        }
+    // an if-chain, not a switch over the enum: a switch would load a synthetic class per load
+    Constant.HookKind hk = h.kind();
+    if (hk == Constant.HookKind.SLOT || hk == Constant.HookKind.EXTERNAL) {
+      if (kind[at] != INSTANCE || !fits(c, type[at])
+          || (hk == Constant.HookKind.EXTERNAL
+              && !Externalizable.class.isAssignableFrom(type[at]))) {
+        throw reject("runs a " + hk + " hook of " + c.getName() + " on slot "
+            + h.id() + ", which holds no such object this snapshot allocated");
       }
-      case RECORD -> {
-        if (kind[at] != EMPTY || !c.isRecord()) {
-          throw new Reject("makes record " + c.getName() + " in slot " + h.id()
-              + ", which is filled already or not a record");
-        }
-        kind[at] = RECORD;
-        type[at] = c;
+    } else if (hk == Constant.HookKind.RECORD) {
+      if (kind[at] != EMPTY || !c.isRecord()) {
+        throw reject("makes record " + c.getName() + " in slot " + h.id()
+            + ", which is filled already or not a record");
       }
-      case RESOLVE -> {
-        if ((kind[at] != INSTANCE && kind[at] != RECORD) || !fits(c, type[at])) {
-          throw new Reject("resolves slot " + h.id() + ", which holds no " + c.getName()
-              + " this snapshot made");
-        }
-        kind[at] = RESOLVED;
-        type[at] = null;
+      kind[at] = RECORD;
+      type[at] = c;
+    } else {
+      if ((kind[at] != INSTANCE && kind[at] != RECORD) || !fits(c, type[at])) {
+        throw reject("resolves slot " + h.id() + ", which holds no " + c.getName()
+            + " this snapshot made");
       }
+      kind[at] = RESOLVED;
+      type[at] = null;
     }
     if (kind[at] != EMPTY && ++length[at] > depth(type[at] == null ? c : type[at]) + 1) {
-      throw new Reject("runs more hooks on slot " + h.id() + " than its class has classes,"
+      throw reject("runs more hooks on slot " + h.id() + " than its class has classes,"
           + " plus readResolve; a restore runs each class's hook once per object");
     }
     tape(h.tape());
@@ -859,48 +840,53 @@ final class ProgramCheck {
     return d;
   }
 
-  private void tape(Tape tape) throws Reject {
+  private void tape(Tape tape) throws UnsafeSnapshotException {
     if (tape == null) {
       return;
     }
     int[] items = tape.items();
     for (int i = 0; i + 1 < items.length; i += 2) {
       if (items[i] == Tape.OBJECT && (items[i + 1] < -1 || items[i + 1] > end)) {
-        throw new Reject("a hook's data refers to table slot " + items[i + 1]);
+        throw reject("a hook's data refers to table slot " + items[i + 1]);
       }
     }
   }
 
-  private int[] intArray(int constant) throws Reject {
+  private int[] intArray(int constant) throws UnsafeSnapshotException {
     if (raw(constant) instanceof Constant.PrimArray p && p.array() instanceof int[] a) {
       return a;
     }
-    throw new Reject("constant " + constant + " is not an int[]");
+    throw reject("constant " + constant + " is not an int[]");
   }
 
-  private Constant raw(int constant) throws Reject {
+  private Constant raw(int constant) throws UnsafeSnapshotException {
     if (constant < 0 || constant >= raw.size()) {
-      throw new Reject("constant " + constant + " does not exist");
+      throw reject("constant " + constant + " does not exist");
     }
     return raw.get(constant);
   }
 
-  private Class<?> named(String internalName) throws Reject {
+  private Class<?> named(String internalName) throws UnsafeSnapshotException {
     Class<?> c = named.get(internalName);
     if (c == null) {
-      throw new Reject("casts to " + internalName + ", which the snapshot's class table does not"
+      throw reject("casts to " + internalName + ", which the snapshot's class table does not"
           + " name");
     }
     return c;
   }
 
+  /** @return the rejection of the statement being checked, for {@code what} */
+  private UnsafeSnapshotException reject(String what) {
+    return new UnsafeSnapshotException(List.of(where + what));
+  }
+
   /** @return name {@code index} of the class being checked, or {@code null} for -1 */
-  private String name(int index) throws Reject {
+  private String name(int index) throws UnsafeSnapshotException {
     if (index < 0) {
       return null;
     }
     if (index >= names.size()) {
-      throw new Reject("refers to name " + index + ", which the class does not have");
+      throw reject("refers to name " + index + ", which the class does not have");
     }
     return names.get(index);
   }

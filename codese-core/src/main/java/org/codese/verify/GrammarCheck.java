@@ -75,6 +75,25 @@ public final class GrammarCheck {
     return new Result(List.copyOf(out), (int) arrays[0], arrays[1], List.copyOf(program));
   }
 
+  /**
+   * @param code {@link Stmt} codes of one chunk
+   * @param pc the start of a statement
+   * @return the number of ints of the statement at {@code pc}
+   * @throws IllegalArgumentException if no statement starts at {@code pc}
+   */
+  public static int statementSize(int[] code, int pc) {
+    return switch (code[pc]) {
+      case Stmt.ELEMENT_LOOP, Stmt.RUN_STEPS -> 2;
+      case Stmt.STORE_ALLOC, Stmt.STORE_STRING, Stmt.STORE_CONSTANT, Stmt.ALLOC_LOOP,
+          Stmt.STRING_LOOP, Stmt.SELECT -> 3;
+      case Stmt.STORE_CLONE, Stmt.STORE_BOX, Stmt.SET_FIELD, Stmt.PUT_ELEMENT -> 4;
+      case Stmt.STORE_ARRAY -> 5;
+      case Stmt.PUT_FIELD -> 7;
+      case Stmt.CLUSTER_LOOP -> 4 + code[pc + 3] * Stmt.COLUMN_SIZE;
+      default -> throw new IllegalArgumentException("no statement starts at " + pc);
+    };
+  }
+
   private static String packageOf(String binaryName) {
     int dot = binaryName.lastIndexOf('.');
     return dot < 0 ? "" : binaryName.substring(0, dot).replace('.', '/');

@@ -118,7 +118,7 @@ final class MethodChecker {
       }
       return;
     }
-    for (int pc = 0; pc < statements.length; pc += Stmt.size(statements, pc)) {
+    for (int pc = 0; pc < statements.length; pc += GrammarCheck.statementSize(statements, pc)) {
       if (statements[pc] == Stmt.STORE_ARRAY) {
         arrays[0] = Math.max(arrays[0], statements[pc + 4]);
         arrays[1] += statements[pc + 4];

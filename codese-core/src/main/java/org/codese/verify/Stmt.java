@@ -9,7 +9,8 @@ package org.codese.verify;
  *
  * <p>The statements are ints, not objects, because they are read once, on the restore path, in a
  * JVM that is often cold: every class it loads costs there (about 0.4 ms each, measured), which a
- * class per statement kind would multiply.
+ * class per statement kind would multiply. This class holds only compile-time constants, so it
+ * is never loaded either; {@link GrammarCheck#statementSize} walks the codes.
  *
  * <p>Operands: {@code k} a constant index; {@code id} and {@code ref} table ids; {@code s} an index
  * into the class's names ({@link GrammarCheck.Lifted#names()}), or -1 for none; {@code t} a value
@@ -60,22 +61,4 @@ public final class Stmt {
   public static final int RUN_STEPS = 15;
 
   private Stmt() {}
-
-  /**
-   * @param code statement codes
-   * @param pc the start of a statement
-   * @return the number of ints of the statement at {@code pc}
-   * @throws IllegalArgumentException if no statement starts at {@code pc}
-   */
-  public static int size(int[] code, int pc) {
-    return switch (code[pc]) {
-      case ELEMENT_LOOP, RUN_STEPS -> 2;
-      case STORE_ALLOC, STORE_STRING, STORE_CONSTANT, ALLOC_LOOP, STRING_LOOP, SELECT -> 3;
-      case STORE_CLONE, STORE_BOX, SET_FIELD, PUT_ELEMENT -> 4;
-      case STORE_ARRAY -> 5;
-      case PUT_FIELD -> 7;
-      case CLUSTER_LOOP -> 4 + code[pc + 3] * COLUMN_SIZE;
-      default -> throw new IllegalArgumentException("no statement starts at " + pc);
-    };
-  }
 }
