@@ -22,6 +22,7 @@ final class ClassChecker {
   private String name = "?";
   private final java.util.ArrayList<int[]> lifted = new java.util.ArrayList<>();
   private final java.util.ArrayList<String> names = new java.util.ArrayList<>();
+  private final java.util.HashMap<String, Integer> indices = new java.util.HashMap<>();
 
   ClassChecker(int index, String pkg, String host, long[] arrays, List<String> out) {
     this.index = index;
@@ -104,7 +105,8 @@ final class ClassChecker {
         fail("method " + m.name() + " has no code");
         continue;
       }
-      MethodChecker checker = new MethodChecker(this, m.name(), kind, host, arrays, names);
+      MethodChecker checker = new MethodChecker(this, m.name(), kind, host, arrays, names,
+          indices);
       if (m.maxStack() > MAX_STACK || m.maxLocals() > MethodChecker.MAX_LOCALS) {
         checker.fail(-1, "asks for " + m.maxStack() + " stack slots and " + m.maxLocals()
             + " locals; the grammar needs at most " + MAX_STACK + " and "

@@ -54,25 +54,29 @@ final class Lifter {
 
   private final List<Insn> code;
   private final List<String> names;
+  private final Map<String, Integer> indices;
   private int[] out = new int[64];
   private int size;
   /** Locals 3 and up loaded since the last statement: local -> {constant, cast}. */
   private final Map<Integer, Object[]> loopData = new HashMap<>();
   private int at;
 
-  private Lifter(List<Insn> code, List<String> names) {
+  private Lifter(List<Insn> code, List<String> names, Map<String, Integer> indices) {
     this.code = code;
     this.names = names;
+    this.indices = indices;
   }
 
   /**
    * @param code a chunk's instructions, labels included
    * @param names the class's names so far; the names the statements refer to are added
+   * @param indices the index of each of {@code names}, kept with it
    * @return its statements, in order, as {@link Stmt} codes
    * @throws NotAStatement if the chunk is not a sequence of grammar statements
    */
-  static int[] lift(List<Insn> code, List<String> names) throws NotAStatement {
-    return new Lifter(code, names).run();
+  static int[] lift(List<Insn> code, List<String> names, Map<String, Integer> indices)
+      throws NotAStatement {
+    return new Lifter(code, names, indices).run();
   }
 
   private int[] run() throws NotAStatement {
@@ -98,10 +102,11 @@ final class Lifter {
     if (name == null) {
       return -1;
     }
-    int i = names.indexOf(name);
-    if (i < 0) {
+    Integer i = indices.get(name);
+    if (i == null) {
       names.add(name);
       i = names.size() - 1;
+      indices.put(name, i);
     }
     return i;
   }

@@ -44,10 +44,12 @@ final class MethodChecker {
   private boolean failed;
   private int[] statements = new int[0];
   private final List<String> names;
+  private final java.util.Map<String, Integer> indices;
 
   MethodChecker(ClassChecker owner, String name, Kind kind, String host, long[] arrays,
-      List<String> names) {
+      List<String> names, java.util.Map<String, Integer> indices) {
     this.names = names;
+    this.indices = indices;
     this.owner = owner;
     this.name = name;
     this.kind = kind;
@@ -110,7 +112,7 @@ final class MethodChecker {
    */
   private void lift() {
     try {
-      statements = Lifter.lift(insns, names);
+      statements = Lifter.lift(insns, names, indices);
     } catch (Lifter.NotAStatement e) {
       checkChunk();
       if (!failed) {
