@@ -30,6 +30,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
+import org.codese.corpus.Types.Persistent;
 import org.codese.program.ClassEntry;
 import org.codese.program.ClassEntry.FieldEntry;
 import org.codese.program.Constant;
@@ -562,8 +563,9 @@ class DefaultSurfaceTest {
 
   /**
    * Default field reads use the class's own serializable fields: a class entry that names
-   * another field (a transient one, a static one, String's {@code value}, a made-up {@code
-   * serialPersistentFields} entry) is refused before anything runs.
+   * another field (a transient one, a static one, a made-up {@code serialPersistentFields}
+   * entry, a real field its {@code serialPersistentFields} leaves out: String's {@code value},
+   * BigInteger's {@code mag}, an application class's) is refused before anything runs.
    */
   @Test
   void classEntriesNameOnlySerializableFields() {
@@ -572,7 +574,9 @@ class DefaultSurfaceTest {
         new Object[] {WithTransient.class, new FieldEntry("serialVersionUID", "J", true)},
         new Object[] {WithTransient.class, new FieldEntry("ghost", "I", false)},
         new Object[] {String.class, new FieldEntry("value", "[B", true)},
-        new Object[] {String.class, new FieldEntry("hash", "I", true)});
+        new Object[] {String.class, new FieldEntry("hash", "I", true)},
+        new Object[] {Persistent.class, new FieldEntry("b", "I", true)},
+        new Object[] {java.math.BigInteger.class, new FieldEntry("mag", "[I", true)});
     for (Object[] k : cases) {
       Class<?> c = (Class<?>) k[0];
       FieldEntry f = (FieldEntry) k[1];

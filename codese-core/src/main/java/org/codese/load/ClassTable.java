@@ -1,7 +1,6 @@
 package org.codese.load;
 
 import java.io.ObjectInputStream;
-import java.io.ObjectStreamClass;
 import java.io.ObjectStreamField;
 import java.io.Serializable;
 import java.lang.reflect.Field;
@@ -35,6 +34,8 @@ final class ClassTable {
   private final Slot[] slots;
   private final AllowList allowed;
   private final Map<Class<?>, Map<String, Class<?>>> serialFields = new HashMap<>();
+  /** Per class-table index, the fields {@link #writableField} allowed already. */
+  private final Map<Integer, Map<String, Field>> writable = new HashMap<>();
 
   /**
    * Loads every class the snapshot names, without initialising any.
@@ -177,6 +178,20 @@ final class ClassTable {
    * @throws ClassMismatchException if the field is not one the snapshot may set
    */
   Field writableField(int index, String name) throws ClassMismatchException {
+    Map<String, Field> known = writable.get(index);
+    if (known == null) {
+      known = new HashMap<>();
+      writable.put(index, known);
+    }
+    Field f = known.get(name);
+    if (f == null) {
+      f = checkWritable(index, name);
+      known.put(name, f);
+    }
+    return f;
+  }
+
+  private Field checkWritable(int index, String name) throws ClassMismatchException {
     Class<?> c = classes[index];
     Field f;
     try {
@@ -210,9 +225,9 @@ final class ClassTable {
 
   /**
    * The serializable fields of {@code c} by name, with their types, as {@code ObjectStreamClass}
-   * finds them: the declared non-static, non-transient fields, or {@code serialPersistentFields}
-   * where the class declares it (then read through {@code ObjectStreamClass}, which initialises
-   * the class). None for classes that are not {@code Serializable}, and for enums.
+   * finds them: the declared non-static, non-transient fields, or those {@code
+   * serialPersistentFields} names where the class declares it (reading it initialises the class).
+   * None for classes that are not {@code Serializable}, and for enums.
    */
   private Map<String, Class<?>> serialFields(Class<?> c) {
     Map<String, Class<?>> m = serialFields.get(c);
@@ -220,35 +235,38 @@ final class ClassTable {
       return m;
     }
     m = new HashMap<>();
+    serialFields.put(c, m);
     if (!Serializable.class.isAssignableFrom(c) || c.isEnum()) {
-      // none: ObjectInputStream reads no fields of these
-    } else if (declaresPersistentFields(c)) {
-      ObjectStreamClass desc = ObjectStreamClass.lookup(c);
-      for (ObjectStreamField f : desc == null ? new ObjectStreamField[0] : desc.getFields()) {
+      return m;
+    }
+    Field[] declared = c.getDeclaredFields();
+    Field persistent = c.isRecord() ? null : persistentFields(declared);
+    ObjectStreamField[] named =
+        persistent == null ? null : Jvm.serialPersistentFields(c, persistent);
+    if (named != null) {
+      for (ObjectStreamField f : named) {
         m.put(f.getName(), f.getType());
       }
-    } else {
-      for (Field f : c.getDeclaredFields()) {
-        if ((f.getModifiers() & (Modifier.STATIC | Modifier.TRANSIENT)) == 0) {
-          m.put(f.getName(), f.getType());
-        }
+      return m;
+    }
+    for (Field f : declared) {
+      if ((f.getModifiers() & (Modifier.STATIC | Modifier.TRANSIENT)) == 0) {
+        m.put(f.getName(), f.getType());
       }
     }
-    serialFields.put(c, m);
     return m;
   }
 
-  private static boolean declaresPersistentFields(Class<?> c) {
-    if (c.isRecord()) {
-      return false;
+  /** The {@code private static final ObjectStreamField[] serialPersistentFields}, or null. */
+  private static Field persistentFields(Field[] declared) {
+    int mask = Modifier.PRIVATE | Modifier.STATIC | Modifier.FINAL;
+    for (Field f : declared) {
+      if (f.getName().equals("serialPersistentFields") && (f.getModifiers() & mask) == mask
+          && f.getType() == ObjectStreamField[].class) {
+        return f;
+      }
     }
-    try {
-      Field f = c.getDeclaredField("serialPersistentFields");
-      int mask = Modifier.PRIVATE | Modifier.STATIC | Modifier.FINAL;
-      return (f.getModifiers() & mask) == mask && f.getType() == ObjectStreamField[].class;
-    } catch (NoSuchFieldException e) {
-      return false;
-    }
+    return null;
   }
 
   /** Whether {@code c} declares {@code private void readObject(ObjectInputStream)}. */

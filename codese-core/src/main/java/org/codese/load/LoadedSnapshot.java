@@ -130,7 +130,7 @@ public final class LoadedSnapshot {
     Surface.check(file, table);
     Admission.checkFilter(file, table, filter == null ? null : filter.get(), longestArray);
     table.checkFingerprints();
-    FieldWrites.check(file, table);
+    Surface.checkPutfields(file, table);
     Object[] constants = Constants.resolve(file.constants(), table);
     ProgramCheck checked = ProgramCheck.check(file, code.program(), table, constants);
     if (!define) {

@@ -77,8 +77,9 @@ class SurfaceRulesTest {
   void serialConstructorRuleMatchesTheJdk() throws Exception {
     List<Class<?>> classes = new ArrayList<>(javaBaseSerializables());
     assertTrue(classes.size() > 150, "only " + classes.size() + " JDK classes found");
+    Class<?> overPackagePrivate = generatedOverPackagePrivateConstructor();
     classes.addAll(List.of(OverPrivateBase.class, OverPackageBase.class, OverArgBase.class,
-        generatedOverPackagePrivateConstructor(), generatedOverProtectedConstructor()));
+        overPackagePrivate, generatedOverProtectedConstructor()));
     List<String> differ = new ArrayList<>();
     int valid = 0;
     for (Class<?> c : classes) {
@@ -95,6 +96,7 @@ class SurfaceRulesTest {
     assertEquals(PackageBase.class, Surface.serialInitClass(OverPackageBase.class));
     assertNull(Surface.serialInitClass(OverArgBase.class));
     assertEquals(java.util.AbstractList.class, Surface.serialInitClass(ArrayList.class));
+    assertNull(Surface.serialInitClass(overPackagePrivate));
   }
 
   private static List<Class<?>> javaBaseSerializables() throws Exception {
@@ -122,12 +124,13 @@ class SurfaceRulesTest {
   }
 
   /**
-   * A {@code Serializable} class of this package over {@code java.net.InterfaceAddress}, public
-   * with only a package-private no-arg constructor: javac would not compile it, the JVM loads
-   * it, the JDK finds no valid constructor.
+   * A {@code Serializable} class of this package over {@link
+   * org.codese.load.other.PackagePrivateBase}, public with only a package-private no-arg
+   * constructor in another package: javac would not compile it, the JVM loads it, the JDK finds
+   * no valid constructor.
    */
   private static Class<?> generatedOverPackagePrivateConstructor() throws Exception {
-    return generated("GenOverInterfaceAddress", "java/net/InterfaceAddress");
+    return generated("GenOverPackagePrivate", "org/codese/load/other/PackagePrivateBase");
   }
 
   /** The same over {@code java.util.AbstractList}, whose constructor is protected: valid. */
