@@ -28,6 +28,15 @@ import org.codese.load.LoadedSnapshot;
  *
  * <p>Every method is thread-safe. Methods that read a snapshot check it completely (format,
  * checksums, the classes it names) before any of its code runs.
+ *
+ * <p>By default a snapshot restores only what {@link java.io.ObjectInputStream} would restore from
+ * the same classes; a snapshot of classes that are not {@code Serializable} loads once its options
+ * admit them (for snapshots from a trusted source):
+ *
+ * <pre>{@code
+ * Object copy = Codese.fromBytes(snapshot,
+ *     CodeseOptions.defaults().withAllowedClasses("com.example.Foo", "com.example.model.*"));
+ * }</pre>
  */
 public final class Codese {
   private Codese() {}

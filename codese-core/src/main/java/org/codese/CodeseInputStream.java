@@ -16,6 +16,10 @@ import org.codese.load.StreamReader;
  * Reading past the end of the data throws {@link EOFException}, as the JDK does; a primitive read
  * where an object was written, or the reverse, throws {@link java.io.OptionalDataException} or
  * {@link EOFException}. Not thread-safe, like {@code ObjectInputStream}.
+ *
+ * <p>Like {@code ObjectInputStream}, it restores by default only classes that are {@code
+ * Serializable}, the way Java serialization allocates them; {@link
+ * CodeseOptions#withAllowedClasses} admits others.
  */
 public class CodeseInputStream extends ObjectInputStream {
   private final StreamReader reader;

@@ -573,6 +573,7 @@ class DefaultSurfaceTest {
         new Object[] {WithTransient.class, new FieldEntry("skipped", "I", true)},
         new Object[] {WithTransient.class, new FieldEntry("serialVersionUID", "J", true)},
         new Object[] {WithTransient.class, new FieldEntry("ghost", "I", false)},
+        new Object[] {WithTransient.class, new FieldEntry("kept", "I", false)},
         new Object[] {String.class, new FieldEntry("value", "[B", true)},
         new Object[] {String.class, new FieldEntry("hash", "I", true)},
         new Object[] {Persistent.class, new FieldEntry("b", "I", true)},

@@ -34,6 +34,8 @@ final class ClassTable {
   private final Slot[] slots;
   private final AllowList allowed;
   private final Map<Class<?>, Map<String, Class<?>>> serialFields = new HashMap<>();
+  /** The classes whose serializable fields {@code serialPersistentFields} names. */
+  private final java.util.Set<Class<?>> fromPersistentFields = new java.util.HashSet<>();
   /** Per class-table index, the fields {@link #writableField} allowed already. */
   private final Map<Integer, Map<String, Field>> writable = new HashMap<>();
 
@@ -144,7 +146,8 @@ final class ClassTable {
 
   /**
    * A field of a class entry: for an admitted class, a declared instance field (or a {@code
-   * serialPersistentFields} entry); otherwise one of the class's serializable fields.
+   * serialPersistentFields} entry); otherwise one of the class's serializable fields. An entry
+   * without a declared field must be a {@code serialPersistentFields} entry.
    */
   private void checkField(int index, ClassEntry.FieldEntry f) throws ClassMismatchException {
     Class<?> c = classes[index];
@@ -155,6 +158,9 @@ final class ClassTable {
       return;
     }
     Class<?> type = serialFields(c).get(f.name());
+    if (!f.real() && !fromPersistentFields.contains(c)) {
+      type = null; // only serialPersistentFields name fields that no declared field backs
+    }
     boolean sameKind = type != null && (f.primitive()
         ? type.isPrimitive() && Types.descriptor(type).equals(f.descriptor())
         : !type.isPrimitive());
@@ -244,6 +250,7 @@ final class ClassTable {
     ObjectStreamField[] named =
         persistent == null ? null : Jvm.serialPersistentFields(c, persistent);
     if (named != null) {
+      fromPersistentFields.add(c);
       for (ObjectStreamField f : named) {
         m.put(f.getName(), f.getType());
       }
