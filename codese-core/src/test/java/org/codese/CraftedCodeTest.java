@@ -21,10 +21,10 @@ import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 
 /**
- * DESIGN.md: "the loader can verify a snapshot against this grammar before defining a class, so a
- * crafted file cannot run arbitrary code". These snapshots have valid checksums and well-formed,
- * verifiable class files, but their generated code calls outside the restore grammar. Loading or
- * restoring them must fail with an IOException before the foreign call runs.
+ * docs/DESIGN.md: "the loader can verify a snapshot against this grammar before defining a class,
+ * so a crafted file cannot run arbitrary code". These snapshots have valid checksums and
+ * well-formed, verifiable class files, but their generated code calls outside the restore grammar.
+ * Loading or restoring them must fail with an IOException before the foreign call runs.
  *
  * <p>Relies on the snapshot layout documented in {@code org.codese.format.SnapshotFile}: magic,
  * version, five sections (tag u1, length u4, CRC-32C u4, payload), a CRC-32C trailer; the code
