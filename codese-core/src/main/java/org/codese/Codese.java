@@ -7,9 +7,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
 import java.util.Objects;
 import org.codese.format.Signing;
 import org.codese.format.SnapshotFile;
+import org.codese.load.AllowList;
 import org.codese.load.LoadedSnapshot;
 
 /**
@@ -26,6 +28,15 @@ import org.codese.load.LoadedSnapshot;
  *
  * <p>Every method is thread-safe. Methods that read a snapshot check it completely (format,
  * checksums, the classes it names) before any of its code runs.
+ *
+ * <p>By default a snapshot restores only what {@link java.io.ObjectInputStream} would restore from
+ * the same classes; a snapshot of classes that are not {@code Serializable} loads once its options
+ * admit them (for snapshots from a trusted source):
+ *
+ * <pre>{@code
+ * Object copy = Codese.fromBytes(snapshot,
+ *     CodeseOptions.defaults().withAllowedClasses("com.example.Foo", "com.example.model.*"));
+ * }</pre>
  */
 public final class Codese {
   private Codese() {}
@@ -129,49 +140,142 @@ public final class Codese {
   }
 
   /**
-   * Restores the graph held in a snapshot read from {@code in}.
+   * Restores the graph held in a snapshot read from {@code in}, with default options.
    *
    * @param in the stream holding exactly one snapshot; read to its end, not closed
    * @return the root of the restored graph
    * @throws CorruptSnapshotException if the snapshot is damaged
    * @throws ClassMismatchException if a class it needs is missing or changed
+   * @throws ClassNotAllowedException if it restores a class {@code ObjectInputStream} would refuse
    * @throws RestoreException if a class's own restore hook fails
    * @throws IOException if reading fails
    */
   public static Object read(InputStream in) throws IOException {
-    return fromBytes(in.readAllBytes());
+    return read(in, CodeseOptions.defaults());
   }
 
   /**
-   * Restores the graph held in a snapshot file.
+   * Restores the graph held in a snapshot read from {@code in}, with the given options. At most
+   * {@link CodeseLimits#maxBytes()} bytes are read before the snapshot is rejected.
+   *
+   * @param in the stream holding exactly one snapshot; read to its end, not closed
+   * @param options restore settings (allowed classes, filter, limits, class loader, threads)
+   * @return the root of the restored graph
+   * @throws CorruptSnapshotException if the snapshot is damaged
+   * @throws ClassMismatchException if a class it needs is missing or changed
+   * @throws ClassNotAllowedException if it restores a class {@code ObjectInputStream} would refuse
+   *     and the options do not admit
+   * @throws RestoreException if a class's own restore hook fails
+   * @throws IOException if reading fails or another check rejects the snapshot
+   */
+  public static Object read(InputStream in, CodeseOptions options) throws IOException {
+    return restoreOnce(load(in, options));
+  }
+
+  /**
+   * Restores the graph held in a snapshot file, with default options.
    *
    * @param file the snapshot file
    * @return the root of the restored graph
    * @throws CorruptSnapshotException if the snapshot is damaged
    * @throws ClassMismatchException if a class it needs is missing or changed
+   * @throws ClassNotAllowedException if it restores a class {@code ObjectInputStream} would refuse
    * @throws RestoreException if a class's own restore hook fails
    * @throws IOException if reading fails
    */
   public static Object read(Path file) throws IOException {
-    return fromBytes(Files.readAllBytes(file));
+    return read(file, CodeseOptions.defaults());
   }
 
   /**
-   * Restores the graph held in a snapshot.
+   * Restores the graph held in a snapshot file, with the given options.
+   *
+   * @param file the snapshot file
+   * @param options restore settings (allowed classes, filter, limits, class loader, threads)
+   * @return the root of the restored graph
+   * @throws CorruptSnapshotException if the snapshot is damaged
+   * @throws ClassMismatchException if a class it needs is missing or changed
+   * @throws ClassNotAllowedException if it restores a class {@code ObjectInputStream} would refuse
+   *     and the options do not admit
+   * @throws RestoreException if a class's own restore hook fails
+   * @throws IOException if reading fails or another check rejects the snapshot
+   */
+  public static Object read(Path file, CodeseOptions options) throws IOException {
+    return restoreOnce(load(file, options));
+  }
+
+  /**
+   * Restores the graph held in a snapshot, with default options.
    *
    * @param snapshot the snapshot's bytes, as made by {@link #toBytes}
    * @return the root of the restored graph
    * @throws CorruptSnapshotException if the snapshot is damaged
    * @throws ClassMismatchException if a class it needs is missing or changed
+   * @throws ClassNotAllowedException if it restores a class {@code ObjectInputStream} would refuse
+   *     (one that is not {@code Serializable}); admit it with {@link #fromBytes(byte[],
+   *     CodeseOptions)} and {@link CodeseOptions#withAllowedClasses}
    * @throws RestoreException if a class's own restore hook fails
    */
   public static Object fromBytes(byte[] snapshot) throws IOException {
-    Snapshot s = load(snapshot);
+    return fromBytes(snapshot, CodeseOptions.defaults());
+  }
+
+  /**
+   * Restores the graph held in a snapshot, with the given options.
+   *
+   * @param snapshot the snapshot's bytes, as made by {@link #toBytes}
+   * @param options restore settings (allowed classes, filter, limits, class loader, threads)
+   * @return the root of the restored graph
+   * @throws CorruptSnapshotException if the snapshot is damaged
+   * @throws ClassMismatchException if a class it needs is missing or changed
+   * @throws ClassNotAllowedException if it restores a class {@code ObjectInputStream} would refuse
+   *     and the options do not admit
+   * @throws RestoreException if a class's own restore hook fails
+   * @throws IOException if another check rejects the snapshot
+   */
+  public static Object fromBytes(byte[] snapshot, CodeseOptions options) throws IOException {
+    return restoreOnce(load(snapshot, options));
+  }
+
+  private static Object restoreOnce(Snapshot s) throws IOException {
     try {
       return s.restore();
     } finally {
       s.close();
     }
+  }
+
+  /**
+   * The classes a snapshot needs admitted with {@link CodeseOptions#withAllowedClasses} to load:
+   * those it instantiates or writes where {@code ObjectInputStream} would refuse to (classes that
+   * are not {@code Serializable}, and {@code Serializable} ones it allocates without any
+   * constructor). Computed without running any of the snapshot's code and without initialising
+   * any class; the classes are loaded through the options' class loader. Empty for a graph of
+   * {@code Serializable} classes.
+   *
+   * <pre>{@code
+   * List<String> needed = Codese.classesToAllow(bytes, CodeseOptions.defaults());
+   * // review them, then, for a snapshot from a trusted source:
+   * Object graph = Codese.fromBytes(bytes,
+   *     CodeseOptions.defaults().withAllowedClasses(needed.toArray(String[]::new)));
+   * }</pre>
+   *
+   * @param snapshot the snapshot's bytes
+   * @param options the class loader and signing key to use (a configured key is verified first)
+   * @return binary class names, sorted
+   * @throws CorruptSnapshotException if the snapshot is damaged
+   * @throws ClassMismatchException if a class it names is missing, or the snapshot gives a class
+   *     a role no snapshot Codese writes gives it
+   * @throws AuthenticityException if a signing key is configured and the signature is missing or
+   *     wrong
+   * @throws IOException if the snapshot is rejected for another reason
+   */
+  public static List<String> classesToAllow(byte[] snapshot, CodeseOptions options)
+      throws IOException {
+    Objects.requireNonNull(snapshot, "snapshot");
+    Objects.requireNonNull(options, "options");
+    SnapshotFile file = SnapshotFile.parse(Signing.unwrap(snapshot, options.signingKey()));
+    return AllowList.neededBy(file, options.classLoader());
   }
 
   /**
@@ -192,10 +296,12 @@ public final class Codese {
    * {@link CodeseLimits#maxBytes()} is rejected before it is read.
    *
    * @param file the snapshot file
-   * @param options restore settings (filter, limits, class loader, threads)
+   * @param options restore settings (allowed classes, filter, limits, class loader, threads)
    * @return the loaded snapshot
    * @throws CorruptSnapshotException if the snapshot is damaged
    * @throws ClassMismatchException if a class it needs is missing or changed
+   * @throws ClassNotAllowedException if it restores a class {@code ObjectInputStream} would refuse
+   *     and the options do not admit
    * @throws java.io.InvalidObjectException if it exceeds a limit
    * @throws java.io.InvalidClassException if the serialization filter rejects it
    * @throws UnsafeSnapshotException if its code is outside the restore grammar
@@ -221,9 +327,27 @@ public final class Codese {
    * @throws IOException if reading fails
    */
   public static Snapshot load(InputStream in) throws IOException {
-    long max = CodeseOptions.defaults().limits().maxBytes();
+    return load(in, CodeseOptions.defaults());
+  }
+
+  /**
+   * Loads a snapshot from a stream once, for many restores, with the given options. At most
+   * {@link CodeseLimits#maxBytes()} bytes are read before the snapshot is rejected.
+   *
+   * @param in the stream holding exactly one snapshot; read to its end, not closed
+   * @param options restore settings (allowed classes, filter, limits, class loader, threads)
+   * @return the loaded snapshot
+   * @throws CorruptSnapshotException if the snapshot is damaged
+   * @throws ClassMismatchException if a class it needs is missing or changed
+   * @throws ClassNotAllowedException if it restores a class {@code ObjectInputStream} would refuse
+   *     and the options do not admit
+   * @throws IOException if reading fails or another check rejects the snapshot
+   */
+  public static Snapshot load(InputStream in, CodeseOptions options) throws IOException {
+    Objects.requireNonNull(options, "options");
+    long max = options.limits().maxBytes();
     byte[] bytes = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, max + 1));
-    return load(bytes, CodeseOptions.defaults());
+    return load(bytes, options);
   }
 
   /**
@@ -242,10 +366,12 @@ public final class Codese {
    * Loads a snapshot once, for many restores, with the given options.
    *
    * @param snapshot the snapshot's bytes
-   * @param options restore settings (filter, limits, class loader, threads)
+   * @param options restore settings (allowed classes, filter, limits, class loader, threads)
    * @return the loaded snapshot
    * @throws CorruptSnapshotException if the snapshot is damaged
    * @throws ClassMismatchException if a class it needs is missing or changed
+   * @throws ClassNotAllowedException if it restores a class {@code ObjectInputStream} would refuse
+   *     and the options do not admit
    * @throws java.io.InvalidObjectException if it exceeds a limit
    * @throws java.io.InvalidClassException if the serialization filter rejects it
    * @throws UnsafeSnapshotException if its code is outside the restore grammar
@@ -268,6 +394,7 @@ public final class Codese {
           + " not a snapshot; read it with CodeseInputStream");
     }
     return new Snapshot(file, LoadedSnapshot.load(file, options.classLoader(),
-        new Filters(options.objectInputFilter()), options.limits()), options);
+        new Filters(options.objectInputFilter()), options.limits(), options.allowList()),
+        options);
   }
 }

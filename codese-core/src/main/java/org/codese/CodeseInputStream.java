@@ -16,6 +16,10 @@ import org.codese.load.StreamReader;
  * Reading past the end of the data throws {@link EOFException}, as the JDK does; a primitive read
  * where an object was written, or the reverse, throws {@link java.io.OptionalDataException} or
  * {@link EOFException}. Not thread-safe, like {@code ObjectInputStream}.
+ *
+ * <p>Like {@code ObjectInputStream}, it restores by default only classes that are {@code
+ * Serializable}, the way Java serialization allocates them; {@link
+ * CodeseOptions#withAllowedClasses} admits others.
  */
 public class CodeseInputStream extends ObjectInputStream {
   private final StreamReader reader;
@@ -35,14 +39,17 @@ public class CodeseInputStream extends ObjectInputStream {
    * Creates a stream and reads the stream header.
    *
    * @param in the underlying stream
-   * @param options restore settings (class loader)
+   * @param options restore settings (allowed classes, filter, limits, class loader, signing key);
+   *     a segment that restores a class {@code ObjectInputStream} would refuse, and the options
+   *     do not admit, is rejected with {@link ClassNotAllowedException} before any of its code
+   *     runs
    * @throws CorruptSnapshotException if the header is not a Codese stream header
    * @throws IOException if reading fails
    */
   public CodeseInputStream(InputStream in, CodeseOptions options) throws IOException {
     super();
     this.reader = new StreamReader(Objects.requireNonNull(in, "in"), options.classLoader(),
-        this::getObjectInputFilter, options.limits(), options.signingKey());
+        this::getObjectInputFilter, options.limits(), options.signingKey(), options.allowList());
     if (options.objectInputFilter() != null) {
       setObjectInputFilter(options.objectInputFilter());
     }

@@ -1,7 +1,9 @@
 package org.codese;
 
 import java.io.ObjectInputFilter;
+import java.util.List;
 import java.util.Objects;
+import org.codese.load.AllowList;
 
 /**
  * Immutable settings for capture and restore.
@@ -12,7 +14,7 @@ import java.util.Objects;
  */
 public final class CodeseOptions {
   private static final CodeseOptions DEFAULTS =
-      new CodeseOptions(false, 1, null, null, CodeseLimits.defaults(), null);
+      new CodeseOptions(false, 1, null, null, CodeseLimits.defaults(), null, AllowList.NONE);
 
   private final boolean requireSerializable;
   private final int restoreThreads;
@@ -20,10 +22,12 @@ public final class CodeseOptions {
   private final ObjectInputFilter filter;
   private final CodeseLimits limits;
   private final byte[] signingKey;
+  private final AllowList allowed;
 
   private CodeseOptions(boolean requireSerializable, int restoreThreads, ClassLoader classLoader,
-      ObjectInputFilter filter, CodeseLimits limits, byte[] signingKey) {
+      ObjectInputFilter filter, CodeseLimits limits, byte[] signingKey, AllowList allowed) {
     this.signingKey = signingKey;
+    this.allowed = allowed;
     this.requireSerializable = requireSerializable;
     this.restoreThreads = restoreThreads;
     this.classLoader = classLoader;
@@ -32,8 +36,9 @@ public final class CodeseOptions {
   }
 
   /**
-   * The defaults: {@code Serializable} not required, restore on the calling thread only, classes
-   * resolved through the thread's context class loader (falling back to Codese's own loader).
+   * The defaults: {@code Serializable} not required on capture, restore on the calling thread
+   * only, classes resolved through the thread's context class loader (falling back to Codese's own
+   * loader), no classes admitted beyond what {@link java.io.ObjectInputStream} would restore.
    *
    * @return the default options
    */
@@ -50,7 +55,8 @@ public final class CodeseOptions {
    * @return options that differ from these only in this setting
    */
   public CodeseOptions withRequireSerializable(boolean required) {
-    return new CodeseOptions(required, restoreThreads, classLoader, filter, limits, signingKey);
+    return new CodeseOptions(required, restoreThreads, classLoader, filter, limits, signingKey,
+        allowed);
   }
 
   /**
@@ -64,7 +70,8 @@ public final class CodeseOptions {
     if (threads < 1) {
       throw new IllegalArgumentException("restore threads must be at least 1, got " + threads);
     }
-    return new CodeseOptions(requireSerializable, threads, classLoader, filter, limits, signingKey);
+    return new CodeseOptions(requireSerializable, threads, classLoader, filter, limits,
+        signingKey, allowed);
   }
 
   /**
@@ -74,7 +81,8 @@ public final class CodeseOptions {
    * @return options that differ from these only in this setting
    */
   public CodeseOptions withClassLoader(ClassLoader loader) {
-    return new CodeseOptions(requireSerializable, restoreThreads, loader, filter, limits, signingKey);
+    return new CodeseOptions(requireSerializable, restoreThreads, loader, filter, limits,
+        signingKey, allowed);
   }
 
   /**
@@ -87,7 +95,8 @@ public final class CodeseOptions {
    * @return options that differ from these only in this setting
    */
   public CodeseOptions withObjectInputFilter(ObjectInputFilter filter) {
-    return new CodeseOptions(requireSerializable, restoreThreads, classLoader, filter, limits, signingKey);
+    return new CodeseOptions(requireSerializable, restoreThreads, classLoader, filter, limits,
+        signingKey, allowed);
   }
 
   /**
@@ -96,7 +105,7 @@ public final class CodeseOptions {
    */
   public CodeseOptions withLimits(CodeseLimits limits) {
     return new CodeseOptions(requireSerializable, restoreThreads, classLoader, filter,
-        Objects.requireNonNull(limits, "limits"), signingKey);
+        Objects.requireNonNull(limits, "limits"), signingKey, allowed);
   }
 
   /**
@@ -114,7 +123,55 @@ public final class CodeseOptions {
           + key.length);
     }
     return new CodeseOptions(requireSerializable, restoreThreads, classLoader, filter, limits,
-        key == null ? null : key.clone());
+        key == null ? null : key.clone(), allowed);
+  }
+
+  /**
+   * Classes that loading admits beyond what {@link java.io.ObjectInputStream} would restore. By
+   * default a snapshot may instantiate and write only what {@code ObjectInputStream} would for the
+   * same classes: {@code Serializable} classes allocated through the no-arg constructor of their
+   * first non-serializable superclass, {@code Externalizable} classes through their public no-arg
+   * constructor, {@code Serializable} records through their canonical constructor, enum constants
+   * and arrays. Any other class a snapshot instantiates or writes is rejected with {@link
+   * ClassNotAllowedException} when it is loaded, before any class it names is initialised.
+   *
+   * <p>A class these patterns admit may also be restored the way Codese captures classes that are
+   * not {@code Serializable}: allocated without running any constructor, with its declared instance
+   * fields set (also those of its superclasses that are admitted), and, for a record, through its
+   * canonical constructor. Admit classes only for snapshots from a trusted source: an admitted
+   * class's fields take whatever values the snapshot holds, and its methods (such as {@code
+   * hashCode} or {@code compareTo}, called by the collections it is restored into) then run on
+   * them. Capture needs no admission: this setting only concerns loading.
+   *
+   * <p>Patterns, one per argument (JEP 290's class patterns, without modules and negation):
+   * {@code "com.example.Foo"} admits that class ({@code "com.example.Outer$Inner"} a nested
+   * one), {@code "com.example.*"} the classes of a package, {@code "com.example.**"} those of a
+   * package and its subpackages, {@code "com.example.Foo*"} every class whose name starts so,
+   * and {@code "**"} every class, an explicit choice to trust the snapshot's source entirely.
+   * {@link Codese#classesToAllow} and {@link Snapshot#classesToAllow()} give the classes a
+   * snapshot needs; the rejection's message gives them as a ready-to-paste line.
+   *
+   * @param patterns class patterns; none to admit nothing beyond {@code ObjectInputStream}'s
+   *     surface
+   * @return options that differ from these only in this setting (the patterns replace any given
+   *     before)
+   * @throws IllegalArgumentException if a pattern is empty or malformed (whitespace, {@code ;},
+   *     {@code ,}, {@code /}, {@code !}, or a {@code *} that does not end it)
+   * @throws NullPointerException if {@code patterns} or one of them is {@code null}
+   */
+  public CodeseOptions withAllowedClasses(String... patterns) {
+    return new CodeseOptions(requireSerializable, restoreThreads, classLoader, filter, limits,
+        signingKey, AllowList.of(List.of(patterns)));
+  }
+
+  /** @return the allowed-class patterns, in the order given; empty by default */
+  public List<String> allowedClasses() {
+    return allowed.patterns();
+  }
+
+  /** The allow-list for the loader. */
+  AllowList allowList() {
+    return allowed;
   }
 
   /** @return a copy of the signing key, or {@code null} */
@@ -155,17 +212,25 @@ public final class CodeseOptions {
         && classLoader == other.classLoader
         && filter == other.filter
         && limits.equals(other.limits)
-        && java.util.Arrays.equals(signingKey, other.signingKey);
+        && java.util.Arrays.equals(signingKey, other.signingKey)
+        && allowed.equals(other.allowed);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(requireSerializable, restoreThreads, classLoader, filter, limits, signingKey);
+    return Objects.hash(requireSerializable, restoreThreads, classLoader, filter, limits,
+        java.util.Arrays.hashCode(signingKey), allowed);
   }
 
+  /** @return the settings, without the signing key's bytes */
   @Override
   public String toString() {
     return "CodeseOptions[requireSerializable=" + requireSerializable
-        + ", restoreThreads=" + restoreThreads + "]";
+        + ", restoreThreads=" + restoreThreads
+        + ", classLoader=" + classLoader
+        + ", objectInputFilter=" + filter
+        + ", limits=" + limits
+        + ", signingKey=" + (signingKey == null ? "none" : "set")
+        + ", allowedClasses=" + allowed.patterns() + "]";
   }
 }

@@ -2,9 +2,11 @@ package org.codese;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.List;
 import java.util.Objects;
 import org.codese.format.Signing;
 import org.codese.format.SnapshotFile;
+import org.codese.load.AllowList;
 import org.codese.load.LoadedSnapshot;
 
 /**
@@ -46,7 +48,10 @@ public final class Snapshot implements AutoCloseable {
   }
 
   /**
-   * Captures the graph reachable from {@code root} in memory.
+   * Captures the graph reachable from {@code root} in memory. The snapshot restores every class of
+   * the captured graph in this JVM without an allowed-class list, since it holds the caller's own
+   * objects; its bytes ({@link #toBytes()}) loaded elsewhere need {@link #classesToAllow()}
+   * admitted if the graph has classes that are not {@code Serializable}.
    *
    * @param root the root of the graph; may be {@code null}
    * @param options capture and restore settings
@@ -58,8 +63,28 @@ public final class Snapshot implements AutoCloseable {
   public static Snapshot capture(Object root, CodeseOptions options) throws IOException {
     Objects.requireNonNull(options, "options");
     SnapshotFile file = Pipeline.capture(root, options);
-    return new Snapshot(file, LoadedSnapshot.load(file, options.classLoader(), null, OWN_CAPTURE),
-        options);
+    return new Snapshot(file, LoadedSnapshot.load(file, options.classLoader(), null, OWN_CAPTURE,
+        AllowList.ALL), options);
+  }
+
+  /**
+   * The classes this snapshot needs admitted with {@link CodeseOptions#withAllowedClasses} when
+   * its bytes are loaded with {@link Codese#load} or read by {@link CodeseInputStream}: those it
+   * instantiates or writes where {@code ObjectInputStream} would refuse to, as {@link
+   * Codese#classesToAllow} computes them. Record them beside a snapshot you capture to load it
+   * again later:
+   *
+   * <pre>{@code
+   * Snapshot s = Snapshot.capture(graph);
+   * Files.write(file, s.toBytes());
+   * Files.write(allowFile, s.classesToAllow());  // one class per line
+   * }</pre>
+   *
+   * @return binary class names, sorted; empty for a graph of {@code Serializable} classes
+   * @throws ClassMismatchException if a class cannot be found through the options' class loader
+   */
+  public List<String> classesToAllow() throws ClassMismatchException {
+    return AllowList.neededBy(file, options.classLoader());
   }
 
   /**

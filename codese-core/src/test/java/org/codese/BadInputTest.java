@@ -26,12 +26,12 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
-import java.util.zip.CRC32C;
 import org.codese.corpus.Types.Ext;
 import org.codese.corpus.Types.Line;
 import org.codese.corpus.Types.Plain;
 import org.codese.corpus.Types.Point;
 import org.codese.samples.RedBlackTree;
+import org.codese.testkit.Checksums;
 import org.codese.testkit.JdkBytes;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -380,23 +380,9 @@ class BadInputTest {
 
   /** Recomputes every section checksum and the trailer, so that the damage passes them. */
   private static byte[] rechecksum(byte[] b) {
-    ByteBuffer buf = ByteBuffer.wrap(b);
-    int pos = 6;
-    while (pos + 9 <= b.length - 4) {
-      int len = buf.getInt(pos + 1);
-      if (len < 0 || pos + 9L + len > b.length - 4) {
-        break;
-      }
-      CRC32C c = new CRC32C();
-      c.update(b, pos + 9, len);
-      buf.putInt(pos + 5, (int) c.getValue());
-      pos += 9 + len;
-    }
-    CRC32C c = new CRC32C();
-    c.update(b, 0, b.length - 4);
-    buf.putInt(b.length - 4, (int) c.getValue());
-    return b;
+    return Checksums.fixInPlace(b);
   }
+
 
   @Test
   void sectionClaimingHugeLengthIsRejected() {

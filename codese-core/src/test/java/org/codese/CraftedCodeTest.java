@@ -10,8 +10,8 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.zip.CRC32C;
 import org.codese.samples.RedBlackTree;
+import org.codese.testkit.Checksums;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.objectweb.asm.ClassReader;
@@ -54,21 +54,15 @@ class CraftedCodeTest {
       if (tag == 3) {
         payload = rewriteCodeSection(payload, edit);
       }
-      CRC32C crc = new CRC32C();
-      crc.update(payload);
       out.writeByte(tag);
       out.writeInt(payload.length);
-      out.writeInt((int) crc.getValue());
+      out.writeInt(0);
       out.write(payload);
       pos += 9 + len;
     }
+    out.writeInt(0);
     out.flush();
-    byte[] body = file.toByteArray();
-    CRC32C crc = new CRC32C();
-    crc.update(body);
-    out.writeInt((int) crc.getValue());
-    out.flush();
-    return file.toByteArray();
+    return Checksums.fixInPlace(file.toByteArray());
   }
 
   /**

@@ -102,7 +102,8 @@ class LoopShapesTest {
         list.add(o);
         prev = o;
       }
-      CodeseOptions options = CodeseOptions.defaults().withClassLoader(other);
+      CodeseOptions options = CodeseOptions.defaults().withClassLoader(other)
+          .withAllowedClasses(Far.class.getName());
       byte[] snapshot = Codese.toBytes(list);
       try (Snapshot s = Codese.load(snapshot, options)) {
         @SuppressWarnings("unchecked")

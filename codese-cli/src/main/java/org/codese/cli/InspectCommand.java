@@ -14,6 +14,7 @@ import org.objectweb.asm.tree.MethodNode;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -29,8 +30,13 @@ import picocli.CommandLine.Spec;
         "#ref fields and #prim fields count the field and array-element values the restore"
             + " program sets to something other than null, zero or false (including values"
             + " set through default-field records of readObject replays); they are charged to"
-            + " the class of the object whose field is set."},
-    footer = {"", "Example:", "  codese inspect tree.cdse"})
+            + " the class of the object whose field is set.",
+        "",
+        "allow-list is the CodeseOptions line a program needs to load the file if it"
+            + " restores classes ObjectInputStream would refuse (classes that are not"
+            + " Serializable): judged from the classes on --classpath, never initialising"
+            + " them; 'none needed' when a default load admits every class."},
+    footer = {"", "Example:", "  codese inspect tree.cdse --classpath app.jar"})
 final class InspectCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
@@ -40,6 +46,12 @@ final class InspectCommand implements Callable<Integer> {
 
   @Parameters(index = "0", paramLabel = "FILE", description = "A snapshot (.cdse) or object stream.")
   Path file;
+
+  @Option(names = {"--classpath", "-cp"}, paramLabel = "CP",
+      description = "Where the snapshot's classes are, to judge which need admitting: jars and"
+          + " directories separated by '${sys:path.separator}'. The JDK's classes are always"
+          + " seen. Nothing else needs them.")
+  String classpath;
 
   /** Per-class counts. */
   static final class Row {
@@ -173,6 +185,7 @@ final class InspectCommand implements Callable<Integer> {
     out.printf("blob bytes:          %d (constants %d, items %d)%n", sections[2] + sections[4],
         sections[2], sections[4]);
     out.printf("hook calls:          %d%n", counter.hooks);
+    out.printf("allow-list:          %s%n", allowList(src));
     out.println();
     out.printf("%10s %12s %13s  %s%n", "#objects", "#ref fields", "#prim fields", "class");
     long tObj = 0;
@@ -188,5 +201,21 @@ final class InspectCommand implements Callable<Integer> {
     out.printf("%10d %12d %13d  %s%n", tObj, tRef, tPrim, "total");
     out.flush();
     return Main.OK;
+  }
+
+  /** The allow-list line: the options that admit the file, or why it is not known. */
+  private String allowList(SnapshotSource src) {
+    AllowLines.Needs needs = AllowLines.of(src, ClassPaths.loader(classpath));
+    if (!needs.unknown().isEmpty()) {
+      int n = needs.unknown().size();
+      return "unknown: " + n + (n == 1 ? " class is" : " classes are") + " not on the class path"
+          + " (pass --classpath): " + String.join(", ", needs.unknown().subList(0, Math.min(3, n)))
+          + (n > 3 ? ", ..." : "");
+    }
+    if (needs.problem() != null) {
+      return "cannot be computed: " + needs.problem();
+    }
+    return needs.needed().isEmpty() ? "none needed"
+        : AllowLines.optionsLine(needs.needed());
   }
 }

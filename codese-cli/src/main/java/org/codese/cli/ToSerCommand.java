@@ -38,6 +38,9 @@ final class ToSerCommand implements Callable<Integer> {
   @Mixin
   Common common;
 
+  @Mixin
+  AllowOption allow;
+
   @Parameters(index = "0", paramLabel = "FILE", description = "A snapshot (.cdse) or object stream.")
   Path file;
 
@@ -54,7 +57,8 @@ final class ToSerCommand implements Callable<Integer> {
   public Integer call() throws IOException {
     SnapshotSource src = SnapshotSource.read(file);
     ClassLoader loader = ClassPaths.loader(classpath);
-    CodeseOptions options = CodeseOptions.defaults().withClassLoader(loader);
+    CodeseOptions options = CodeseOptions.defaults().withClassLoader(loader)
+        .withAllowedClasses(allow.list().patterns().toArray(String[]::new));
     byte[] bytes = SnapshotSource.readFile(file);
     Path dir = output.toAbsolutePath().getParent();
     Path tmp = dir.resolve("." + output.getFileName() + "." + ProcessHandle.current().pid()
@@ -87,6 +91,9 @@ final class ToSerCommand implements Callable<Integer> {
         }
       } catch (NoSuchFileException e) {
         throw new CliException(output + ": cannot be written: its directory does not exist", e);
+      } catch (org.codese.ClassNotAllowedException e) {
+        throw new CliException(file + ": " + e.getMessage() + "; here: --allow "
+            + String.join(",", e.classesToAllow()), e);
       } catch (ClassMismatchException e) {
         throw new CliException(file + ": " + e.getMessage()
             + (e.getMessage().contains("class path") ? "" : "") + " (pass the classes with"

@@ -13,6 +13,7 @@ import java.util.concurrent.Callable;
 import org.codese.format.SnapshotFile;
 import org.codese.jvm.Jvm;
 import org.codese.jvm.Types;
+import org.codese.load.AllowList;
 import org.codese.program.ClassEntry;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -28,10 +29,14 @@ import picocli.CommandLine.Spec;
         "  integrity    magic, versions, lengths, indices and every checksum;",
         "  fingerprints every class it names is found on the class path with the recorded"
             + " serialVersionUID and fields (name and type);",
-        "  grammar      its generated code follows the restore grammar.",
+        "  grammar      its generated code follows the restore grammar;",
+        "  allow-list   it restores only classes ObjectInputStream would (or --allow admits);"
+            + " otherwise the line names the CodeseOptions that admit it, ready to paste;",
+        "  program      the loader's checks of what its code does.",
         "Prints one line per problem, 'FILE: check: problem', and nothing when all hold.",
         "Exits 0 only if all hold, 1 otherwise."},
-    footer = {"", "Example:", "  codese verify tree.cdse --classpath app.jar && echo ok"})
+    footer = {"", "Examples:", "  codese verify tree.cdse --classpath app.jar && echo ok",
+        "  codese verify state.cdse --classpath app.jar --allow 'com.example.model.*'"})
 final class VerifyCommand implements Callable<Integer> {
   private static final Map<String, Class<?>> PRIMITIVES = Map.of(
       "int", int.class, "long", long.class, "boolean", boolean.class, "byte", byte.class,
@@ -44,6 +49,9 @@ final class VerifyCommand implements Callable<Integer> {
   @Mixin
   Common common;
 
+  @Mixin
+  AllowOption allow;
+
   @Parameters(index = "0", paramLabel = "FILE", description = "A snapshot (.cdse) or object stream.")
   Path file;
 
@@ -55,6 +63,7 @@ final class VerifyCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
+    AllowList given = allow.list();
     ClassLoader loader = ClassPaths.loader(classpath);
     SnapshotSource src;
     try {
@@ -84,11 +93,12 @@ final class VerifyCommand implements Callable<Integer> {
       }
     }
     if (problems.isEmpty()) {
+      AllowList admitted = allowList(src, loader, given, problems);
       for (int i = 0; i < src.segments.size(); i++) {
         String where = src.segments.size() == 1 ? "" : "segment " + (i + 1) + ": ";
         try {
           org.codese.load.LoadedSnapshot.check(src.segments.get(i).file(), loader,
-              org.codese.CodeseLimits.defaults());
+              org.codese.CodeseLimits.defaults(), admitted);
         } catch (java.io.IOException e) {
           problems.add("program: " + where + e.getMessage());
         }
@@ -116,6 +126,28 @@ final class VerifyCommand implements Callable<Integer> {
     }
     out.flush();
     return problems.isEmpty() ? Main.OK : Main.FAILED;
+  }
+
+  /**
+   * Reports, as one problem with the ready-to-paste options, the classes the file needs admitted
+   * beyond {@code --allow}; returns the allow-list the program checks then run with (the given
+   * patterns and those classes), so that they check the rest of the file too.
+   */
+  private static AllowList allowList(SnapshotSource src, ClassLoader loader, AllowList given,
+      List<String> problems) {
+    AllowLines.Needs needs = AllowLines.of(src, loader);
+    if (needs.problem() != null) {
+      return given;
+    }
+    List<String> all = given.with(needs.needed());
+    int missing = all.size() - given.patterns().size();
+    if (missing > 0) {
+      problems.add("allow-list: " + missing + (missing == 1 ? " class" : " classes") + " that"
+          + " ObjectInputStream would refuse (not Serializable, or allocated without a"
+          + " constructor); if the file comes from a trusted source, load it with "
+          + AllowLines.optionsLine(all) + " (or verify with --allow)");
+    }
+    return AllowList.of(all);
   }
 
   private static void fingerprint(ClassEntry e, ClassLoader loader, List<String> problems) {

@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import org.codese.Codese;
 import org.codese.CodeseInputStream;
 import org.codese.CodeseOutputStream;
+import org.codese.cli.it.Plain;
 import org.codese.cli.it.Point;
 import org.codese.samples.RedBlackTree;
 import org.codese.samples.SampleGraphs;
@@ -351,6 +352,38 @@ class CodeseCliIT {
     Result x = run("convert", notSer.toString(), "-o", out.toString());
     assertEquals(1, x.code);
     assertTrue(x.err.contains("not a valid JDK serialization stream"), x.err);
+  }
+
+  /**
+   * A snapshot of a class that is not Serializable: inspect and verify print the options line
+   * that admits it, ready to paste; verify passes with --allow; a malformed pattern is a usage
+   * error.
+   */
+  @Test
+  void allowListIsPrintedReadyToPaste() throws Exception {
+    Path snap = dir.resolve("plain.cdse");
+    Codese.write(new ArrayList<>(List.of(new Plain(1), new Point(1, 2, "p"))), snap);
+    String line = "CodeseOptions.defaults().withAllowedClasses(\"org.codese.cli.it.Plain\")";
+    Result i = run("inspect", snap.toString(), "--classpath", location(Plain.class));
+    assertEquals(0, i.code, i.err);
+    assertTrue(i.out.contains("allow-list:          " + line + "\n"), i.out);
+    Result unknown = run("inspect", snap.toString());
+    assertTrue(unknown.out.contains("allow-list:          unknown: 2 classes are not on the"
+        + " class path (pass --classpath)"), unknown.out);
+    Result serializable = run("inspect", tree.toString(), "--classpath", cp);
+    assertTrue(serializable.out.contains("allow-list:          none needed"), serializable.out);
+
+    Result v = run("verify", snap.toString(), "--classpath", location(Plain.class));
+    assertEquals(1, v.code, v.out + v.err);
+    assertEquals(1, v.out.lines().count(), v.out);
+    assertTrue(v.out.startsWith(snap + ": allow-list: 1 class that ObjectInputStream would"
+        + " refuse"), v.out);
+    assertTrue(v.out.contains("load it with " + line), v.out);
+    Result ok = run("verify", snap.toString(), "--classpath", location(Plain.class), "--allow",
+        "org.codese.cli.it.*");
+    assertEquals(0, ok.code, ok.out + ok.err);
+    assertEquals("", ok.out + ok.err);
+    assertEquals(2, run("verify", snap.toString(), "--allow", "a.*.B").code);
   }
 
   @Test

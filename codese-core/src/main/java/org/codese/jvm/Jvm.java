@@ -2,10 +2,12 @@ package org.codese.jvm;
 
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
+import java.io.ObjectStreamField;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.reflect.Constructor;
+import java.lang.reflect.Field;
 import sun.reflect.ReflectionFactory;
 
 /**
@@ -150,6 +152,34 @@ public final class Jvm {
     } catch (NoSuchFieldException | IllegalAccessException e) {
       return null;
     }
+  }
+
+  /**
+   * The value of a class's {@code serialPersistentFields}, as {@code ObjectStreamClass} reads it,
+   * without {@code ObjectStreamClass} (whose first use costs milliseconds in a cold JVM). Reading
+   * it initialises the class.
+   *
+   * @param c a {@code Serializable} class
+   * @param declared its {@code private static final ObjectStreamField[] serialPersistentFields}
+   * @return a copy of the array, or {@code null} where the field holds {@code null}
+   */
+  public static ObjectStreamField[] serialPersistentFields(Class<?> c, Field declared) {
+    Object value;
+    try {
+      if (declared.trySetAccessible()) {
+        value = declared.get(null);
+      } else if (hasDefaultFieldHandles()) {
+        value = ReflectionFactory.class.getMethod("serialPersistentFields", Class.class)
+            .invoke(FACTORY, c);
+      } else {
+        Class.forName(c.getName(), true, c.getClassLoader());
+        value = UnsafeFields.getStatic(declared);
+      }
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException("serialPersistentFields of " + c.getName()
+          + " cannot be read on JDK " + FEATURE, e);
+    }
+    return value == null ? null : ((ObjectStreamField[]) value).clone();
   }
 
   private static MethodHandle factoryHandle(String name, Class<?> type) {

@@ -73,6 +73,12 @@ final class UnsafeFields {
     }
   }
 
+  /** The value of static reference field {@code f} of an initialised class. */
+  @SuppressWarnings("removal")
+  static Object getStatic(Field f) {
+    return UNSAFE.getObject(UNSAFE.staticFieldBase(f), UNSAFE.staticFieldOffset(f));
+  }
+
   @SuppressWarnings("removal")
   static void putObject(Field f, Object obj, Object value) {
     UNSAFE.putObject(obj, UNSAFE.objectFieldOffset(f), value);

@@ -1,20 +1,27 @@
 package org.codese.load;
 
+import java.io.ObjectInputStream;
+import java.io.ObjectStreamField;
+import java.io.Serializable;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.codese.ClassMismatchException;
 import org.codese.jvm.Jvm;
 import org.codese.jvm.SerialField;
 import org.codese.jvm.Slot;
+import org.codese.jvm.Types;
 import org.codese.program.ClassEntry;
 
 /**
- * Resolves a snapshot's class table against the live classes and checks each fingerprint: the
- * fields the snapshot relies on must still exist with the same types, and a declared {@code
- * serialVersionUID} must be unchanged.
+ * Resolves a snapshot's class table against the live classes, loading each without initialising
+ * it, and, once {@link Surface} and the serialization filter accepted every class, checks each
+ * fingerprint ({@link #checkFingerprints()}): the fields the snapshot relies on must be
+ * serializable fields of the class with the same types, and a declared {@code serialVersionUID}
+ * must be unchanged.
  */
 final class ClassTable {
   private static final Map<String, Class<?>> PRIMITIVES = Map.of(
@@ -25,15 +32,62 @@ final class ClassTable {
   private final List<ClassEntry> entries;
   private final Class<?>[] classes;
   private final Slot[] slots;
+  private final AllowList allowed;
+  private final Map<Class<?>, Map<String, Class<?>>> serialFields = new HashMap<>();
+  /** The classes whose serializable fields {@code serialPersistentFields} names. */
+  private final java.util.Set<Class<?>> fromPersistentFields = new java.util.HashSet<>();
+  /** Per class-table index, the fields {@link #writableField} allowed already. */
+  private final Map<Integer, Map<String, Field>> writable = new HashMap<>();
 
-  ClassTable(List<ClassEntry> entries, ClassLoader loader) throws ClassMismatchException {
+  /**
+   * Loads every class the snapshot names, without initialising any.
+   *
+   * @param entries the snapshot's class table
+   * @param loader the loader to resolve names with
+   * @param allowed the classes admitted beyond {@code ObjectInputStream}'s surface
+   * @throws ClassMismatchException if a class is not found
+   */
+  ClassTable(List<ClassEntry> entries, ClassLoader loader, AllowList allowed)
+      throws ClassMismatchException {
     this.entries = entries;
+    this.allowed = allowed;
     this.classes = new Class<?>[entries.size()];
     this.slots = new Slot[entries.size()];
     for (int i = 0; i < classes.length; i++) {
       classes[i] = resolve(entries.get(i).name(), loader);
-      check(entries.get(i), classes[i]);
     }
+  }
+
+  /**
+   * Checks every class's fingerprint: the declared {@code serialVersionUID} (reading it
+   * initialises the class, so this runs only after {@link Surface} and the filter accepted every
+   * class, and never for a class that is not {@code Serializable} and not admitted, as {@code
+   * ObjectStreamClass} never reads one there) and the fields the snapshot relies on, which must be
+   * serializable fields of the class ({@link #writableField}).
+   *
+   * @throws ClassMismatchException at the first class that differs
+   */
+  void checkFingerprints() throws ClassMismatchException {
+    for (int i = 0; i < classes.length; i++) {
+      Class<?> c = classes[i];
+      ClassEntry e = entries.get(i);
+      if (e.hasSuid() && (admitted(i) || Serializable.class.isAssignableFrom(c))) {
+        checkSuid(e, c);
+      }
+      for (ClassEntry.FieldEntry f : e.fields()) {
+        checkField(i, f);
+      }
+    }
+  }
+
+  /** @return the classes admitted beyond {@code ObjectInputStream}'s surface */
+  AllowList allowed() {
+    return allowed;
+  }
+
+  /** @return whether the allow-list admits class {@code index} */
+  boolean admitted(int index) {
+    return !allowed.isEmpty() && allowed.admits(classes[index]);
   }
 
   int size() {
@@ -82,18 +136,155 @@ final class ClassTable {
     }
   }
 
-  private static void check(ClassEntry e, Class<?> c) throws ClassMismatchException {
-    if (e.hasSuid()) {
-      Long now = Jvm.declaredSuid(c);
-      if (now == null || now != e.suid()) {
-        throw new ClassMismatchException(e.name(), null, "serialVersionUID was " + e.suid()
-            + " at capture but is " + now + " now; the class changed, capture the graph again");
+  private static void checkSuid(ClassEntry e, Class<?> c) throws ClassMismatchException {
+    Long now = Jvm.declaredSuid(c);
+    if (now == null || now != e.suid()) {
+      throw new ClassMismatchException(e.name(), null, "serialVersionUID was " + e.suid()
+          + " at capture but is " + now + " now; the class changed, capture the graph again");
+    }
+  }
+
+  /**
+   * A field of a class entry: for an admitted class, a declared instance field (or a {@code
+   * serialPersistentFields} entry); otherwise one of the class's serializable fields. An entry
+   * without a declared field must be a {@code serialPersistentFields} entry.
+   */
+  private void checkField(int index, ClassEntry.FieldEntry f) throws ClassMismatchException {
+    Class<?> c = classes[index];
+    if (f.real()) {
+      field(c, f);
+    }
+    if (f.real() && admitted(index)) {
+      return;
+    }
+    Class<?> type = serialFields(c).get(f.name());
+    if (!f.real() && !fromPersistentFields.contains(c)) {
+      type = null; // only serialPersistentFields name fields that no declared field backs
+    }
+    boolean sameKind = type != null && (f.primitive()
+        ? type.isPrimitive() && Types.descriptor(type).equals(f.descriptor())
+        : !type.isPrimitive());
+    if (!sameKind) {
+      throw new ClassMismatchException(c.getName(), f.name(), "the snapshot relies on field "
+          + f.name() + " (" + f.descriptor() + "), which is not a serializable field of the"
+          + " class" + (admitted(index) ? "" : " (ObjectInputStream never writes other fields)")
+          + "; the class changed, or the snapshot is damaged or crafted");
+    }
+  }
+
+  /**
+   * The field {@code name} of class {@code index} that generated code may set, through a setter
+   * or {@code putfield}: for an admitted class any declared instance field; otherwise a
+   * serializable field of a class that has no {@code readObject} (whose fields {@code
+   * ObjectInputStream} writes only through that method) and is not {@code Externalizable}.
+   *
+   * @param index a class-table index
+   * @param name the field's name
+   * @return the field, not yet made accessible
+   * @throws ClassMismatchException if the field is not one the snapshot may set
+   */
+  Field writableField(int index, String name) throws ClassMismatchException {
+    Map<String, Field> known = writable.get(index);
+    if (known == null) {
+      known = new HashMap<>();
+      writable.put(index, known);
+    }
+    Field f = known.get(name);
+    if (f == null) {
+      f = checkWritable(index, name);
+      known.put(name, f);
+    }
+    return f;
+  }
+
+  private Field checkWritable(int index, String name) throws ClassMismatchException {
+    Class<?> c = classes[index];
+    Field f;
+    try {
+      f = c.getDeclaredField(name);
+    } catch (NoSuchFieldException | RuntimeException | LinkageError e) {
+      throw new ClassMismatchException(c.getName(), name, "field " + name
+          + " cannot be set: it is not declared by the class");
+    }
+    if (Modifier.isStatic(f.getModifiers())) {
+      throw new ClassMismatchException(c.getName(), name, "field " + name
+          + " is static; snapshots only set instance fields");
+    }
+    if (admitted(index)) {
+      return f;
+    }
+    Class<?> type = serialFields(c).get(name);
+    if (type == null || type.isPrimitive() != f.getType().isPrimitive()
+        || type.isPrimitive() && type != f.getType()) {
+      throw new ClassMismatchException(c.getName(), name, "field " + name + " is not a"
+          + " serializable field of the class, so ObjectInputStream never sets it; the snapshot"
+          + " is damaged or crafted");
+    }
+    if (declaresReadObject(c) || java.io.Externalizable.class.isAssignableFrom(c)) {
+      throw new ClassMismatchException(c.getName(), name, "field " + name + " is set directly,"
+          + " but ObjectInputStream sets the fields of this class only through its "
+          + (declaresReadObject(c) ? "readObject" : "readExternal")
+          + "; the snapshot is damaged or crafted");
+    }
+    return f;
+  }
+
+  /**
+   * The serializable fields of {@code c} by name, with their types, as {@code ObjectStreamClass}
+   * finds them: the declared non-static, non-transient fields, or those {@code
+   * serialPersistentFields} names where the class declares it (reading it initialises the class).
+   * None for classes that are not {@code Serializable}, and for enums.
+   */
+  private Map<String, Class<?>> serialFields(Class<?> c) {
+    Map<String, Class<?>> m = serialFields.get(c);
+    if (m != null) {
+      return m;
+    }
+    m = new HashMap<>();
+    serialFields.put(c, m);
+    if (!Serializable.class.isAssignableFrom(c) || c.isEnum()) {
+      return m;
+    }
+    Field[] declared = c.getDeclaredFields();
+    Field persistent = c.isRecord() ? null : persistentFields(declared);
+    ObjectStreamField[] named =
+        persistent == null ? null : Jvm.serialPersistentFields(c, persistent);
+    if (named != null) {
+      fromPersistentFields.add(c);
+      for (ObjectStreamField f : named) {
+        m.put(f.getName(), f.getType());
+      }
+      return m;
+    }
+    for (Field f : declared) {
+      if ((f.getModifiers() & (Modifier.STATIC | Modifier.TRANSIENT)) == 0) {
+        m.put(f.getName(), f.getType());
       }
     }
-    for (ClassEntry.FieldEntry f : e.fields()) {
-      if (f.real()) {
-        field(c, f);
+    return m;
+  }
+
+  /** The {@code private static final ObjectStreamField[] serialPersistentFields}, or null. */
+  private static Field persistentFields(Field[] declared) {
+    int mask = Modifier.PRIVATE | Modifier.STATIC | Modifier.FINAL;
+    for (Field f : declared) {
+      if (f.getName().equals("serialPersistentFields") && (f.getModifiers() & mask) == mask
+          && f.getType() == ObjectStreamField[].class) {
+        return f;
       }
+    }
+    return null;
+  }
+
+  /** Whether {@code c} declares {@code private void readObject(ObjectInputStream)}. */
+  private static boolean declaresReadObject(Class<?> c) {
+    try {
+      java.lang.reflect.Method m = c.getDeclaredMethod("readObject", ObjectInputStream.class);
+      int mods = m.getModifiers();
+      return m.getReturnType() == void.class && Modifier.isPrivate(mods)
+          && !Modifier.isStatic(mods);
+    } catch (NoSuchMethodException e) {
+      return false;
     }
   }
 

@@ -12,7 +12,11 @@ import org.codese.jvm.Jvm;
 import org.codese.jvm.Types;
 import org.codese.program.Constant;
 
-/** Resolves a snapshot's constant table to the live values generated code loads. */
+/**
+ * Resolves a snapshot's constant table to the live values generated code loads. Runs after the
+ * serialization filter accepted every class: resolving initialises classes ({@code
+ * ObjectStreamClass.lookupAny}, {@code Enum.valueOf}, constructors and method handles).
+ */
 final class Constants {
   private Constants() {}
 
@@ -43,7 +47,7 @@ final class Constants {
       }
       return type.getComponentType();
     } else if (c instanceof Constant.Setter s) {
-      return setter(classes.get(s.type()), s.field(), s.descriptor());
+      return setter(classes, s.type(), s.field());
     } else if (c instanceof Constant.Text t) {
       return t.value();
     } else if (c instanceof Constant.PrimArray p) {
@@ -92,18 +96,18 @@ final class Constants {
     return ctor;
   }
 
-  private static Field setter(Class<?> type, String name, String descriptor)
+  /**
+   * A setter's field: one {@link ClassTable#writableField} allows (a serializable field, unless
+   * the class is admitted), made accessible.
+   */
+  private static Field setter(ClassTable classes, int type, String name)
       throws ClassMismatchException {
+    Field f = classes.writableField(type, name);
     try {
-      Field f = type.getDeclaredField(name);
-      if (java.lang.reflect.Modifier.isStatic(f.getModifiers())) {
-        throw new ClassMismatchException(type.getName(), name, "field " + name
-            + " is static; snapshots only set instance fields");
-      }
       f.setAccessible(true);
       return f;
-    } catch (ReflectiveOperationException | RuntimeException e) {
-      throw new ClassMismatchException(type.getName(), name, "field " + name
+    } catch (RuntimeException e) {
+      throw new ClassMismatchException(classes.get(type).getName(), name, "field " + name
           + " cannot be set: " + e.getMessage());
     }
   }

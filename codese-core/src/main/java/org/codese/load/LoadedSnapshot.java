@@ -60,7 +60,28 @@ public final class LoadedSnapshot {
    */
   public static LoadedSnapshot load(SnapshotFile file, ClassLoader loader,
       Supplier<ObjectInputFilter> filter, CodeseLimits limits) throws IOException {
-    return load(file, loader, filter, limits, true);
+    return load(file, loader, filter, limits, AllowList.NONE, true);
+  }
+
+  /**
+   * As {@link #load(SnapshotFile, ClassLoader, Supplier, CodeseLimits)}, admitting the classes
+   * of {@code allowed} beyond {@code ObjectInputStream}'s surface.
+   *
+   * @param file a parsed snapshot
+   * @param loader the loader for the classes it names, or {@code null} for the context loader
+   * @param filter gives the effective serialization filter, or is {@code null} for none
+   * @param limits bounds on what the snapshot may create
+   * @param allowed the admitted classes; {@link AllowList#NONE} for the default surface
+   * @return the loaded snapshot
+   * @throws org.codese.ClassNotAllowedException if it instantiates or writes a class that is not
+   *     admitted where {@code ObjectInputStream} would refuse it
+   * @throws IOException for every other reason {@link #load(SnapshotFile, ClassLoader, Supplier,
+   *     CodeseLimits)} gives
+   */
+  public static LoadedSnapshot load(SnapshotFile file, ClassLoader loader,
+      Supplier<ObjectInputFilter> filter, CodeseLimits limits, AllowList allowed)
+      throws IOException {
+    return load(file, loader, filter, limits, allowed, true);
   }
 
   /**
@@ -74,11 +95,26 @@ public final class LoadedSnapshot {
    */
   public static void check(SnapshotFile file, ClassLoader loader, CodeseLimits limits)
       throws IOException {
-    load(file, loader, null, limits, false);
+    load(file, loader, null, limits, AllowList.NONE, false);
+  }
+
+  /**
+   * As {@link #check(SnapshotFile, ClassLoader, CodeseLimits)}, admitting the classes of {@code
+   * allowed}.
+   *
+   * @param file a parsed snapshot
+   * @param loader the loader for the classes it names, or {@code null} for the context loader
+   * @param limits bounds on what the snapshot may create
+   * @param allowed the admitted classes; {@link AllowList#NONE} for the default surface
+   * @throws IOException as {@link #load}, for every reason but the definition of its classes
+   */
+  public static void check(SnapshotFile file, ClassLoader loader, CodeseLimits limits,
+      AllowList allowed) throws IOException {
+    load(file, loader, null, limits, allowed, false);
   }
 
   private static LoadedSnapshot load(SnapshotFile file, ClassLoader loader,
-      Supplier<ObjectInputFilter> filter, CodeseLimits limits, boolean define)
+      Supplier<ObjectInputFilter> filter, CodeseLimits limits, AllowList allowed, boolean define)
       throws IOException {
     ClassLoader l = loader != null ? loader : Thread.currentThread().getContextClassLoader();
     if (l == null) {
@@ -90,8 +126,11 @@ public final class LoadedSnapshot {
     }
     int longestArray =
         Admission.checkLimits(file, limits, code.longestArray(), code.arrayElements());
-    ClassTable table = new ClassTable(file.classes(), l);
+    ClassTable table = new ClassTable(file.classes(), l, allowed);
+    Surface.check(file, table);
     Admission.checkFilter(file, table, filter == null ? null : filter.get(), longestArray);
+    table.checkFingerprints();
+    Surface.checkPutfields(file, table);
     Object[] constants = Constants.resolve(file.constants(), table);
     ProgramCheck checked = ProgramCheck.check(file, code.program(), table, constants);
     if (!define) {

@@ -30,6 +30,7 @@ public final class StreamReader {
   private final Supplier<ObjectInputFilter> filter;
   private final CodeseLimits limits;
   private final byte[] signingKey;
+  private final AllowList allowed;
   private Object[] table = new Object[1];
   private ReplayStream current;
   private boolean ended;
@@ -43,12 +44,14 @@ public final class StreamReader {
    * @param filter gives the stream's current serialization filter when a segment is loaded
    * @param limits bounds on what each segment may create
    * @param signingKey the key every segment must be signed with, or {@code null}
+   * @param allowed the classes segments may restore beyond {@code ObjectInputStream}'s surface
    * @throws CorruptSnapshotException if the header is not a Codese stream header
    * @throws IOException if reading fails
    */
   public StreamReader(InputStream in, ClassLoader loader, Supplier<ObjectInputFilter> filter,
-      CodeseLimits limits, byte[] signingKey) throws IOException {
+      CodeseLimits limits, byte[] signingKey, AllowList allowed) throws IOException {
     this.signingKey = signingKey;
+    this.allowed = allowed;
     this.in = new DataInputStream(in);
     this.loader = loader;
     this.filter = filter;
@@ -135,7 +138,7 @@ public final class StreamReader {
       throw new CorruptSnapshotException("stream", offset, "segment starts at object "
           + file.firstId() + " but " + (table.length - 1) + " objects were read before it");
     }
-    LoadedSnapshot loaded = LoadedSnapshot.load(file, loader, filter, limits);
+    LoadedSnapshot loaded = LoadedSnapshot.load(file, loader, filter, limits, allowed);
     table = loaded.restoreInto(Arrays.copyOf(table, file.tableSize() + 1), 1);
     current = new ReplayStream(table, file.items(), null, null, RestoreRun.current());
     return true;

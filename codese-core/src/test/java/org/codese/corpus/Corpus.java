@@ -81,6 +81,7 @@ import org.codese.corpus.Types.Pair;
 import org.codese.corpus.Types.Persistent;
 import org.codese.corpus.Types.Person;
 import org.codese.corpus.Types.Plain;
+import org.codese.corpus.Types.PlainBase;
 import org.codese.corpus.Types.PlainRecord;
 import org.codese.corpus.Types.PlainSub;
 import org.codese.corpus.Types.Point;
@@ -108,21 +109,36 @@ public final class Corpus {
 
   /** One named graph: how to build it, and what else to check on every copy. */
   public record Case(String name, Supplier<Object> graph, Jdk jdk, List<Consumer<Object>> checks,
-      IntSupplier sideEffects) {
+      IntSupplier sideEffects, List<String> allowed) {
+
+    Case(String name, Supplier<Object> graph, Jdk jdk, List<Consumer<Object>> checks,
+        IntSupplier sideEffects) {
+      this(name, graph, jdk, checks, sideEffects, List.of());
+    }
 
     Case check(Consumer<Object> c) {
       List<Consumer<Object>> all = new ArrayList<>(checks);
       all.add(c);
-      return new Case(name, graph, jdk, all, sideEffects);
+      return new Case(name, graph, jdk, all, sideEffects, allowed);
     }
 
     Case counting(IntSupplier counter) {
-      return new Case(name, graph, jdk, checks, counter);
+      return new Case(name, graph, jdk, checks, counter, allowed);
+    }
+
+    /** The classes the graph's snapshots need admitted, as a program restoring them gives them. */
+    Case allowing(Class<?>... classes) {
+      List<String> names = new ArrayList<>(allowed);
+      for (Class<?> c : classes) {
+        names.add(c.getName());
+      }
+      return new Case(name, graph, jdk, checks, sideEffects, List.copyOf(names));
     }
 
     /** @return a configured round trip over a freshly built graph */
     public RoundTrip roundTrip() {
-      RoundTrip rt = RoundTrip.of(graph.get()).name(name).jdk(jdk);
+      RoundTrip rt = RoundTrip.of(graph.get()).name(name).jdk(jdk)
+          .allow(allowed.toArray(String[]::new));
       for (Consumer<Object> c : checks) {
         rt.check(c);
       }
@@ -482,7 +498,7 @@ public final class Corpus {
       b.any = new Object[] {a, "x", 3};
       a.notSaved = 9;
       return a;
-    }));
+    }).allowing(Plain.class));
     add(plain("plain-cycle", () -> {
       Plain a = new Plain(1, "a");
       Plain b = new Plain(2, "b");
@@ -490,28 +506,29 @@ public final class Corpus {
       b.next = a;
       a.any = a;
       return b;
-    }));
+    }).allowing(Plain.class));
     add(plain("plain-no-noarg-constructor-hierarchy", () -> {
       PlainSub a = new PlainSub("left", 1, 2, 3);
       PlainSub b = new PlainSub("right");
       a.partner(b);
       b.partner(a);
       return arr(a, b);
-    }));
+    }).allowing(PlainSub.class, PlainBase.class));
     add(plain("plain-in-jdk-collections", () -> {
       Plain p = new Plain(7, "in-list");
       Map<String, Object> m = new HashMap<>();
       m.put("p", p);
       m.put("list", new ArrayList<>(List.of(p, p)));
       return m;
-    }));
+    }).allowing(Plain.class));
     add(plain("plain-record", () -> new PlainRecord(1, "rec",
-        new ArrayList<>(List.of(new Plain(2, "x"), "y")))));
+        new ArrayList<>(List.of(new Plain(2, "x"), "y"))))
+        .allowing(PlainRecord.class, Plain.class));
     add(plain("plain-mixed-with-serializable", () -> {
       Plain p = new Plain(3, "mixed");
       p.any = new Point(1, 1);
       return new Pair(p, RedBlackTree.random(20, 3));
-    }));
+    }).allowing(Plain.class));
 
     // ---------------------------------------------------------------- custom serialization
     add(ser("hooks-default-write-read", () -> {

@@ -9,7 +9,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.zip.CRC32C;
+import org.codese.testkit.Checksums;
 
 /**
  * What the fuzz tests share: running one input under a time limit, the rule for what may escape
@@ -99,38 +99,14 @@ final class FuzzSupport {
     throw (E) t;
   }
 
-  /**
-   * Recomputes, in place, the checksums of a snapshot found at {@code [start, end)}: each
-   * section's while its length stays inside the snapshot, then the trailer. Damage elsewhere is
-   * left as it is.
-   */
+  /** As {@link Checksums#fix}. */
   static void fixSnapshot(byte[] b, int start, int end) {
-    if (end - start < 10) {
-      return;
-    }
-    ByteBuffer buf = ByteBuffer.wrap(b);
-    int pos = start + 6;
-    int body = end - 4;
-    while (pos + 9 <= body) {
-      int len = buf.getInt(pos + 1);
-      if (len < 0 || pos + 9L + len > body) {
-        break;
-      }
-      CRC32C c = new CRC32C();
-      c.update(b, pos + 9, len);
-      buf.putInt(pos + 5, (int) c.getValue());
-      pos += 9 + len;
-    }
-    CRC32C c = new CRC32C();
-    c.update(b, start, body - start);
-    buf.putInt(body, (int) c.getValue());
+    Checksums.fix(b, start, end);
   }
 
   /** @return a copy of a snapshot with its checksums fixed */
   static byte[] fixedSnapshot(byte[] data) {
-    byte[] b = data.clone();
-    fixSnapshot(b, 0, b.length);
-    return b;
+    return Checksums.fixed(data);
   }
 
   /** @return a copy of a Codese object stream with the checksums of each framed segment fixed */

@@ -49,6 +49,7 @@ class LargeGraphTest {
     long t0 = System.nanoTime();
     RoundTrip.Report r = RoundTrip.of(chain(MILLION)).name("link-chain-1M")
         .jdk(Jdk.NOT_SERIALIZABLE)
+        .allow(Link.class.getName())
         .paths(Path.TO_BYTES_FROM_BYTES, Path.CAPTURE_RESTORE_TWICE)
         .check(c -> checkChain(c, MILLION))
         .run();

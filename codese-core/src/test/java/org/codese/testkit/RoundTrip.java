@@ -20,7 +20,9 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.IntSupplier;
+import org.codese.ClassNotAllowedException;
 import org.codese.Codese;
+import org.codese.CodeseInputStream;
 import org.codese.CodeseOptions;
 import org.codese.Snapshot;
 
@@ -89,6 +91,7 @@ public final class RoundTrip {
   private final List<Consumer<Object>> checks = new ArrayList<>();
   private IntSupplier counter;
   private Set<Path> paths = EnumSet.allOf(Path.class);
+  private List<String> allowed = List.of();
 
   private RoundTrip(Object graph) {
     this.graph = graph;
@@ -124,6 +127,22 @@ public final class RoundTrip {
   public RoundTrip sideEffects(IntSupplier counter) {
     this.counter = counter;
     return this;
+  }
+
+  /**
+   * The allowed-class patterns every path that loads bytes uses ({@link
+   * CodeseOptions#withAllowedClasses}); a graph with classes that are not {@code Serializable}
+   * needs them, as a program restoring it would. The kit checks that a load with default options
+   * rejects the snapshot exactly when {@code Codese.classesToAllow} names classes, that the
+   * rejection names the same classes, and that a {@link Jdk#SERIALIZABLE} graph needs none.
+   */
+  public RoundTrip allow(String... patterns) {
+    this.allowed = List.of(patterns);
+    return this;
+  }
+
+  private CodeseOptions options() {
+    return CodeseOptions.defaults().withAllowedClasses(allowed.toArray(String[]::new));
   }
 
   /** Restricts the restore paths (default: all). */
@@ -294,9 +313,10 @@ public final class RoundTrip {
         tock("capture");
         report.snapshotBytes = snapshot.length;
         expectEffects(where + " capture", before, 0);
+        checkDefaultSurface(where, snapshot);
         before = effects();
         tick();
-        Object copy = Codese.fromBytes(snapshot);
+        Object copy = Codese.fromBytes(snapshot, options());
         tock("restore(fromBytes)");
         expectEffects(where, before, jdkEffects);
         verify(where, copy, a, jdkRef);
@@ -348,7 +368,7 @@ public final class RoundTrip {
         try (Snapshot s = Snapshot.capture(graph)) {
           bytes = s.toBytes();
         }
-        try (Snapshot s = Codese.load(bytes)) {
+        try (Snapshot s = Codese.load(bytes, options())) {
           int before = effects();
           Object copy = s.restore();
           expectEffects(where, before, jdkEffects);
@@ -361,10 +381,10 @@ public final class RoundTrip {
         try {
           Codese.write(graph, file);
           int before = effects();
-          Object copy = Codese.read(file);
+          Object copy = Codese.read(file, options());
           expectEffects(where + " read(Path)", before, jdkEffects);
           verify(where + " read(Path)", copy, a, jdkRef);
-          try (Snapshot s = Codese.load(file)) {
+          try (Snapshot s = Codese.load(file, options())) {
             before = effects();
             Object copy2 = s.restore();
             expectEffects(where + " load(Path)", before, jdkEffects);
@@ -379,10 +399,11 @@ public final class RoundTrip {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         Codese.write(graph, out);
         int before = effects();
-        Object copy = Codese.read(new ByteArrayInputStream(out.toByteArray()));
+        Object copy = Codese.read(new ByteArrayInputStream(out.toByteArray()), options());
         expectEffects(where + " read(InputStream)", before, jdkEffects);
         verify(where + " read(InputStream)", copy, a, jdkRef);
-        try (Snapshot s = Codese.load(new ByteArrayInputStream(out.toByteArray()))) {
+        try (Snapshot s =
+            Codese.load(new ByteArrayInputStream(out.toByteArray()), options())) {
           before = effects();
           Object copy2 = s.restore();
           expectEffects(where + " load(InputStream)", before, jdkEffects);
@@ -397,7 +418,7 @@ public final class RoundTrip {
         int before = effects();
         Object copy;
         try (ObjectInputStream in =
-            CodeseStreams.newInput(new ByteArrayInputStream(bytes.toByteArray()))) {
+            new CodeseInputStream(new ByteArrayInputStream(bytes.toByteArray()), options())) {
           copy = in.readObject();
         }
         expectEffects(where, before, jdkEffects);
@@ -405,6 +426,35 @@ public final class RoundTrip {
       }
       default -> throw new AssertionError(p);
     }
+  }
+
+  /**
+   * A load with default options admits the snapshot exactly when it needs no classes admitted;
+   * otherwise it fails, before running anything, naming the classes {@code
+   * Codese.classesToAllow} names. A graph JDK serialization restores needs none.
+   */
+  private void checkDefaultSurface(String where, byte[] snapshot) throws IOException {
+    List<String> needed = Codese.classesToAllow(snapshot, CodeseOptions.defaults());
+    if (jdk == Jdk.SERIALIZABLE && !needed.isEmpty()) {
+      failure(where, "a Serializable graph needs classes admitted: " + needed);
+    }
+    int before = effects();
+    try (Snapshot s = Codese.load(snapshot)) {
+      if (!needed.isEmpty()) {
+        failure(where, "default options loaded a snapshot that needs " + needed);
+      }
+    } catch (ClassNotAllowedException e) {
+      if (!e.classesToAllow().equals(needed)) {
+        failure(where, "the rejection asks for " + e.classesToAllow() + ", classesToAllow says "
+            + needed);
+      }
+      if (!e.getMessage().contains("CodeseOptions.defaults().withAllowedClasses(")
+          || !e.getMessage().contains("\"" + e.classname + "\"")) {
+        failure(where, "the rejection does not give the line that admits " + e.classname + ": "
+            + e.getMessage());
+      }
+    }
+    expectEffects(where + " default-options load", before, 0);
   }
 
   private int effects() {

@@ -1,0 +1,447 @@
+package org.codese.load;
+
+import java.io.ByteArrayInputStream;
+import java.io.DataInputStream;
+import java.io.Externalizable;
+import java.io.IOException;
+import java.io.Serializable;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Modifier;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import org.codese.ClassMismatchException;
+import org.codese.ClassNotAllowedException;
+import org.codese.CorruptSnapshotException;
+import org.codese.format.SnapshotFile;
+import org.codese.program.ClassEntry;
+import org.codese.program.Constant;
+
+/**
+ * Invariant I3, the default surface: with no classes admitted, a snapshot instantiates and writes
+ * only what {@code ObjectInputStream} would for the same classes, through the constructors it
+ * would run. Decided from the class table, the constants and the placements of the generated
+ * classes, with reflection that loads but never initialises a class, so that it runs before the
+ * serialization filter and before anything can initialise a class the snapshot names.
+ *
+ * <p>What each role of a class requires (a class that is not {@code Serializable} may take the
+ * roles marked "admitted" only when the {@link AllowList} admits it):
+ *
+ * <ul>
+ *   <li>allocated with the serialization constructor: {@code Serializable}, not {@code
+ *       Externalizable}, an enum, a record, {@code String}, {@code Class} or {@code
+ *       ObjectStreamClass}, and a valid constructor as the JDK defines it (the first
+ *       non-serializable superclass's no-arg constructor, not private, and package-private only
+ *       within the same package and loader, with every step of the serializable chain allowed to
+ *       call its superclass's constructor);
+ *   <li>allocated with no constructor at all: admitted only, never by default;
+ *   <li>allocated with the public no-arg constructor: {@code Externalizable} with one;
+ *   <li>default-read ({@code SLOT}) or written through a setter, {@code putfield} or a class
+ *       entry's fields: {@code Serializable} and not {@code Externalizable}, or admitted; never an
+ *       enum, a record, an interface or an array;
+ *   <li>{@code readExternal}: {@code Externalizable}; a record's canonical constructor: a {@code
+ *       Serializable} record, or an admitted one; {@code readResolve}: {@code Serializable}.
+ * </ul>
+ *
+ * Which fields may be written is decided after the filter, when reading a field may initialise a
+ * class: {@link ClassTable#checkFingerprints()}, {@link ClassTable#writableField} for setters, and
+ * {@link #checkPutfields} for {@code putfield}.
+ */
+final class Surface {
+  private static final int ALLOC_SERIAL = 1;
+  private static final int ALLOC_BARE = 1 << 1;
+  private static final int ALLOC_EXTERNAL = 1 << 2;
+  private static final int SLOT = 1 << 3;
+  private static final int READ_EXTERNAL = 1 << 4;
+  private static final int RECORD = 1 << 5;
+  private static final int RESOLVE = 1 << 6;
+  private static final int SETTER = 1 << 7;
+  private static final int NEST = 1 << 8;
+  private static final int FIELDS = 1 << 9;
+  private static final int CP_UTF8 = 1;
+  private static final int CP_CLASS = 7;
+  private static final int CP_FIELDREF = 9;
+  private static final int CP_NAME_AND_TYPE = 12;
+  private static final int ALLOCATED = ALLOC_SERIAL | ALLOC_BARE | ALLOC_EXTERNAL;
+  /** Roles that write an object's fields; a class entry's fields belong to them or to a record. */
+  private static final int WRITTEN = SLOT | SETTER | NEST;
+
+  private Surface() {}
+
+  /**
+   * Checks every class of a snapshot against the surface the allow-list admits.
+   *
+   * @param file the parsed snapshot
+   * @param table its resolved, uninitialised classes and the allow-list
+   * @throws ClassNotAllowedException if a class needs admitting and is not admitted; the message
+   *     names it and the option that admits every class the snapshot needs
+   * @throws ClassMismatchException if a class takes a role no snapshot Codese writes gives it
+   */
+  static void check(SnapshotFile file, ClassTable table)
+      throws ClassMismatchException, ClassNotAllowedException {
+    int[] roles = roles(file);
+    AllowList allowed = table.allowed();
+    List<String> needed = new ArrayList<>();
+    String firstClass = null;
+    String firstReason = null;
+    for (int i = 0; i < roles.length; i++) {
+      Class<?> c = table.get(i);
+      boolean admitted = table.admitted(i);
+      String reason = refusal(c, roles[i], admitted);
+      if (reason != null) {
+        needed.add(c.getName());
+        if (!admitted && firstReason == null) {
+          firstClass = c.getName();
+          firstReason = reason;
+        }
+      }
+    }
+    if (firstReason != null) {
+      List<String> patterns = allowed.with(needed);
+      throw new ClassNotAllowedException(firstClass, firstReason + ". If the snapshot comes from"
+          + " a trusted source, admit " + (patterns.size() - allowed.patterns().size() > 1
+              ? "it and the other classes it needs" : "it")
+          + " with " + AllowList.optionsLine(patterns), patterns);
+    }
+  }
+
+  /**
+   * The classes a snapshot needs admitted to load: those it instantiates or writes in a way
+   * {@code ObjectInputStream} would refuse.
+   *
+   * @param file the parsed snapshot
+   * @param classes its classes, loaded without initialisation; {@code null} for a class that is
+   *     not known, which is left out
+   * @return the binary names of the classes, sorted
+   * @throws ClassMismatchException if a class takes a role no snapshot Codese writes gives it
+   */
+  static List<String> needed(SnapshotFile file, Class<?>[] classes) throws ClassMismatchException {
+    int[] roles = roles(file);
+    java.util.TreeSet<String> out = new java.util.TreeSet<>();
+    for (int i = 0; i < roles.length; i++) {
+      if (classes[i] != null && refusal(classes[i], roles[i], false) != null) {
+        out.add(classes[i].getName());
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  /** Per class-table index, the roles the snapshot gives the class. */
+  private static int[] roles(SnapshotFile file) {
+    int[] roles = new int[file.classes().size()];
+    for (Constant k : file.constants()) {
+      // if chains, not switches on the enums: a switch costs a synthetic class to load
+      if (k instanceof Constant.Allocator a) {
+        Constant.Mode m = a.mode();
+        roles[a.type()] |= m == Constant.Mode.SERIAL ? ALLOC_SERIAL
+            : m == Constant.Mode.BARE ? ALLOC_BARE : ALLOC_EXTERNAL;
+      } else if (k instanceof Constant.Hook h) {
+        Constant.HookKind kind = h.kind();
+        roles[h.type()] |= kind == Constant.HookKind.SLOT ? SLOT
+            : kind == Constant.HookKind.EXTERNAL ? READ_EXTERNAL
+            : kind == Constant.HookKind.RECORD ? RECORD : RESOLVE;
+      } else if (k instanceof Constant.Setter s) {
+        roles[s.type()] |= SETTER;
+      }
+    }
+    for (int[] placement : file.placements()) {
+      if (placement[1] >= 0) {
+        roles[placement[1]] |= NEST;
+      }
+    }
+    List<ClassEntry> entries = file.classes();
+    for (int i = 0; i < roles.length; i++) {
+      if (!entries.get(i).fields().isEmpty()) {
+        roles[i] |= FIELDS;
+      }
+    }
+    return roles;
+  }
+
+  /**
+   * Why {@code ObjectInputStream} would refuse what the snapshot does with {@code c}, when
+   * admitting {@code c} would let it load; {@code null} if nothing needs admitting.
+   *
+   * @throws ClassMismatchException if {@code c} takes a role that admitting it cannot allow
+   */
+  private static String refusal(Class<?> c, int roles, boolean admitted)
+      throws ClassMismatchException {
+    if (roles == 0) {
+      return null;
+    }
+    shape(c, roles);
+    boolean serializable = Serializable.class.isAssignableFrom(c);
+    if ((roles & ALLOC_SERIAL) != 0) {
+      serialAllocation(c, serializable, admitted);
+    }
+    if (!serializable && (roles & (ALLOCATED | WRITTEN | RECORD | FIELDS)) != 0) {
+      return "not Serializable, so ObjectInputStream would refuse it, and this snapshot "
+          + doing(roles) + " it";
+    }
+    if ((roles & ALLOC_BARE) != 0) {
+      Class<?> init = serialInitClass(c);
+      return "Serializable, but this snapshot allocates it without running any constructor,"
+          + " where ObjectInputStream would " + (init == null
+              ? "refuse it (no valid constructor: " + firstNonSerializable(c).getName()
+                  + " has no no-arg constructor it may call)"
+              : "run the no-arg constructor of " + init.getName());
+    }
+    return null;
+  }
+
+  /** Rejects roles no snapshot Codese writes gives a class of this kind, admitted or not. */
+  private static void shape(Class<?> c, int roles) throws ClassMismatchException {
+    boolean instanceClass = !c.isPrimitive() && !c.isArray() && !c.isInterface() && !c.isEnum()
+        && !c.isRecord();
+    if ((roles & ALLOCATED) != 0 && (!instanceClass || Modifier.isAbstract(c.getModifiers())
+        || c == String.class || c == Class.class
+        || c.getName().equals("java.io.ObjectStreamClass"))) {
+      crafted(c, "the snapshot allocates an instance of it, which neither ObjectInputStream nor"
+          + " a snapshot Codese writes does with a class of this kind");
+    }
+    boolean externalizable = Externalizable.class.isAssignableFrom(c);
+    if ((roles & WRITTEN) != 0 && (!instanceClass || externalizable)) {
+      crafted(c, "the snapshot sets fields of it, which neither ObjectInputStream nor a snapshot"
+          + " Codese writes does with " + (externalizable ? "an Externalizable class"
+              : "a class of this kind") + "; only readExternal or a record's constructor may");
+    }
+    if ((roles & (ALLOC_EXTERNAL | READ_EXTERNAL)) != 0
+        && (!externalizable || !instanceClass)) {
+      crafted(c, "the snapshot restores it as Externalizable, which it is not");
+    }
+    if ((roles & ALLOC_EXTERNAL) != 0 && !hasPublicNoArgConstructor(c)) {
+      crafted(c, "an Externalizable class needs a public no-arg constructor");
+    }
+    if ((roles & RECORD) != 0 && !c.isRecord()) {
+      crafted(c, "the snapshot makes it with a record's canonical constructor, but it is not a"
+          + " record");
+    }
+    if ((roles & RESOLVE) != 0 && (!Serializable.class.isAssignableFrom(c) || c.isEnum())) {
+      crafted(c, "the snapshot calls its readResolve, which ObjectInputStream only calls on"
+          + " Serializable classes that are not enums");
+    }
+  }
+
+  /**
+   * Allocation through the serialization constructor: {@code ObjectInputStream}'s way, for
+   * {@code Serializable} classes with a valid constructor only. For a class that is not {@code
+   * Serializable} it would run the class's own no-arg constructor, which neither {@code
+   * ObjectInputStream} nor a snapshot Codese writes does (admitted classes are allocated with no
+   * constructor at all).
+   */
+  private static void serialAllocation(Class<?> c, boolean serializable, boolean admitted)
+      throws ClassMismatchException {
+    if (!serializable) {
+      if (admitted) {
+        crafted(c, "the snapshot allocates it by running its own no-arg constructor, which"
+            + " neither ObjectInputStream nor a snapshot Codese writes does");
+      }
+      return;
+    }
+    if (Externalizable.class.isAssignableFrom(c)) {
+      crafted(c, "the snapshot allocates it with a serialization constructor, but it is"
+          + " Externalizable: ObjectInputStream runs its public no-arg constructor");
+    }
+    if (serialInitClass(c) == null) {
+      crafted(c, "no valid constructor: " + firstNonSerializable(c).getName() + " has no no-arg"
+          + " constructor ObjectInputStream may call, so it would refuse the class");
+    }
+  }
+
+  private static String doing(int roles) {
+    if ((roles & ALLOCATED) != 0) {
+      return "allocates";
+    }
+    if ((roles & RECORD) != 0) {
+      return "makes a record of";
+    }
+    return "sets fields of";
+  }
+
+  private static void crafted(Class<?> c, String problem) throws ClassMismatchException {
+    throw new ClassMismatchException(c.getName(), null, problem
+        + "; the snapshot is damaged or crafted");
+  }
+
+  private static boolean hasPublicNoArgConstructor(Class<?> c) {
+    try {
+      return Modifier.isPublic(c.getDeclaredConstructor().getModifiers());
+    } catch (NoSuchMethodException e) {
+      return false;
+    }
+  }
+
+  private static Class<?> firstNonSerializable(Class<?> c) {
+    Class<?> init = c;
+    while (init != null && Serializable.class.isAssignableFrom(init)) {
+      init = init.getSuperclass();
+    }
+    return init == null ? Object.class : init;
+  }
+
+  /**
+   * The class whose no-arg constructor Java serialization runs to allocate {@code c}, as {@code
+   * jdk.internal.reflect.ReflectionFactory.newConstructorForSerialization} (which {@code
+   * ObjectStreamClass} uses) decides it, without generating the constructor: the first
+   * non-serializable superclass, if every class of the serializable chain may call its
+   * superclass's constructors and that class's no-arg constructor is not private and, if
+   * package-private, in {@code c}'s package and loader.
+   *
+   * @param c a {@code Serializable} class
+   * @return the class, or {@code null} where the JDK reports "no valid constructor"
+   */
+  static Class<?> serialInitClass(Class<?> c) {
+    Class<?> init = c;
+    while (Serializable.class.isAssignableFrom(init)) {
+      Class<?> prev = init;
+      init = init.getSuperclass();
+      if (init == null || !superHasAccessibleConstructor(prev)) {
+        return null;
+      }
+    }
+    Constructor<?> ctor;
+    try {
+      ctor = init.getDeclaredConstructor();
+    } catch (NoSuchMethodException e) {
+      return null;
+    }
+    int mods = ctor.getModifiers();
+    if (Modifier.isPrivate(mods)
+        || (mods & (Modifier.PUBLIC | Modifier.PROTECTED)) == 0 && !samePackage(c, init)) {
+      return null;
+    }
+    return init;
+  }
+
+  private static boolean superHasAccessibleConstructor(Class<?> c) {
+    Class<?> sup = c.getSuperclass();
+    if (samePackage(c, sup)) {
+      for (Constructor<?> ctor : sup.getDeclaredConstructors()) {
+        if (!Modifier.isPrivate(ctor.getModifiers())) {
+          return true;
+        }
+      }
+      return c.isNestmateOf(sup);
+    }
+    if ((sup.getModifiers() & (Modifier.PUBLIC | Modifier.PROTECTED)) == 0) {
+      return false;
+    }
+    for (Constructor<?> ctor : sup.getDeclaredConstructors()) {
+      if ((ctor.getModifiers() & (Modifier.PUBLIC | Modifier.PROTECTED)) != 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean samePackage(Class<?> a, Class<?> b) {
+    return a.getClassLoader() == b.getClassLoader()
+        && a.getPackageName().equals(b.getPackageName());
+  }
+
+  // ------------------------------------------------------------------ putfield targets
+
+  /**
+   * The fields generated classes set with {@code putfield}: every field reference of a class in
+   * the nest of a snapshot class that names that class must name a field {@link
+   * ClassTable#writableField} allows. The restore grammar reads no fields, so in a class that
+   * passed the grammar check every field reference is a {@code putfield} target (or unused, which
+   * is checked all the same). Reads only the constant pool of each class file; runs after the
+   * filter.
+   *
+   * @param file a snapshot whose code passed the grammar check
+   * @param table its classes, accepted by {@link Surface} and the filter
+   * @throws ClassMismatchException if generated code sets a field the snapshot may not set
+   * @throws CorruptSnapshotException if a class file's constant pool cannot be read
+   */
+  static void checkPutfields(SnapshotFile file, ClassTable table)
+      throws ClassMismatchException, CorruptSnapshotException {
+    for (int i = 0; i < file.classFiles().size(); i++) {
+      int host = file.placements().get(i)[1];
+      if (host >= 0) {
+        checkClass(file.classFiles().get(i), i, host, table);
+      }
+    }
+  }
+
+  private static void checkClass(byte[] bytes, int index, int host, ClassTable table)
+      throws ClassMismatchException, CorruptSnapshotException {
+    String owner = table.get(host).getName().replace('.', '/');
+    try {
+      ByteBuffer b = ByteBuffer.wrap(bytes);
+      int count = b.getShort(8) & 0xffff;
+      int[] offsets = new int[count];
+      byte[] tags = new byte[count];
+      int at = 10;
+      for (int k = 1; k < count; k++) {
+        tags[k] = b.get(at);
+        offsets[k] = at + 1;
+        at += 1 + entrySize(b, at);
+        if (tags[k] == 5 || tags[k] == 6) {
+          k++;
+        }
+      }
+      for (int k = 1; k < count; k++) {
+        if (tags[k] != CP_FIELDREF) {
+          continue;
+        }
+        int classIndex = b.getShort(offsets[k]) & 0xffff;
+        int nat = b.getShort(offsets[k] + 2) & 0xffff;
+        String refOwner = utf8(b, tags, offsets, ref(b, tags, offsets, classIndex, CP_CLASS));
+        if (refOwner.equals(owner)) {
+          String name = utf8(b, tags, offsets, ref(b, tags, offsets, nat, CP_NAME_AND_TYPE));
+          table.writableField(host, name);
+        }
+      }
+    } catch (IndexOutOfBoundsException | IllegalArgumentException e) {
+      throw new CorruptSnapshotException("code", 0, "generated class " + index
+          + " has a constant pool that cannot be read: " + e);
+    }
+  }
+
+  /** The size of the constant-pool entry at {@code at} after its tag. */
+  private static int entrySize(ByteBuffer b, int at) {
+    int tag = b.get(at);
+    return switch (tag) {
+      case CP_UTF8 -> 2 + (b.getShort(at + 1) & 0xffff);
+      case 3, 4, 9, 10, 11, 12, 17, 18 -> 4;
+      case 5, 6 -> 8;
+      case 7, 8, 16, 19, 20 -> 2;
+      case 15 -> 3;
+      default -> throw new IllegalArgumentException("constant-pool tag " + tag);
+    };
+  }
+
+  /** The first u2 of entry {@code k}, which must have tag {@code tag}. */
+  private static int ref(ByteBuffer b, byte[] tags, int[] offsets, int k, int tag) {
+    if (k <= 0 || k >= tags.length || tags[k] != tag) {
+      throw new IllegalArgumentException("constant-pool entry " + k + " is not of tag " + tag);
+    }
+    return b.getShort(offsets[k]) & 0xffff;
+  }
+
+  private static String utf8(ByteBuffer b, byte[] tags, int[] offsets, int k) {
+    if (k <= 0 || k >= tags.length || tags[k] != CP_UTF8) {
+      throw new IllegalArgumentException("constant-pool entry " + k + " is not a string");
+    }
+    int len = b.getShort(offsets[k]) & 0xffff;
+    int start = offsets[k] + 2;
+    boolean ascii = true;
+    for (int i = start; i < start + len && ascii; i++) {
+      ascii = b.get(i) > 0;
+    }
+    if (ascii) {
+      char[] chars = new char[len];
+      for (int i = 0; i < len; i++) {
+        chars[i] = (char) b.get(start + i);
+      }
+      return new String(chars);
+    }
+    try {
+      return new DataInputStream(new ByteArrayInputStream(b.array(), offsets[k], len + 2))
+          .readUTF();
+    } catch (IOException e) {
+      throw new IllegalArgumentException("constant-pool entry " + k + " is not modified UTF-8");
+    }
+  }
+}

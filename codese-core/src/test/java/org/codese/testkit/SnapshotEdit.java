@@ -1,0 +1,147 @@
+package org.codese.testkit;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Predicate;
+import org.codese.CorruptSnapshotException;
+import org.codese.format.SnapshotFile;
+import org.codese.load.StreamReader;
+import org.codese.program.ClassEntry;
+import org.codese.program.Constant;
+
+/**
+ * Changes a legitimate snapshot the way an attacker would: decodes it with the format's own
+ * types, replaces class entries and constants, and encodes it again with the format's own writer,
+ * so every checksum is valid.
+ *
+ * <pre>{@code
+ * byte[] hostile = SnapshotEdit.of(Codese.toBytes(new Decoy()))
+ *     .rename(Decoy.class, "java.util.Timer").bytes();
+ * }</pre>
+ */
+public final class SnapshotEdit {
+  private final SnapshotFile file;
+  private final List<ClassEntry> classes;
+  private final List<Constant> constants;
+
+  private SnapshotEdit(SnapshotFile file) {
+    this.file = file;
+    this.classes = new ArrayList<>(file.classes());
+    this.constants = new ArrayList<>(file.constants());
+  }
+
+  /**
+   * @param snapshot a snapshot's bytes, as {@code Codese.toBytes} makes them
+   * @return an editor over its parsed content
+   */
+  public static SnapshotEdit of(byte[] snapshot) {
+    try {
+      return new SnapshotEdit(SnapshotFile.parse(snapshot));
+    } catch (CorruptSnapshotException e) {
+      throw new IllegalArgumentException("not a snapshot: " + e.getMessage(), e);
+    }
+  }
+
+  /** @return the class-table index of {@code c} */
+  public int classIndex(Class<?> c) {
+    for (int i = 0; i < classes.size(); i++) {
+      if (classes.get(i).name().equals(c.getName())) {
+        return i;
+      }
+    }
+    throw new IllegalArgumentException(c.getName() + " is not in the class table " + classes);
+  }
+
+  /** @return the current entry at class-table index {@code i} */
+  public ClassEntry classEntry(int i) {
+    return classes.get(i);
+  }
+
+  /** Replaces class entry {@code i}. */
+  public SnapshotEdit setClass(int i, ClassEntry entry) {
+    classes.set(i, entry);
+    return this;
+  }
+
+  /**
+   * Makes the entry of {@code c} name {@code newName} instead, with no recorded {@code
+   * serialVersionUID} and its fields as they were.
+   */
+  public SnapshotEdit rename(Class<?> c, String newName) {
+    int i = classIndex(c);
+    ClassEntry e = classes.get(i);
+    classes.set(i, new ClassEntry(newName, e.fields(), 0, false));
+    return this;
+  }
+
+  /** @return the index of the only constant {@code which} accepts */
+  public int constantIndex(Predicate<Constant> which) {
+    int found = -1;
+    for (int i = 0; i < constants.size(); i++) {
+      if (which.test(constants.get(i))) {
+        if (found >= 0) {
+          throw new IllegalArgumentException("more than one constant matches: " + found + ", "
+              + i);
+        }
+        found = i;
+      }
+    }
+    if (found < 0) {
+      throw new IllegalArgumentException("no constant matches among " + constants);
+    }
+    return found;
+  }
+
+  /** @return the current constant {@code i} */
+  public Constant constant(int i) {
+    return constants.get(i);
+  }
+
+  /** Replaces constant {@code i}. */
+  public SnapshotEdit setConstant(int i, Constant c) {
+    constants.set(i, c);
+    return this;
+  }
+
+  /** Makes every allocator of class {@code type} allocate in {@code mode}. */
+  public SnapshotEdit allocateAs(int type, Constant.Mode mode) {
+    for (int i = 0; i < constants.size(); i++) {
+      if (constants.get(i) instanceof Constant.Allocator a && a.type() == type) {
+        constants.set(i, new Constant.Allocator(type, mode));
+      }
+    }
+    return this;
+  }
+
+  /** @return the edited snapshot, encoded with valid checksums */
+  public byte[] bytes() {
+    return new SnapshotFile(file.jdk(), file.firstId(), file.tableSize(), file.depth(),
+        List.copyOf(classes), List.copyOf(constants), file.classFiles(), file.placements(),
+        file.items()).bytes();
+  }
+
+  /**
+   * @param segment a snapshot that starts at object 0
+   * @return a Codese object stream holding it as its only segment, as {@code CodeseInputStream}
+   *     reads it
+   */
+  public static byte[] stream(byte[] segment) {
+    try {
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      DataOutputStream out = new DataOutputStream(bytes);
+      out.writeInt(StreamReader.STREAM_MAGIC);
+      out.writeShort(StreamReader.STREAM_VERSION);
+      out.writeInt(segment.length);
+      out.write(segment);
+      out.writeInt(0);
+      out.flush();
+      return bytes.toByteArray();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
