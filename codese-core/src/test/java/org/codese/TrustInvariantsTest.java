@@ -258,18 +258,7 @@ class TrustInvariantsTest {
       int box = c.type(Box.class.getName());
       int alloc = c.constant(new Constant.Allocator(box, Mode.SERIAL));
       int ids = c.constant(new Constant.PrimArray(new int[10_000]));
-      c.code(0, ch -> ch.loadData(ids, "[I", 3).loadData(alloc,
-          "java/lang/reflect/Constructor", 5).loop(() -> {
-            ch.mv.visitVarInsn(Opcodes.ALOAD, 0);
-            ch.mv.visitVarInsn(Opcodes.ALOAD, 3);
-            ch.mv.visitVarInsn(Opcodes.ILOAD, 4);
-            ch.mv.visitInsn(Opcodes.IALOAD);
-            ch.mv.visitVarInsn(Opcodes.ALOAD, 5);
-            ch.mv.visitInsn(Opcodes.ACONST_NULL);
-            ch.mv.visitMethodInsn(Opcodes.INVOKEVIRTUAL, "java/lang/reflect/Constructor",
-                "newInstance", "([Ljava/lang/Object;)Ljava/lang/Object;", false);
-            ch.mv.visitInsn(Opcodes.AASTORE);
-          }));
+      c.code(0, ch -> ch.allocLoop(ids, alloc));
       assertTrue(rejected(c).getMessage().contains("a second time"));
     }
 
@@ -360,16 +349,7 @@ class TrustInvariantsTest {
       int string = c.type(new ClassEntry("java.lang.String", List.of(), 0, false));
       int hook = c.constant(new Constant.Hook(HookKind.SLOT, string, 0, fields()));
       int steps = program(c, Grammar.STEP_HOOK, hook);
-      c.code(0, ch -> {
-        ch.mv.visitVarInsn(Opcodes.ALOAD, 0);
-        ch.push(0);
-        ch.mv.visitTypeInsn(Opcodes.NEW, "java/lang/String");
-        ch.mv.visitInsn(Opcodes.DUP);
-        ch.mv.visitLdcInsn("x");
-        ch.mv.visitMethodInsn(Opcodes.INVOKESPECIAL, "java/lang/String", "<init>",
-            "(Ljava/lang/String;)V", false);
-        ch.mv.visitInsn(Opcodes.AASTORE);
-      });
+      c.code(0, ch -> ch.newString(0, "x"));
       c.code(2, ch -> ch.runSteps(steps));
       assertThrows(IOException.class, () -> Codese.load(c.bytes()));
     }
@@ -424,16 +404,7 @@ class TrustInvariantsTest {
       Tape tape = new Tape(new byte[] {0, 0, 0, 3}, new int[] {Tape.FIELDS, 1, Tape.OBJECT, 1});
       int hook = c.constant(new Constant.Hook(HookKind.RECORD, pair, 0, tape));
       int steps = program(c, Grammar.STEP_HOOK, hook);
-      c.code(0, ch -> {
-        ch.mv.visitVarInsn(Opcodes.ALOAD, 0);
-        ch.push(1);
-        ch.mv.visitTypeInsn(Opcodes.NEW, "java/lang/String");
-        ch.mv.visitInsn(Opcodes.DUP);
-        ch.mv.visitLdcInsn("not a box");
-        ch.mv.visitMethodInsn(Opcodes.INVOKESPECIAL, "java/lang/String", "<init>",
-            "(Ljava/lang/String;)V", false);
-        ch.mv.visitInsn(Opcodes.AASTORE);
-      });
+      c.code(0, ch -> ch.newString(1, "not a box"));
       c.code(2, ch -> ch.runSteps(steps));
       try (Snapshot s = Codese.load(c.bytes())) {
         java.io.InvalidObjectException e =

@@ -175,6 +175,38 @@ public final class Crafted {
       return this;
     }
 
+    /** {@code table[id] = new String(literal)}. */
+    public Chunk newString(int id, String literal) {
+      mv.visitVarInsn(ALOAD, 0);
+      push(id);
+      mv.visitTypeInsn(NEW, "java/lang/String");
+      mv.visitInsn(DUP);
+      mv.visitLdcInsn(literal);
+      mv.visitMethodInsn(INVOKESPECIAL, "java/lang/String", "<init>", "(Ljava/lang/String;)V",
+          false);
+      mv.visitInsn(AASTORE);
+      return this;
+    }
+
+    /**
+     * The grammar's allocation loop: {@code table[ids[i]] = allocator.newInstance(null)} over the
+     * {@code int[]} constant {@code ids} and the allocator constant {@code k}.
+     */
+    public Chunk allocLoop(int ids, int k) {
+      loadData(ids, "[I", 3).loadData(k, "java/lang/reflect/Constructor", 5);
+      return loop(() -> {
+        mv.visitVarInsn(ALOAD, 0);
+        mv.visitVarInsn(ALOAD, 3);
+        mv.visitVarInsn(ILOAD, 4);
+        mv.visitInsn(IALOAD);
+        mv.visitVarInsn(ALOAD, 5);
+        mv.visitInsn(ACONST_NULL);
+        mv.visitMethodInsn(INVOKEVIRTUAL, "java/lang/reflect/Constructor", "newInstance",
+            "([Ljava/lang/Object;)Ljava/lang/Object;", false);
+        mv.visitInsn(AASTORE);
+      });
+    }
+
     /** {@code table[id] = new Object[length]}. */
     public Chunk newObjectArray(int id, int length) {
       mv.visitVarInsn(ALOAD, 0);

@@ -41,18 +41,7 @@ public final class WorstCase {
       ids[i] = i;
     }
     int idsConstant = many.constant(new Constant.PrimArray(ids));
-    many.code(0, ch -> ch.loadData(idsConstant, "[I", 3).loadData(alloc,
-        "java/lang/reflect/Constructor", 5).loop(() -> {
-          ch.mv.visitVarInsn(Opcodes.ALOAD, 0);
-          ch.mv.visitVarInsn(Opcodes.ALOAD, 3);
-          ch.mv.visitVarInsn(Opcodes.ILOAD, 4);
-          ch.mv.visitInsn(Opcodes.IALOAD);
-          ch.mv.visitVarInsn(Opcodes.ALOAD, 5);
-          ch.mv.visitInsn(Opcodes.ACONST_NULL);
-          ch.mv.visitMethodInsn(Opcodes.INVOKEVIRTUAL, "java/lang/reflect/Constructor",
-              "newInstance", "([Ljava/lang/Object;)Ljava/lang/Object;", false);
-          ch.mv.visitInsn(Opcodes.AASTORE);
-        }));
+    many.code(0, ch -> ch.allocLoop(idsConstant, alloc));
     run(n + " objects through one loop", many.bytes());
   }
 
