@@ -130,7 +130,6 @@ public final class LoadedSnapshot {
     Surface.check(file, table);
     Admission.checkFilter(file, table, filter == null ? null : filter.get(), longestArray);
     table.checkFingerprints();
-    Surface.checkPutfields(file, table);
     Object[] constants = Constants.resolve(file.constants(), table);
     ProgramCheck checked = ProgramCheck.check(file, code.program(), table, constants);
     if (!define) {

@@ -1,6 +1,7 @@
 package org.codese.load;
 
 import java.io.Externalizable;
+import java.io.ObjectStreamException;
 import java.lang.reflect.Array;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
@@ -75,7 +76,6 @@ final class ProgramCheck {
   private final Class<?>[] type;
   private final int[] length;
   private final Map<String, Class<?>> named = new HashMap<>();
-  private final Map<Class<?>, Map<String, Field>> fields = new HashMap<>();
   private int[] priorIds = new int[0];
   private Class<?>[] priorTypes = new Class<?>[0];
   private int priors;
@@ -132,10 +132,10 @@ final class ProgramCheck {
    * @param classes its resolved class table
    * @param resolved its resolved constants
    * @return the check, for {@link #priorIds()} and {@link #priorTypes()}
-   * @throws UnsafeSnapshotException at the first statement that breaks an invariant
+   * @throws ObjectStreamException at the first statement that breaks an invariant
    */
   static ProgramCheck check(SnapshotFile file, List<GrammarCheck.Lifted> program,
-      ClassTable classes, Object[] resolved) throws UnsafeSnapshotException {
+      ClassTable classes, Object[] resolved) throws ObjectStreamException {
     ProgramCheck c = new ProgramCheck(file, classes, resolved, slots(file, program));
     c.run(program);
     return c;
@@ -157,7 +157,7 @@ final class ProgramCheck {
    * cannot make the loader or the restore allocate more than the file's contents justify.
    */
   private static int slots(SnapshotFile file, List<GrammarCheck.Lifted> program)
-      throws UnsafeSnapshotException {
+      throws ObjectStreamException {
     long declared = (long) file.tableSize() - file.firstId();
     long fills = 0;
     List<Constant> raw = file.constants();
@@ -185,7 +185,7 @@ final class ProgramCheck {
     return (int) declared;
   }
 
-  private void run(List<GrammarCheck.Lifted> program) throws UnsafeSnapshotException {
+  private void run(List<GrammarCheck.Lifted> program) throws ObjectStreamException {
     countClasses(program);
     for (int phase = 0; phase < Grammar.PHASES; phase++) {
       for (GrammarCheck.Lifted c : program) {
@@ -214,7 +214,7 @@ final class ProgramCheck {
    * The emitter starts a class per phase and host and a new one only after {@link
    * Grammar#MAX_OPS_PER_CLASS} statements; a snapshot may define no more classes than that.
    */
-  private void countClasses(List<GrammarCheck.Lifted> program) throws UnsafeSnapshotException {
+  private void countClasses(List<GrammarCheck.Lifted> program) throws ObjectStreamException {
     java.util.Set<Long> sections = new java.util.HashSet<>();
     long statements = 0;
     for (GrammarCheck.Lifted c : program) {
@@ -237,7 +237,7 @@ final class ProgramCheck {
     }
   }
 
-  private void statement(int phase, int host, int[] code, int pc) throws UnsafeSnapshotException {
+  private void statement(int phase, int host, int[] code, int pc) throws ObjectStreamException {
     switch (phase) {
       case 0 -> create(code, pc);
       case 1 -> set(host, code, pc);
@@ -245,7 +245,7 @@ final class ProgramCheck {
     }
   }
 
-  private void create(int[] code, int pc) throws UnsafeSnapshotException {
+  private void create(int[] code, int pc) throws ObjectStreamException {
     int op = code[pc];
     if (op >= Stmt.STORE_ALLOC && op <= Stmt.STORE_CONSTANT) {
       store(code, pc);
@@ -270,7 +270,7 @@ final class ProgramCheck {
   }
 
   /** A store statement: {@code table[id] = value}. */
-  private void store(int[] code, int pc) throws UnsafeSnapshotException {
+  private void store(int[] code, int pc) throws ObjectStreamException {
     int id = code[pc + 1];
     int k = code[pc + 2];
     switch (code[pc]) {
@@ -305,7 +305,7 @@ final class ProgramCheck {
   }
 
   /** The class an allocator constant allocates, which must be a concrete class. */
-  private Class<?> allocated(int constant) throws UnsafeSnapshotException {
+  private Class<?> allocated(int constant) throws ObjectStreamException {
     if (!(raw(constant) instanceof Constant.Allocator a)) {
       throw reject("allocates with constant " + constant + ", which is not an allocator");
     }
@@ -318,7 +318,7 @@ final class ProgramCheck {
   }
 
   /** The class of a new array of kind {@code elem} and, for references, array maker {@code maker}. */
-  private Class<?> arrayClass(char elem, int maker) throws UnsafeSnapshotException {
+  private Class<?> arrayClass(char elem, int maker) throws ObjectStreamException {
     if (elem != 'L') {
       return Types.primitiveClass(elem).arrayType();
     } else if (maker < 0) {
@@ -330,14 +330,14 @@ final class ProgramCheck {
   }
 
   /** Fills slots {@code ids[from..to)} of a loop, as {@link #fillOne}. */
-  private void fillBlock(int[] ids, int from, int to, byte k, Class<?> c) throws UnsafeSnapshotException {
+  private void fillBlock(int[] ids, int from, int to, byte k, Class<?> c) throws ObjectStreamException {
     for (int i = from; i < to; i++) {
       fillOne(ids[i], k, c);
     }
   }
 
   /** Fills a slot of a loop: as {@link #fill}, its capacity counted by the caller. */
-  private void fillOne(int id, byte k, Class<?> c) throws UnsafeSnapshotException {
+  private void fillOne(int id, byte k, Class<?> c) throws ObjectStreamException {
     int at = id - first;
     if (at < 0 || at >= kind.length || kind[at] != EMPTY) {
       fill(id, k, c, 0);
@@ -347,7 +347,7 @@ final class ProgramCheck {
     type[at] = c;
   }
 
-  private void fill(int id, byte k, Class<?> c, int len) throws UnsafeSnapshotException {
+  private void fill(int id, byte k, Class<?> c, int len) throws ObjectStreamException {
     int at = own(id);
     if (kind[at] != EMPTY) {
       throw reject("fills table slot " + id + " a second time");
@@ -403,7 +403,7 @@ final class ProgramCheck {
    * Counts {@code n} field or element stores against the capacity of the objects allocated: a
    * program writes each field and element at most once, so its loops cannot multiply the work.
    */
-  private void write(long n) throws UnsafeSnapshotException {
+  private void write(long n) throws ObjectStreamException {
     writes += n;
     if (writes > capacity) {
       throw reject("makes " + writes + " field and element stores into objects that hold "
@@ -412,7 +412,7 @@ final class ProgramCheck {
   }
 
   /** @return the slot index of {@code id}, which must be one of this snapshot's own slots */
-  private int own(int id) throws UnsafeSnapshotException {
+  private int own(int id) throws ObjectStreamException {
     if (id < first || id >= end) {
       throw reject("table slot " + id + " is not one of this snapshot's slots " + first
           + ".." + (end - 1));
@@ -420,7 +420,7 @@ final class ProgramCheck {
     return id - first;
   }
 
-  private void set(int host, int[] code, int pc) throws UnsafeSnapshotException {
+  private void set(int host, int[] code, int pc) throws ObjectStreamException {
     switch (code[pc]) {
       case Stmt.SELECT -> select(code[pc + 1], name(code[pc + 2]), host);
       case Stmt.SET_FIELD -> {
@@ -481,7 +481,7 @@ final class ProgramCheck {
         && e.getClassLoader() == from.getClassLoader();
   }
 
-  private Class<?> cast(String internalName, int host) throws UnsafeSnapshotException {
+  private Class<?> cast(String internalName, int host) throws ObjectStreamException {
     if (internalName.equals(lastCast) && host == lastCastHost) {
       return lastCastClass;
     }
@@ -497,7 +497,7 @@ final class ProgramCheck {
     return c;
   }
 
-  private void select(int id, String cast, int host) throws UnsafeSnapshotException {
+  private void select(int id, String cast, int host) throws ObjectStreamException {
     int at = own(id);
     if (kind[at] != INSTANCE && kind[at] != ARRAY) {
       throw reject("writes to table slot " + id + ", which holds no object this"
@@ -509,7 +509,7 @@ final class ProgramCheck {
     target = at;
   }
 
-  private Class<?> instanceTarget() throws UnsafeSnapshotException {
+  private Class<?> instanceTarget() throws ObjectStreamException {
     if (target < 0 || kind[target] != INSTANCE) {
       throw reject("sets a field with no object selected");
     }
@@ -520,7 +520,7 @@ final class ProgramCheck {
    * Checks an element store into the target array at {@code index} of kind {@code store}; returns
    * the component type.
    */
-  private Class<?> element(int index, char store) throws UnsafeSnapshotException {
+  private Class<?> element(int index, char store) throws ObjectStreamException {
     if (target < 0 || kind[target] != ARRAY) {
       throw reject("sets an element with no array selected");
     }
@@ -539,7 +539,7 @@ final class ProgramCheck {
   }
 
   /** {@code CLUSTER_LOOP owner ids n} and its {@code n} columns. */
-  private void cluster(int host, int[] code, int pc) throws UnsafeSnapshotException {
+  private void cluster(int host, int[] code, int pc) throws ObjectStreamException {
     int[] ids = intArray(code[pc + 2]);
     int columns = code[pc + 3];
     write((long) ids.length * Math.max(1, columns));
@@ -583,7 +583,7 @@ final class ProgramCheck {
    * unless that is null, and records their classes in {@code types} unless that is null.
    */
   private void targetBlock(int[] ids, int from, int to, Class<?> owner, Class<?>[] types)
-      throws UnsafeSnapshotException {
+      throws ObjectStreamException {
     Class<?> fits = null;
     for (int i = from; i < to; i++) {
       int at = own(ids[i]);
@@ -605,7 +605,7 @@ final class ProgramCheck {
   }
 
   /** A column of kind {@code t} whose values are constant {@code k}. */
-  private void column(char t, int k, int rows, Class<?> fieldType) throws UnsafeSnapshotException {
+  private void column(char t, int k, int rows, Class<?> fieldType) throws ObjectStreamException {
     Object values = raw(k) instanceof Constant.PrimArray p ? p.array() : null;
     Class<?> expected = t == 'L' ? int[].class : Types.primitiveClass(t).arrayType();
     if (values == null || values.getClass() != expected || Array.getLength(values) < rows) {
@@ -618,7 +618,7 @@ final class ProgramCheck {
   }
 
   /** The field of a setter constant, whose setter kind and declaring class must fit. */
-  private Field setter(int constant, char setterKind, Class<?> targetType) throws UnsafeSnapshotException {
+  private Field setter(int constant, char setterKind, Class<?> targetType) throws ObjectStreamException {
     if (!(raw(constant) instanceof Constant.Setter) || !(resolved[constant] instanceof Field f)) {
       throw reject("sets a field through constant " + constant + ", which is not a field");
     }
@@ -633,7 +633,7 @@ final class ProgramCheck {
     return f;
   }
 
-  private Class<?> hostClass(int host, String owner) throws UnsafeSnapshotException {
+  private Class<?> hostClass(int host, String owner) throws ObjectStreamException {
     if (host < 0 || !Types.internalName(classes.get(host)).equals(owner)) {
       throw reject("stores with putfield into " + owner + " outside its nest");
     }
@@ -642,10 +642,9 @@ final class ProgramCheck {
 
   /** The live field {@code owner.name}: an instance field, not final, of the recorded type. */
   private Field putfield(Class<?> owner, String name, String descriptor, String cast, int host)
-      throws UnsafeSnapshotException {
-    Field f = declaredFields(owner).get(name);
-    if (f == null || Modifier.isStatic(f.getModifiers()) || Modifier.isFinal(f.getModifiers())
-        || !Types.descriptor(f.getType()).equals(descriptor)) {
+      throws ObjectStreamException {
+    Field f = classes.writableField(host, name);
+    if (Modifier.isFinal(f.getModifiers()) || !Types.descriptor(f.getType()).equals(descriptor)) {
       throw reject("putfield into " + owner.getName() + "." + name + " " + descriptor
           + ", which is not a non-final instance field of that type");
     }
@@ -660,41 +659,29 @@ final class ProgramCheck {
     return f;
   }
 
-  private Map<String, Field> declaredFields(Class<?> c) {
-    Map<String, Field> m = fields.get(c);
-    if (m == null) {
-      m = new HashMap<>();
-      for (Field f : c.getDeclaredFields()) {
-        m.put(f.getName(), f);
-      }
-      fields.put(c, m);
-    }
-    return m;
-  }
-
   /** Checks that {@code v}, if a reference, is null or of a class that fits {@code required}. */
   /** Checks a value of kind {@code t}: for references, {@link #ref}. */
-  private void value(char t, int ref, Class<?> required) throws UnsafeSnapshotException {
+  private void value(char t, int ref, Class<?> required) throws ObjectStreamException {
     if (t == 'L') {
       ref(ref, required);
     }
   }
 
   /** Checks {@code refs[0..rows)} with {@link #ref}, in blocks. */
-  private void refs(int[] refs, int rows, Class<?> required) throws UnsafeSnapshotException {
+  private void refs(int[] refs, int rows, Class<?> required) throws ObjectStreamException {
     for (int from = 0; from < rows; from += BLOCK) {
       refBlock(refs, from, Math.min(rows, from + BLOCK), required);
     }
   }
 
-  private void refBlock(int[] refs, int from, int to, Class<?> required) throws UnsafeSnapshotException {
+  private void refBlock(int[] refs, int from, int to, Class<?> required) throws ObjectStreamException {
     for (int i = from; i < to; i++) {
       ref(refs[i], required);
     }
   }
 
   /** Checks that table slot {@code ref} holds null or an object of a class fitting {@code required}. */
-  private void ref(int ref, Class<?> required) throws UnsafeSnapshotException {
+  private void ref(int ref, Class<?> required) throws ObjectStreamException {
     int own = ref - first;
     if (own >= 0 && own < kind.length && type[own] == lastFit && required == lastRequired
         && lastFit != null) {
@@ -730,7 +717,7 @@ final class ProgramCheck {
     }
   }
 
-  private void finish(int[] code, int pc) throws UnsafeSnapshotException {
+  private void finish(int[] code, int pc) throws ObjectStreamException {
     if (code[pc] != Stmt.RUN_STEPS) {
       throw reject("the finish phase only runs the finish program, not statement "
           + code[pc]);
@@ -764,7 +751,7 @@ final class ProgramCheck {
     }
   }
 
-  private void hook(int constant) throws UnsafeSnapshotException {
+  private void hook(int constant) throws ObjectStreamException {
     if (!(raw(constant) instanceof Constant.Hook h)) {
       throw reject("runs constant " + constant + " as a hook, which it is not");
     }
@@ -840,7 +827,7 @@ final class ProgramCheck {
     return d;
   }
 
-  private void tape(Tape tape) throws UnsafeSnapshotException {
+  private void tape(Tape tape) throws ObjectStreamException {
     if (tape == null) {
       return;
     }
@@ -852,21 +839,21 @@ final class ProgramCheck {
     }
   }
 
-  private int[] intArray(int constant) throws UnsafeSnapshotException {
+  private int[] intArray(int constant) throws ObjectStreamException {
     if (raw(constant) instanceof Constant.PrimArray p && p.array() instanceof int[] a) {
       return a;
     }
     throw reject("constant " + constant + " is not an int[]");
   }
 
-  private Constant raw(int constant) throws UnsafeSnapshotException {
+  private Constant raw(int constant) throws ObjectStreamException {
     if (constant < 0 || constant >= raw.size()) {
       throw reject("constant " + constant + " does not exist");
     }
     return raw.get(constant);
   }
 
-  private Class<?> named(String internalName) throws UnsafeSnapshotException {
+  private Class<?> named(String internalName) throws ObjectStreamException {
     Class<?> c = named.get(internalName);
     if (c == null) {
       throw reject("casts to " + internalName + ", which the snapshot's class table does not"
@@ -881,7 +868,7 @@ final class ProgramCheck {
   }
 
   /** @return name {@code index} of the class being checked, or {@code null} for -1 */
-  private String name(int index) throws UnsafeSnapshotException {
+  private String name(int index) throws ObjectStreamException {
     if (index < 0) {
       return null;
     }
