@@ -19,7 +19,7 @@ import org.codese.program.ClassEntry;
 /**
  * Resolves a snapshot's class table against the live classes, loading each without initialising
  * it, and, once {@link Surface} and the serialization filter accepted every class, checks each
- * fingerprint ({@link #checkFingerprints()}): the fields the snapshot relies on must be
+ * fingerprint ({@link #checkFields()}, {@link #checkSuids()}): the fields the snapshot relies on must be
  * serializable fields of the class with the same types, and a declared {@code serialVersionUID}
  * must be unchanged.
  */
@@ -59,23 +59,32 @@ final class ClassTable {
   }
 
   /**
-   * Checks every class's fingerprint: the declared {@code serialVersionUID} (reading it
-   * initialises the class, so this runs only after {@link Surface} and the filter accepted every
-   * class, and never for a class that is not {@code Serializable} and not admitted, as {@code
-   * ObjectStreamClass} never reads one there) and the fields the snapshot relies on, which must be
-   * serializable fields of the class ({@link #writableField}).
+   * Checks the fields of every class's fingerprint: the fields the snapshot relies on must be
+   * serializable fields of the class ({@link #writableField}). Initialises no class.
    *
-   * @throws ClassMismatchException at the first class that differs
+   * @throws ClassMismatchException at the first field that differs
    */
-  void checkFingerprints() throws ClassMismatchException {
+  void checkFields() throws ClassMismatchException {
     for (int i = 0; i < classes.length; i++) {
-      Class<?> c = classes[i];
-      ClassEntry e = entries.get(i);
-      if (e.hasSuid() && (admitted(i) || Serializable.class.isAssignableFrom(c))) {
-        checkSuid(e, c);
-      }
-      for (ClassEntry.FieldEntry f : e.fields()) {
+      for (ClassEntry.FieldEntry f : entries.get(i).fields()) {
         checkField(i, f);
+      }
+    }
+  }
+
+  /**
+   * Checks every declared {@code serialVersionUID}. Reading one initialises the class, so the
+   * loader runs this last, once {@link Surface}, the filter and every other check accepted the
+   * snapshot, and never for a class that is not {@code Serializable} and not admitted, as {@code
+   * ObjectStreamClass} never reads one there.
+   *
+   * @throws ClassMismatchException at the first class whose declared value changed
+   */
+  void checkSuids() throws ClassMismatchException {
+    for (int i = 0; i < classes.length; i++) {
+      ClassEntry e = entries.get(i);
+      if (e.hasSuid() && (admitted(i) || Serializable.class.isAssignableFrom(classes[i]))) {
+        checkSuid(e, classes[i]);
       }
     }
   }

@@ -129,9 +129,12 @@ public final class LoadedSnapshot {
     ClassTable table = new ClassTable(file.classes(), l, allowed);
     Surface.check(file, table);
     Admission.checkFilter(file, table, filter == null ? null : filter.get(), longestArray);
-    table.checkFingerprints();
+    table.checkFields();
     Object[] constants = Constants.resolve(file.constants(), table);
     ProgramCheck checked = ProgramCheck.check(file, code.program(), table, constants);
+    // last: reading a declared serialVersionUID initialises the class, so only a snapshot that
+    // passed every other check initialises the classes it merely names
+    table.checkSuids();
     if (!define) {
       return null;
     }

@@ -42,7 +42,7 @@ import org.codese.program.Constant;
  * </ul>
  *
  * Which fields may be written is decided after the filter, when reading a field may initialise a
- * class: {@link ClassTable#checkFingerprints()}, {@link ClassTable#writableField} for setters and,
+ * class: {@link ClassTable#checkFields()}, {@link ClassTable#writableField} for setters and,
  * through {@link ProgramCheck}, for {@code putfield}.
  */
 final class Surface {
