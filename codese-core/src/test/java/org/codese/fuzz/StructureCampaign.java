@@ -34,6 +34,7 @@ import java.util.TreeMap;
  *   --supervise       restart the JVM after a fatal finding (a hang), until the run is done
  *   --replay FILE...  run .choices or .cdse files and print their reports
  *   --minimize FILE   shrink a .cdse finding while its signature stays; writes FILE.min.cdse
+ *   --signature SIG   with --minimize: the signature to keep (default: the finding's .txt)
  * </pre>
  *
  * A hang is fatal (the runaway worker cannot be stopped): the driver saves its progress and exits
@@ -65,6 +66,7 @@ public final class StructureCampaign {
     Path out = Path.of("target/structure-fuzz");
     List<String> replay = new ArrayList<>();
     String minimize = null;
+    String signature = null;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--seed" -> seed = Long.parseLong(args[++i]);
@@ -76,6 +78,7 @@ public final class StructureCampaign {
         case "--supervise" -> supervise = true;
         case "--out" -> out = Path.of(args[++i]);
         case "--minimize" -> minimize = args[++i];
+        case "--signature" -> signature = args[++i];
         case "--replay" -> {
           while (i + 1 < args.length && !args[i + 1].startsWith("--")) {
             replay.add(args[++i]);
@@ -89,7 +92,7 @@ public final class StructureCampaign {
       System.exit(replay(replay));
     }
     if (minimize != null) {
-      minimize(Path.of(minimize));
+      minimize(Path.of(minimize), signature);
       System.exit(0);
     }
     Path dir = out.resolve("seed-" + seed);
@@ -327,16 +330,30 @@ public final class StructureCampaign {
     return found == 0 ? 0 : 1;
   }
 
-  /** Greedy shrinking of a snapshot: drop class files, then statements, while the finding stays. */
-  private static void minimize(Path file) throws IOException {
+  /**
+   * Greedy shrinking of a snapshot while a finding's signature stays: the one given, else the one
+   * in the finding's {@code .txt} beside the file, else the file's first.
+   */
+  private static void minimize(Path file, String signature) throws IOException {
     StructureHarness h = StructureHarness.shared();
     byte[] best = Files.readAllBytes(file);
     List<String> want = signatures(h.run("min", List.of(), best));
-    if (want.isEmpty()) {
-      System.out.println("no finding to keep: " + file);
+    String name = file.getFileName().toString();
+    Path txt = file.resolveSibling(name.replaceAll("\\.cdse$", ".txt"));
+    if (signature == null && Files.exists(txt)) {
+      for (String line : Files.readAllLines(txt)) {
+        if (line.startsWith("signature: ")) {
+          signature = line.substring("signature: ".length());
+          break;
+        }
+      }
+    }
+    String target = signature != null ? signature : want.isEmpty() ? null : want.get(0);
+    if (target == null || !want.contains(target)) {
+      System.out.println("finding " + target + " does not reproduce in " + file + "; it gives "
+          + want);
       return;
     }
-    String target = want.get(0);
     System.out.println("keeping " + target + " (" + best.length + " bytes)");
     boolean progress = true;
     while (progress) {

@@ -405,7 +405,8 @@ final class StructureMutator {
   }
 
   private void checkcastTo(Choices c, Draft d, List<String> log) {
-    String to = c.pick(StructureSeeds.CLASS_NAMES);
+    String to = c.oneIn(3) ? c.pick(StructureSeeds.INIT_CANARY, StructureSeeds.INIT_CANARY_PLAIN)
+        : c.pick(StructureSeeds.CLASS_NAMES);
     String desc = to.startsWith("[") ? to.replace('.', '/') : internal(to);
     if (to.equals("int") || to.equals("void") || to.equals("long") || to.equals("boolean")) {
       desc = "java/lang/Integer";

@@ -10,7 +10,9 @@ import org.objectweb.asm.tree.MethodNode;
 
 /**
  * Smaller variants of a snapshot, for shrinking a finding: each drops one generated class, one
- * statement of generated code, one field of a class entry, or the last constant, and is encoded
+ * statement of generated code, a class entry nothing refers to, one field of a class entry, two or four words of a small {@code
+ * int[]} constant (a step of a finish program), a constant naming a class (made an empty text), or
+ * the last constant, and is encoded
  * with valid checksums. {@code StructureCampaign --minimize} keeps a variant while the finding's
  * signature stays.
  */
@@ -47,6 +49,12 @@ final class StructureReducer {
         }
       }
     }
+    for (int i = f.classes().size() - 1; i >= 0; i--) {
+      byte[] without = withoutClass(f, i);
+      if (without != null) {
+        out.add(without);
+      }
+    }
     for (int i = 0; i < f.classes().size(); i++) {
       ClassEntry e = f.classes().get(i);
       for (int k = 0; k < e.fields().size(); k++) {
@@ -57,12 +65,99 @@ final class StructureReducer {
         out.add(encode(f, classes, f.constants(), f.classFiles(), f.placements()));
       }
     }
+    for (int k = f.constants().size() - 1; k >= 0; k--) {
+      if (typeOf(f.constants().get(k)) >= 0) {
+        // a constant that names no class, so that its class entry can go next
+        List<Constant> constants = new ArrayList<>(f.constants());
+        constants.set(k, new Constant.Text(""));
+        out.add(encode(f, f.classes(), constants, f.classFiles(), f.placements()));
+      }
+    }
+    for (int k = 0; k < f.constants().size(); k++) {
+      if (f.constants().get(k) instanceof Constant.PrimArray p && p.array() instanceof int[] a
+          && a.length <= 64) {
+        for (int len : new int[] {2, 4}) {
+          for (int at = 0; at + len <= a.length; at++) {
+            int[] b = new int[a.length - len];
+            System.arraycopy(a, 0, b, 0, at);
+            System.arraycopy(a, at + len, b, at, a.length - at - len);
+            List<Constant> constants = new ArrayList<>(f.constants());
+            constants.set(k, new Constant.PrimArray(b));
+            out.add(encode(f, f.classes(), constants, f.classFiles(), f.placements()));
+          }
+        }
+      }
+    }
     if (!f.constants().isEmpty()) {
       List<Constant> constants = new ArrayList<>(f.constants());
       constants.remove(constants.size() - 1);
       out.add(encode(f, f.classes(), constants, f.classFiles(), f.placements()));
     }
     return out;
+  }
+
+  /**
+   * @return the snapshot without class entry {@code i}, the class indices above it renumbered, or
+   *     null if a constant or a placement refers to it
+   */
+  private static byte[] withoutClass(SnapshotFile f, int i) {
+    for (int[] p : f.placements()) {
+      if (p[1] == i) {
+        return null;
+      }
+    }
+    List<Constant> constants = new ArrayList<>();
+    for (Constant k : f.constants()) {
+      int t = typeOf(k);
+      if (t == i) {
+        return null;
+      }
+      constants.add(t > i ? retype(k, t - 1) : k);
+    }
+    List<int[]> places = new ArrayList<>();
+    for (int[] p : f.placements()) {
+      places.add(new int[] {p[0], p[1] > i ? p[1] - 1 : p[1]});
+    }
+    List<ClassEntry> classes = new ArrayList<>(f.classes());
+    classes.remove(i);
+    return encode(f, classes, constants, f.classFiles(), places);
+  }
+
+  private static int typeOf(Constant k) {
+    if (k instanceof Constant.TypeRef t) {
+      return t.type();
+    } else if (k instanceof Constant.StreamClassRef t) {
+      return t.type();
+    } else if (k instanceof Constant.EnumRef t) {
+      return t.type();
+    } else if (k instanceof Constant.Allocator t) {
+      return t.type();
+    } else if (k instanceof Constant.ArrayMaker t) {
+      return t.type();
+    } else if (k instanceof Constant.Setter t) {
+      return t.type();
+    } else if (k instanceof Constant.Hook t) {
+      return t.type();
+    }
+    return -1;
+  }
+
+  private static Constant retype(Constant k, int type) {
+    if (k instanceof Constant.TypeRef) {
+      return new Constant.TypeRef(type);
+    } else if (k instanceof Constant.StreamClassRef) {
+      return new Constant.StreamClassRef(type);
+    } else if (k instanceof Constant.EnumRef t) {
+      return new Constant.EnumRef(type, t.name());
+    } else if (k instanceof Constant.Allocator t) {
+      return new Constant.Allocator(type, t.mode());
+    } else if (k instanceof Constant.ArrayMaker) {
+      return new Constant.ArrayMaker(type);
+    } else if (k instanceof Constant.Setter t) {
+      return new Constant.Setter(type, t.field(), t.descriptor());
+    }
+    Constant.Hook h = (Constant.Hook) k;
+    return new Constant.Hook(h.kind(), type, h.id(), h.tape());
   }
 
   private static byte[] encode(SnapshotFile f, List<ClassEntry> classes, List<Constant> constants,
