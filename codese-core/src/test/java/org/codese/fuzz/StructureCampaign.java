@@ -35,6 +35,9 @@ import java.util.TreeMap;
  *   --replay FILE...  run .choices or .cdse files and print their reports
  *   --minimize FILE   shrink a .cdse finding while its signature stays; writes FILE.min.cdse
  *   --signature SIG   with --minimize: the signature to keep (default: the finding's .txt)
+ *   --write-corpus D  write 16 inputs with distinct outcomes and no finding into D, as the
+ *                     regression corpus StructureFuzzTestInputs/mutateAndRestore (redo this
+ *                     whenever the mutator or the seeds change: inputs are decoded by them)
  * </pre>
  *
  * A hang is fatal (the runaway worker cannot be stopped): the driver saves its progress and exits
@@ -67,6 +70,7 @@ public final class StructureCampaign {
     List<String> replay = new ArrayList<>();
     String minimize = null;
     String signature = null;
+    String corpus = null;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--seed" -> seed = Long.parseLong(args[++i]);
@@ -79,6 +83,7 @@ public final class StructureCampaign {
         case "--out" -> out = Path.of(args[++i]);
         case "--minimize" -> minimize = args[++i];
         case "--signature" -> signature = args[++i];
+        case "--write-corpus" -> corpus = args[++i];
         case "--replay" -> {
           while (i + 1 < args.length && !args[i + 1].startsWith("--")) {
             replay.add(args[++i]);
@@ -90,6 +95,10 @@ public final class StructureCampaign {
     }
     if (!replay.isEmpty()) {
       System.exit(replay(replay));
+    }
+    if (corpus != null) {
+      writeCorpus(Path.of(corpus), seed);
+      System.exit(0);
     }
     if (minimize != null) {
       minimize(Path.of(minimize), signature);
@@ -371,6 +380,27 @@ public final class StructureCampaign {
     Path out = file.resolveSibling(file.getFileName() + ".min.cdse");
     Files.write(out, best);
     System.out.println("wrote " + out + " (" + best.length + " bytes)");
+  }
+
+  /** Inputs of campaign {@code seed} that find nothing, one per pair of outcomes, stable. */
+  private static void writeCorpus(Path dir, long seed) throws IOException {
+    StructureHarness h = StructureHarness.shared();
+    Files.createDirectories(dir);
+    java.util.Set<String> taken = new java.util.HashSet<>();
+    int n = 0;
+    for (long i = 0; i < 10_000 && n < 16; i++) {
+      byte[] in = input(seed, i);
+      StructureHarness.Report r = h.runInput(in);
+      if (!r.findings().isEmpty() || r.fatal() || r.passes().size() < 2) {
+        continue;
+      }
+      String key = r.passes().get(0).outcome() + " / " + r.passes().get(1).outcome();
+      if (!taken.add(key) || !h.runInput(in).findings().isEmpty()) {
+        continue;
+      }
+      Files.write(dir.resolve(String.format("clean-%02d", n++)), in);
+      System.out.println("input " + i + ": " + key + ", seed " + r.seed() + ", " + r.log());
+    }
   }
 
   private static List<String> signatures(StructureHarness.Report r) {

@@ -37,9 +37,10 @@ import org.codese.program.ClassEntry;
  * ObjectInputStream} would let it through). Findings:
  *
  * <ul>
- *   <li>I1, I2, I3: a canary changed; I2 also a canary class loaded that no class entry names, or
- *       initialised in a pass that was rejected or restored no instance of it; I3 also a restored
- *       graph that holds an object of a class that is not {@code Serializable};
+ *   <li>I1, I2, I3: a canary changed; I2 also a snapshot that loaded although its generated code
+ *       refers to a class no class entry names, a canary class loaded that no class entry names,
+ *       or one initialised in a pass that was rejected or restored no instance of it; I3 also a
+ *       restored graph that holds an object of a class that is not {@code Serializable};
  *   <li>I4: no answer within the time limit (fatal: the worker cannot be stopped), an {@code
  *       OutOfMemoryError}, a pass slower than {@code codese.fuzz.slowMillis} (3 s), more memory
  *       allocated than the default limits allow for the table, or more generated classes accepted
@@ -129,8 +130,9 @@ final class StructureHarness implements AutoCloseable {
     Set<String> names = new HashSet<>();
     int classFiles = -1;
     long objects = -1;
+    SnapshotFile f = null;
     try {
-      SnapshotFile f = SnapshotFile.parse(snapshot);
+      f = SnapshotFile.parse(snapshot);
       for (ClassEntry e : f.classes()) {
         names.add(e.name());
       }
@@ -142,11 +144,15 @@ final class StructureHarness implements AutoCloseable {
     List<Pass> passes = new ArrayList<>();
     List<Finding> findings = new ArrayList<>();
     boolean fatal = false;
+    boolean[] loaded = {false};
     for (String pass : new String[] {"default", "allow-list"}) {
-      fatal |= runPass(pass, snapshot, names, classFiles, objects, passes, findings);
+      fatal |= runPass(pass, snapshot, names, classFiles, objects, passes, findings, loaded);
       if (fatal) {
         break;
       }
+    }
+    if (loaded[0] && f != null) {
+      unnamedReferences(f, names, findings);
     }
     if (canaries.leakedThreads() > 20) {
       findings.add(new Finding("I3", "I3 too many leaked threads", canaries.leakedThreads()
@@ -157,11 +163,12 @@ final class StructureHarness implements AutoCloseable {
   }
 
   /** What one attempt on the worker thread gave. */
-  private record Attempt(Throwable error, GraphScan graph, long nanos, long allocated) {}
+  private record Attempt(Throwable error, GraphScan graph, long nanos, long allocated,
+      boolean loaded) {}
 
   /** @return whether the JVM should be restarted */
   private boolean runPass(String pass, byte[] snapshot, Set<String> names, int classFiles,
-      long objects, List<Pass> passes, List<Finding> findings) {
+      long objects, List<Pass> passes, List<Finding> findings, boolean[] loaded) {
     CodeseOptions options = pass.equals("default") ? CodeseOptions.defaults()
         : CodeseOptions.defaults().withObjectInputFilter(ALLOW_LIST);
     Canaries.Before before = canaries.before();
@@ -174,7 +181,9 @@ final class StructureHarness implements AutoCloseable {
       a = FuzzSupport.run("structure fuzz, " + pass + " pass",
           () -> attempt(snapshot, options, loader));
       outcome = a.error() == null ? "ok" : null;
+      loaded[0] |= a.loaded();
     } catch (FuzzSupport.HangFinding h) {
+      loaded[0] = true;
       StackTraceElement[] where = h.getStackTrace();
       findings.add(new Finding("I4", "I4 hang at " + frame(where), pass + " pass: no answer within "
           + FuzzSupport.TIME_LIMIT_SECONDS + " s; the worker was at " + frame(where), h));
@@ -263,16 +272,105 @@ final class StructureHarness implements AutoCloseable {
     t.setContextClassLoader(loader);
     long a0 = threads.getCurrentThreadAllocatedBytes();
     long t0 = System.nanoTime();
+    boolean loaded = false;
     try (Snapshot s = Codese.load(snapshot, options)) {
+      loaded = true;
       Object root = s.restore();
       GraphScan g = GraphScan.of(root);
       return new Attempt(null, g, System.nanoTime() - t0,
-          threads.getCurrentThreadAllocatedBytes() - a0);
+          threads.getCurrentThreadAllocatedBytes() - a0, true);
     } catch (Throwable e) {
       return new Attempt(e, null, System.nanoTime() - t0,
-          threads.getCurrentThreadAllocatedBytes() - a0);
+          threads.getCurrentThreadAllocatedBytes() - a0, loaded);
     } finally {
       t.setContextClassLoader(old);
+    }
+  }
+
+  /** Classes the restore grammar itself names; every other class must have a class entry (I2). */
+  private static final Set<String> GRAMMAR_CLASSES = Set.of("java/lang/Object",
+      "java/util/function/BiConsumer", "java/lang/String", "java/lang/Boolean",
+      "java/lang/Byte", "java/lang/Character", "java/lang/Short", "java/lang/Integer",
+      "java/lang/Long", "java/lang/Float", "java/lang/Double", "java/lang/reflect/Constructor",
+      "java/lang/reflect/Field", "java/lang/reflect/Array", "java/lang/Class",
+      "org/codese/load/Hooks");
+
+  /**
+   * I2, checked on the file: a snapshot that loaded may refer in its generated code ({@code
+   * checkcast}, {@code new}, field owners and types, method owners, class literals) only to the
+   * grammar's own classes and to classes its class entries name, so that the filter saw them all.
+   */
+  private static void unnamedReferences(SnapshotFile f, Set<String> names,
+      List<Finding> findings) {
+    Set<String> reported = new HashSet<>();
+    for (byte[] b : f.classFiles()) {
+      org.objectweb.asm.ClassReader r;
+      try {
+        r = new org.objectweb.asm.ClassReader(b);
+      } catch (RuntimeException e) {
+        continue;
+      }
+      String self = r.getClassName();
+      java.util.function.BiConsumer<String, String> use = (how, type) -> {
+        String t = type;
+        while (t.startsWith("[")) {
+          t = t.substring(1);
+        }
+        if (t.startsWith("L") && t.endsWith(";")) {
+          t = t.substring(1, t.length() - 1);
+        } else if (t.length() == 1 && type.startsWith("[")) {
+          return; // a primitive array
+        }
+        if (t.equals(self) || GRAMMAR_CLASSES.contains(t)) {
+          return;
+        }
+        String binary = t.replace('/', '.');
+        if (!names.contains(binary) && !names.contains(type.replace('/', '.'))
+            && reported.add(how + " " + binary)) {
+          findings.add(new Finding("I2", "I2 generated code refers to a class no class entry"
+              + " names (" + how + ")", "the snapshot loaded although its generated code refers"
+              + " to " + binary + " (" + how + "), which no class entry names, so no filter"
+              + " was asked about it", null));
+        }
+      };
+      try {
+        r.accept(new org.objectweb.asm.ClassVisitor(org.objectweb.asm.Opcodes.ASM9) {
+          @Override
+          public org.objectweb.asm.MethodVisitor visitMethod(int acc, String name, String desc,
+              String sig, String[] ex) {
+            return new org.objectweb.asm.MethodVisitor(org.objectweb.asm.Opcodes.ASM9) {
+              @Override
+              public void visitTypeInsn(int op, String type) {
+                use.accept(op == org.objectweb.asm.Opcodes.CHECKCAST ? "checkcast"
+                    : op == org.objectweb.asm.Opcodes.NEW ? "new" : "type operand", type);
+              }
+
+              @Override
+              public void visitFieldInsn(int op, String owner, String n, String d) {
+                use.accept("field owner", owner);
+                if (d.endsWith(";")) {
+                  use.accept("field type", d);
+                }
+              }
+
+              @Override
+              public void visitMethodInsn(int op, String owner, String n, String d, boolean i) {
+                use.accept("method owner", owner);
+              }
+
+              @Override
+              public void visitLdcInsn(Object c) {
+                if (c instanceof org.objectweb.asm.Type t
+                    && t.getSort() == org.objectweb.asm.Type.OBJECT) {
+                  use.accept("class literal", t.getInternalName());
+                }
+              }
+            };
+          }
+        }, 0);
+      } catch (RuntimeException e) {
+        // a class file ASM cannot read was not defined either
+      }
     }
   }
 
@@ -335,9 +433,10 @@ final class StructureHarness implements AutoCloseable {
         || cls.equals("java.util.Objects") || cls.startsWith("jdk.internal.misc.");
   }
 
+  /** Codese's own code or generated code (not the samples, not this harness). */
   private static boolean codese(String cls) {
     return cls.startsWith("org.codese.") && !cls.startsWith("org.codese.fuzz.")
-        || cls.contains("CodeseRestore");
+        && !cls.startsWith("org.codese.samples.") || cls.contains("CodeseRestore");
   }
 
   /**

@@ -411,11 +411,14 @@ final class StructureMutator {
     if (to.equals("int") || to.equals("void") || to.equals("long") || to.equals("boolean")) {
       desc = "java/lang/Integer";
     }
-    InsnList code = CodeEditor.select(d.randomId(c), desc);
+    // checkcast resolves its class only for an object that is not null: mostly an id the seed fills
+    int id = d.tableSize > d.firstId && !c.oneIn(4)
+        ? d.firstId + c.below(d.tableSize - d.firstId) : d.randomId(c);
+    InsnList code = CodeEditor.select(id, desc);
     if (c.bool()) {
       String host = c.pick(StructureSeeds.INIT_CANARY, StructureSeeds.INIT_CANARY_PLAIN,
           StructureSeeds.CanaryEnum.class.getName(), StructureSeeds.Point.class.getName());
-      d.synth(c.below(3), d.entry(host), code);
+      d.synth(1 + c.below(2), d.entry(host), code);
       log.add("checkcast " + to + " in a class in the nest of " + host);
     } else {
       d.insert(c, d.anySlot(c), code);
