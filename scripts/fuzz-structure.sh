@@ -26,7 +26,8 @@ cp -r codese-samples/target/classes "$classes/samples"
 cp="$classes/test-classes:$classes/classes:$classes/samples:$(cat "$cpfile")"
 feature=$("$java" -XshowSettings:properties -version 2>&1 \
   | sed -n 's/^ *java.specification.version = //p')
-flags=(-Xss4m -Xmx3g -XX:-OmitStackTraceInFastThrow)
+# the default thread stack size, as callers have; full stack traces (findings are told apart by them)
+flags=(-Xmx3g -XX:-OmitStackTraceInFastThrow)
 if [ "${feature%%.*}" -ge 24 ]; then
   flags+=(--sun-misc-unsafe-memory-access=allow) # the canaries read and repair with sun.misc.Unsafe
 fi

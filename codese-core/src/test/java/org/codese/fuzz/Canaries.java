@@ -184,7 +184,8 @@ final class Canaries implements AutoCloseable {
     if (!now.equals(before.files)) {
       for (String f : now) {
         if (!before.files.contains(f)) {
-          out.add(new Violation("I3", "I3 file created: " + f.replaceAll("[0-9]+", "N"),
+          out.add(new Violation("I3", "I3 file created: "
+              + shortName(f).replaceAll("[0-9]+", "N"),
               "file " + f + " was created"));
         }
       }
@@ -493,6 +494,16 @@ final class Canaries implements AutoCloseable {
     return out;
   }
 
+  /** A created file's name relative to the home or working directory, for stable keys. */
+  private String shortName(String file) {
+    String h = home.toString();
+    if (file.startsWith(h)) {
+      return "~" + file.substring(h.length());
+    }
+    String w = cwd.toString();
+    return file.startsWith(w) ? "." + file.substring(w.length()) : file;
+  }
+
   private static void list(File dir, Set<String> out, int depth) {
     File[] children = dir.listFiles();
     if (children == null || out.size() > 10_000) {
@@ -523,6 +534,7 @@ final class Canaries implements AutoCloseable {
       this.family = family;
       this.label = label;
       this.obj = obj;
+      obj.hashCode(); // fills lazily cached hashes (String.hash, on JDK 25 Enum.hash)
       List<Field> fs = new ArrayList<>();
       for (Class<?> c = obj.getClass(); c != null; c = c.getSuperclass()) {
         for (Field f : c.getDeclaredFields()) {
