@@ -85,9 +85,15 @@ final class Canaries implements AutoCloseable {
   private final List<ObjectStreamClass> descriptors = new ArrayList<>();
   private final Map<ObjectStreamClass, String> descriptorImages = new LinkedHashMap<>();
   private final List<Class<?>> classObjects = new ArrayList<>();
+  private final Set<String> moreClasses;
   private CanaryLoader loader;
 
-  Canaries() throws IOException {
+  /**
+   * @param moreClasses names of classes whose {@code Class} objects and {@code ObjectStreamClass}
+   *     descriptors are watched besides {@link StructureSeeds#CLASS_NAMES} (those the seeds name)
+   */
+  Canaries(Set<String> moreClasses) throws IOException {
+    this.moreClasses = Set.copyOf(moreClasses);
     previousHome = System.getProperty("user.home");
     Path given = previousHome == null ? null : Path.of(previousHome);
     if (given != null && given.getFileName() != null
@@ -222,18 +228,26 @@ final class Canaries implements AutoCloseable {
     }
     Set<String> now = files();
     if (!now.equals(before.files)) {
-      List<String> created = new ArrayList<>();
+      List<Path> created = new ArrayList<>();
       for (String f : now) {
         if (!before.files.contains(f)) {
-          created.add(f);
+          created.add(Path.of(f));
         }
       }
-      created.sort((a, b) -> b.length() - a.length());
-      for (String f : created) {
-        try {
-          Files.deleteIfExists(Path.of(f));
-        } catch (IOException ignored) {
-          // a directory that is not empty yet, or a file still locked: the next check sees it
+      // Only files in the fuzzing home directory (a fresh temporary directory) are deleted, never
+      // in the working directory or anywhere else: an input that damaged the JVM's strings can make
+      // every existing file look new.
+      if (created.size() <= 8) {
+        created.sort((a, b) -> b.getNameCount() - a.getNameCount());
+        for (Path f : created) {
+          try {
+            Path real = f.toRealPath(java.nio.file.LinkOption.NOFOLLOW_LINKS);
+            if (real.startsWith(home.toRealPath()) && !real.equals(home.toRealPath())) {
+              Files.deleteIfExists(real);
+            }
+          } catch (IOException ignored) {
+            // a directory that is not empty yet, or a file still locked: the next check sees it
+          }
         }
       }
     }
@@ -295,8 +309,11 @@ final class Canaries implements AutoCloseable {
     for (String s : StructureSeeds.LITERALS) {
       s.hashCode();
     }
-    // Class objects the mutator can reach through TypeRef constants, with their caches filled
-    for (String n : StructureSeeds.CLASS_NAMES) {
+    // Class objects and descriptors the mutator can reach through TypeRef and StreamClassRef
+    // constants, with their caches filled
+    Set<String> all = new java.util.TreeSet<>(StructureSeeds.CLASS_NAMES);
+    all.addAll(moreClasses);
+    for (String n : all) {
       if (n.startsWith(StructureSeeds.CANARY_PACKAGE)) {
         continue;
       }
@@ -313,7 +330,15 @@ final class Canaries implements AutoCloseable {
           Objects.requireNonNull(first);
         }
         classObjects.add(c);
-      } catch (ClassNotFoundException | LinkageError e) {
+        if (!c.isPrimitive()) {
+          ObjectStreamClass d = ObjectStreamClass.lookupAny(c);
+          if (d != null && !descriptors.contains(d)) {
+            d.getSerialVersionUID();
+            d.getFields();
+            descriptors.add(d);
+          }
+        }
+      } catch (ClassNotFoundException | LinkageError | RuntimeException e) {
         // not on this JDK: not watched
       }
     }
@@ -358,7 +383,8 @@ final class Canaries implements AutoCloseable {
     }
     for (ObjectStreamClass d : descriptors) {
       String name = d.getName().substring(d.getName().lastIndexOf('.') + 1);
-      freeze("ObjectStreamClass descriptor", "ObjectStreamClass of " + name, d);
+      frozen.add(new Frozen("ObjectStreamClass descriptor", "ObjectStreamClass of " + name, d,
+          DESCRIPTOR_FIELDS));
       for (ObjectStreamField f : d.getFields()) {
         freeze("ObjectStreamField", "field " + f.getName() + " of " + name, f);
       }
@@ -379,6 +405,13 @@ final class Canaries implements AutoCloseable {
       "enumConstants", "enumConstantDirectory");
   private static final Set<String> ARRAY_CLASS_FIELDS = Set.of("name", "module", "packageName",
       "componentType");
+  /** The fields of {@code ObjectStreamClass} set when it is made (the rest are filled lazily). */
+  private static final Set<String> DESCRIPTOR_FIELDS = Set.of("cl", "name", "isProxy", "isEnum",
+      "isRecord", "serializable", "externalizable", "hasWriteObjectData", "hasBlockExternalData",
+      "resolveEx", "deserializeEx", "serializeEx", "defaultSerializeEx", "fields", "primDataSize",
+      "numObjFields", "fieldRefl", "cons", "canonicalCtr", "writeObjectMethod", "readObjectMethod",
+      "readObjectNoDataMethod", "writeReplaceMethod", "readResolveMethod", "localDesc",
+      "superDesc", "initialized", "suid");
 
   /** One behavioural check: returns why it fails, or null. */
   private interface Check {

@@ -12,6 +12,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * What the structure fuzzer found on main before issue 15 was fixed, one minimized snapshot per
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.TestFactory;
  * mvn -B -pl codese-core test -Dtest=StructureFindingsTest -Dcodese.fuzz.issue15=fixed
  * </pre>
  */
+@EnabledIfSystemProperty(named = "codese.fuzz.issue15", matches = "open|fixed")
 class StructureFindingsTest {
   private static final String DIR = "findings-issue15/";
 
@@ -57,7 +59,6 @@ class StructureFindingsTest {
   @TestFactory
   Stream<DynamicTest> issue15Findings() throws IOException {
     String mode = System.getProperty("codese.fuzz.issue15");
-    Assumptions.assumeTrue(mode != null, "run with -Dcodese.fuzz.issue15=open or =fixed");
     String feature = Integer.toString(Runtime.version().feature());
     List<DynamicTest> tests = new ArrayList<>();
     for (Entry e : index()) {

@@ -94,12 +94,17 @@ final class StructureHarness implements AutoCloseable {
       (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
 
   StructureHarness() throws IOException {
-    canaries = new Canaries();
     List<StructureMutator.Seed> seeds = new ArrayList<>();
+    Set<String> seedClasses = new HashSet<>();
     for (Map.Entry<String, Object> e : StructureSeeds.graphs().entrySet()) {
       byte[] b = Codese.toBytes(e.getValue());
-      seeds.add(new StructureMutator.Seed(e.getKey(), SnapshotFile.parse(b)));
+      SnapshotFile f = SnapshotFile.parse(b);
+      seeds.add(new StructureMutator.Seed(e.getKey(), f));
+      for (ClassEntry c : f.classes()) {
+        seedClasses.add(c.name());
+      }
     }
+    canaries = new Canaries(seedClasses);
     mutator = new StructureMutator(List.copyOf(seeds), StructureHarness.class.getClassLoader());
   }
 
