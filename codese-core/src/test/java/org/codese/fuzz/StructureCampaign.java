@@ -32,7 +32,7 @@ import java.util.TreeMap;
  *   --resume          continue from the output directory's progress (next input, end)
  *   --out DIR         output root (default target/structure-fuzz); results in DIR/seed-S
  *   --supervise       restart the JVM after a fatal finding (a hang), until the run is done
- *   --replay FILE...  run .choices or .cdse files and print their reports
+ *   --replay FILE...  run inputs (.choices, Jazzer's crash-*) or snapshots and print their reports
  *   --minimize FILE   shrink a .cdse finding while its signature stays; writes FILE.min.cdse
  *   --signature SIG   with --minimize: the signature to keep (default: the finding's .txt)
  *   --write-corpus D  write 16 inputs with distinct outcomes and no finding into D, as the
@@ -324,8 +324,12 @@ public final class StructureCampaign {
     int found = 0;
     for (String f : files) {
       byte[] b = Files.readAllBytes(Path.of(f));
-      StructureHarness.Report r = f.endsWith(".choices") ? h.runInput(b)
-          : h.run(Path.of(f).getFileName().toString(), List.of(), b);
+      // a snapshot starts with the magic "CDSE"; anything else is an input of choices (.choices
+      // files, Jazzer's crash-* files, the regression corpus)
+      boolean snapshot = b.length >= 4 && (b[0] & 0xFF) == 'C' && b[1] == 'D' && b[2] == 'S'
+          && b[3] == 'E';
+      StructureHarness.Report r = snapshot
+          ? h.run(Path.of(f).getFileName().toString(), List.of(), b) : h.runInput(b);
       System.out.println("== " + f);
       System.out.println(r.describe());
       for (StructureHarness.Finding x : r.findings()) {
