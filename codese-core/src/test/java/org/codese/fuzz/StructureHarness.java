@@ -45,7 +45,8 @@ import org.codese.program.ClassEntry;
  *       OutOfMemoryError}, a pass slower than {@code codese.fuzz.slowMillis} (3 s), more memory
  *       allocated than the default limits allow for the table, or more generated classes accepted
  *       than the objects could need;
- *   <li>I5: any other exception: one that is not an IOException, or a {@code RestoreException}
+ *   <li>I5: a snapshot that loaded with {@code max_stack} or {@code max_locals} beyond what its code
+ *       needs; any other exception: one that is not an IOException, or a {@code RestoreException}
  *       whose cause was thrown in Codese or in generated code ({@code NullPointerException}, {@code
  *       ClassCastException}, {@code InstantiationError}, {@code NoClassDefFoundError}, {@code
  *       IllegalAccessError}, {@code BootstrapMethodError}, {@code StackOverflowError}, {@code
@@ -158,6 +159,7 @@ final class StructureHarness implements AutoCloseable {
     }
     if (loaded[0] && f != null) {
       unnamedReferences(f, names, findings);
+      oversizedFrames(f, findings);
     }
     if (canaries.leakedThreads() > 20) {
       findings.add(new Finding("I3", "I3 too many leaked threads", canaries.leakedThreads()
@@ -375,6 +377,58 @@ final class StructureHarness implements AutoCloseable {
         }, 0);
       } catch (RuntimeException e) {
         // a class file ASM cannot read was not defined either
+      }
+    }
+  }
+
+  /**
+   * I5, checked on the file: a snapshot that loaded declares no {@code max_stack} or {@code
+   * max_locals} beyond what its code needs (as ASM computes it), since a huge frame can end in a
+   * {@code StackOverflowError} after other generated code ran. Computed only for frames larger
+   * than any the emitter writes needs less than.
+   */
+  private static void oversizedFrames(SnapshotFile f, List<Finding> findings) {
+    for (byte[] b : f.classFiles()) {
+      try {
+        Map<String, int[]> declared = new java.util.HashMap<>();
+        org.objectweb.asm.ClassReader r = new org.objectweb.asm.ClassReader(b);
+        r.accept(new org.objectweb.asm.ClassVisitor(org.objectweb.asm.Opcodes.ASM9) {
+          @Override
+          public org.objectweb.asm.MethodVisitor visitMethod(int acc, String name, String desc,
+              String sig, String[] ex) {
+            return new org.objectweb.asm.MethodVisitor(org.objectweb.asm.Opcodes.ASM9) {
+              @Override
+              public void visitMaxs(int stack, int locals) {
+                if (stack > 32 || locals > 32) {
+                  declared.put(name + desc, new int[] {stack, locals});
+                }
+              }
+            };
+          }
+        }, org.objectweb.asm.ClassReader.SKIP_FRAMES);
+        if (declared.isEmpty()) {
+          continue;
+        }
+        org.objectweb.asm.tree.ClassNode cn = new org.objectweb.asm.tree.ClassNode();
+        r.accept(cn, org.objectweb.asm.ClassReader.SKIP_FRAMES);
+        org.objectweb.asm.ClassWriter w =
+            new org.objectweb.asm.ClassWriter(org.objectweb.asm.ClassWriter.COMPUTE_MAXS);
+        cn.accept(w);
+        org.objectweb.asm.tree.ClassNode needed = new org.objectweb.asm.tree.ClassNode();
+        new org.objectweb.asm.ClassReader(w.toByteArray()).accept(needed,
+            org.objectweb.asm.ClassReader.SKIP_FRAMES);
+        for (org.objectweb.asm.tree.MethodNode m : needed.methods) {
+          int[] d = declared.get(m.name + m.desc);
+          if (d != null && (d[0] > m.maxStack + 2 || d[1] > m.maxLocals + 2)) {
+            findings.add(new Finding("I5", "I5 max_stack or max_locals beyond what the code"
+                + " needs", "the snapshot loaded although method " + m.name + " declares"
+                + " max_stack " + d[0] + " and max_locals " + d[1] + " where its code needs "
+                + m.maxStack + " and " + m.maxLocals, null));
+            return;
+          }
+        }
+      } catch (RuntimeException e) {
+        // a class file ASM cannot read or write was not defined either
       }
     }
   }
