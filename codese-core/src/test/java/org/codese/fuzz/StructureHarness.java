@@ -304,7 +304,7 @@ final class StructureHarness implements AutoCloseable {
 
   /**
    * I2, checked on the file: a snapshot that loaded may refer in its generated code ({@code
-   * checkcast}, {@code new}, field owners and types, method owners, class literals) only to the
+   * checkcast}, {@code new}, array types, field owners, method owners, class literals) only to the
    * grammar's own classes and to classes its class entries name, so that the filter saw them all.
    */
   private static void unnamedReferences(SnapshotFile f, Set<String> names,
@@ -354,10 +354,7 @@ final class StructureHarness implements AutoCloseable {
 
               @Override
               public void visitFieldInsn(int op, String owner, String n, String d) {
-                use.accept("field owner", owner);
-                if (d.endsWith(";")) {
-                  use.accept("field type", d);
-                }
+                use.accept("field owner", owner); // not the field's type: resolving does not load it
               }
 
               @Override
