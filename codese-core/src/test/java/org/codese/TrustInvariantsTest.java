@@ -384,6 +384,39 @@ class TrustInvariantsTest {
     }
 
     @Test
+    void aNegativeElementIndexIsRejected() {
+      Crafted c = new Crafted();
+      c.code(0, ch -> ch.newObjectArray(0, 2));
+      c.code(1, ch -> ch.select(0, "[Ljava/lang/Object;").putElement(-1, 0));
+      assertTrue(rejected(c).getMessage().contains("element -1"));
+    }
+
+    @Test
+    void hookDataOfTheWrongShapeIsRejectedOrCorrupt() throws IOException {
+      Crafted blocks = new Crafted();
+      int box = blocks.type(BOX_ENTRY);
+      int alloc = blocks.constant(new Constant.Allocator(box, Mode.SERIAL));
+      int hook = blocks.constant(new Constant.Hook(HookKind.SLOT, box, 0,
+          new Tape(new byte[2], new int[] {Tape.BLOCK, 100})));
+      int steps = program(blocks, Grammar.STEP_HOOK, hook);
+      blocks.code(0, ch -> ch.alloc(0, alloc));
+      blocks.code(2, ch -> ch.runSteps(steps));
+      assertThrows(CorruptSnapshotException.class, () -> Codese.load(blocks.bytes()));
+
+      Crafted fields = new Crafted();
+      box = fields.type(BOX_ENTRY);
+      int alloc2 = fields.constant(new Constant.Allocator(box, Mode.SERIAL));
+      int hook2 = fields.constant(new Constant.Hook(HookKind.SLOT, box, 0,
+          new Tape(new byte[4], new int[] {Tape.FIELDS, 1, Tape.OBJECT, 0})));
+      int steps2 = program(fields, Grammar.STEP_HOOK, hook2);
+      fields.code(0, ch -> ch.alloc(0, alloc2));
+      fields.code(2, ch -> ch.runSteps(steps2));
+      try (Snapshot s = Codese.load(fields.bytes())) {
+        assertThrows(java.io.StreamCorruptedException.class, s::restore);
+      }
+    }
+
+    @Test
     void aFieldOfAnotherClassIsRejected() {
       Crafted c = new Crafted();
       int box = c.type(BOX_ENTRY);

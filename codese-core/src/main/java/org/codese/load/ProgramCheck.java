@@ -525,7 +525,7 @@ final class ProgramCheck {
       throw reject("sets an element with no array selected");
     }
     Class<?> component = type[target].getComponentType();
-    if (index >= length[target]) {
+    if (index < 0 || index >= length[target]) {
       throw reject("sets element " + index + " of an array of length " + length[target]);
     }
     boolean fits = store == 'L' ? !component.isPrimitive()
@@ -761,6 +761,9 @@ final class ProgramCheck {
       throw reject("runs hook constant " + constant + " a second time");
     }
     hooksRun[constant] = true;
+    if (h.kind() != Constant.HookKind.RESOLVE && h.tape() == null) {
+      throw reject("runs a " + h.kind() + " hook without the data it reads");
+    }
     // an if-chain, not a switch over the enum: a switch would load a synthetic class per load
     Constant.HookKind hk = h.kind();
     if (hk == Constant.HookKind.SLOT || hk == Constant.HookKind.EXTERNAL) {
@@ -832,9 +835,18 @@ final class ProgramCheck {
       return;
     }
     int[] items = tape.items();
-    for (int i = 0; i + 1 < items.length; i += 2) {
-      if (items[i] == Tape.OBJECT && (items[i + 1] < -1 || items[i + 1] > end)) {
-        throw reject("a hook's data refers to table slot " + items[i + 1]);
+    long blocks = 0;
+    if (items.length % 2 != 0) {
+      throw reject("a hook's data has an item without its argument");
+    }
+    for (int i = 0; i < items.length; i += 2) {
+      int arg = items[i + 1];
+      if (items[i] == Tape.OBJECT && (arg < -1 || arg > end)) {
+        throw reject("a hook's data refers to table slot " + arg);
+      } else if (items[i] == Tape.BLOCK && (arg < 0 || (blocks += arg) > tape.data().length)) {
+        throw reject("a hook's data has blocks longer than its " + tape.data().length + " bytes");
+      } else if (items[i] < Tape.BLOCK || items[i] > Tape.FIELDS) {
+        throw reject("a hook's data has an item of unknown kind " + items[i]);
       }
     }
   }

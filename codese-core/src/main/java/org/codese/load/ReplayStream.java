@@ -98,9 +98,21 @@ final class ReplayStream extends ObjectInputStream {
           + " writeObject did not write; readObject must mirror writeObject");
     }
     int nRefs = items[item + 1];
-    item += 2;
     List<SerialField> fields = slot.fields();
     int nPrims = fields.size() - nRefs;
+    if (nRefs < 0 || nPrims < 0 || item + 2 + 2L * nRefs > items.length) {
+      throw new StreamCorruptedException(slot() + ": a default-fields record of " + nRefs
+          + " references does not fit the class's " + fields.size() + " fields or the data");
+    }
+    for (int i = 0; i < fields.size(); i++) {
+      boolean primitive = fields.get(i).type().isPrimitive();
+      if (primitive != (i < nPrims)
+          || (i >= nPrims && items[item + 2 + 2 * (i - nPrims)] != Tape.OBJECT)) {
+        throw new StreamCorruptedException(slot() + ": a default-fields record does not match"
+            + " the class's fields (primitives first, then one reference each)");
+      }
+    }
+    item += 2;
     long[] prims = new long[nPrims];
     for (int i = 0; i < nPrims; i++) {
       char code = Types.primitiveCode(fields.get(i).type());
@@ -153,7 +165,7 @@ final class ReplayStream extends ObjectInputStream {
 
   @Override
   public int read() {
-    if (!fillBlock()) {
+    if (!fillBlock() || pos >= data.length) {
       return -1;
     }
     blockLeft--;
@@ -169,7 +181,10 @@ final class ReplayStream extends ObjectInputStream {
     if (!fillBlock()) {
       return -1;
     }
-    int n = Math.min(len, blockLeft);
+    int n = Math.min(len, Math.min(blockLeft, data.length - pos));
+    if (n <= 0) {
+      return -1;
+    }
     System.arraycopy(data, pos, b, off, n);
     pos += n;
     blockLeft -= n;
@@ -210,7 +225,10 @@ final class ReplayStream extends ObjectInputStream {
   public int skipBytes(int n) {
     int skipped = 0;
     while (skipped < n && fillBlock()) {
-      int k = Math.min(n - skipped, blockLeft);
+      int k = Math.min(n - skipped, Math.min(blockLeft, data.length - pos));
+      if (k <= 0) {
+        break;
+      }
       pos += k;
       blockLeft -= k;
       skipped += k;
