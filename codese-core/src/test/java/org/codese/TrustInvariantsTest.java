@@ -384,6 +384,13 @@ class TrustInvariantsTest {
     }
 
     @Test
+    void aBoxValueOutsideItsTypeIsRejected() {
+      Crafted c = new Crafted();
+      c.code(0, ch -> ch.storeCachedBox(0, "java/lang/Character", 'C', Integer.MIN_VALUE));
+      assertTrue(rejected(c).getMessage().contains("outside its type's range"));
+    }
+
+    @Test
     void aNegativeElementIndexIsRejected() {
       Crafted c = new Crafted();
       c.code(0, ch -> ch.newObjectArray(0, 2));

@@ -202,12 +202,19 @@ final class Lifter {
       emit(Stmt.STORE_ARRAY, id, 'L', -1, length);
       return;
     }
+    boolean narrow = intPushNext();
+    int value = narrow ? intValue(code.get(at)) : 0;
     char type = primitivePush();
     Insn call = next(INVOKESTATIC);
     Character box = BOXES.get(call.owner());
     if (box == null || stackKind(box) != type || !call.name().equals("valueOf")
         || !call.descriptor().equals("(" + box + ")L" + call.owner() + ";")) {
       throw new NotAStatement(start, "is not a box's valueOf");
+    }
+    if (narrow && !fits(box, value)) {
+      // the JVM passes the int unchanged, and the boxes' caches index arrays with it
+      throw new NotAStatement(start, "passes " + value + " to " + call.owner()
+          + ".valueOf, which is outside its type's range");
     }
     emit(Stmt.STORE_BOX, id, box, 1);
   }
@@ -592,17 +599,31 @@ final class Lifter {
     return length;
   }
 
-  /** Reads an int constant push and returns its value. */
-  private int intPush() throws NotAStatement {
-    if (!intPushNext()) {
-      throw new NotAStatement(at, "expected an int constant");
-    }
-    Insn i = code.get(at++);
+  /** @return whether {@code v} is a value of primitive kind {@code type} ({@code 'I'} for all) */
+  private static boolean fits(char type, int v) {
+    return switch (type) {
+      case 'Z' -> v == 0 || v == 1;
+      case 'B' -> v == (byte) v;
+      case 'C' -> v == (char) v;
+      case 'S' -> v == (short) v;
+      default -> true;
+    };
+  }
+
+  private static int intValue(Insn i) {
     int op = i.opcode();
     if (op >= ICONST_M1 && op <= ICONST_5) {
       return op - ICONST_0;
     }
     return op == LDC ? (Integer) i.constant() : i.operand();
+  }
+
+  /** Reads an int constant push and returns its value. */
+  private int intPush() throws NotAStatement {
+    if (!intPushNext()) {
+      throw new NotAStatement(at, "expected an int constant");
+    }
+    return intValue(code.get(at++));
   }
 
   private void call(int opcode, String owner, String name, String descriptor)
