@@ -112,7 +112,10 @@ final class StructureHarness implements AutoCloseable {
   /** @return the harness of this JVM, made on first use (JUnit and Jazzer share it) */
   static synchronized StructureHarness shared() throws IOException {
     if (shared == null) {
-      shared = new StructureHarness();
+      StructureHarness h = new StructureHarness();
+      // the temporary home directory goes when the JVM does
+      Runtime.getRuntime().addShutdownHook(new Thread(h::close, "codese-fuzz-cleanup"));
+      shared = h;
     }
     return shared;
   }
