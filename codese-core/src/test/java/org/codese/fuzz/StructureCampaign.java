@@ -209,6 +209,9 @@ public final class StructureCampaign {
     add("executions", 1);
     for (StructureHarness.Pass p : r.passes()) {
       add("outcome " + p.name() + ": " + p.outcome(), 1);
+      if (p.nanos() > StructureHarness.SLOW_MILLIS * 1_000_000) {
+        add("note: a pass slower than " + StructureHarness.SLOW_MILLIS + " ms", 1);
+      }
     }
     for (StructureHarness.Finding f : r.findings()) {
       long n = add("finding " + f.signature(), 1);
