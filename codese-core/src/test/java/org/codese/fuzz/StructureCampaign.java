@@ -132,7 +132,14 @@ public final class StructureCampaign {
         end = progress[1] >= 0 ? progress[1] : from + runs;
       }
     }
-    System.exit(c.run(from, end, until));
+    int status = c.run(from, end, until);
+    System.out.flush();
+    if (status == FATAL) {
+      // a runaway worker may hold locks that shutdown hooks need: no hooks, no waiting
+      StructureHarness.shared().close();
+      Runtime.getRuntime().halt(FATAL);
+    }
+    System.exit(status);
   }
 
   /** @return the bytes of input {@code i} of campaign {@code seed} */
@@ -162,7 +169,9 @@ public final class StructureCampaign {
         java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE)) {
       current = ch.map(java.nio.channels.FileChannel.MapMode.READ_WRITE, 0, 8);
     }
+    startWatchdog(current);
     while (i < end && System.nanoTime() < deadline) {
+      heartbeat = System.nanoTime();
       current.putLong(0, i);
       byte[] in = input(seed, i);
       StructureHarness.Report r;
@@ -247,22 +256,67 @@ public final class StructureCampaign {
     return s.toString();
   }
 
-  private long add(String key, long n) {
+  private volatile long heartbeat = System.nanoTime();
+
+  /**
+   * A daemon thread that ends this JVM with a finding when the main loop makes no progress for
+   * twice the time limit plus 30 s: the judging on the main thread (the canaries) stuck on state an
+   * input damaged, or a deadlock with a runaway worker (the time limit only covers the worker).
+   */
+  private void startWatchdog(java.nio.MappedByteBuffer current) {
+    Thread main = Thread.currentThread();
+    long limit = (2 * FuzzSupport.TIME_LIMIT_SECONDS + 30) * 1_000_000_000L;
+    Thread w = new Thread(() -> {
+      while (true) {
+        try {
+          Thread.sleep(5_000);
+        } catch (InterruptedException e) {
+          return;
+        }
+        if (System.nanoTime() - heartbeat > limit) {
+          long i = current.getLong(0);
+          StringBuilder st = new StringBuilder();
+          for (StackTraceElement e : main.getStackTrace()) {
+            st.append("\tat ").append(e).append('\n');
+          }
+          try {
+            String base = "I4-stuck-" + seed + "-" + i;
+            Path d = dir.resolve("findings");
+            Files.write(d.resolve(base + ".choices"), input(seed, i));
+            Files.writeString(d.resolve(base + ".txt"), "invariant: I4\nsignature: I4 the"
+                + " driver was stuck\ndetail: no progress for " + limit / 1_000_000_000L
+                + " s on input " + i + " of seed " + seed + "; the main thread was at:\n" + st);
+            add("finding I4 the driver was stuck", 1);
+            save(i + 1);
+          } catch (IOException | RuntimeException e) {
+            // nothing more can be done; the supervisor restarts from the last saved progress
+          }
+          System.out.println("watchdog: no progress on input " + i + "; ending this JVM");
+          System.out.flush();
+          Runtime.getRuntime().halt(FATAL);
+        }
+      }
+    }, "codese-fuzz-watchdog");
+    w.setDaemon(true);
+    w.start();
+  }
+
+  private synchronized long add(String key, long n) {
     return counts.merge(key, n, Long::sum);
   }
 
-  private long findings() {
+  private synchronized long findings() {
     return counts.keySet().stream().filter(k -> k.startsWith("finding ")).count();
   }
 
-  private void print() {
+  private synchronized void print() {
     System.out.println("outcomes and findings (counts):");
     for (Map.Entry<String, Long> e : counts.entrySet()) {
       System.out.printf("  %,12d  %s%n", e.getValue(), e.getKey());
     }
   }
 
-  private void save(long next) throws IOException {
+  private synchronized void save(long next) throws IOException {
     Properties p = new Properties();
     p.setProperty("next", Long.toString(next));
     p.setProperty("end", Long.toString(end));
