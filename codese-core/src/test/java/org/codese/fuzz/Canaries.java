@@ -153,8 +153,17 @@ final class Canaries implements AutoCloseable {
    */
   List<Violation> check(Before before) {
     List<Violation> out = new ArrayList<>();
+    boolean confused = false;
     for (Frozen f : frozen) {
-      f.diff(out);
+      confused |= f.diff(out);
+    }
+    if (confused) {
+      // a reference field changed (to null, or to an object of the wrong type): calling the
+      // object's own methods now may crash the JVM (compiled String.equals trusts that a String's
+      // value is never null, and died of it), so the watched objects are put back first
+      for (Frozen f : frozen) {
+        f.restore();
+      }
     }
     checkBehaviour(out);
     for (String ran : CanaryFlags.drain()) {
@@ -655,7 +664,9 @@ final class Canaries implements AutoCloseable {
       }
     }
 
-    void diff(List<Violation> out) {
+    /** @return whether a reference field changed */
+    boolean diff(List<Violation> out) {
+      boolean confused = false;
       for (int i = 0; i < fields.length; i++) {
         String what = null;
         if (fields[i].getType().isPrimitive()) {
@@ -665,7 +676,15 @@ final class Canaries implements AutoCloseable {
           }
         } else {
           Object now = U.getObject(obj, offsets[i]);
+          if (now != null && !fields[i].getType().isInstance(now)) {
+            confused = true;
+            out.add(new Violation("I1", "I1 type confusion: a " + family + " field holds an"
+                + " object of another type", label + ": field " + fields[i].getName() + " of type "
+                + fields[i].getType().getName() + " now holds a " + now.getClass().getName()
+                + " (memory unsafety: the JVM may crash)"));
+          }
           if (now != refs[i]) {
+            confused = true;
             what = "now refers to another object"
                 + (now == null ? " (null)" : " (a " + now.getClass().getName() + ")");
           } else if (contents[i] != null && !sameContents(now, contents[i])) {
@@ -678,6 +697,7 @@ final class Canaries implements AutoCloseable {
               label + ": field " + fields[i].getName() + " " + what));
         }
       }
+      return confused;
     }
 
     private static boolean sameContents(Object a, Object b) {

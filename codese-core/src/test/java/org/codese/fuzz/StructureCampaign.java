@@ -41,7 +41,9 @@ import java.util.TreeMap;
  * </pre>
  *
  * A hang is fatal (the runaway worker cannot be stopped): the driver saves its progress and exits
- * with status 3, and {@code --supervise} starts a fresh JVM at the next input.
+ * with status 3, and {@code --supervise} starts a fresh JVM at the next input. If the JVM itself
+ * dies (an input can corrupt memory: a String whose value is not a byte[]), the supervisor records
+ * the input under way as a finding, with the JVM's hs_err file, and goes on after it.
  */
 public final class StructureCampaign {
   private static final int FATAL = 3;
@@ -110,7 +112,7 @@ public final class StructureCampaign {
       until = System.currentTimeMillis() + seconds * 1000;
     }
     if (supervise) {
-      System.exit(supervise(args, until));
+      System.exit(supervise(args, until, dir, seed));
     }
     if (!ManagementFactory.getRuntimeMXBean().getInputArguments().contains(FULL_TRACES)) {
       System.out.println("warning: run with " + FULL_TRACES + ", or the JIT drops the stack traces"
@@ -121,6 +123,7 @@ public final class StructureCampaign {
       System.setProperty("codese.fuzz.timeLimitSeconds", "5");
     }
     StructureCampaign c = new StructureCampaign(dir, seed);
+    c.snapshotOfCrash();
     long end = from + runs;
     if (resume) {
       long[] progress = c.load();
@@ -129,7 +132,14 @@ public final class StructureCampaign {
         end = progress[1] >= 0 ? progress[1] : from + runs;
       }
     }
-    System.exit(c.run(from, end, until));
+    int status = c.run(from, end, until);
+    System.out.flush();
+    if (status == FATAL) {
+      // a runaway worker may hold locks that shutdown hooks need: no hooks, no waiting
+      StructureHarness.shared().close();
+      Runtime.getRuntime().halt(FATAL);
+    }
+    System.exit(status);
   }
 
   /** @return the bytes of input {@code i} of campaign {@code seed} */
@@ -152,7 +162,17 @@ public final class StructureCampaign {
         seed, from, end - 1, Runtime.version(), h.mutator().seeds().size(), dir);
     long i = from;
     int status = 0;
+    // the input under way, in a file mapping that survives a crash of this JVM
+    java.nio.MappedByteBuffer current;
+    try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(
+        dir.resolve("current-input"), java.nio.file.StandardOpenOption.CREATE,
+        java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE)) {
+      current = ch.map(java.nio.channels.FileChannel.MapMode.READ_WRITE, 0, 8);
+    }
+    startWatchdog(current);
     while (i < end && System.nanoTime() < deadline) {
+      heartbeat = System.nanoTime();
+      current.putLong(0, i);
       byte[] in = input(seed, i);
       StructureHarness.Report r;
       try {
@@ -171,6 +191,9 @@ public final class StructureCampaign {
         break;
       }
       long now = System.nanoTime();
+      if (done % 1000 == 0) {
+        save(i);
+      }
       if (now - lastReport > 10_000_000_000L) {
         lastReport = now;
         save(i);
@@ -179,6 +202,7 @@ public final class StructureCampaign {
       }
     }
     save(i);
+    current.putLong(0, -1);
     double secs = (System.nanoTime() - start) / 1e9;
     System.out.printf("%nran %,d inputs in %.1f s: %.0f exec/s (each input is two passes)%n",
         done, secs, done / secs);
@@ -194,6 +218,9 @@ public final class StructureCampaign {
     add("executions", 1);
     for (StructureHarness.Pass p : r.passes()) {
       add("outcome " + p.name() + ": " + p.outcome(), 1);
+      if (p.nanos() > StructureHarness.SLOW_MILLIS * 1_000_000) {
+        add("note: a pass slower than " + StructureHarness.SLOW_MILLIS + " ms", 1);
+      }
     }
     for (StructureHarness.Finding f : r.findings()) {
       long n = add("finding " + f.signature(), 1);
@@ -229,22 +256,67 @@ public final class StructureCampaign {
     return s.toString();
   }
 
-  private long add(String key, long n) {
+  private volatile long heartbeat = System.nanoTime();
+
+  /**
+   * A daemon thread that ends this JVM with a finding when the main loop makes no progress for
+   * twice the time limit plus 30 s: the judging on the main thread (the canaries) stuck on state an
+   * input damaged, or a deadlock with a runaway worker (the time limit only covers the worker).
+   */
+  private void startWatchdog(java.nio.MappedByteBuffer current) {
+    Thread main = Thread.currentThread();
+    long limit = (2 * FuzzSupport.TIME_LIMIT_SECONDS + 30) * 1_000_000_000L;
+    Thread w = new Thread(() -> {
+      while (true) {
+        try {
+          Thread.sleep(5_000);
+        } catch (InterruptedException e) {
+          return;
+        }
+        if (System.nanoTime() - heartbeat > limit) {
+          long i = current.getLong(0);
+          StringBuilder st = new StringBuilder();
+          for (StackTraceElement e : main.getStackTrace()) {
+            st.append("\tat ").append(e).append('\n');
+          }
+          try {
+            String base = "I4-stuck-" + seed + "-" + i;
+            Path d = dir.resolve("findings");
+            Files.write(d.resolve(base + ".choices"), input(seed, i));
+            Files.writeString(d.resolve(base + ".txt"), "invariant: I4\nsignature: I4 the"
+                + " driver was stuck\ndetail: no progress for " + limit / 1_000_000_000L
+                + " s on input " + i + " of seed " + seed + "; the main thread was at:\n" + st);
+            add("finding I4 the driver was stuck", 1);
+            save(i + 1);
+          } catch (IOException | RuntimeException e) {
+            // nothing more can be done; the supervisor restarts from the last saved progress
+          }
+          System.out.println("watchdog: no progress on input " + i + "; ending this JVM");
+          System.out.flush();
+          Runtime.getRuntime().halt(FATAL);
+        }
+      }
+    }, "codese-fuzz-watchdog");
+    w.setDaemon(true);
+    w.start();
+  }
+
+  private synchronized long add(String key, long n) {
     return counts.merge(key, n, Long::sum);
   }
 
-  private long findings() {
+  private synchronized long findings() {
     return counts.keySet().stream().filter(k -> k.startsWith("finding ")).count();
   }
 
-  private void print() {
+  private synchronized void print() {
     System.out.println("outcomes and findings (counts):");
     for (Map.Entry<String, Long> e : counts.entrySet()) {
       System.out.printf("  %,12d  %s%n", e.getValue(), e.getKey());
     }
   }
 
-  private void save(long next) throws IOException {
+  private synchronized void save(long next) throws IOException {
     Properties p = new Properties();
     p.setProperty("next", Long.toString(next));
     p.setProperty("end", Long.toString(end));
@@ -278,14 +350,19 @@ public final class StructureCampaign {
         Long.parseLong(p.getProperty("end", "-1"))};
   }
 
-  /** Runs this driver in child JVMs with the same flags until the run is done. */
-  private static int supervise(String[] args, long until) throws Exception {
+  /**
+   * Runs this driver in child JVMs with the same flags until the run is done: after a fatal
+   * finding the next child resumes at the next input; after the JVM itself crashed (a signal), the
+   * input under way is recorded as a finding and skipped.
+   */
+  private static int supervise(String[] args, long until, Path dir, long seed) throws Exception {
     List<String> base = new ArrayList<>();
     base.add(ProcessHandle.current().info().command().orElse("java"));
     base.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
     if (!base.contains(FULL_TRACES)) {
       base.add(1, FULL_TRACES);
     }
+    base.add(1, "-XX:ErrorFile=" + dir.toAbsolutePath().resolve("findings/hs_err_pid%p.log"));
     base.add("-cp");
     base.add(System.getProperty("java.class.path"));
     base.add(StructureCampaign.class.getName());
@@ -309,14 +386,68 @@ public final class StructureCampaign {
         cmd.add("--resume");
       }
       first = false;
+      Files.deleteIfExists(dir.resolve("current-input"));
       Process p = new ProcessBuilder(cmd).inheritIO().start();
       int status = p.waitFor();
-      if (status != FATAL) {
+      if (status != FATAL && status != 0 && !crashed(dir, seed, status, p.pid())) {
         return status;
+      }
+      if (status == 0) {
+        return 0;
       }
       System.out.println("supervisor: restarting after a fatal finding (" + (restarts + 1)
           + " restarts)");
     }
+  }
+
+  /**
+   * After a child JVM died: records the input it was running as a finding ({@code .choices} and
+   * {@code .txt}; the next child adds the {@code .cdse}) and moves the progress past it.
+   *
+   * @return whether there was an input under way
+   */
+  private static boolean crashed(Path dir, long seed, int status, long pid) throws IOException {
+    Path marker = dir.resolve("current-input");
+    if (!Files.exists(marker) || Files.size(marker) < 8) {
+      return false;
+    }
+    long i = java.nio.ByteBuffer.wrap(Files.readAllBytes(marker)).getLong();
+    if (i < 0) {
+      return false;
+    }
+    String base = "I5-jvm-crash-" + seed + "-" + i;
+    Path findings = dir.resolve("findings");
+    Files.write(findings.resolve(base + ".choices"), input(seed, i));
+    Files.writeString(findings.resolve(base + ".txt"), "invariant: I5\nsignature: I5 the JVM"
+        + " crashed\ndetail: the JVM running input " + i + " of seed " + seed + " exited with"
+        + " status " + status + "; see " + findings.resolve("hs_err_pid" + pid + ".log") + "\n");
+    Files.writeString(dir.resolve("crashed-input"), Long.toString(i));
+    StructureCampaign c = new StructureCampaign(dir, seed);
+    long[] progress = c.load();
+    c.end = progress[1];
+    c.add("executions", 1);
+    c.add("finding I5 the JVM crashed", 1);
+    c.save(i + 1);
+    System.out.println("supervisor: the JVM crashed (status " + status + ") on input " + i
+        + "; recorded in " + findings.resolve(base + ".txt"));
+    return true;
+  }
+
+  /** Saves the snapshot of the input a crashed JVM was running, which only a harness can make. */
+  private void snapshotOfCrash() throws IOException {
+    Path marker = dir.resolve("crashed-input");
+    if (!Files.exists(marker)) {
+      return;
+    }
+    long i = Long.parseLong(Files.readString(marker).trim());
+    StructureMutator.Mutant m = StructureHarness.shared().mutator().mutate(
+        new Choices(input(seed, i)));
+    Path base = dir.resolve("findings").resolve("I5-jvm-crash-" + seed + "-" + i);
+    Files.write(base.resolveSibling(base.getFileName() + ".cdse"), m.bytes());
+    Files.writeString(base.resolveSibling(base.getFileName() + ".txt"), "seed " + m.seed()
+        + ", mutations:\n  " + String.join("\n  ", m.log()) + "\n",
+        java.nio.file.StandardOpenOption.APPEND);
+    Files.delete(marker);
   }
 
   private static int replay(List<String> files) throws IOException {
