@@ -391,6 +391,51 @@ class TrustInvariantsTest {
     }
 
     @Test
+    void aClusterLoopWorksOnlyOnThisSnapshotsAllocationsWithEnoughValues() throws IOException {
+      String owner = "org/codese/TrustInvariantsTest$Box";
+      for (int variant = 0; variant < 3; variant++) {
+        Crafted c = new Crafted().slots(2);
+        int box = c.type(BOX_ENTRY);
+        int alloc = c.constant(new Constant.Allocator(box, Mode.SERIAL));
+        int ids = c.constant(new Constant.PrimArray(new int[] {0, 1}));
+        int values =
+            c.constant(new Constant.PrimArray(variant == 1 ? new int[] {7} : new int[] {7, 8}));
+        boolean foreign = variant == 0;
+        c.code(0, ch -> {
+          ch.alloc(0, alloc);
+          if (foreign) {
+            ch.newString(1, "not a box");
+          } else {
+            ch.alloc(1, alloc);
+          }
+        });
+        c.code(1, box, ch -> ch.clusterInt(ids, values, owner, "value"));
+        if (variant == 2) {
+          assertEquals(7, ((Box) Codese.fromBytes(c.bytes())).value);
+        } else {
+          String m = rejected(c).getMessage();
+          assertTrue(m.contains(foreign ? "slot 1" : "column constant"), m);
+        }
+      }
+    }
+
+    @Test
+    void aStringLoopNeedsATextPerId() throws IOException {
+      for (int texts = 1; texts <= 2; texts++) {
+        Crafted c = new Crafted().slots(2);
+        int ids = c.constant(new Constant.PrimArray(new int[] {0, 1}));
+        int strings = c.constant(new Constant.Texts(texts == 1 ? new String[] {"a"}
+            : new String[] {"a", "b"}));
+        c.code(0, ch -> ch.stringLoop(ids, strings));
+        if (texts == 1) {
+          assertTrue(rejected(c).getMessage().contains("texts"));
+        } else {
+          assertEquals("a", Codese.fromBytes(c.bytes()));
+        }
+      }
+    }
+
+    @Test
     void aNegativeElementIndexIsRejected() {
       Crafted c = new Crafted();
       c.code(0, ch -> ch.newObjectArray(0, 2));
@@ -461,7 +506,8 @@ class TrustInvariantsTest {
           new FieldEntry("box", "Lorg/codese/TrustInvariantsTest$Box;", true)), 1L, true));
       int allocHolder = c.constant(new Constant.Allocator(holder, Mode.SERIAL));
       int allocOther = c.constant(new Constant.Allocator(resolves, Mode.SERIAL));
-      int box = c.constant(new Constant.Setter(holder, "box", "Lorg/codese/TrustInvariantsTest$Box;"));
+      int box = c.constant(
+          new Constant.Setter(holder, "box", "Lorg/codese/TrustInvariantsTest$Box;"));
       c.code(0, ch -> ch.alloc(0, allocHolder).alloc(1, allocOther));
       c.code(1, ch -> ch.select(0, null).setRef(box, 1));
       assertTrue(rejected(c).getMessage().contains("belongs"));

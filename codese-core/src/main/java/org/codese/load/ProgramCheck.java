@@ -200,7 +200,8 @@ final class ProgramCheck {
         for (int m = 0; m < c.chunks().size(); m++) {
           target = -1;
           int[] code = c.chunks().get(m);
-          for (int pc = 0, s = 0; pc < code.length; pc += GrammarCheck.statementSize(code, pc), s++) {
+          for (int pc = 0, s = 0; pc < code.length;
+              pc += GrammarCheck.statementSize(code, pc), s++) {
             where = "generated class " + c.index() + ", method m" + m + ", statement " + s + ": ";
             statement(phase, c.host(), code, pc);
           }
@@ -317,7 +318,7 @@ final class ProgramCheck {
     return c;
   }
 
-  /** The class of a new array of kind {@code elem} and, for references, array maker {@code maker}. */
+  /** The class of a new array of kind {@code elem} (for references: array maker {@code maker}). */
   private Class<?> arrayClass(char elem, int maker) throws ObjectStreamException {
     if (elem != 'L') {
       return Types.primitiveClass(elem).arrayType();
@@ -330,7 +331,8 @@ final class ProgramCheck {
   }
 
   /** Fills slots {@code ids[from..to)} of a loop, as {@link #fillOne}. */
-  private void fillBlock(int[] ids, int from, int to, byte k, Class<?> c) throws ObjectStreamException {
+  private void fillBlock(int[] ids, int from, int to, byte k, Class<?> c)
+      throws ObjectStreamException {
     for (int i = from; i < to; i++) {
       fillOne(ids[i], k, c);
     }
@@ -542,7 +544,6 @@ final class ProgramCheck {
   private void cluster(int host, int[] code, int pc) throws ObjectStreamException {
     int[] ids = intArray(code[pc + 2]);
     int columns = code[pc + 3];
-    write((long) ids.length * Math.max(1, columns));
     String ownerName = name(code[pc + 1]);
     Class<?> owner = ownerName == null ? null : hostClass(host, ownerName);
     boolean reflective = false;
@@ -553,6 +554,7 @@ final class ProgramCheck {
     for (int from = 0; from < ids.length; from += BLOCK) {
       targetBlock(ids, from, Math.min(ids.length, from + BLOCK), owner, types);
     }
+    write((long) ids.length * Math.max(1, columns));
     for (int c = 0; c < columns; c++) {
       int col = pc + 4 + c * Stmt.COLUMN_SIZE;
       char t = (char) code[col];
@@ -618,7 +620,8 @@ final class ProgramCheck {
   }
 
   /** The field of a setter constant, whose setter kind and declaring class must fit. */
-  private Field setter(int constant, char setterKind, Class<?> targetType) throws ObjectStreamException {
+  private Field setter(int constant, char setterKind, Class<?> targetType)
+      throws ObjectStreamException {
     if (!(raw(constant) instanceof Constant.Setter) || !(resolved[constant] instanceof Field f)) {
       throw reject("sets a field through constant " + constant + ", which is not a field");
     }
@@ -674,13 +677,14 @@ final class ProgramCheck {
     }
   }
 
-  private void refBlock(int[] refs, int from, int to, Class<?> required) throws ObjectStreamException {
+  private void refBlock(int[] refs, int from, int to, Class<?> required)
+      throws ObjectStreamException {
     for (int i = from; i < to; i++) {
       ref(refs[i], required);
     }
   }
 
-  /** Checks that table slot {@code ref} holds null or an object of a class fitting {@code required}. */
+  /** Checks that table slot {@code ref} holds null or an object fitting {@code required}. */
   private void ref(int ref, Class<?> required) throws ObjectStreamException {
     int own = ref - first;
     if (own >= 0 && own < kind.length && type[own] == lastFit && required == lastRequired

@@ -207,6 +207,48 @@ public final class Crafted {
       });
     }
 
+    /**
+     * The grammar's cluster loop with one {@code int} column set by {@code putfield}: {@code t =
+     * (owner) table[ids[i]]; t.field = values[i]}, over the {@code int[]} constants {@code ids} and
+     * {@code values}. Must be in a class of {@code owner}'s nest.
+     */
+    public Chunk clusterInt(int ids, int values, String owner, String field) {
+      loadData(ids, "[I", 3).loadData(values, "[I", 5);
+      return loop(() -> {
+        mv.visitVarInsn(ALOAD, 0);
+        mv.visitVarInsn(ALOAD, 3);
+        mv.visitVarInsn(ILOAD, 4);
+        mv.visitInsn(IALOAD);
+        mv.visitInsn(AALOAD);
+        mv.visitTypeInsn(CHECKCAST, owner);
+        mv.visitVarInsn(ASTORE, 2);
+        mv.visitVarInsn(ALOAD, 2);
+        mv.visitVarInsn(ALOAD, 5);
+        mv.visitVarInsn(ILOAD, 4);
+        mv.visitInsn(IALOAD);
+        mv.visitFieldInsn(PUTFIELD, owner, field, "I");
+      });
+    }
+
+    /** The grammar's string loop: {@code table[ids[i]] = new String(texts[i])}. */
+    public Chunk stringLoop(int ids, int texts) {
+      loadData(ids, "[I", 3).loadData(texts, "[Ljava/lang/String;", 5);
+      return loop(() -> {
+        mv.visitVarInsn(ALOAD, 0);
+        mv.visitVarInsn(ALOAD, 3);
+        mv.visitVarInsn(ILOAD, 4);
+        mv.visitInsn(IALOAD);
+        mv.visitTypeInsn(NEW, "java/lang/String");
+        mv.visitInsn(DUP);
+        mv.visitVarInsn(ALOAD, 5);
+        mv.visitVarInsn(ILOAD, 4);
+        mv.visitInsn(AALOAD);
+        mv.visitMethodInsn(INVOKESPECIAL, "java/lang/String", "<init>", "(Ljava/lang/String;)V",
+            false);
+        mv.visitInsn(AASTORE);
+      });
+    }
+
     /** {@code table[id] = new Object[length]}. */
     public Chunk newObjectArray(int id, int length) {
       mv.visitVarInsn(ALOAD, 0);
