@@ -152,18 +152,28 @@ final class ProgramCheck {
   }
 
   /**
-   * The number of table slots the snapshot declares, checked against what its program can fill
-   * (stores, loop ids, record hooks) before any per-slot memory is allocated: a lying table size
-   * cannot make the loader or the restore allocate more than the file's contents justify.
+   * One pass over the statements before any per-slot memory is allocated. Checks that the
+   * snapshot defines no more classes than its statements need (the emitter starts a class per
+   * phase and host and a new one only after {@link Grammar#MAX_OPS_PER_CLASS} statements, and none
+   * is empty), and that the table size it declares is justified by what its program can fill
+   * (stores, loop ids, record hooks), so a lying table size cannot make the loader or the restore
+   * allocate more than the file's contents justify.
+   *
+   * @return the number of table slots the snapshot declares
    */
   private static int slots(SnapshotFile file, List<GrammarCheck.Lifted> program)
       throws ObjectStreamException {
     long declared = (long) file.tableSize() - file.firstId();
     long fills = 0;
+    long statements = 0;
+    java.util.Set<Long> sections = new java.util.HashSet<>();
     List<Constant> raw = file.constants();
     for (GrammarCheck.Lifted c : program) {
+      sections.add(((long) c.phase() << 32) | (c.host() & 0xFFFFFFFFL));
+      long before = statements;
       for (int[] code : c.chunks()) {
         for (int pc = 0; pc < code.length; pc += GrammarCheck.statementSize(code, pc)) {
+          statements++;
           int op = code[pc];
           int ids = op == Stmt.ALLOC_LOOP || op == Stmt.STRING_LOOP ? code[pc + 1] : -1;
           if (op >= Stmt.STORE_ALLOC && op <= Stmt.STORE_CONSTANT) {
@@ -174,19 +184,30 @@ final class ProgramCheck {
           }
         }
       }
+      if (statements == before) {
+        throw unsafe("generated class " + c.index() + " has no statement");
+      }
+    }
+    long allowed = sections.size() + statements / Grammar.MAX_OPS_PER_CLASS;
+    if (program.size() > allowed) {
+      throw unsafe(program.size() + " generated classes for " + statements
+          + " statements; the restore program needs at most " + allowed);
     }
     for (Constant k : raw) {
       fills += k instanceof Constant.Hook h && h.kind() == Constant.HookKind.RECORD ? 1 : 0;
     }
     if (declared < 0 || declared > fills) {
-      throw new UnsafeSnapshotException(List.of("the snapshot declares " + declared
-          + " table slots but its program can fill at most " + fills));
+      throw unsafe("the snapshot declares " + declared + " table slots but its program can fill"
+          + " at most " + fills);
     }
     return (int) declared;
   }
 
+  private static UnsafeSnapshotException unsafe(String what) {
+    return new UnsafeSnapshotException(List.of(what));
+  }
+
   private void run(List<GrammarCheck.Lifted> program) throws ObjectStreamException {
-    countClasses(program);
     for (int phase = 0; phase < Grammar.PHASES; phase++) {
       for (GrammarCheck.Lifted c : program) {
         if (c.phase() != phase) {
@@ -209,33 +230,6 @@ final class ProgramCheck {
       }
     }
     where = "";
-  }
-
-  /**
-   * The emitter starts a class per phase and host and a new one only after {@link
-   * Grammar#MAX_OPS_PER_CLASS} statements; a snapshot may define no more classes than that.
-   */
-  private void countClasses(List<GrammarCheck.Lifted> program) throws ObjectStreamException {
-    java.util.Set<Long> sections = new java.util.HashSet<>();
-    long statements = 0;
-    for (GrammarCheck.Lifted c : program) {
-      sections.add(((long) c.phase() << 32) | (c.host() & 0xFFFFFFFFL));
-      long n = 0;
-      for (int[] code : c.chunks()) {
-        for (int pc = 0; pc < code.length; pc += GrammarCheck.statementSize(code, pc)) {
-          n++;
-        }
-      }
-      if (n == 0) {
-        throw reject("generated class " + c.index() + " has no statement");
-      }
-      statements += n;
-    }
-    long allowed = sections.size() + statements / Grammar.MAX_OPS_PER_CLASS;
-    if (program.size() > allowed) {
-      throw reject(program.size() + " generated classes for " + statements
-          + " statements; the restore program needs at most " + allowed);
-    }
   }
 
   private void statement(int phase, int host, int[] code, int pc) throws ObjectStreamException {

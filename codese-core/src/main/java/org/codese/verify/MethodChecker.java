@@ -37,7 +37,7 @@ final class MethodChecker {
   private final String name;
   private final Kind kind;
   private final String host;
-  /** {longest array, total array elements} the code creates, updated as arrays are found. */
+  /** {longest array, total array elements} the code creates, updated from lifted statements. */
   private final long[] arrays;
   private final List<Insn> insns = new ArrayList<>();
   private int chunkCalls;
@@ -404,8 +404,6 @@ final class MethodChecker {
     if (len < 0) {
       return "creates an array whose length is not a non-negative constant";
     }
-    arrays[0] = Math.max(arrays[0], len);
-    arrays[1] += len;
     return null;
   }
 }
