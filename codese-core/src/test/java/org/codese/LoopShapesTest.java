@@ -2,6 +2,7 @@ package org.codese;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.Serializable;
 import java.lang.reflect.Field;
@@ -10,6 +11,7 @@ import java.net.URLClassLoader;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
+import org.codese.format.SnapshotFile;
 import org.codese.samples.SampleGraphs;
 import org.codese.testkit.RoundTrip;
 import org.junit.jupiter.api.Test;
@@ -70,6 +72,82 @@ class LoopShapesTest {
   @Test
   void sampleJdkCollectionsGraph() throws Exception {
     RoundTrip.of(SampleGraphs.jdkCollections()).name("jdk-collections").run();
+  }
+
+  /**
+   * {@code n} boxes of every kind, from the JDK's caches and made anew, a shared one and a NaN
+   * with a payload among them.
+   */
+  static ArrayList<Object> boxes(int n) {
+    ArrayList<Object> out = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      out.add(Integer.valueOf(i % 100));
+      out.add(Integer.valueOf(100_000 + i));
+      out.add(Long.valueOf(i % 50));
+      out.add(Long.valueOf((1L << 40) + i));
+      out.add(Boolean.valueOf(i % 3 == 0));
+      out.add(Byte.valueOf((byte) i));
+      out.add(Character.valueOf((char) ('a' + i % 26)));
+      out.add(Character.valueOf((char) (1000 + i)));
+      out.add(Short.valueOf((short) (i % 100)));
+      out.add(Short.valueOf((short) (1000 + i)));
+      out.add(Float.valueOf(i * 0.25f));
+      out.add(Double.valueOf(i * 0.5));
+    }
+    out.add(Float.intBitsToFloat(0x7fc0_0001));
+    Object shared = Integer.valueOf(123_456);
+    out.add(shared);
+    out.add(shared);
+    return out;
+  }
+
+  @Test
+  void boxesOfEveryKindInLoops() throws Exception {
+    ArrayList<Object> original = boxes(200);
+    RoundTrip.of(original).name("boxes-200").run();
+    @SuppressWarnings("unchecked")
+    List<Object> copy = (List<Object>) Codese.fromBytes(Codese.toBytes(original));
+    for (int i = 0; i < original.size(); i++) {
+      Object o = original.get(i);
+      Object c = copy.get(i);
+      boolean cached = o == cachedBox(o);
+      assertEquals(cached, c == cachedBox(c), "box " + i + " " + o);
+    }
+    assertEquals(0x7fc0_0001, Float.floatToRawIntBits((Float) copy.get(copy.size() - 3)));
+  }
+
+  /** The JDK's cached box for {@code box}'s value, or a new box where it caches none. */
+  private static Object cachedBox(Object box) {
+    if (box instanceof Integer i) {
+      return Integer.valueOf(i);
+    } else if (box instanceof Long l) {
+      return Long.valueOf(l);
+    } else if (box instanceof Boolean b) {
+      return Boolean.valueOf(b);
+    } else if (box instanceof Byte b) {
+      return Byte.valueOf(b);
+    } else if (box instanceof Character c) {
+      return Character.valueOf(c);
+    } else if (box instanceof Short s) {
+      return Short.valueOf(s);
+    }
+    return null;
+  }
+
+  /** Boxes restore through loops over data: the generated code does not grow with their number. */
+  @Test
+  void codeForBoxesDoesNotGrowWithTheirNumber() throws Exception {
+    int few = codeBytes(boxes(50));
+    int many = codeBytes(boxes(5_000));
+    assertTrue(many - few < 100, "code bytes for 50 rows " + few + ", for 5,000 rows " + many);
+  }
+
+  private static int codeBytes(Object graph) throws Exception {
+    int n = 0;
+    for (byte[] c : SnapshotFile.parse(Codese.toBytes(graph)).classFiles()) {
+      n += c.length;
+    }
+    return n;
   }
 
   /** A class that Codese may not join the nest of: loaded by another class loader. */

@@ -1,6 +1,7 @@
 package org.codese;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -107,6 +108,23 @@ class TrustInvariantsTest {
       c.code(2, ch -> ch.runSteps(steps));
       rejected(c);
       assertEquals(7, Integer.valueOf(7).intValue());
+    }
+
+    @Test
+    void cachedBoxesOfALoopAreNeverHookTargets() {
+      Crafted c = new Crafted();
+      int integer = c.type(new ClassEntry("java.lang.Integer",
+          List.of(new FieldEntry("value", "I", true)), 0, false));
+      int hook = c.constant(new Constant.Hook(HookKind.SLOT, integer, 0,
+          fields((byte) 0, (byte) 0, (byte) 5, (byte) 57)));
+      int steps = program(c, Grammar.STEP_HOOK, hook);
+      int ids = c.constant(new Constant.PrimArray(new int[] {0}));
+      int values = c.constant(new Constant.PrimArray(new int[] {9}));
+      c.code(0, ch -> ch.boxLoop(ids, values, "[I", Opcodes.IALOAD, "java/lang/Integer", 'I',
+          true));
+      c.code(2, ch -> ch.runSteps(steps));
+      assertTrue(rejected(c).getMessage().contains("slot 0"));
+      assertEquals(9, Integer.valueOf(9).intValue());
     }
 
     @Test
@@ -415,6 +433,47 @@ class TrustInvariantsTest {
         } else {
           String m = rejected(c).getMessage();
           assertTrue(m.contains(foreign ? "slot 1" : "column constant"), m);
+        }
+      }
+    }
+
+    @Test
+    void aBoxLoopNeedsAValueOfItsKindPerId() throws IOException {
+      Object[] data = {new int[] {7}, new long[] {7, 8}, new int[] {7, 8}};
+      for (int variant = 0; variant < data.length; variant++) {
+        Crafted c = new Crafted().slots(2);
+        int ids = c.constant(new Constant.PrimArray(new int[] {0, 1}));
+        int values = c.constant(new Constant.PrimArray(data[variant]));
+        c.code(0, ch -> ch.boxLoop(ids, values, "[I", Opcodes.IALOAD, "java/lang/Integer", 'I',
+            false));
+        if (variant == 2) {
+          Object root = Codese.fromBytes(c.bytes());
+          assertEquals(7, root);
+          assertNotSame(Integer.valueOf(7), root, "a new box, as the JDK's streams make");
+        } else {
+          String m = rejected(c).getMessage();
+          assertTrue(m.contains("box loop's values (constant " + values + ")"), m);
+        }
+      }
+    }
+
+    @Test
+    void aBoxLoopMustBoxWhatItLoadsWithItsKindsOwnCall() {
+      // another box's call; the wrong array load; a narrower array than the box holds
+      String[][] shapes = {{"[I", "java/lang/Long", "I"}, {"[I", "java/lang/Integer", "I"},
+          {"[B", "java/lang/Integer", "I"}, {"[S", "java/lang/Integer", "I"}};
+      int[] loads = {Opcodes.IALOAD, Opcodes.BALOAD, Opcodes.BALOAD, Opcodes.SALOAD};
+      for (int i = 0; i < shapes.length; i++) {
+        String[] shape = shapes[i];
+        int load = loads[i];
+        for (boolean cached : new boolean[] {false, true}) {
+          Crafted c = new Crafted();
+          int ids = c.constant(new Constant.PrimArray(new int[] {0}));
+          int values = c.constant(new Constant.PrimArray(new int[] {1}));
+          c.code(0, ch -> ch.boxLoop(ids, values, shape[0], load, shape[1], shape[2].charAt(0),
+              cached));
+          String m = rejected(c).getMessage();
+          assertTrue(m.contains("not a statement of the restore grammar"), m);
         }
       }
     }

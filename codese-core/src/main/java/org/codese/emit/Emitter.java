@@ -156,7 +156,7 @@ public final class Emitter {
     if (op instanceof Op.ClusterLoop c) {
       return LOOP_BYTES + COLUMN_BYTES * c.columns().size();
     } else if (op instanceof Op.AllocLoop || op instanceof Op.StringLoop
-        || op instanceof Op.ElementLoop) {
+        || op instanceof Op.BoxLoop || op instanceof Op.ElementLoop) {
       return LOOP_BYTES;
     }
     return MAX_OP_BYTES;
@@ -164,8 +164,8 @@ public final class Emitter {
 
   private void emit(Op op) {
     methodBytes += size(op);
-    if (op instanceof Op.AllocLoop || op instanceof Op.StringLoop || op instanceof Op.ElementLoop
-        || op instanceof Op.ClusterLoop) {
+    if (op instanceof Op.AllocLoop || op instanceof Op.StringLoop || op instanceof Op.BoxLoop
+        || op instanceof Op.ElementLoop || op instanceof Op.ClusterLoop) {
       Loops.emit(mv, op);
       selected = null;
     } else if (op instanceof Op.Alloc a) {
@@ -309,16 +309,7 @@ public final class Emitter {
   }
 
   private void box(Op.NewBox b) {
-    String owner = switch (b.type()) {
-      case 'I' -> "java/lang/Integer";
-      case 'J' -> "java/lang/Long";
-      case 'Z' -> "java/lang/Boolean";
-      case 'B' -> "java/lang/Byte";
-      case 'C' -> "java/lang/Character";
-      case 'S' -> "java/lang/Short";
-      case 'F' -> "java/lang/Float";
-      default -> "java/lang/Double";
-    };
+    String owner = boxOwner(b.type());
     if (b.cached()) {
       value(b.type(), b.bits(), -1);
       mv.visitMethodInsn(INVOKESTATIC, owner, "valueOf", "(" + b.type() + ")L" + owner + ";",
@@ -329,6 +320,20 @@ public final class Emitter {
       value(b.type(), b.bits(), -1);
       mv.visitMethodInsn(INVOKESPECIAL, owner, "<init>", "(" + b.type() + ")V", false);
     }
+  }
+
+  /** The internal name of the box class of primitive kind {@code type}. */
+  static String boxOwner(char type) {
+    return switch (type) {
+      case 'I' -> "java/lang/Integer";
+      case 'J' -> "java/lang/Long";
+      case 'Z' -> "java/lang/Boolean";
+      case 'B' -> "java/lang/Byte";
+      case 'C' -> "java/lang/Character";
+      case 'S' -> "java/lang/Short";
+      case 'F' -> "java/lang/Float";
+      default -> "java/lang/Double";
+    };
   }
 
   private void push(int v) {

@@ -49,6 +49,8 @@ final class Loops {
             false);
         mv.visitInsn(AASTORE);
       });
+    } else if (op instanceof Op.BoxLoop b) {
+      boxLoop(mv, b);
     } else if (op instanceof Op.ElementLoop e) {
       mv.visitVarInsn(ALOAD, TABLE);
       Emitter.push(mv, e.id());
@@ -67,6 +69,30 @@ final class Loops {
     } else {
       throw new IllegalArgumentException("not a loop: " + op);
     }
+  }
+
+  /** {@code table[ids[i]] = box(values[i])}, by {@code valueOf} or {@code new}. */
+  private static void boxLoop(MethodVisitor mv, Op.BoxLoop b) {
+    String owner = Emitter.boxOwner(b.type());
+    load(mv, b.ids(), "[I", IDS);
+    load(mv, b.values(), "[" + b.type(), DATA);
+    loop(mv, () -> {
+      tableSlot(mv);
+      if (!b.cached()) {
+        mv.visitTypeInsn(NEW, owner);
+        mv.visitInsn(DUP);
+      }
+      mv.visitVarInsn(ALOAD, DATA);
+      mv.visitVarInsn(ILOAD, INDEX);
+      mv.visitInsn(arrayLoad(b.type()));
+      if (b.cached()) {
+        mv.visitMethodInsn(INVOKESTATIC, owner, "valueOf", "(" + b.type() + ")L" + owner + ";",
+            false);
+      } else {
+        mv.visitMethodInsn(INVOKESPECIAL, owner, "<init>", "(" + b.type() + ")V", false);
+      }
+      mv.visitInsn(AASTORE);
+    });
   }
 
   private static void cluster(MethodVisitor mv, Op.ClusterLoop c) {

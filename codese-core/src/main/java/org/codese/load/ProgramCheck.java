@@ -175,7 +175,8 @@ final class ProgramCheck {
         for (int pc = 0; pc < code.length; pc += GrammarCheck.statementSize(code, pc)) {
           statements++;
           int op = code[pc];
-          int ids = op == Stmt.ALLOC_LOOP || op == Stmt.STRING_LOOP ? code[pc + 1] : -1;
+          int ids = op == Stmt.ALLOC_LOOP || op == Stmt.STRING_LOOP || op == Stmt.BOX_LOOP
+              ? code[pc + 1] : -1;
           if (op >= Stmt.STORE_ALLOC && op <= Stmt.STORE_CONSTANT) {
             fills++;
           } else if (ids >= 0 && ids < raw.size() && raw.get(ids) instanceof Constant.PrimArray p
@@ -259,8 +260,30 @@ final class ProgramCheck {
       for (int from = 0; from < ids.length; from += BLOCK) {
         fillBlock(ids, from, Math.min(ids.length, from + BLOCK), VALUE, String.class);
       }
+    } else if (op == Stmt.BOX_LOOP) {
+      boxLoop(code, pc);
     } else {
       throw reject("the create phase only fills table slots, not statement " + op);
+    }
+  }
+
+  /**
+   * A box loop: its values must be a primitive array of the boxes' kind, at least as long as its
+   * ids; the boxes from {@code valueOf} may be shared with the rest of the JVM, so they are foreign.
+   */
+  private void boxLoop(int[] code, int pc) throws ObjectStreamException {
+    int[] ids = intArray(code[pc + 1]);
+    char t = (char) code[pc + 3];
+    Object values = raw(code[pc + 2]) instanceof Constant.PrimArray p ? p.array() : null;
+    if (values == null || values.getClass().getComponentType() != Types.primitiveClass(t)
+        || Array.getLength(values) < ids.length) {
+      throw reject("a box loop's values (constant " + code[pc + 2] + ") are not a " + t
+          + " array as long as its ids");
+    }
+    Class<?> box = Types.box(t, 0).getClass();
+    byte k = code[pc + 4] == 1 ? FOREIGN : VALUE;
+    for (int from = 0; from < ids.length; from += BLOCK) {
+      fillBlock(ids, from, Math.min(ids.length, from + BLOCK), k, box);
     }
   }
 

@@ -65,6 +65,13 @@ public sealed interface Op {
   record StringLoop(int ids, int texts) implements Op {}
 
   /**
+   * A counted loop: {@code table[ids[i]] = box(values[i])}, {@code values} being a primitive array
+   * constant of {@code type}; the boxes come from {@code valueOf} when {@code cached}, else from
+   * {@code new}.
+   */
+  record BoxLoop(char type, boolean cached, int ids, int values) implements Op {}
+
+  /**
    * A counted loop over a cluster of objects of one class: for every {@code i}, {@code t =
    * table[ids[i]]} (cast to {@code owner} unless that is {@code null}) and then, per column, {@code
    * t.field = column[i]}; a reference column holds table indices (the table's last slot is always

@@ -57,6 +57,7 @@ public final class Planner {
   private final IntList stringIds = new IntList();
   private final List<String> strings = new ArrayList<>();
   private final Map<Class<?>, Cluster> clusters = new LinkedHashMap<>();
+  private final Map<Integer, Boxes> boxes = new LinkedHashMap<>();
   private final int nullSlot;
 
   /** Objects whose slot of one class is set directly: the candidates for a {@link Op.ClusterLoop}. */
@@ -67,6 +68,22 @@ public final class Planner {
 
     Cluster(Slot slot) {
       this.slot = slot;
+    }
+  }
+
+  /**
+   * Boxes of one primitive kind made alike, all with {@code valueOf} or all with {@code new}: the
+   * candidates for a {@link Op.BoxLoop}.
+   */
+  private static final class Boxes {
+    final char type;
+    final boolean cached;
+    final IntList ids = new IntList();
+    final List<Object> values = new ArrayList<>();
+
+    Boxes(char type, boolean cached) {
+      this.type = type;
+      this.cached = cached;
     }
   }
 
@@ -110,6 +127,7 @@ public final class Planner {
     }
     flushAllocs();
     flushStrings();
+    flushBoxes();
     for (Cluster c : clusters.values()) {
       if (c.ids.size() >= LOOP_MIN) {
         clusterLoop(c);
@@ -189,7 +207,10 @@ public final class Planner {
       }
     } else if (node instanceof Node.Box b) {
       char code = Types.primitiveCode(unboxed(b.value().getClass()));
-      create.add(new Op.NewBox(id, code, Types.bits(b.value()), b.cached()));
+      Boxes group = boxes.computeIfAbsent(code * 2 + (b.cached() ? 1 : 0),
+          k -> new Boxes(code, b.cached()));
+      group.ids.add(id);
+      group.values.add(b.value());
     } else if (node instanceof Node.Constant c) {
       create.add(new Op.LoadConstant(id, constantOf(c.value())));
     } else if (node instanceof Node.Array a) {
@@ -355,6 +376,25 @@ public final class Planner {
     } else {
       for (int i = 0; i < stringIds.size(); i++) {
         create.add(new Op.NewString(stringIds.get(i), strings.get(i), -1));
+      }
+    }
+  }
+
+  private void flushBoxes() {
+    for (Boxes group : boxes.values()) {
+      int n = group.ids.size();
+      if (n >= LOOP_MIN) {
+        Object values = Array.newInstance(Types.primitiveClass(group.type), n);
+        for (int i = 0; i < n; i++) {
+          Array.set(values, i, group.values.get(i));
+        }
+        create.add(new Op.BoxLoop(group.type, group.cached, intArray(group.ids.toArray()),
+            tables.constant(new Constant.PrimArray(values))));
+      } else {
+        for (int i = 0; i < n; i++) {
+          create.add(new Op.NewBox(group.ids.get(i), group.type,
+              Types.bits(group.values.get(i)), group.cached));
+        }
       }
     }
   }

@@ -87,7 +87,7 @@ public final class GrammarCheck {
       case Stmt.STORE_ALLOC, Stmt.STORE_STRING, Stmt.STORE_CONSTANT, Stmt.ALLOC_LOOP,
           Stmt.STRING_LOOP, Stmt.SELECT -> 3;
       case Stmt.STORE_CLONE, Stmt.STORE_BOX, Stmt.SET_FIELD, Stmt.PUT_ELEMENT -> 4;
-      case Stmt.STORE_ARRAY -> 5;
+      case Stmt.STORE_ARRAY, Stmt.BOX_LOOP -> 5;
       case Stmt.PUT_FIELD -> 7;
       case Stmt.CLUSTER_LOOP -> 4 + code[pc + 3] * Stmt.COLUMN_SIZE;
       default -> throw new IllegalArgumentException("no statement starts at " + pc);

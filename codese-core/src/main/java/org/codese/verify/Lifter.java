@@ -363,8 +363,10 @@ final class Lifter {
       expect(IALOAD);
       if (peek(AALOAD)) {
         body = clusterLoop(idsConstant);
-      } else if (peek(NEW)) {
+      } else if (peek(NEW) && STRING.equals(code.get(at).owner())) {
         body = stringLoop(idsConstant);
+      } else if (peek(NEW) || primitiveData()) {
+        body = boxLoop(idsConstant);
       } else {
         body = allocLoop(idsConstant);
       }
@@ -423,6 +425,41 @@ final class Lifter {
     expect(AASTORE);
     requireUsed(1);
     return new int[] {Stmt.STRING_LOOP, ids, texts};
+  }
+
+  /** @return whether the next instruction loads loop data that is a primitive array */
+  private boolean primitiveData() {
+    Object[] data = peek(ALOAD) ? loopData.get(code.get(at).operand()) : null;
+    return data != null && PRIMITIVE_ARRAYS.contains(data[1]);
+  }
+
+  /** {@code new Box(values[i])} or {@code Box.valueOf(values[i])}, stored into the table. */
+  private int[] boxLoop(int ids) throws NotAStatement {
+    String made = null;
+    if (peek(NEW)) {
+      made = code.get(at++).owner();
+      expect(DUP);
+    }
+    if (!primitiveData()) {
+      throw new NotAStatement(at, "a loop that boxes values from no primitive array");
+    }
+    String array = (String) loopData.get(code.get(at).operand())[1];
+    char type = array.charAt(1);
+    int values = dataLocal(array);
+    expect(ILOAD, INDEX);
+    expect(loadOpcode(type));
+    Insn call = next(made == null ? INVOKESTATIC : INVOKESPECIAL);
+    Character box = BOXES.get(call.owner());
+    String expected = made == null ? "(" + type + ")L" + call.owner() + ";" : "(" + type + ")V";
+    if (box == null || box != type || (made != null && !made.equals(call.owner()))
+        || !call.name().equals(made == null ? "valueOf" : "<init>")
+        || !call.descriptor().equals(expected)) {
+      throw new NotAStatement(at - 1, "is not the constructor or valueOf of the box of the"
+          + " values loaded");
+    }
+    expect(AASTORE);
+    requireUsed(1);
+    return new int[] {Stmt.BOX_LOOP, ids, values, type, made == null ? 1 : 0};
   }
 
   private int[] clusterLoop(int ids) throws NotAStatement {

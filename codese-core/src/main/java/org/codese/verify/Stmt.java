@@ -59,6 +59,12 @@ public final class Stmt {
   public static final int COLUMN_SIZE = 6;
   /** {@code RUN_STEPS k}: runs the finish program held in the {@code int[]} constant {@code k}. */
   public static final int RUN_STEPS = 15;
+  /**
+   * {@code BOX_LOOP ids values t cached}: {@code table[ids[i]]} = a box of kind {@code t} of {@code
+   * values[i]}, from {@code valueOf} when cached is 1, else {@code new}; {@code values} is a
+   * primitive array constant of kind {@code t}.
+   */
+  public static final int BOX_LOOP = 16;
 
   private Stmt() {}
 }

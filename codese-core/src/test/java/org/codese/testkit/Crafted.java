@@ -249,6 +249,36 @@ public final class Crafted {
       });
     }
 
+    /**
+     * The grammar's box loop: {@code table[ids[i]] = new Box(values[i])}, or {@code
+     * Box.valueOf(values[i])} when {@code cached}, over the {@code int[]} constant {@code ids} and
+     * the constant {@code values}, loaded as the array type {@code array} and read with {@code
+     * load} (an array-load opcode) into a box of primitive kind {@code type}.
+     */
+    public Chunk boxLoop(int ids, int values, String array, int load, String box, char type,
+        boolean cached) {
+      loadData(ids, "[I", 3).loadData(values, array, 5);
+      return loop(() -> {
+        mv.visitVarInsn(ALOAD, 0);
+        mv.visitVarInsn(ALOAD, 3);
+        mv.visitVarInsn(ILOAD, 4);
+        mv.visitInsn(IALOAD);
+        if (!cached) {
+          mv.visitTypeInsn(NEW, box);
+          mv.visitInsn(DUP);
+        }
+        mv.visitVarInsn(ALOAD, 5);
+        mv.visitVarInsn(ILOAD, 4);
+        mv.visitInsn(load);
+        if (cached) {
+          mv.visitMethodInsn(INVOKESTATIC, box, "valueOf", "(" + type + ")L" + box + ";", false);
+        } else {
+          mv.visitMethodInsn(INVOKESPECIAL, box, "<init>", "(" + type + ")V", false);
+        }
+        mv.visitInsn(AASTORE);
+      });
+    }
+
     /** {@code table[id] = new Object[length]}. */
     public Chunk newObjectArray(int id, int length) {
       mv.visitVarInsn(ALOAD, 0);
