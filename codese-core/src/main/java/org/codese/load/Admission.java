@@ -51,10 +51,31 @@ final class Admission {
   }
 
   /**
-   * Asks the filter about every class the snapshot names (arrays with the longest length the
-   * snapshot may create), then about its object count and depth.
+   * Asks the filter about every class the snapshot names other than array classes, then about its
+   * object count and depth; before any of the classes is initialised. {@link #checkArrays} asks
+   * about the array classes once the longest array the code creates is known.
    */
-  static void checkFilter(SnapshotFile file, ClassTable classes, ObjectInputFilter filter,
+  static void checkFilter(SnapshotFile file, ClassTable classes, ObjectInputFilter filter)
+      throws InvalidClassException {
+    if (filter == null) {
+      return;
+    }
+    long streamBytes = file.bytes().length;
+    long refs = (long) file.tableSize() - file.firstId();
+    for (int i = 0; i < classes.size(); i++) {
+      Class<?> c = classes.get(i);
+      if (!c.isArray()) {
+        ask(filter, new Info(c, -1, 1, refs, streamBytes), c.getName());
+      }
+    }
+    ask(filter, new Info(null, -1, file.depth(), refs, streamBytes), "the snapshot as a whole");
+  }
+
+  /**
+   * Asks the filter about every array class the snapshot names, with the longest length the
+   * snapshot may create; arrays have no initialiser, so this may follow the constants' resolution.
+   */
+  static void checkArrays(SnapshotFile file, ClassTable classes, ObjectInputFilter filter,
       int longestArray) throws InvalidClassException {
     if (filter == null) {
       return;
@@ -63,10 +84,10 @@ final class Admission {
     long refs = (long) file.tableSize() - file.firstId();
     for (int i = 0; i < classes.size(); i++) {
       Class<?> c = classes.get(i);
-      long len = c.isArray() ? longestArray : -1;
-      ask(filter, new Info(c, len, 1, refs, streamBytes), c.getName());
+      if (c.isArray()) {
+        ask(filter, new Info(c, longestArray, 1, refs, streamBytes), c.getName());
+      }
     }
-    ask(filter, new Info(null, -1, file.depth(), refs, streamBytes), "the snapshot as a whole");
   }
 
   private static void ask(ObjectInputFilter filter, Info info, String what)

@@ -120,17 +120,26 @@ public final class LoadedSnapshot {
     if (l == null) {
       l = LoadedSnapshot.class.getClassLoader();
     }
-    GrammarCheck.Result code = GrammarCheck.check(file);
-    if (!code.violations().isEmpty()) {
-      throw new UnsafeSnapshotException(code.violations());
+    CodeCheck check = CodeCheck.start(file);
+    ClassTable table;
+    Object[] constants;
+    ObjectInputFilter f = null;
+    try {
+      Admission.checkLimits(file, limits, 0, 0);
+      table = new ClassTable(file.classes(), l, allowed);
+      Surface.check(file, table);
+      f = filter == null ? null : filter.get();
+      Admission.checkFilter(file, table, f);
+      table.checkFields();
+      constants = Constants.resolve(file.constants(), table);
+    } catch (IOException | RuntimeException e) {
+      check.result(); // code that breaks the grammar is the first reason to reject a snapshot
+      throw e;
     }
+    GrammarCheck.Result code = check.result();
     int longestArray =
         Admission.checkLimits(file, limits, code.longestArray(), code.arrayElements());
-    ClassTable table = new ClassTable(file.classes(), l, allowed);
-    Surface.check(file, table);
-    Admission.checkFilter(file, table, filter == null ? null : filter.get(), longestArray);
-    table.checkFields();
-    Object[] constants = Constants.resolve(file.constants(), table);
+    Admission.checkArrays(file, table, f, longestArray);
     ProgramCheck checked = ProgramCheck.check(file, code.program(), table, constants);
     // last: reading a declared serialVersionUID initialises the class, so only a snapshot that
     // passed every other check initialises the classes it merely names

@@ -1,0 +1,87 @@
+package org.codese.load;
+
+import org.codese.UnsafeSnapshotException;
+import org.codese.format.SnapshotFile;
+import org.codese.verify.GrammarCheck;
+
+/**
+ * Runs {@link GrammarCheck#check} on a short-lived daemon thread while the loader resolves the
+ * snapshot's classes, so that in a cold JVM the two overlap on a machine with more than one
+ * processor (each does mostly class loading and interpreted work). The check only reads the parsed
+ * file: it has no side effect to order against the loader's.
+ *
+ * <p>Use: {@link #start}, then {@link #result} exactly once, from the thread that started it.
+ * Where no second processor or thread is available the check runs in {@link #start} itself.
+ */
+final class CodeCheck extends Thread {
+  private final SnapshotFile file;
+  private GrammarCheck.Result result;
+  private Throwable failure;
+  private boolean started;
+
+  private CodeCheck(SnapshotFile file) {
+    super("codese-code-check");
+    setDaemon(true);
+    this.file = file;
+  }
+
+  /**
+   * Starts checking {@code file}'s code.
+   *
+   * @param file a parsed snapshot
+   * @return the running (or, without a second processor, finished) check
+   */
+  static CodeCheck start(SnapshotFile file) {
+    CodeCheck check = new CodeCheck(file);
+    if (Runtime.getRuntime().availableProcessors() > 1) {
+      try {
+        check.start();
+        check.started = true;
+      } catch (RuntimeException | Error e) {
+        // no thread allowed or available: run() below does the work here
+      }
+    }
+    if (!check.started) {
+      check.run();
+    }
+    return check;
+  }
+
+  @Override
+  public void run() {
+    try {
+      result = GrammarCheck.check(file);
+    } catch (RuntimeException | Error e) {
+      failure = e;
+    }
+  }
+
+  /**
+   * Waits for the check and returns its outcome.
+   *
+   * @return the check's result
+   * @throws UnsafeSnapshotException if the code breaks the restore grammar
+   */
+  GrammarCheck.Result result() throws UnsafeSnapshotException {
+    boolean interrupted = false;
+    while (started) {
+      try {
+        join();
+        break;
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+    if (failure instanceof RuntimeException e) {
+      throw e;
+    } else if (failure instanceof Error e) {
+      throw e;
+    } else if (!result.violations().isEmpty()) {
+      throw new UnsafeSnapshotException(result.violations());
+    }
+    return result;
+  }
+}
