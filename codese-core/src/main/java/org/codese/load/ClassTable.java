@@ -285,16 +285,23 @@ final class ClassTable {
     return null;
   }
 
-  /** Whether {@code c} declares {@code private void readObject(ObjectInputStream)}. */
+  /**
+   * Whether {@code c} declares {@code private void readObject(ObjectInputStream)}. Scans the
+   * declared methods rather than asking for this one: a missing method is a {@code
+   * NoSuchMethodException} whose message the JDK builds with streams and a lambda, milliseconds in a
+   * cold JVM.
+   */
   private static boolean declaresReadObject(Class<?> c) {
-    try {
-      java.lang.reflect.Method m = c.getDeclaredMethod("readObject", ObjectInputStream.class);
+    for (java.lang.reflect.Method m : c.getDeclaredMethods()) {
       int mods = m.getModifiers();
-      return m.getReturnType() == void.class && Modifier.isPrivate(mods)
-          && !Modifier.isStatic(mods);
-    } catch (NoSuchMethodException e) {
-      return false;
+      if (m.getName().equals("readObject") && m.getParameterCount() == 1
+          && m.getParameterTypes()[0] == ObjectInputStream.class
+          && m.getReturnType() == void.class && Modifier.isPrivate(mods)
+          && !Modifier.isStatic(mods)) {
+        return true;
+      }
     }
+    return false;
   }
 
   private static Field field(Class<?> c, ClassEntry.FieldEntry f) throws ClassMismatchException {

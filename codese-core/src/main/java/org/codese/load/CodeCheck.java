@@ -27,8 +27,11 @@ final class CodeCheck extends Thread {
       "org.codese.jvm.FieldValues", "org.codese.jvm.SlotFields", "org.codese.jvm.FieldTable"};
 
   private final SnapshotFile file;
+  /** Guards {@link #result}, {@link #failure} and {@link #done}. */
+  private final Object lock = new Object();
   private GrammarCheck.Result result;
   private Throwable failure;
+  private boolean done;
   private boolean started;
 
   private CodeCheck(SnapshotFile file) {
@@ -61,13 +64,20 @@ final class CodeCheck extends Thread {
 
   @Override
   public void run() {
+    GrammarCheck.Result r = null;
     try {
-      result = GrammarCheck.check(file);
+      r = GrammarCheck.check(file);
     } catch (RuntimeException | Error e) {
-      failure = e;
-      return;
+      synchronized (lock) {
+        failure = e;
+      }
     }
-    if (started && result.violations().isEmpty()) {
+    synchronized (lock) {
+      result = r;
+      done = true;
+      lock.notifyAll();
+    }
+    if (started && r != null && r.violations().isEmpty()) {
       preload(LOAD_CLASSES);
       for (Constant c : file.constants()) {
         if (c instanceof Constant.Hook) {
@@ -91,31 +101,36 @@ final class CodeCheck extends Thread {
   }
 
   /**
-   * Waits for the check and returns its outcome.
+   * Waits for the check (not for the warm-up that follows it) and returns its outcome.
    *
    * @return the check's result
    * @throws UnsafeSnapshotException if the code breaks the restore grammar
    */
   GrammarCheck.Result result() throws UnsafeSnapshotException {
     boolean interrupted = false;
-    while (started) {
-      try {
-        join();
-        break;
-      } catch (InterruptedException e) {
-        interrupted = true;
+    GrammarCheck.Result r;
+    Throwable f;
+    synchronized (lock) {
+      while (!done) {
+        try {
+          lock.wait();
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
       }
+      r = result;
+      f = failure;
     }
     if (interrupted) {
       Thread.currentThread().interrupt();
     }
-    if (failure instanceof RuntimeException e) {
+    if (f instanceof RuntimeException e) {
       throw e;
-    } else if (failure instanceof Error e) {
+    } else if (f instanceof Error e) {
       throw e;
-    } else if (!result.violations().isEmpty()) {
-      throw new UnsafeSnapshotException(result.violations());
+    } else if (!r.violations().isEmpty()) {
+      throw new UnsafeSnapshotException(r.violations());
     }
-    return result;
+    return r;
   }
 }

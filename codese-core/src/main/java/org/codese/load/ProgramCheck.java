@@ -80,6 +80,8 @@ final class ProgramCheck {
   private Class<?>[] priorTypes = new Class<?>[0];
   private int priors;
   private final Map<Class<?>, Integer> fieldCounts = new HashMap<>();
+  /** The class each allocation loop's id constant filled its slots with. */
+  private final Map<Integer, Class<?>> loopClasses = new HashMap<>();
   private final List<org.codese.program.ClassEntry> entries;
   private Map<Class<?>, Integer> listed;
   /** Per constant, whether the finish program ran it as a hook already. */
@@ -252,6 +254,7 @@ final class ProgramCheck {
         fillBlock(ids, from, Math.min(ids.length, from + BLOCK), INSTANCE, c);
       }
       capacity += (long) ids.length * fieldCount(c);
+      loopClasses.put(code[pc + 1], c);
     } else if (op == Stmt.STRING_LOOP) {
       int[] ids = intArray(code[pc + 1]);
       if (!(raw(code[pc + 2]) instanceof Constant.Texts t) || t.values().length < ids.length) {
@@ -347,23 +350,23 @@ final class ProgramCheck {
     throw reject("makes an array with constant " + maker + ", which is not an array maker");
   }
 
-  /** Fills slots {@code ids[from..to)} of a loop, as {@link #fillOne}. */
+  /**
+   * Fills slots {@code ids[from..to)} of a loop, as {@link #fill} with the capacity counted by the
+   * caller, its common case inline: this runs once per object, often interpreted, where a call
+   * per element costs.
+   */
   private void fillBlock(int[] ids, int from, int to, byte k, Class<?> c)
       throws ObjectStreamException {
+    byte[] kinds = kind;
     for (int i = from; i < to; i++) {
-      fillOne(ids[i], k, c);
+      int at = ids[i] - first;
+      if (at >= 0 && at < kinds.length && kinds[at] == EMPTY) {
+        kinds[at] = k;
+        type[at] = c;
+      } else {
+        fill(ids[i], k, c, 0);
+      }
     }
-  }
-
-  /** Fills a slot of a loop: as {@link #fill}, its capacity counted by the caller. */
-  private void fillOne(int id, byte k, Class<?> c) throws ObjectStreamException {
-    int at = id - first;
-    if (at < 0 || at >= kind.length || kind[at] != EMPTY) {
-      fill(id, k, c, 0);
-      return;
-    }
-    kind[at] = k;
-    type[at] = c;
   }
 
   private void fill(int id, byte k, Class<?> c, int len) throws ObjectStreamException {
@@ -568,8 +571,16 @@ final class ProgramCheck {
       reflective |= code[pc + 4 + c * Stmt.COLUMN_SIZE + 2] >= 0;
     }
     Class<?>[] types = reflective ? new Class<?>[ids.length] : null;
-    for (int from = 0; from < ids.length; from += BLOCK) {
-      targetBlock(ids, from, Math.min(ids.length, from + BLOCK), owner, types);
+    // slots an allocation loop filled keep their class through the set phase
+    Class<?> allocated = loopClasses.get(code[pc + 2]);
+    if (allocated != null && (owner == null || owner.isAssignableFrom(allocated))) {
+      if (types != null) {
+        java.util.Arrays.fill(types, allocated);
+      }
+    } else {
+      for (int from = 0; from < ids.length; from += BLOCK) {
+        targetBlock(ids, from, Math.min(ids.length, from + BLOCK), owner, types);
+      }
     }
     write((long) ids.length * Math.max(1, columns));
     for (int c = 0; c < columns; c++) {
@@ -604,9 +615,13 @@ final class ProgramCheck {
   private void targetBlock(int[] ids, int from, int to, Class<?> owner, Class<?>[] types)
       throws ObjectStreamException {
     Class<?> fits = null;
+    byte[] kinds = kind;
     for (int i = from; i < to; i++) {
-      int at = own(ids[i]);
-      if (kind[at] == INSTANCE && type[at] == fits) {
+      int at = ids[i] - first;
+      if (at < 0 || at >= kinds.length) {
+        own(ids[i]);
+      }
+      if (kinds[at] == INSTANCE && type[at] == fits) {
         if (types != null) {
           types[i] = fits;
         }
@@ -694,10 +709,21 @@ final class ProgramCheck {
     }
   }
 
+  /**
+   * {@link #ref} for {@code refs[from..to)}, with its common cases inline (the null slot, a slot of
+   * the class that fitted last): this loop runs once per reference, often interpreted.
+   */
   private void refBlock(int[] refs, int from, int to, Class<?> required)
       throws ObjectStreamException {
+    Class<?>[] types = type;
     for (int i = from; i < to; i++) {
-      ref(refs[i], required);
+      int r = refs[i];
+      int at = r - first;
+      if (r == end || (at >= 0 && at < types.length && types[at] == lastFit && lastFit != null
+          && required == lastRequired)) {
+        continue;
+      }
+      ref(r, required);
     }
   }
 

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Array;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -54,6 +55,8 @@ public final class Planner {
   private final List<Op> finish = new ArrayList<>();
   private final List<List<Op>> deferred;
   private final Map<Integer, IntList> allocs = new LinkedHashMap<>();
+  /** The id arrays of the allocation loops, by constant: a cluster loop over the same ids shares. */
+  private final Map<Integer, int[]> allocLoopIds = new LinkedHashMap<>();
   private final IntList stringIds = new IntList();
   private final List<String> strings = new ArrayList<>();
   private final Map<Class<?>, Cluster> clusters = new LinkedHashMap<>();
@@ -360,7 +363,10 @@ public final class Planner {
   private void flushAllocs() {
     allocs.forEach((allocator, ids) -> {
       if (ids.size() >= LOOP_MIN) {
-        create.add(new Op.AllocLoop(allocator, intArray(ids.toArray())));
+        int[] values = ids.toArray();
+        int k = intArray(values);
+        allocLoopIds.put(k, values);
+        create.add(new Op.AllocLoop(allocator, k));
       } else {
         for (int i = 0; i < ids.size(); i++) {
           create.add(new Op.Alloc(ids.get(i), allocator));
@@ -397,6 +403,19 @@ public final class Planner {
         }
       }
     }
+  }
+
+  /**
+   * The constant of an allocation loop's ids when {@code ids} are the same, else a new one: the
+   * snapshot then carries them once, and the loader knows the cluster's objects from the loop.
+   */
+  private int sharedIds(int[] ids) {
+    for (Map.Entry<Integer, int[]> e : allocLoopIds.entrySet()) {
+      if (Arrays.equals(e.getValue(), ids)) {
+        return e.getKey();
+      }
+    }
+    return intArray(ids);
   }
 
   private int intArray(int[] values) {
@@ -448,7 +467,7 @@ public final class Planner {
             tables.constant(new Constant.PrimArray(column)), reflective ? setter(t, sf) : -1));
       }
     }
-    int ids = intArray(c.ids.toArray());
+    int ids = sharedIds(c.ids.toArray());
     for (int from = 0; from < columns.size(); from += MAX_COLUMNS) {
       List<Op.Column> part = columns.subList(from, Math.min(columns.size(), from + MAX_COLUMNS));
       boolean anyPutfield = part.stream().anyMatch(col -> !col.reflective());
