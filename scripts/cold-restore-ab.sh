@@ -3,11 +3,13 @@
 # (the benchmark child's "restore" mode, #d=1), for two builds of the project, interleaved sample
 # by sample so that both see the same machine, and the peers JDK, Kryo and Fory timed the same way
 # with build B's harness, so that every figure is also a ratio against them. The snapshots are
-# captured once, by build B.
+# captured once, by build B; with OWN_SNAPSHOTS=1 build A restores the codese snapshots it captured
+# itself, so that the comparison covers changes to what capture writes, not only to loading.
 #
 # Usage: scripts/cold-restore-ab.sh A_CHECKOUT B_CHECKOUT
 #   each checkout must have been built with: mvn -B -q install -DskipTests
-# Environment: GRAPHS (comma-separated benchmark graph names), N (fresh JVMs per graph and build).
+# Environment: GRAPHS (comma-separated benchmark graph names), N (fresh JVMs per graph and build),
+# OWN_SNAPSHOTS (1: each build restores its own codese snapshots; default 0: both restore B's).
 # Prints one line per graph: median ms of A, of B, B/A, and each peer's median divided by B's
 # (above 1: B restores faster). Run it on an otherwise idle machine.
 set -euo pipefail
@@ -29,11 +31,18 @@ cp_b=$(class_path "$b")
 peers="jdk:ser kryo:kryo fory:fory"
 java -Xmx8g -cp "$cp_b" org.codese.bench.Child capture "$graphs" "$work" 0 codese jdk kryo fory \
   >/dev/null
+own=${OWN_SNAPSHOTS:-0}
+if [[ $own == 1 ]]; then
+  mkdir -p "$work/a"
+  java -Xmx8g -cp "$cp_a" org.codese.bench.Child capture "$graphs" "$work/a" 0 codese >/dev/null
+fi
 for g in ${graphs//,/ }; do
   for ((i = 0; i < n; i++)); do
     for v in a b; do
+      file="$work/$g.cdse"
       if [[ $v == a ]]; then cp=$cp_a; else cp=$cp_b; fi
-      ms=$(java -Xmx8g -cp "$cp" org.codese.bench.Child restore codese "$work/$g.cdse" 1 |
+      if [[ $v == a && $own == 1 ]]; then file="$work/a/$g.cdse"; fi
+      ms=$(java -Xmx8g -cp "$cp" org.codese.bench.Child restore codese "$file" 1 |
         awk '/^@@ /{print $2}')
       echo "$g $v ${ms:-NaN}"
     done
