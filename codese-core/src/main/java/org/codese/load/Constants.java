@@ -23,7 +23,8 @@ final class Constants {
   static Object[] resolve(List<Constant> constants, ClassTable classes)
       throws ClassMismatchException {
     Object[] out = new Object[constants.size()];
-    MethodHandle[] handles = new MethodHandle[classes.size()];
+    // per class index: the canonical constructor, then readResolve (a record may have both)
+    MethodHandle[] handles = new MethodHandle[2 * classes.size()];
     for (int i = 0; i < out.length; i++) {
       out[i] = resolve(constants.get(i), classes, handles);
     }
@@ -113,8 +114,8 @@ final class Constants {
   }
 
   /**
-   * Resolves a hook; {@code handles} caches, per class index, the class's canonical constructor or
-   * {@code readResolve} (a class has at most one of them).
+   * Resolves a hook; {@code handles} caches, per class index {@code i}, the class's canonical
+   * constructor at {@code 2i} and its {@code readResolve} at {@code 2i + 1}.
    */
   private static HookCall hook(Constant.Hook h, ClassTable classes, MethodHandle[] handles)
       throws ClassMismatchException {
@@ -123,17 +124,19 @@ final class Constants {
       case SLOT -> new HookCall(h.kind(), type, h.id(), h.tape(), classes.slot(h.type()), null);
       case EXTERNAL -> new HookCall(h.kind(), type, h.id(), h.tape(), null, null);
       case RECORD -> {
-        if (handles[h.type()] == null) {
-          handles[h.type()] = canonicalConstructor(type);
+        int at = 2 * h.type();
+        if (handles[at] == null) {
+          handles[at] = canonicalConstructor(type);
         }
         yield new HookCall(h.kind(), type, h.id(), h.tape(), classes.slot(h.type()),
-            handles[h.type()]);
+            handles[at]);
       }
       case RESOLVE -> {
-        if (handles[h.type()] == null) {
-          handles[h.type()] = readResolve(type);
+        int at = 2 * h.type() + 1;
+        if (handles[at] == null) {
+          handles[at] = readResolve(type);
         }
-        yield new HookCall(h.kind(), type, h.id(), null, null, handles[h.type()]);
+        yield new HookCall(h.kind(), type, h.id(), null, null, handles[at]);
       }
     };
   }
