@@ -77,6 +77,18 @@ class TrustInvariantsTest {
     return c.constant(new Constant.PrimArray(steps));
   }
 
+  /**
+   * A finish program with one SLOT hook that default-reads 1337 into {@code Integer.value} of
+   * table slot 0; returns the program's constant.
+   */
+  private static int integerValueHook(Crafted c) {
+    int integer = c.type(new ClassEntry("java.lang.Integer",
+        List.of(new FieldEntry("value", "I", true)), 0, false));
+    int hook = c.constant(new Constant.Hook(HookKind.SLOT, integer, 0,
+        fields((byte) 0, (byte) 0, (byte) 5, (byte) 57)));
+    return program(c, Grammar.STEP_HOOK, hook);
+  }
+
   private static UnsafeSnapshotException rejected(Crafted c) {
     return assertThrows(UnsafeSnapshotException.class, () -> Codese.load(c.bytes()));
   }
@@ -99,11 +111,7 @@ class TrustInvariantsTest {
     @Test
     void cachedIntegerIsNeverAHookTarget() {
       Crafted c = new Crafted();
-      int integer = c.type(new ClassEntry("java.lang.Integer",
-          List.of(new FieldEntry("value", "I", true)), 0, false));
-      int hook = c.constant(new Constant.Hook(HookKind.SLOT, integer, 0,
-          fields((byte) 0, (byte) 0, (byte) 5, (byte) 57)));
-      int steps = program(c, Grammar.STEP_HOOK, hook);
+      int steps = integerValueHook(c);
       c.code(0, ch -> ch.storeCachedBox(0, "java/lang/Integer", 'I', 7));
       c.code(2, ch -> ch.runSteps(steps));
       rejected(c);
@@ -113,11 +121,7 @@ class TrustInvariantsTest {
     @Test
     void cachedBoxesOfALoopAreNeverHookTargets() {
       Crafted c = new Crafted();
-      int integer = c.type(new ClassEntry("java.lang.Integer",
-          List.of(new FieldEntry("value", "I", true)), 0, false));
-      int hook = c.constant(new Constant.Hook(HookKind.SLOT, integer, 0,
-          fields((byte) 0, (byte) 0, (byte) 5, (byte) 57)));
-      int steps = program(c, Grammar.STEP_HOOK, hook);
+      int steps = integerValueHook(c);
       int ids = c.constant(new Constant.PrimArray(new int[] {0}));
       int values = c.constant(new Constant.PrimArray(new int[] {9}));
       c.code(0, ch -> ch.boxLoop(ids, values, "[I", Opcodes.IALOAD, "java/lang/Integer", 'I',

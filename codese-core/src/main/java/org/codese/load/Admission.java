@@ -60,15 +60,9 @@ final class Admission {
     if (filter == null) {
       return;
     }
-    long streamBytes = file.bytes().length;
-    long refs = (long) file.tableSize() - file.firstId();
-    for (int i = 0; i < classes.size(); i++) {
-      Class<?> c = classes.get(i);
-      if (!c.isArray()) {
-        ask(filter, new Info(c, -1, 1, refs, streamBytes), c.getName());
-      }
-    }
-    ask(filter, new Info(null, -1, file.depth(), refs, streamBytes), "the snapshot as a whole");
+    askClasses(file, classes, filter, false, -1);
+    ask(filter, new Info(null, -1, file.depth(), (long) file.tableSize() - file.firstId(),
+        file.bytes().length), "the snapshot as a whole");
   }
 
   /**
@@ -77,15 +71,19 @@ final class Admission {
    */
   static void checkArrays(SnapshotFile file, ClassTable classes, ObjectInputFilter filter,
       int longestArray) throws InvalidClassException {
-    if (filter == null) {
-      return;
+    if (filter != null) {
+      askClasses(file, classes, filter, true, longestArray);
     }
-    long streamBytes = file.bytes().length;
+  }
+
+  /** Asks the filter about the array classes, or about the other classes, of the table. */
+  private static void askClasses(SnapshotFile file, ClassTable classes,
+      ObjectInputFilter filter, boolean arrays, long length) throws InvalidClassException {
     long refs = (long) file.tableSize() - file.firstId();
     for (int i = 0; i < classes.size(); i++) {
       Class<?> c = classes.get(i);
-      if (c.isArray()) {
-        ask(filter, new Info(c, longestArray, 1, refs, streamBytes), c.getName());
+      if (c.isArray() == arrays) {
+        ask(filter, new Info(c, length, 1, refs, file.bytes().length), c.getName());
       }
     }
   }
