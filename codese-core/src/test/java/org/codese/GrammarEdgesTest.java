@@ -46,10 +46,10 @@ class GrammarEdgesTest {
     int value;
   }
 
-  /** A Serializable class with a field named by a character that UTF-8 encodes in 3 bytes. */
+  /** A Serializable class with a field named by characters that UTF-8 encodes in 3 bytes. */
   static final class Wide implements Serializable {
     private static final long serialVersionUID = 1L;
-    int \u503c;
+    int \u503c\u4e2d;
   }
 
   /** Holds a {@link Box}. */
@@ -248,11 +248,11 @@ class GrammarEdgesTest {
     String wide = "org/codese/GrammarEdgesTest$Wide";
     Crafted c = new Crafted();
     int type = c.type(new ClassEntry(Wide.class.getName(),
-        List.of(new FieldEntry("\u503c", "I", true)), 1L, true));
+        List.of(new FieldEntry("\u503c\u4e2d", "I", true)), 1L, true));
     int alloc = c.constant(new Constant.Allocator(type, Mode.SERIAL));
     c.code(0, ch -> ch.alloc(0, alloc));
-    c.code(1, type, ch -> ch.select(0, wide).putInt(wide, "\u503c", 42));
-    assertEquals(42, ((Wide) Codese.fromBytes(c.bytes())).\u503c);
+    c.code(1, type, ch -> ch.select(0, wide).putInt(wide, "\u503c\u4e2d", 42));
+    assertEquals(42, ((Wide) Codese.fromBytes(c.bytes())).\u503c\u4e2d);
   }
 
   // ---------------------------------------------------------------- one instruction off
@@ -413,8 +413,8 @@ class GrammarEdgesTest {
       mv.visitVarInsn(ALOAD, 1);
       ch.push(ints);
       mv.visitInsn(AALOAD);
-      mv.visitTypeInsn(CHECKCAST, "[I");
-      mv.visitMethodInsn(INVOKEVIRTUAL, "[I", "clone", "()Ljava/lang/Object;", false);
+      mv.visitTypeInsn(CHECKCAST, "[Z");
+      mv.visitMethodInsn(INVOKEVIRTUAL, "[Z", "clone", "()Ljava/lang/Object;", false);
       mv.visitInsn(AASTORE);
       mv.visitVarInsn(ALOAD, 0);
       ch.push(6);
@@ -475,6 +475,11 @@ class GrammarEdgesTest {
               ch.mv.visitJumpInsn(GOTO, l);
               ch.mv.visitLabel(l);
             }), "(goto): a branch inside a loop body"),
+        Arguments.of("a call in a loop body", (Consumer<Crafted.Chunk>) ch -> ch
+            .loadData(1, "[I", 3).loop(() -> {
+              ch.mv.visitInsn(ICONST_0);
+              ch.mv.visitMethodInsn(INVOKESTATIC, "java/lang/System", "exit", "(I)V", false);
+            }), "(invokestatic java/lang/System.exit (I)V): calls java/lang/System.exit(I)V"),
         Arguments.of("the counter written in the body", (Consumer<Crafted.Chunk>) ch -> ch
             .loadData(1, "[I", 3).loop(() -> {
               ch.mv.visitInsn(ICONST_0);
@@ -625,6 +630,67 @@ class GrammarEdgesTest {
       }
     });
     assertMentions(rejection(b), "has method handle, dynamic or module constants");
+  }
+
+  @Test
+  void aGeneratedClassWithAFieldIsRejected() throws IOException {
+    byte[] b = editClasses(oneBox(), w -> new ClassVisitor(ASM9, w) {
+      @Override
+      public void visitEnd() {
+        super.visitField(ACC_STATIC, "stash", "Ljava/lang/Object;", null, null).visitEnd();
+        super.visitEnd();
+      }
+    });
+    assertMentions(rejection(b), "declares field stash; generated classes have no fields");
+  }
+
+  /** A chunk that falls off its end instead of returning. */
+  @Test
+  void aChunkWithoutReturnIsRejected() throws IOException {
+    byte[] b = editClasses(oneBox(), w -> new ClassVisitor(ASM9, w) {
+      @Override
+      public MethodVisitor visitMethod(int access, String name, String desc, String sig,
+          String[] ex) {
+        MethodVisitor mv = super.visitMethod(access, name, desc, sig, ex);
+        return !name.equals("m0") ? mv : new MethodVisitor(ASM9, mv) {
+          @Override
+          public void visitInsn(int opcode) {
+            if (opcode != RETURN) {
+              super.visitInsn(opcode);
+            }
+          }
+        };
+      }
+    });
+    assertMentions(rejection(b), "(aastore): ends without return");
+  }
+
+  /** A 3-byte UTF-8 sequence cut short by the end of its constant is malformed. */
+  @Test
+  void malformedUtf8InAConstantIsRejected() throws IOException {
+    Crafted c = new Crafted();
+    c.code(0, ch -> ch.newString(0, "xyzzy"));
+    SnapshotFile f = SnapshotFile.parse(c.bytes());
+    byte[] cls = f.classFiles().get(0).clone();
+    int at = indexOf(cls, "xyzzy".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+    cls[at + 3] = (byte) 0xE5;
+    cls[at + 4] = (byte) 0x80;
+    byte[] b = new SnapshotFile(f.jdk(), f.firstId(), f.tableSize(), f.depth(), f.classes(),
+        f.constants(), List.of(cls), f.placements(), f.items()).bytes();
+    assertMentions(rejection(b), "generated class 0", "malformed modified UTF-8 in constant");
+  }
+
+  private static int indexOf(byte[] in, byte[] what) {
+    outer:
+    for (int i = 0; i + what.length <= in.length; i++) {
+      for (int j = 0; j < what.length; j++) {
+        if (in[i + j] != what[j]) {
+          continue outer;
+        }
+      }
+      return i;
+    }
+    throw new AssertionError("not found");
   }
 
   /** The grammar check as tools see it: a line per violation, none for a legitimate file. */
