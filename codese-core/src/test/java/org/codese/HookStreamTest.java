@@ -38,7 +38,7 @@ class HookStreamTest {
       out.writeFloat(1.5f);
       out.writeDouble(-2.25);
       out.writeUTF("h\u00e9llo \u503c");
-      out.writeBytes("one\r\ntwo\nthree");
+      out.writeBytes("one\r\ntw\0o\nthree");
       out.writeByte('\n');
       out.write(new byte[] {1, 2, 3, 4, 5, 6, 7});
       out.writeObject("between");

@@ -74,6 +74,13 @@ class ProgramEdgesTest {
   /** A record made by its hook in the finish phase. */
   record Point(int x) implements Serializable {}
 
+  /** A record whose readResolve returns another record. */
+  record Resolved(int x) implements Serializable {
+    private Object readResolve() {
+      return new Resolved(x + 1);
+    }
+  }
+
   /** An application enum, stored into the table as a constant. */
   enum Color {
     RED
@@ -180,6 +187,56 @@ class ProgramEdgesTest {
       int alloc = alloc(c, box);
       c.code(0, ch -> ch.allocLoop(ids, alloc));
       assertInstanceOf(Box.class, Codese.fromBytes(c.bytes()));
+    }
+
+    /** A clone fills its slot with an array the set phase may write to. */
+    @Test
+    void aClonedArrayMayBeWrittenTo() throws IOException {
+      Crafted c = new Crafted();
+      c.type("[I");
+      int array = ints(c, 1, 2, 3);
+      c.code(0, ch -> {
+        ch.mv.visitVarInsn(ALOAD, 0);
+        ch.push(0);
+        ch.mv.visitVarInsn(ALOAD, 1);
+        ch.push(array);
+        ch.mv.visitInsn(AALOAD);
+        ch.mv.visitTypeInsn(CHECKCAST, "[I");
+        ch.mv.visitMethodInsn(INVOKEVIRTUAL, "[I", "clone", "()Ljava/lang/Object;", false);
+        ch.mv.visitInsn(AASTORE);
+      });
+      c.code(1, ch -> {
+        ch.select(0, "[I");
+        ch.mv.visitVarInsn(ALOAD, 2);
+        ch.push(0);
+        ch.push(9);
+        ch.mv.visitInsn(IASTORE);
+      });
+      assertArrayEquals(new int[] {9, 2, 3}, (int[]) Codese.fromBytes(c.bytes()));
+    }
+
+    /** Loop ids from a constant the snapshot does not have fill nothing and are rejected. */
+    @Test
+    void loopIdsFromAMissingConstantAreRejected() {
+      Crafted c = new Crafted();
+      int box = c.type(BOX_ENTRY);
+      int alloc = alloc(c, box);
+      c.code(0, ch -> ch.allocLoop(alloc + 1, alloc));
+      assertMentions(rejection(c), "declares 1 table slots but its program can fill at most 0");
+    }
+
+    /** A class's nest cannot name a class it cannot access, and the rejection says which nest. */
+    @Test
+    void aCastTheNestCannotAccessIsRejected() {
+      Crafted c = new Crafted();
+      int box = c.type(BOX_ENTRY);
+      c.type("java.util.ArrayList$Itr");
+      int alloc = alloc(c, box);
+      int value = c.constant(new Constant.Setter(box, "value", "I"));
+      c.code(0, ch -> ch.alloc(0, alloc));
+      c.code(1, box, ch -> ch.select(0, "java/util/ArrayList$Itr").setInt(value, 1));
+      assertMentions(rejection(c), "casts to java.util.ArrayList$Itr, which generated code in the"
+          + " nest of " + Box.class.getName() + " cannot access");
     }
 
     /** A slot holding an enum constant is typed by it, not left empty (anything fits empty). */
@@ -403,6 +460,45 @@ class ProgramEdgesTest {
           });
     }
 
+    /** A cluster loop may set one column with putfield and the next through a field constant. */
+    @Test
+    void aClusterLoopMayMixPutfieldAndFieldColumns() throws IOException {
+      Crafted c = new Crafted().slots(2);
+      int two = c.type(TWO_ENTRY);
+      int alloc = alloc(c, two);
+      int ids = ints(c, 0, 1);
+      int as = ints(c, 1, 2);
+      int bs = ints(c, 3, 4);
+      int b = c.constant(new Constant.Setter(two, "b", "I"));
+      c.code(0, ch -> ch.allocLoop(ids, alloc));
+      c.code(1, two, ch -> ch.loadData(ids, "[I", 3).loadData(as, "[I", 5).loadData(bs, "[I", 6)
+          .loadData(b, "java/lang/reflect/Field", 7).loop(() -> {
+            MethodVisitor mv = ch.mv;
+            mv.visitVarInsn(ALOAD, 0);
+            mv.visitVarInsn(ALOAD, 3);
+            mv.visitVarInsn(ILOAD, 4);
+            mv.visitInsn(IALOAD);
+            mv.visitInsn(AALOAD);
+            mv.visitTypeInsn(CHECKCAST, TWO);
+            mv.visitVarInsn(ASTORE, 2);
+            mv.visitVarInsn(ALOAD, 2);
+            mv.visitVarInsn(ALOAD, 5);
+            mv.visitVarInsn(ILOAD, 4);
+            mv.visitInsn(IALOAD);
+            mv.visitFieldInsn(PUTFIELD, TWO, "a", "I");
+            mv.visitVarInsn(ALOAD, 7);
+            mv.visitVarInsn(ALOAD, 2);
+            mv.visitVarInsn(ALOAD, 6);
+            mv.visitVarInsn(ILOAD, 4);
+            mv.visitInsn(IALOAD);
+            mv.visitMethodInsn(INVOKEVIRTUAL, "java/lang/reflect/Field", "setInt",
+                "(Ljava/lang/Object;I)V", false);
+          }));
+      Two t = (Two) Codese.fromBytes(c.bytes());
+      assertEquals(1, t.a);
+      assertEquals(3, t.b);
+    }
+
     /** A reference column's values are typed like any other store of a reference. */
     @Test
     void aReferenceColumnStoresOnlyValuesOfTheFieldsType() throws IOException {
@@ -620,6 +716,59 @@ class ProgramEdgesTest {
           "sets an element with no array selected");
     }
 
+    /** Element steps count against the array's length like element stores. */
+    @Test
+    void elementStepsAreCounted() throws IOException {
+      for (int steps = 3; steps <= 4; steps++) {
+        Crafted c = new Crafted().slots(2);
+        int box = c.type(BOX_ENTRY);
+        int alloc = alloc(c, box);
+        int[] p = new int[4 * steps];
+        for (int i = 0; i < steps; i++) {
+          System.arraycopy(new int[] {Grammar.STEP_ELEMENT, 0, i % 2, 1}, 0, p, 4 * i, 4);
+        }
+        int finish = program(c, p);
+        c.code(0, ch -> ch.newObjectArray(0, 2).alloc(1, alloc));
+        c.code(2, ch -> ch.runSteps(finish));
+        if (steps == 4) {
+          assertMentions(rejection(c), "makes 4 field and element stores into objects that hold 3");
+        } else {
+          assertInstanceOf(Box.class, ((Object[]) Codese.fromBytes(c.bytes()))[1]);
+        }
+      }
+    }
+
+    /** The JDK calls a record's readResolve; so may a snapshot, after the record hook. */
+    @Test
+    void aRecordMayBeResolved() throws IOException {
+      Codese.load(resolvedRecord()).close();
+    }
+
+    /**
+     * Restoring it fails: {@code Constants} caches one handle per class for both the canonical
+     * constructor and {@code readResolve} ("a class has at most one of them"), so the resolve
+     * hook calls the constructor (ClassCastException to Number). Codese's own capture of such a
+     * record fails the same way. Production code of org.codese.load, left to its owner.
+     */
+    @Test
+    @org.junit.jupiter.api.Disabled("known bug: the handle cache in Constants.hook (see above)")
+    void aRecordResolvedByItsReadResolveRestores() throws IOException {
+      assertEquals(new Resolved(2), Codese.fromBytes(resolvedRecord()));
+      assertEquals(new Resolved(2), Codese.fromBytes(Codese.toBytes(new Resolved(1))));
+    }
+
+    private byte[] resolvedRecord() {
+      Crafted c = new Crafted();
+      int type = c.type(new ClassEntry(Resolved.class.getName(),
+          List.of(new FieldEntry("x", "I", true)), 0, false));
+      int make = c.constant(new Constant.Hook(HookKind.RECORD, type, 0,
+          new Tape(new byte[] {0, 0, 0, 1}, new int[] {Tape.FIELDS, 0})));
+      int resolve = c.constant(new Constant.Hook(HookKind.RESOLVE, type, 0, null));
+      int finish = program(c, Grammar.STEP_HOOK, make, Grammar.STEP_HOOK, resolve);
+      c.code(2, ch -> ch.runSteps(finish));
+      return c.bytes();
+    }
+
     @Test
     void readResolveRunsOnlyOnWhatTheSnapshotMade() {
       Crafted c = new Crafted();
@@ -667,33 +816,34 @@ class ProgramEdgesTest {
 
   @Nested
   class LaterStreamSegments {
-    /** A first segment of ten objects: boxes, or a last one of another class. */
+    private static final int N = 20;
+
+    /** A first segment of {@link #N} objects: boxes, or a last one of another class. */
     private byte[] firstSegment(boolean lastIsOther) {
-      Crafted c = new Crafted().slots(10);
+      Crafted c = new Crafted().slots(N);
       int box = c.type(BOX_ENTRY);
       int other = c.type(OTHER_ENTRY);
       int allocBox = alloc(c, box);
       int allocOther = alloc(c, other);
-      int ids = ints(c, lastIsOther ? new int[] {0, 1, 2, 3, 4, 5, 6, 7, 8}
-          : new int[] {0, 1, 2, 3, 4, 5, 6, 7, 8, 9});
+      int ids = ints(c, IntStream.range(0, lastIsOther ? N - 1 : N).toArray());
       c.code(0, ch -> {
         ch.allocLoop(ids, allocBox);
         if (lastIsOther) {
-          ch.alloc(9, allocOther);
+          ch.alloc(N - 1, allocOther);
         }
       });
       return c.bytes();
     }
 
-    /** A second segment: a Box[] holding the first segment's ten objects. */
+    /** A second segment: a Box[] holding the first segment's objects. */
     private byte[] secondSegment() {
-      Crafted c = new Crafted().first(10).slots(11).root(10);
+      Crafted c = new Crafted().first(N).slots(N + 1).root(N);
       int boxes = c.type(Box[].class.getName());
       int maker = c.constant(new Constant.ArrayMaker(boxes));
-      int refs = ints(c, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
-      c.code(0, ch -> newArray(ch, 10, maker, 10));
+      int refs = ints(c, IntStream.range(0, N).toArray());
+      c.code(0, ch -> newArray(ch, N, maker, N));
       c.code(1, ch -> {
-        ch.select(10, OBJECTS);
+        ch.select(N, OBJECTS);
         elementLoop(ch, refs);
       });
       return c.bytes();
@@ -706,14 +856,66 @@ class ProgramEdgesTest {
         Box first = (Box) in.readObject();
         Box[] all = (Box[]) in.readObject();
         assertSame(first, all[0]);
-        assertEquals(10, all.length);
+        assertEquals(N, all.length);
       }
       byte[] hostile = SnapshotEdit.stream(firstSegment(true), secondSegment());
       try (CodeseInputStream in = new CodeseInputStream(new ByteArrayInputStream(hostile))) {
         assertInstanceOf(Box.class, in.readObject());
         InvalidObjectException e = assertThrows(InvalidObjectException.class, in::readObject);
-        assertMentions(e.getMessage(), "rejected before it ran", "object 9 of an earlier segment, a "
+        assertMentions(e.getMessage(), "rejected before it ran", "object " + (N - 1) + " of an earlier segment, a "
             + Other.class.getName() + ", where a " + Box.class.getName() + " belongs");
+      }
+    }
+
+    private byte[] oneBox() {
+      Crafted c = new Crafted();
+      int box = c.type(BOX_ENTRY);
+      int alloc = alloc(c, box);
+      c.code(0, ch -> ch.alloc(0, alloc));
+      return c.bytes();
+    }
+
+    private Object read(byte[] stream, CodeseOptions options) throws Exception {
+      try (CodeseInputStream in =
+          new CodeseInputStream(new ByteArrayInputStream(stream), options)) {
+        return in.readObject();
+      }
+    }
+
+    /** Segment lengths and first ids are checked before a segment is parsed or loaded. */
+    @Test
+    void aDamagedSegmentFrameIsRejectedWhereItIs() throws Exception {
+      byte[] segment = oneBox();
+      byte[] stream = SnapshotEdit.stream(segment);
+      assertInstanceOf(Box.class, read(stream, CodeseOptions.defaults()));
+
+      byte[] negative = stream.clone();
+      java.nio.ByteBuffer.wrap(negative).putInt(6, -1);
+      CorruptSnapshotException e = assertThrows(CorruptSnapshotException.class,
+          () -> read(negative, CodeseOptions.defaults()));
+      assertMentions(e.getMessage(), "negative segment length -1", "byte offset 6");
+
+      byte[] truncated = java.util.Arrays.copyOf(stream, 10 + segment.length - 1);
+      e = assertThrows(CorruptSnapshotException.class,
+          () -> read(truncated, CodeseOptions.defaults()));
+      assertMentions(e.getMessage(), "segment of " + segment.length + " bytes is truncated after "
+          + (segment.length - 1) + " bytes", "byte offset 10");
+
+      CodeseOptions small = CodeseOptions.defaults()
+          .withLimits(CodeseLimits.defaults().withMaxBytes(segment.length - 1));
+      InvalidObjectException over =
+          assertThrows(InvalidObjectException.class, () -> read(stream, small));
+      assertMentions(over.getMessage(), "stream segment of " + segment.length + " bytes at byte"
+          + " 10 is over the limit of " + (segment.length - 1));
+      assertInstanceOf(Box.class, read(stream, CodeseOptions.defaults()
+          .withLimits(CodeseLimits.defaults().withMaxBytes(segment.length))));
+
+      byte[] misplaced = SnapshotEdit.stream(segment, segment);
+      try (CodeseInputStream in = new CodeseInputStream(new ByteArrayInputStream(misplaced))) {
+        assertInstanceOf(Box.class, in.readObject());
+        e = assertThrows(CorruptSnapshotException.class, in::readObject);
+        assertMentions(e.getMessage(), "segment starts at object 0 but 1 objects were read before"
+            + " it", "byte offset " + (10 + segment.length + 4 + segment.length));
       }
     }
 

@@ -68,6 +68,17 @@ class SurfaceEdgesTest {
     public void readExternal(ObjectInput in) {}
   }
 
+  /** Externalizable without any no-arg constructor. */
+  public static final class ExternalWithoutNoArgConstructor implements Externalizable {
+    public ExternalWithoutNoArgConstructor(int unused) {}
+
+    @Override
+    public void writeExternal(ObjectOutput out) {}
+
+    @Override
+    public void readExternal(ObjectInput in) {}
+  }
+
   /** An enum with a {@code readResolve}, which {@code ObjectInputStream} never calls on enums. */
   enum Resolving {
     ONE;
@@ -211,12 +222,16 @@ class SurfaceEdgesTest {
 
   @Test
   void anExternalizableClassNeedsAPublicNoArgConstructor() {
-    Crafted c = new Crafted();
-    int type = c.type(ExternalWithPrivateConstructor.class.getName());
-    int alloc = c.constant(new Constant.Allocator(type, Mode.EXTERNAL));
-    c.code(0, ch -> ch.alloc(0, alloc));
-    assertMentions(mismatchBeforeTheFilter(c), "an Externalizable class needs a public no-arg"
-        + " constructor");
+    for (Class<?> k : List.of(ExternalWithPrivateConstructor.class,
+        ExternalWithoutNoArgConstructor.class)) {
+      asked.clear();
+      Crafted c = new Crafted();
+      int type = c.type(k.getName());
+      int alloc = c.constant(new Constant.Allocator(type, Mode.EXTERNAL));
+      c.code(0, ch -> ch.alloc(0, alloc));
+      assertMentions(mismatchBeforeTheFilter(c), k.getName(), "an Externalizable class needs a"
+          + " public no-arg constructor");
+    }
   }
 
   @Test
