@@ -26,6 +26,7 @@ public final class Crafted {
   private final List<byte[]> classFiles = new ArrayList<>();
   private final List<int[]> placements = new ArrayList<>();
   private int tableSize = 1;
+  private int first;
   private int root;
 
   /** @return the class-table index of a new entry for {@code name}, with no fields */
@@ -48,6 +49,15 @@ public final class Crafted {
   /** Sets the number of table slots (ids 0 to {@code n - 1}). */
   public Crafted slots(int n) {
     tableSize = n;
+    return this;
+  }
+
+  /**
+   * Makes this snapshot a later segment of an object stream whose earlier segments filled ids 0
+   * to {@code id - 1}; its own slots then start at {@code id}.
+   */
+  public Crafted first(int id) {
+    first = id;
     return this;
   }
 
@@ -120,7 +130,7 @@ public final class Crafted {
   /** @return the snapshot's bytes, with valid checksums */
   public byte[] bytes() {
     Tape items = new Tape(new byte[0], new int[] {Tape.OBJECT, root});
-    return new SnapshotFile(Runtime.version().toString(), 0, tableSize, 1, List.copyOf(classes),
+    return new SnapshotFile(Runtime.version().toString(), first, tableSize, 1, List.copyOf(classes),
         List.copyOf(constants), List.copyOf(classFiles), List.copyOf(placements), items).bytes();
   }
 

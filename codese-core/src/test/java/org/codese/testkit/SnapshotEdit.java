@@ -125,18 +125,21 @@ public final class SnapshotEdit {
   }
 
   /**
-   * @param segment a snapshot that starts at object 0
-   * @return a Codese object stream holding it as its only segment, as {@code CodeseInputStream}
-   *     reads it
+   * @param segments snapshots, the first starting at object 0 and each later one where the one
+   *     before it ended
+   * @return a Codese object stream holding them as its segments, in order, as {@code
+   *     CodeseInputStream} reads it
    */
-  public static byte[] stream(byte[] segment) {
+  public static byte[] stream(byte[]... segments) {
     try {
       ByteArrayOutputStream bytes = new ByteArrayOutputStream();
       DataOutputStream out = new DataOutputStream(bytes);
       out.writeInt(StreamReader.STREAM_MAGIC);
       out.writeShort(StreamReader.STREAM_VERSION);
-      out.writeInt(segment.length);
-      out.write(segment);
+      for (byte[] segment : segments) {
+        out.writeInt(segment.length);
+        out.write(segment);
+      }
       out.writeInt(0);
       out.flush();
       return bytes.toByteArray();
