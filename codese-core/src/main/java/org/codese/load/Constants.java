@@ -1,5 +1,6 @@
 package org.codese.load;
 
+import java.io.ObjectInputFilter;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -20,18 +21,31 @@ import org.codese.program.Constant;
 final class Constants {
   private Constants() {}
 
-  static Object[] resolve(List<Constant> constants, ClassTable classes)
-      throws ClassMismatchException {
+  /**
+   * Resolves every constant.
+   *
+   * @param constants the snapshot's constants
+   * @param classes its class table, accepted by the filter
+   * @param filter the effective serialization filter, or {@code null}; hooks ask it about the
+   *     arrays a class's own {@code readObject} allocates
+   * @param maxArrayLength the longest array such a {@code readObject} may allocate
+   * @return the live values, in constant order
+   * @throws ClassMismatchException if a constant does not fit the live classes
+   */
+  static Object[] resolve(List<Constant> constants, ClassTable classes, ObjectInputFilter filter,
+      int maxArrayLength) throws ClassMismatchException {
     Object[] out = new Object[constants.size()];
     MethodHandle[] handles = new MethodHandle[classes.size()];
     for (int i = 0; i < out.length; i++) {
-      out[i] = resolve(constants.get(i), classes, handles);
+      Constant c = constants.get(i);
+      out[i] = c instanceof Constant.Hook h
+          ? hook(h, classes, handles, filter, maxArrayLength)
+          : resolve(c, classes);
     }
     return out;
   }
 
-  private static Object resolve(Constant c, ClassTable classes, MethodHandle[] handles)
-      throws ClassMismatchException {
+  private static Object resolve(Constant c, ClassTable classes) throws ClassMismatchException {
     if (c instanceof Constant.TypeRef t) {
       return classes.get(t.type());
     } else if (c instanceof Constant.StreamClassRef t) {
@@ -54,8 +68,6 @@ final class Constants {
       return p.array();
     } else if (c instanceof Constant.Texts t) {
       return t.values();
-    } else if (c instanceof Constant.Hook h) {
-      return hook(h, classes, handles);
     }
     throw new IllegalArgumentException("unknown constant " + c);
   }
@@ -116,24 +128,27 @@ final class Constants {
    * Resolves a hook; {@code handles} caches, per class index, the class's canonical constructor or
    * {@code readResolve} (a class has at most one of them).
    */
-  private static HookCall hook(Constant.Hook h, ClassTable classes, MethodHandle[] handles)
-      throws ClassMismatchException {
+  private static HookCall hook(Constant.Hook h, ClassTable classes, MethodHandle[] handles,
+      ObjectInputFilter filter, int maxArray) throws ClassMismatchException {
     Class<?> type = classes.get(h.type());
     return switch (h.kind()) {
-      case SLOT -> new HookCall(h.kind(), type, h.id(), h.tape(), classes.slot(h.type()), null);
-      case EXTERNAL -> new HookCall(h.kind(), type, h.id(), h.tape(), null, null);
+      case SLOT -> new HookCall(h.kind(), type, h.id(), h.tape(), classes.slot(h.type()), null,
+          filter, maxArray);
+      case EXTERNAL -> new HookCall(h.kind(), type, h.id(), h.tape(), null, null, filter,
+          maxArray);
       case RECORD -> {
         if (handles[h.type()] == null) {
           handles[h.type()] = canonicalConstructor(type);
         }
         yield new HookCall(h.kind(), type, h.id(), h.tape(), classes.slot(h.type()),
-            handles[h.type()]);
+            handles[h.type()], filter, maxArray);
       }
       case RESOLVE -> {
         if (handles[h.type()] == null) {
           handles[h.type()] = readResolve(type);
         }
-        yield new HookCall(h.kind(), type, h.id(), null, null, handles[h.type()]);
+        yield new HookCall(h.kind(), type, h.id(), null, null, handles[h.type()], filter,
+            maxArray);
       }
     };
   }

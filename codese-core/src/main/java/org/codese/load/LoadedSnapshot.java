@@ -128,9 +128,12 @@ public final class LoadedSnapshot {
         Admission.checkLimits(file, limits, code.longestArray(), code.arrayElements());
     ClassTable table = new ClassTable(file.classes(), l, allowed);
     Surface.check(file, table);
-    Admission.checkFilter(file, table, filter == null ? null : filter.get(), longestArray);
+    ObjectInputFilter effective = filter == null ? null : filter.get();
+    Admission.checkFilter(file, table, effective, longestArray);
     table.checkFields();
-    Object[] constants = Constants.resolve(file.constants(), table);
+    // hooks ask the filter and the limit about the arrays a readObject allocates (ReplayStream)
+    Object[] constants =
+        Constants.resolve(file.constants(), table, effective, limits.maxArrayLength());
     ProgramCheck checked = ProgramCheck.check(file, code.program(), table, constants);
     // last: reading a declared serialVersionUID initialises the class, so only a snapshot that
     // passed every other check initialises the classes it merely names
