@@ -23,14 +23,15 @@ import org.codese.program.Tape;
  * restore table. Reading past the end of primitive data behaves as in the JDK ({@code -1}, {@link
  * EOFException}, {@link java.io.OptionalDataException}).
  *
- * <p>It is also its own serialization filter ({@link #checkInput}). The JDK's collections
- * ({@code ArrayList}, {@code HashMap}, {@code HashSet}, {@code Hashtable}, {@code PriorityQueue},
- * {@code ArrayDeque}, {@code IdentityHashMap}, {@code CopyOnWriteArrayList}, the immutable
- * collections, ...) read a length from the data and, before allocating an array of that length,
- * call {@code ObjectInputStream.checkArray} through {@code SharedSecrets}; that private method asks
- * the stream's filter. So every such array is checked against {@code
- * CodeseLimits.maxArrayLength} and the filter the snapshot was loaded under before it is allocated,
- * as {@code ObjectInputStream} checks it against its own filter.
+ * <p>For the {@code readObject} or {@code readExternal} of a JDK class, it is also its own
+ * serialization filter ({@link #checkInput}). The JDK's collections ({@code ArrayList}, {@code
+ * HashMap}, {@code HashSet}, {@code Hashtable}, {@code PriorityQueue}, {@code ArrayDeque}, {@code
+ * IdentityHashMap}, {@code CopyOnWriteArrayList}, the immutable collections, ...) read a length
+ * from the data and, before allocating an array of that length, call {@code
+ * ObjectInputStream.checkArray} through {@code SharedSecrets}; that private method asks the
+ * stream's filter. So every such array is checked against {@code CodeseLimits.maxArrayLength} and
+ * the filter the snapshot was loaded under before it is allocated, as {@code ObjectInputStream}
+ * checks it against its own filter.
  */
 final class ReplayStream extends ObjectInputStream implements ObjectInputFilter {
   private final Object[] table;
@@ -72,8 +73,23 @@ final class ReplayStream extends ObjectInputStream implements ObjectInputFilter 
     this.run = run;
     this.filter = filter;
     this.maxArrayLength = maxArrayLength;
-    // through the filter factory, as for any ObjectInputStream; the built-in factory returns this
-    setObjectInputFilter(this);
+    if (obj != null && (slot == null ? inJdk(obj.getClass())
+        : slot.readObject() != null && inJdk(slot.type()))) {
+      // through the filter factory, as for any ObjectInputStream; the built-in one returns this
+      setObjectInputFilter(this);
+    }
+  }
+
+  /**
+   * Whether {@code c} is a class of the JDK (boot or platform loader). Only such classes reach
+   * {@code ObjectInputStream.checkArray}: it is private, called through {@code
+   * jdk.internal.access.SharedSecrets}, which is not exported to applications; so the streams of
+   * other classes' methods, of default field reading, of records and of the top level need no
+   * filter, and skip the filter factory's cost (about 10 ns a stream).
+   */
+  private static boolean inJdk(Class<?> c) {
+    ClassLoader l = c.getClassLoader();
+    return l == null || l == ClassLoader.getPlatformClassLoader();
   }
 
   /**
