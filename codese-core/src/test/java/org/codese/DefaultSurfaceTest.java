@@ -66,6 +66,8 @@ class DefaultSurfaceTest {
     static volatile boolean acceptedInitialised;
     static volatile boolean plainInitialised;
     static volatile boolean typeOnlyInitialised;
+    static volatile boolean staleRejectedInitialised;
+    static volatile boolean staleAcceptedInitialised;
   }
 
   /** A Serializable class with no fields: the legitimate snapshot the retargeting starts from. */
@@ -429,6 +431,85 @@ class DefaultSurfaceTest {
     assertFalse(Effects.acceptedInitialised);
     assertInstanceOf(Accepted.class, Codese.fromBytes(control));
     assertTrue(Effects.acceptedInitialised, "control: accepted, the class is initialised");
+  }
+
+  /** Written with serialVersionUID 1; its name has the length of the two below. */
+  static final class StaleOriginal implements Serializable {
+    private static final long serialVersionUID = 1L;
+  }
+
+  /** Declares serialVersionUID 2 (a stream or snapshot says 1), and the filter rejects it. */
+  static final class StaleRejected implements Serializable {
+    private static final long serialVersionUID = 2L;
+
+    static {
+      Effects.staleRejectedInitialised = true;
+    }
+  }
+
+  /** Declares serialVersionUID 2 (a stream or snapshot says 1); the filter accepts it. */
+  static final class StaleAccepted implements Serializable {
+    private static final long serialVersionUID = 2L;
+
+    static {
+      Effects.staleAcceptedInitialised = true;
+    }
+  }
+
+  /**
+   * A class whose declared {@code serialVersionUID} no longer matches the recorded one is
+   * initialised only once the filter accepted it, by the read of its {@code serialVersionUID},
+   * as {@code ObjectInputStream} initialises it ({@code ObjectStreamClass.lookup} reads the
+   * value with {@code Field.getLong}) before it reports the mismatch; a class the filter rejects
+   * is never initialised (the structure fuzzer's judge flagged the first, finding
+   * {@code i2-init-after-filter} of issue 15: the model allows it).
+   */
+  @Test
+  void aStaleSerialVersionUidInitialisesTheClassOnlyAfterTheFilterAcceptedIt() throws Exception {
+    ByteArrayOutputStream jdk = new ByteArrayOutputStream();
+    try (ObjectOutputStream out = new ObjectOutputStream(jdk)) {
+      out.writeObject(new StaleOriginal());
+    }
+    String written = StaleOriginal.class.getName();
+    ObjectInputFilter rejectIt =
+        ObjectInputFilter.Config.createFilter("!" + StaleRejected.class.getName());
+    // rejected by the filter: neither ObjectInputStream nor Codese initialises the class
+    ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(
+        renamed(jdk.toByteArray(), written, StaleRejected.class.getName())));
+    in.setObjectInputFilter(rejectIt);
+    assertThrows(InvalidClassException.class, in::readObject);
+    byte[] rejected = retargetDecoy(StaleRejected.class.getName(), 1L);
+    InvalidClassException e = assertThrows(InvalidClassException.class,
+        () -> Codese.fromBytes(rejected, DEFAULTS.withObjectInputFilter(rejectIt)));
+    assertTrue(e.getMessage().contains("rejected by the serialization filter"), e.getMessage());
+    assertFalse(Effects.staleRejectedInitialised, "initialised before the filter rejected it");
+    // accepted: both initialise it when they read its serialVersionUID, then report the mismatch
+    InvalidClassException jdkMismatch = assertThrows(InvalidClassException.class,
+        () -> new ObjectInputStream(new ByteArrayInputStream(renamed(jdk.toByteArray(), written,
+            StaleAccepted.class.getName()))).readObject());
+    assertTrue(jdkMismatch.getMessage().contains("local class incompatible"));
+    assertTrue(Effects.staleAcceptedInitialised, "ObjectInputStream initialises it");
+    Effects.staleAcceptedInitialised = false;
+    byte[] accepted = retargetDecoy(StaleAccepted.class.getName(), 1L);
+    ClassMismatchException mismatch =
+        assertThrows(ClassMismatchException.class, () -> Codese.fromBytes(accepted));
+    assertTrue(mismatch.getMessage().contains("serialVersionUID was 1 at capture but is 2 now"),
+        mismatch.getMessage());
+  }
+
+  /** {@code stream} with the first occurrence of class name {@code from} (as long as {@code to}). */
+  private static byte[] renamed(byte[] stream, String from, String to) {
+    byte[] f = from.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    byte[] t = to.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    assertEquals(f.length, t.length);
+    for (int i = 0; i + f.length <= stream.length; i++) {
+      if (java.util.Arrays.equals(stream, i, i + f.length, f, 0, f.length)) {
+        byte[] out = stream.clone();
+        System.arraycopy(t, 0, out, i, t.length);
+        return out;
+      }
+    }
+    throw new AssertionError(from + " is not in the stream");
   }
 
   /** A legitimate Decoy snapshot whose class entry names {@code victim} with {@code suid}. */

@@ -745,13 +745,10 @@ class ProgramEdgesTest {
     }
 
     /**
-     * Restoring it fails: {@code Constants} caches one handle per class for both the canonical
-     * constructor and {@code readResolve} ("a class has at most one of them"), so the resolve
-     * hook calls the constructor (ClassCastException to Number). Codese's own capture of such a
-     * record fails the same way. Production code of org.codese.load, left to its owner.
+     * It restores: the canonical constructor and {@code readResolve} are cached apart (they once
+     * shared one slot per class, and the resolve hook called the constructor).
      */
     @Test
-    @org.junit.jupiter.api.Disabled("known bug: the handle cache in Constants.hook (see above)")
     void aRecordResolvedByItsReadResolveRestores() throws IOException {
       assertEquals(new Resolved(2), Codese.fromBytes(resolvedRecord()));
       assertEquals(new Resolved(2), Codese.fromBytes(Codese.toBytes(new Resolved(1))));

@@ -344,6 +344,28 @@ class TrustInvariantsTest {
 
   @Nested
   class HostileFilesGetCleanEarlyTypedRejections {
+    /**
+     * {@code Character.valueOf} through an interface-method reference (one flipped tag byte in
+     * the constant pool; structure-fuzzer finding {@code i5-interface-methodref}): the JVM would
+     * fail it with {@code IncompatibleClassChangeError} at restore, the grammar check rejects it.
+     */
+    @Test
+    void aMethodReferenceOfTheWrongKindIsRejected() throws IOException {
+      Crafted c = new Crafted();
+      c.code(0, ch -> {
+        ch.mv.visitVarInsn(Opcodes.ALOAD, 0);
+        ch.push(0).push(7);
+        ch.mv.visitMethodInsn(Opcodes.INVOKESTATIC, "java/lang/Character", "valueOf",
+            "(C)Ljava/lang/Character;", true);
+        ch.mv.visitInsn(Opcodes.AASTORE);
+      });
+      assertTrue(rejected(c).getMessage().contains("not a class method reference"),
+          rejected(c).getMessage());
+      Crafted control = new Crafted();
+      control.code(0, ch -> ch.storeCachedBox(0, "java/lang/Character", 'C', 7));
+      assertEquals(Character.valueOf((char) 7), Codese.fromBytes(control.bytes()));
+    }
+
     @Test
     void hugeStackAndLocalsAreRejected() {
       Crafted c = new Crafted();

@@ -9,7 +9,8 @@ import java.util.List;
 /**
  * Named access to one slot's field values, behind the JDK's {@code PutField} and {@code GetField}
  * views. Unknown names and wrong types are rejected with {@link IllegalArgumentException}, as the
- * JDK does.
+ * JDK does; as in the JDK, {@code GetField} answers a field the class has but the recorded data
+ * lacks with the caller's default ({@code defaulted} is then true).
  */
 public final class FieldTable {
   private final Slot slot;
@@ -61,13 +62,49 @@ public final class FieldTable {
         + slot.type().getName());
   }
 
+  /**
+   * Where {@code GetField} finds field {@code name}, as {@code ObjectInputStream}'s {@code
+   * GetField} does: the recorded field of that name and type; else, when the class itself has a
+   * serializable field of that name and type (its {@code ObjectStreamClass}) that the snapshot did
+   * not record, -1, and the reader gets its default.
+   *
+   * @param name the field's name
+   * @param type a primitive class, {@code Object.class} for any reference type, or {@code null}
+   *     for any type
+   * @return the field's index among the values, or -1 for a field the data lacks
+   * @throws IllegalArgumentException if neither the data nor the class has such a field
+   */
+  private int readIndex(String name, Class<?> type) {
+    List<SerialField> fields = slot.fields();
+    for (int i = 0; i < fields.size(); i++) {
+      SerialField f = fields.get(i);
+      if (f.name().equals(name) && matches(f.type(), type)) {
+        return i;
+      }
+    }
+    java.io.ObjectStreamField local = ObjectStreamClass.lookupAny(slot.type()).getField(name);
+    if (local != null && matches(local.getType(), type)) {
+      return -1;
+    }
+    throw new IllegalArgumentException("no serializable field " + name
+        + (type == null ? "" : " of type " + type.getName()) + " in " + slot.type().getName()
+        + (local == null ? "" : " (it has type " + local.getType().getName() + ")")
+        + "; readObject must ask for the fields the class declares, with their types");
+  }
+
+  /** Whether a field of type {@code actual} answers a request for {@code type}, as in the JDK. */
+  private static boolean matches(Class<?> actual, Class<?> type) {
+    return type == null || (type == Object.class ? !actual.isPrimitive() : actual == type);
+  }
+
   private void put(String name, Class<?> type, long bits) {
     int i = index(name, type);
     prims[i] = bits;
   }
 
-  private long get(String name, Class<?> type, long ignoredDefault) {
-    return prims[index(name, type)];
+  private long get(String name, Class<?> type, long val) {
+    int i = readIndex(name, type);
+    return i < 0 ? val : prims[i];
   }
 
   /** @return a {@code PutField} view that stores into this table */
@@ -137,13 +174,7 @@ public final class FieldTable {
 
       @Override
       public boolean defaulted(String name) {
-        for (SerialField f : slot.fields()) {
-          if (f.name().equals(name)) {
-            return false;
-          }
-        }
-        throw new IllegalArgumentException("no serializable field " + name + " in "
-            + slot.type().getName());
+        return readIndex(name, null) < 0;
       }
 
       @Override
@@ -190,7 +221,8 @@ public final class FieldTable {
 
       @Override
       public Object get(String name, Object val) {
-        return refs[index(name, Object.class) - nPrims];
+        int i = readIndex(name, Object.class);
+        return i < 0 ? val : refs[i - nPrims];
       }
     };
   }

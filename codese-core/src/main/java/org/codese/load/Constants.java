@@ -1,5 +1,6 @@
 package org.codese.load;
 
+import java.io.ObjectInputFilter;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -20,19 +21,32 @@ import org.codese.program.Constant;
 final class Constants {
   private Constants() {}
 
-  static Object[] resolve(List<Constant> constants, ClassTable classes)
-      throws ClassMismatchException {
+  /**
+   * Resolves every constant.
+   *
+   * @param constants the snapshot's constants
+   * @param classes its class table, accepted by the filter
+   * @param filter the effective serialization filter, or {@code null}; hooks ask it about the
+   *     arrays a class's own {@code readObject} allocates
+   * @param maxArrayLength the longest array such a {@code readObject} may allocate
+   * @return the live values, in constant order
+   * @throws ClassMismatchException if a constant does not fit the live classes
+   */
+  static Object[] resolve(List<Constant> constants, ClassTable classes, ObjectInputFilter filter,
+      int maxArrayLength) throws ClassMismatchException {
     Object[] out = new Object[constants.size()];
     // per class index: the canonical constructor, then readResolve (a record may have both)
     MethodHandle[] handles = new MethodHandle[2 * classes.size()];
     for (int i = 0; i < out.length; i++) {
-      out[i] = resolve(constants.get(i), classes, handles);
+      Constant c = constants.get(i);
+      out[i] = c instanceof Constant.Hook h
+          ? hook(h, classes, handles, filter, maxArrayLength)
+          : resolve(c, classes);
     }
     return out;
   }
 
-  private static Object resolve(Constant c, ClassTable classes, MethodHandle[] handles)
-      throws ClassMismatchException {
+  private static Object resolve(Constant c, ClassTable classes) throws ClassMismatchException {
     if (c instanceof Constant.TypeRef t) {
       return classes.get(t.type());
     } else if (c instanceof Constant.StreamClassRef t) {
@@ -55,8 +69,6 @@ final class Constants {
       return p.array();
     } else if (c instanceof Constant.Texts t) {
       return t.values();
-    } else if (c instanceof Constant.Hook h) {
-      return hook(h, classes, handles);
     }
     throw new IllegalArgumentException("unknown constant " + c);
   }
@@ -117,26 +129,28 @@ final class Constants {
    * Resolves a hook; {@code handles} caches, per class index {@code i}, the class's canonical
    * constructor at {@code 2i} and its {@code readResolve} at {@code 2i + 1}.
    */
-  private static HookCall hook(Constant.Hook h, ClassTable classes, MethodHandle[] handles)
-      throws ClassMismatchException {
+  private static HookCall hook(Constant.Hook h, ClassTable classes, MethodHandle[] handles,
+      ObjectInputFilter filter, int maxArray) throws ClassMismatchException {
     Class<?> type = classes.get(h.type());
     return switch (h.kind()) {
-      case SLOT -> new HookCall(h.kind(), type, h.id(), h.tape(), classes.slot(h.type()), null);
-      case EXTERNAL -> new HookCall(h.kind(), type, h.id(), h.tape(), null, null);
+      case SLOT -> new HookCall(h.kind(), type, h.id(), h.tape(), classes.slot(h.type()), null,
+          filter, maxArray);
+      case EXTERNAL -> new HookCall(h.kind(), type, h.id(), h.tape(), null, null, filter,
+          maxArray);
       case RECORD -> {
         int at = 2 * h.type();
         if (handles[at] == null) {
           handles[at] = canonicalConstructor(type);
         }
         yield new HookCall(h.kind(), type, h.id(), h.tape(), classes.slot(h.type()),
-            handles[at]);
+            handles[at], filter, maxArray);
       }
       case RESOLVE -> {
         int at = 2 * h.type() + 1;
         if (handles[at] == null) {
           handles[at] = readResolve(type);
         }
-        yield new HookCall(h.kind(), type, h.id(), null, null, handles[at]);
+        yield new HookCall(h.kind(), type, h.id(), null, null, handles[at], filter, maxArray);
       }
     };
   }

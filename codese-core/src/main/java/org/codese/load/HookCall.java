@@ -1,5 +1,6 @@
 package org.codese.load;
 
+import java.io.ObjectInputFilter;
 import java.lang.invoke.MethodHandle;
 import org.codese.jvm.Slot;
 import org.codese.program.Constant.HookKind;
@@ -15,6 +16,11 @@ import org.codese.program.Tape;
  * @param slot the slot (for {@code SLOT} and {@code RECORD}), or {@code null}
  * @param handle {@code readResolve} for {@code RESOLVE}, the canonical constructor for {@code
  *     RECORD}, else {@code null}
+ * @param filter the serialization filter the snapshot was loaded under, or {@code null}; asked,
+ *     as {@code ObjectInputStream} asks its filter, about every array the class's own {@code
+ *     readObject} or {@code readExternal} checks before allocating it ({@link ReplayStream})
+ * @param maxArrayLength the longest such array the limits allow ({@code
+ *     CodeseLimits.maxArrayLength})
  */
-record HookCall(
-    HookKind kind, Class<?> type, int id, Tape tape, Slot slot, MethodHandle handle) {}
+record HookCall(HookKind kind, Class<?> type, int id, Tape tape, Slot slot, MethodHandle handle,
+    ObjectInputFilter filter, int maxArrayLength) {}

@@ -26,7 +26,8 @@ final class Hooks {
     switch (h.kind()) {
       case SLOT -> {
         Object obj = table[h.id()];
-        ReplayStream in = new ReplayStream(table, h.tape(), obj, h.slot(), run);
+        ReplayStream in = new ReplayStream(table, h.tape(), obj, h.slot(), run, h.filter(),
+            h.maxArrayLength());
         if (h.slot().readObject() != null) {
           h.slot().readObject().invoke(obj, (ObjectInputStream) in);
         } else {
@@ -35,7 +36,8 @@ final class Hooks {
       }
       case EXTERNAL -> {
         Object obj = table[h.id()];
-        ((Externalizable) obj).readExternal(new ReplayStream(table, h.tape(), obj, null, run));
+        ((Externalizable) obj).readExternal(new ReplayStream(table, h.tape(), obj, null, run,
+            h.filter(), h.maxArrayLength()));
       }
       case RECORD -> table[h.id()] = record(table, h);
       case RESOLVE -> table[h.id()] = h.handle().invoke(table[h.id()]);
@@ -92,7 +94,8 @@ final class Hooks {
   }
 
   private static Object record(Object[] table, HookCall h) throws Throwable {
-    ReplayStream in = new ReplayStream(table, h.tape(), null, h.slot(), RestoreRun.current());
+    ReplayStream in = new ReplayStream(table, h.tape(), null, h.slot(), RestoreRun.current(),
+        h.filter(), h.maxArrayLength());
     FieldValues values = in.nextFields();
     List<SerialField> fields = h.slot().fields();
     java.lang.reflect.RecordComponent[] comps = h.type().getRecordComponents();

@@ -131,7 +131,8 @@ public final class LoadedSnapshot {
       f = filter == null ? null : filter.get();
       Admission.checkFilter(file, table, f);
       table.checkFields();
-      constants = Constants.resolve(file.constants(), table);
+      // hooks ask the filter and the limit about the arrays a readObject allocates (ReplayStream)
+      constants = Constants.resolve(file.constants(), table, f, limits.maxArrayLength());
     } catch (IOException | RuntimeException e) {
       check.result(); // code that breaks the grammar is the first reason to reject a snapshot
       throw e;

@@ -3,6 +3,7 @@ package org.codese.load;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.NotActiveException;
+import java.io.ObjectInputFilter;
 import java.io.ObjectInputStream;
 import java.io.ObjectInputValidation;
 import java.io.StreamCorruptedException;
@@ -21,20 +22,48 @@ import org.codese.program.Tape;
  * replays the {@link Tape} its {@code writeObject} wrote at capture, handing out objects of the
  * restore table. Reading past the end of primitive data behaves as in the JDK ({@code -1}, {@link
  * EOFException}, {@link java.io.OptionalDataException}).
+ *
+ * <p>For the {@code readObject} or {@code readExternal} of a JDK class, it is also its own
+ * serialization filter ({@link #checkInput}). The JDK's collections ({@code ArrayList}, {@code
+ * HashMap}, {@code HashSet}, {@code Hashtable}, {@code PriorityQueue}, {@code ArrayDeque}, {@code
+ * IdentityHashMap}, {@code CopyOnWriteArrayList}, the immutable collections, ...) read a length
+ * from the data and, before allocating an array of that length, call {@code
+ * ObjectInputStream.checkArray} through {@code SharedSecrets}; that private method asks the
+ * stream's filter. So every such array is checked against {@code CodeseLimits.maxArrayLength} and
+ * the filter the snapshot was loaded under before it is allocated, as {@code ObjectInputStream}
+ * checks it against its own filter.
  */
-final class ReplayStream extends ObjectInputStream {
+final class ReplayStream extends ObjectInputStream implements ObjectInputFilter {
   private final Object[] table;
   private final byte[] data;
   private final int[] items;
   private final Object obj;
   private final Slot slot;
   private final RestoreRun run;
+  private final ObjectInputFilter filter;
+  private final int maxArrayLength;
   private int item;
   private int pos;
   private int blockLeft;
 
-  ReplayStream(Object[] table, Tape tape, Object obj, Slot slot, RestoreRun run)
-      throws IOException {
+  /**
+   * A stream over one hook's data.
+   *
+   * @param table the restore table
+   * @param tape the data the hook reads
+   * @param obj the object whose {@code readObject} or {@code readExternal} reads, or {@code null}
+   *     (a record's fields, the top level of an object stream)
+   * @param slot the class whose {@code readObject} reads, or {@code null} ({@code readExternal},
+   *     the top level)
+   * @param run the restore this stream belongs to
+   * @param filter the serialization filter the snapshot was loaded under, or {@code null}
+   * @param maxArrayLength the longest array a class's own method may allocate from this data
+   * @throws IOException never in practice ({@code ObjectInputStream}'s constructor declares it)
+   * @throws IllegalStateException if the JVM-wide filter factory refuses the stream's filter, as
+   *     it would refuse {@code ObjectInputStream.setObjectInputFilter}
+   */
+  ReplayStream(Object[] table, Tape tape, Object obj, Slot slot, RestoreRun run,
+      ObjectInputFilter filter, int maxArrayLength) throws IOException {
     super();
     this.table = table;
     this.data = tape.data();
@@ -42,6 +71,72 @@ final class ReplayStream extends ObjectInputStream {
     this.obj = obj;
     this.slot = slot;
     this.run = run;
+    this.filter = filter;
+    this.maxArrayLength = maxArrayLength;
+    if (obj != null && (slot == null ? inJdk(obj.getClass())
+        : slot.readObject() != null && inJdk(slot.type()))) {
+      // through the filter factory, as for any ObjectInputStream; the built-in one returns this
+      setObjectInputFilter(this);
+    }
+  }
+
+  /**
+   * Whether {@code c} is a class of the JDK (boot or platform loader). Only such classes reach
+   * {@code ObjectInputStream.checkArray}: it is private, called through {@code
+   * jdk.internal.access.SharedSecrets}, which is not exported to applications; so the streams of
+   * other classes' methods, of default field reading, of records and of the top level need no
+   * filter, and skip the filter factory's cost (about 10 ns a stream).
+   */
+  private static boolean inJdk(Class<?> c) {
+    ClassLoader l = c.getClassLoader();
+    return l == null || l == ClassLoader.getPlatformClassLoader();
+  }
+
+  /**
+   * Checks an array a class's own {@code readObject} or {@code readExternal} is about to allocate
+   * with a length from the data ({@code ObjectInputStream.checkArray} asks the stream's filter;
+   * nothing else does for this stream, whose {@code readObject} is overridden).
+   *
+   * @param info the array class and length ({@code ObjectInputStream} reports no depth, references
+   *     or bytes for a stream whose {@code readObject} is overridden)
+   * @return the status of the filter the snapshot was loaded under, or {@link Status#UNDECIDED}
+   *     without one; {@link Status#REJECTED} makes {@code checkArray} throw {@code
+   *     InvalidClassException("filter status: REJECTED")}, as the JDK does
+   * @throws java.io.InvalidObjectException (undeclared, and passed through {@code checkArray},
+   *     which declares {@code ObjectStreamException}) if the array is longer than {@code
+   *     CodeseLimits.maxArrayLength}: thrown before the array is allocated, with the limit's
+   *     message
+   */
+  @Override
+  public Status checkInput(FilterInfo info) {
+    Class<?> c = info.serialClass();
+    if (c != null && c.isArray() && info.arrayLength() > maxArrayLength) {
+      throw ReplayStream.<RuntimeException>unchecked(new java.io.InvalidObjectException(
+          "snapshot rejected: " + reader() + " asks for an array of " + info.arrayLength()
+          + " elements (" + c.getComponentType().getName() + "[]) whose length its data gives,"
+          + " beyond the limit of " + maxArrayLength + "; raise it with"
+          + " CodeseLimits.withMaxArrayLength if the snapshot is trusted"));
+    }
+    return filter == null ? Status.UNDECIDED : filter.checkInput(info);
+  }
+
+  /**
+   * Throws a checked exception where the signature declares none: {@link #checkInput} cannot
+   * declare the {@code ObjectStreamException} that its caller, {@code checkArray}, declares, and
+   * {@code ObjectInputStream} would wrap a {@code RuntimeException} into an {@code
+   * InvalidClassException} that loses the message.
+   */
+  @SuppressWarnings("unchecked")
+  private static <T extends Throwable> T unchecked(Throwable t) throws T {
+    throw (T) t;
+  }
+
+  /** @return the method reading this stream, for messages */
+  private String reader() {
+    if (slot != null) {
+      return slot.type().getName() + (obj == null ? " (record)" : ".readObject");
+    }
+    return obj != null ? obj.getClass().getName() + ".readExternal" : "the object stream";
   }
 
   /** @return whether every item and every byte has been read */
@@ -86,7 +181,8 @@ final class ReplayStream extends ObjectInputStream {
   }
 
   private String slot() {
-    return slot == null ? obj.getClass().getName() : slot.type().getName();
+    return slot != null ? slot.type().getName()
+        : obj != null ? obj.getClass().getName() : "the object stream";
   }
 
   FieldValues nextFields() throws IOException {

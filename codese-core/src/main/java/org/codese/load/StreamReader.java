@@ -140,7 +140,8 @@ public final class StreamReader {
     }
     LoadedSnapshot loaded = LoadedSnapshot.load(file, loader, filter, limits, allowed);
     table = loaded.restoreInto(Arrays.copyOf(table, file.tableSize() + 1), 1);
-    current = new ReplayStream(table, file.items(), null, null, RestoreRun.current());
+    current = new ReplayStream(table, file.items(), null, null, RestoreRun.current(),
+        filter == null ? null : filter.get(), limits.maxArrayLength());
     return true;
   }
 }

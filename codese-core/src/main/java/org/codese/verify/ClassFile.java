@@ -192,10 +192,18 @@ final class ClassFile {
     return utf8(at2(entry(index, 7)));
   }
 
-  /** @return {owner, name, descriptor} of a field or method reference */
-  String[] member(int index) {
-    if (index <= 0 || index >= tags.length || tags[index] < 9 || tags[index] > 11) {
-      throw new IllegalArgumentException("constant " + index + " is not a member reference");
+  /**
+   * @param index a constant-pool index
+   * @param tag the kind the instruction needs: 9 (field), 10 (method of a class) or 11 (method of
+   *     an interface); an instruction whose reference is of another kind fails at run time with
+   *     {@code IncompatibleClassChangeError}, so it is malformed here
+   * @return {owner, name, descriptor} of a field or method reference
+   */
+  String[] member(int index, int tag) {
+    if (index <= 0 || index >= tags.length || tags[index] != tag) {
+      throw new IllegalArgumentException("constant " + index + " is not a "
+          + (tag == 9 ? "field" : tag == 10 ? "class method" : "interface method")
+          + " reference, as its instruction needs");
     }
     if (members[index] == null) {
       int off = offsets[index];

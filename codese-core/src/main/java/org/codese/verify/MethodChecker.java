@@ -174,7 +174,8 @@ final class MethodChecker {
       case INVOKESPECIAL:
       case INVOKESTATIC:
       case INVOKEINTERFACE:
-        String[] m = cf.member(u2);
+        // the grammar calls only methods of classes (Methodref), never of interfaces
+        String[] m = cf.member(u2, op <= PUTFIELD ? 9 : op == INVOKEINTERFACE ? 11 : 10);
         return new Insn(op, 0, m[0], m[1], m[2], null, null);
       default:
         return Insn.simple(op, 0);

@@ -25,7 +25,8 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * <p>Skipped in a plain build. {@code -Dcodese.fuzz.issue15=open} checks that each still shows its
  * finding (true on main when they were recorded); {@code -Dcodese.fuzz.issue15=fixed} checks that
  * none shows any finding: each snapshot is rejected with a typed exception or restores, with every
- * canary intact. The second is the check of the fix:
+ * canary intact. Findings not fixed yet are listed in {@code open.tsv} (same columns): {@code open}
+ * checks them too, {@code fixed} skips them. The second is the check of the fix:
  *
  * <pre>
  * mvn -B -pl codese-core test -Dtest=StructureFindingsTest -Dcodese.fuzz.issue15=fixed
@@ -38,8 +39,12 @@ class StructureFindingsTest {
   record Entry(String file, String jdk, String invariant, String signature, String what) {}
 
   static List<Entry> index() throws IOException {
+    return index("index.tsv");
+  }
+
+  static List<Entry> index(String name) throws IOException {
     List<Entry> out = new ArrayList<>();
-    for (String line : new String(resource("index.tsv"), StandardCharsets.UTF_8).split("\n")) {
+    for (String line : new String(resource(name), StandardCharsets.UTF_8).split("\n")) {
       if (line.isBlank() || line.startsWith("#")) {
         continue;
       }
@@ -61,8 +66,13 @@ class StructureFindingsTest {
     String mode = System.getProperty("codese.fuzz.issue15");
     String feature = Integer.toString(Runtime.version().feature());
     List<DynamicTest> tests = new ArrayList<>();
-    for (Entry e : index()) {
+    List<Entry> entries = new ArrayList<>(index());
+    List<Entry> open = index("open.tsv");
+    entries.addAll(open);
+    for (Entry e : entries) {
       tests.add(DynamicTest.dynamicTest(e.file() + " (" + e.invariant() + ")", () -> {
+        Assumptions.assumeFalse(mode.equals("fixed") && open.contains(e),
+            "not fixed yet (open.tsv): " + e.what());
         StructureHarness.Report r = StructureHarness.shared().run(e.file(), List.of(),
             resource(e.file()));
         List<String> signatures = new ArrayList<>();

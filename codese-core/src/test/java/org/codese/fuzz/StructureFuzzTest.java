@@ -164,6 +164,33 @@ class StructureFuzzTest {
     assertEquals(List.of("<clinit> of " + StructureSeeds.INIT_CANARY), CanaryFlags.drain());
   }
 
+  /**
+   * The Serializable canary initialised by the read of its {@code serialVersionUID}, after the
+   * filter accepted it, is no finding (as {@code ObjectInputStream} initialises it there), also
+   * when the suid then no longer matches; under the allow-list filter it is never initialised.
+   */
+  @Test
+  void aCanaryInitialisedAfterTheFilterAcceptedItIsNoFinding() throws Exception {
+    byte[] snapshot;
+    try (java.io.InputStream in =
+        getClass().getResourceAsStream("findings-issue15/i2-init-after-filter")) {
+      snapshot = in.readAllBytes();
+    }
+    StructureHarness.Report r =
+        StructureHarness.shared().run("i2-init-after-filter", List.of(), snapshot);
+    assertEquals(List.of(), r.findings(), r.describe());
+    assertEquals("rejected: ClassMismatchException", r.passes().get(0).outcome(), r.describe());
+    assertEquals("rejected: InvalidClassException", r.passes().get(1).outcome(), r.describe());
+  }
+
+  @Test
+  void aCanaryInitialisedOutsideTheAcceptedStepsIsNotExcused() {
+    CanaryFlags.drainInitialisedAfterFilter();
+    CanaryFlags.initRan(StructureSeeds.INIT_CANARY);
+    assertEquals(Set.of(), CanaryFlags.drainInitialisedAfterFilter());
+    assertEquals(List.of("<clinit> of " + StructureSeeds.INIT_CANARY), CanaryFlags.drain());
+  }
+
   private static sun.misc.Unsafe unsafe() throws ReflectiveOperationException {
     Field f = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
     f.setAccessible(true);

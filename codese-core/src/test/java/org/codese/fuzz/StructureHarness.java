@@ -40,7 +40,8 @@ import org.codese.program.ClassEntry;
  *   <li>I1, I2, I3: a canary changed; I2 also a snapshot that loaded although its generated code
  *       refers to a class no class entry names, a canary class loaded that no class entry names,
  *       or one initialised while the snapshot was checked (the {@code Serializable} canary only
- *       then; the other at any time); I3 also a
+ *       before the filter accepted it, as {@code ObjectInputStream} initialises a class once its
+ *       filter accepted it; the other at any time); I3 also a
  *       restored graph that holds an object of a class that is not {@code Serializable};
  *   <li>I4: no answer within the time limit (fatal: the worker cannot be stopped), an {@code
  *       OutOfMemoryError}, more memory
@@ -189,6 +190,7 @@ final class StructureHarness implements AutoCloseable {
     Canaries.Before before = canaries.before();
     CanaryLoader loader = canaries.loader();
     loader.drainRequested();
+    CanaryFlags.drainInitialisedAfterFilter();
     boolean fatal = false;
     Attempt a = null;
     String outcome;
@@ -230,12 +232,15 @@ final class StructureHarness implements AutoCloseable {
       if (a != null) {
         judgeCosts(pass, a, snapshot, classFiles, objects, findings);
       }
+      Set<String> afterFilter = CanaryFlags.drainInitialisedAfterFilter();
       for (Canaries.Violation v : violations) {
         if (v.invariant().equals("I2") && v.key().endsWith(StructureSeeds.INIT_CANARY)
-            && a != null && a.loaded()) {
-          // the snapshot was admitted and its code ran: it may have allocated an instance, and
-          // ObjectInputStream initialises a class it instantiates too (even if the restore then
-          // fails); initialising while the snapshot is still being checked is the finding
+            && (a != null && a.loaded() || afterFilter.contains(StructureSeeds.INIT_CANARY))) {
+          // the snapshot was admitted and its code ran (it may have allocated an instance, and
+          // ObjectInputStream initialises a class it instantiates too, even if the restore then
+          // fails), or the Serializable canary was initialised by a step after the filter had
+          // accepted it (reading its serialVersionUID, as ObjectStreamClass.lookup does, also
+          // when the suid then no longer matches); initialising it before is the finding
           continue;
         }
         findings.add(new Finding(v.invariant(), v.key(), pass + " pass (" + outcome + "): "
