@@ -322,7 +322,7 @@ class GrammarEdgesTest {
           ch.mv.visitInsn(LCONST_1);
           ch.mv.visitInsn(IASTORE);
         }, "iastore", "is not the array store for the value pushed"),
-        off("a string loop making Integers", ch -> ch.loadData(2, "[I", 3)
+        off("a box loop constructing another box", ch -> ch.loadData(2, "[I", 3)
             .loadData(2, "[I", 5).loop(() -> {
               ch.mv.visitVarInsn(ALOAD, 0);
               ch.mv.visitVarInsn(ALOAD, 3);
@@ -333,10 +333,10 @@ class GrammarEdgesTest {
               ch.mv.visitVarInsn(ALOAD, 5);
               ch.mv.visitVarInsn(ILOAD, 4);
               ch.mv.visitInsn(IALOAD);
-              ch.mv.visitMethodInsn(INVOKESPECIAL, "java/lang/Integer", "<init>", "(I)V",
-                  false);
+              ch.mv.visitMethodInsn(INVOKESPECIAL, "java/lang/Long", "<init>", "(I)V", false);
               ch.mv.visitInsn(AASTORE);
-            }), "new java/lang/Integer", "a loop that creates an object other than a String"),
+            }), "invokespecial java/lang/Long.<init> (I)V",
+            "is not the constructor or valueOf of the box of the values loaded"),
         off("a long column read with iaload", ch -> ch.loadData(2, "[I", 3)
             .loadData(3, "[J", 5).loop(() -> {
               clusterHead(ch, BOX);
