@@ -497,7 +497,7 @@ class DefaultSurfaceTest {
         mismatch.getMessage());
   }
 
-  /** {@code stream} with the first occurrence of class name {@code from} (as long as {@code to}). */
+  /** {@code stream} with the first occurrence of the name {@code from} (as long as {@code to}). */
   private static byte[] renamed(byte[] stream, String from, String to) {
     byte[] f = from.getBytes(java.nio.charset.StandardCharsets.UTF_8);
     byte[] t = to.getBytes(java.nio.charset.StandardCharsets.UTF_8);
