@@ -408,6 +408,32 @@ class TrustInvariantsTest {
       assertTrue(rejected(c).getMessage().contains("does not name"));
     }
 
+    /**
+     * The class table resolves names through the snapshot's loader, the JVM a cast through the
+     * loader of the generated class: a name they resolve differently is rejected at load, not a
+     * NoClassDefFoundError or ClassCastException at restore (structure-fuzzer finding
+     * i5-noclassdef-host-loader).
+     */
+    @Test
+    void aCastTheGeneratedClassesLoaderResolvesElsewhereIsRejected() throws IOException {
+      java.net.URL jar = LoopShapesTest.Far.class.getProtectionDomain().getCodeSource()
+          .getLocation();
+      try (java.net.URLClassLoader other =
+          new java.net.URLClassLoader(new java.net.URL[] {jar}, null)) {
+        Crafted c = new Crafted();
+        int far = c.type(LoopShapesTest.Far.class.getName());
+        int alloc = c.constant(new Constant.Allocator(far, Mode.BARE));
+        c.code(0, ch -> ch.alloc(0, alloc));
+        c.code(1, ch -> ch.select(0, "org/codese/LoopShapesTest$Far"));
+        CodeseOptions options = CodeseOptions.defaults().withClassLoader(other)
+            .withAllowedClasses(LoopShapesTest.Far.class.getName());
+        UnsafeSnapshotException e = assertThrows(UnsafeSnapshotException.class,
+            () -> Codese.load(c.bytes(), options));
+        assertTrue(e.getMessage().contains("resolves to another class or not at all"),
+            e.getMessage());
+      }
+    }
+
     @Test
     void aCastThatWouldFailIsRejected() {
       Crafted c = new Crafted();

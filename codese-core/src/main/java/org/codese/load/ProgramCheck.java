@@ -503,6 +503,28 @@ final class ProgramCheck {
         && e.getClassLoader() == from.getClassLoader();
   }
 
+  /**
+   * Whether the loader that will define the generated class of {@code host} resolves {@code c}'s
+   * name to {@code c}: the class table resolves names through the snapshot's loader, the JVM a
+   * cast through the loader of the class it sits in.
+   */
+  private boolean visible(Class<?> c, int host) {
+    Class<?> e = c;
+    while (e.isArray()) {
+      e = e.getComponentType();
+    }
+    ClassLoader from = (host < 0 ? ProgramCheck.class : classes.get(host)).getClassLoader();
+    ClassLoader own = e.getClassLoader();
+    if (e.isPrimitive() || own == null || own == from) {
+      return true;
+    }
+    try {
+      return Class.forName(e.getName(), false, from) == e;
+    } catch (ClassNotFoundException | LinkageError x) {
+      return false;
+    }
+  }
+
   private Class<?> cast(String internalName, int host) throws ObjectStreamException {
     if (internalName.equals(lastCast) && host == lastCastHost) {
       return lastCastClass;
@@ -512,6 +534,11 @@ final class ProgramCheck {
       throw reject("casts to " + c.getName() + ", which generated code in "
           + (host < 0 ? "Codese's package" : "the nest of " + classes.get(host).getName())
           + " cannot access");
+    }
+    if (!visible(c, host)) {
+      throw reject("casts to " + c.getName() + ", which the class loader of generated code in "
+          + (host < 0 ? "Codese's package" : "the nest of " + classes.get(host).getName())
+          + " resolves to another class or not at all");
     }
     lastCast = internalName;
     lastCastHost = host;
