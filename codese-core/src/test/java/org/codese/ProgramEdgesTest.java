@@ -738,6 +738,18 @@ class ProgramEdgesTest {
       }
     }
 
+    /** A record component the data leaves out is zero (or null), as with a JDK stream. */
+    @Test
+    void aRecordComponentLeftOutIsZero() throws IOException {
+      Crafted c = new Crafted();
+      int point = c.type(Point.class.getName());
+      int make = c.constant(new Constant.Hook(HookKind.RECORD, point, 0,
+          new Tape(new byte[0], new int[] {Tape.FIELDS, 0})));
+      int finish = program(c, Grammar.STEP_HOOK, make);
+      c.code(2, ch -> ch.runSteps(finish));
+      assertEquals(new Point(0), Codese.fromBytes(c.bytes()));
+    }
+
     /** The JDK calls a record's readResolve; so may a snapshot, after the record hook. */
     @Test
     void aRecordMayBeResolved() throws IOException {
@@ -906,6 +918,12 @@ class ProgramEdgesTest {
           + " 10 is over the limit of " + (segment.length - 1));
       assertInstanceOf(Box.class, read(stream, CodeseOptions.defaults()
           .withLimits(CodeseLimits.defaults().withMaxBytes(segment.length))));
+
+      byte[] damaged = stream.clone();
+      damaged[10] ^= 1;
+      e = assertThrows(CorruptSnapshotException.class,
+          () -> read(damaged, CodeseOptions.defaults()));
+      assertMentions(e.getMessage(), "section stream segment at byte 10: ");
 
       byte[] misplaced = SnapshotEdit.stream(segment, segment);
       try (CodeseInputStream in = new CodeseInputStream(new ByteArrayInputStream(misplaced))) {
