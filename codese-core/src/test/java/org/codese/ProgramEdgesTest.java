@@ -871,8 +871,9 @@ class ProgramEdgesTest {
       try (CodeseInputStream in = new CodeseInputStream(new ByteArrayInputStream(hostile))) {
         assertInstanceOf(Box.class, in.readObject());
         InvalidObjectException e = assertThrows(InvalidObjectException.class, in::readObject);
-        assertMentions(e.getMessage(), "rejected before it ran", "object " + (N - 1) + " of an earlier segment, a "
-            + Other.class.getName() + ", where a " + Box.class.getName() + " belongs");
+        assertMentions(e.getMessage(), "rejected before it ran", "object " + (N - 1)
+            + " of an earlier segment, a " + Other.class.getName() + ", where a "
+            + Box.class.getName() + " belongs");
       }
     }
 
