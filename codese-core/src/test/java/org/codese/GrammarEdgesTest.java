@@ -490,51 +490,15 @@ class GrammarEdgesTest {
               ch.mv.visitInsn(ACONST_NULL);
               ch.mv.visitVarInsn(ASTORE, 3);
             }), "(astore): writes the loop's counter or bound inside the loop"),
-        Arguments.of("a loop counting from one", (Consumer<Crafted.Chunk>) ch -> {
-          ch.loadData(1, "[I", 3);
-          Label test = new Label();
-          Label top = new Label();
-          ch.mv.visitInsn(ICONST_1);
-          ch.mv.visitVarInsn(ISTORE, 4);
-          ch.mv.visitJumpInsn(GOTO, test);
-          ch.mv.visitLabel(top);
-          ch.mv.visitIincInsn(4, 1);
-          ch.mv.visitLabel(test);
-          ch.mv.visitVarInsn(ILOAD, 4);
-          ch.mv.visitVarInsn(ALOAD, 3);
-          ch.mv.visitInsn(ARRAYLENGTH);
-          ch.mv.visitJumpInsn(IF_ICMPLT, top);
-        }, "(goto): a jump that does not start the grammar's counted loop"),
-        Arguments.of("a loop counting by two", (Consumer<Crafted.Chunk>) ch -> {
-          ch.loadData(1, "[I", 3);
-          Label test = new Label();
-          Label top = new Label();
-          ch.mv.visitInsn(ICONST_0);
-          ch.mv.visitVarInsn(ISTORE, 4);
-          ch.mv.visitJumpInsn(GOTO, test);
-          ch.mv.visitLabel(top);
-          ch.mv.visitIincInsn(4, 2);
-          ch.mv.visitLabel(test);
-          ch.mv.visitVarInsn(ILOAD, 4);
-          ch.mv.visitVarInsn(ALOAD, 3);
-          ch.mv.visitInsn(ARRAYLENGTH);
-          ch.mv.visitJumpInsn(IF_ICMPLT, top);
-        }, "(iinc): does not close the grammar's counted loop"),
-        Arguments.of("a loop bounded by its data local 5", (Consumer<Crafted.Chunk>) ch -> {
-          ch.loadData(1, "[I", 3).loadData(1, "[I", 5);
-          Label test = new Label();
-          Label top = new Label();
-          ch.mv.visitInsn(ICONST_0);
-          ch.mv.visitVarInsn(ISTORE, 4);
-          ch.mv.visitJumpInsn(GOTO, test);
-          ch.mv.visitLabel(top);
-          ch.mv.visitIincInsn(4, 1);
-          ch.mv.visitLabel(test);
-          ch.mv.visitVarInsn(ILOAD, 4);
-          ch.mv.visitVarInsn(ALOAD, 5);
-          ch.mv.visitInsn(ARRAYLENGTH);
-          ch.mv.visitJumpInsn(IF_ICMPLT, top);
-        }, "(iinc): does not close the grammar's counted loop"),
+        Arguments.of("a loop counting from one", (Consumer<Crafted.Chunk>) ch ->
+            crookedLoop(ch.loadData(1, "[I", 3), ICONST_1, 1, 3),
+            "(goto): a jump that does not start the grammar's counted loop"),
+        Arguments.of("a loop counting by two", (Consumer<Crafted.Chunk>) ch ->
+            crookedLoop(ch.loadData(1, "[I", 3), ICONST_0, 2, 3),
+            "(iinc): does not close the grammar's counted loop"),
+        Arguments.of("a loop bounded by its data local 5", (Consumer<Crafted.Chunk>) ch ->
+            crookedLoop(ch.loadData(1, "[I", 3).loadData(1, "[I", 5), ICONST_0, 1, 5),
+            "(iinc): does not close the grammar's counted loop"),
         Arguments.of("a loop that never closes", (Consumer<Crafted.Chunk>) ch -> {
           Label next = new Label();
           ch.mv.visitInsn(ICONST_0);
@@ -570,6 +534,25 @@ class GrammarEdgesTest {
           ch.mv.visitMethodInsn(INVOKEVIRTUAL, FIELD, "setInt", "(Ljava/lang/Object;J)V",
               false);
         }, "calls java/lang/reflect/Field.setInt(Ljava/lang/Object;J)V, which the restore"));
+  }
+
+  /**
+   * An empty counted loop in the grammar's shape but for its first value (an {@code iconst}
+   * opcode), its step and the local whose array bounds it.
+   */
+  private static void crookedLoop(Crafted.Chunk ch, int first, int step, int bound) {
+    Label test = new Label();
+    Label top = new Label();
+    ch.mv.visitInsn(first);
+    ch.mv.visitVarInsn(ISTORE, 4);
+    ch.mv.visitJumpInsn(GOTO, test);
+    ch.mv.visitLabel(top);
+    ch.mv.visitIincInsn(4, step);
+    ch.mv.visitLabel(test);
+    ch.mv.visitVarInsn(ILOAD, 4);
+    ch.mv.visitVarInsn(ALOAD, bound);
+    ch.mv.visitInsn(ARRAYLENGTH);
+    ch.mv.visitJumpInsn(IF_ICMPLT, top);
   }
 
   // ---------------------------------------------------------------- the class file
