@@ -510,6 +510,25 @@ class TrustInvariantsTest {
     }
 
     @Test
+    void aBoxLoopFillsEachOfItsSlotsOnce() {
+      for (boolean secondIsLoop : new boolean[] {true, false}) {
+        Crafted c = new Crafted();
+        int ids = c.constant(new Constant.PrimArray(new int[] {0}));
+        int values = c.constant(new Constant.PrimArray(new int[] {3}));
+        c.code(0, ch -> {
+          ch.boxLoop(ids, values, "[I", Opcodes.IALOAD, "java/lang/Integer", 'I', false);
+          if (secondIsLoop) {
+            ch.boxLoop(ids, values, "[I", Opcodes.IALOAD, "java/lang/Integer", 'I', false);
+          } else {
+            ch.newString(0, "again");
+          }
+        });
+        String m = rejected(c).getMessage();
+        assertTrue(m.contains("fills table slot 0 a second time"), m);
+      }
+    }
+
+    @Test
     void aBoxLoopMustBoxWhatItLoadsWithItsKindsOwnCall() {
       // another box's call; the wrong array load; a narrower array than the box holds
       String[][] shapes = {{"[I", "java/lang/Long", "I"}, {"[I", "java/lang/Integer", "I"},
