@@ -3,6 +3,7 @@ package org.codese.emit;
 import static org.objectweb.asm.Opcodes.*;
 
 import org.codese.plan.Op;
+import org.codese.program.Grammar;
 import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
 
@@ -84,7 +85,7 @@ final class Loops {
       }
       mv.visitVarInsn(ALOAD, DATA);
       mv.visitVarInsn(ILOAD, INDEX);
-      mv.visitInsn(arrayLoad(b.type()));
+      mv.visitInsn(Grammar.arrayLoadOpcode(b.type()));
       if (b.cached()) {
         mv.visitMethodInsn(INVOKESTATIC, owner, "valueOf", "(" + b.type() + ")L" + owner + ";",
             false);
@@ -132,7 +133,7 @@ final class Loops {
     } else {
       mv.visitVarInsn(ALOAD, values);
       mv.visitVarInsn(ILOAD, INDEX);
-      mv.visitInsn(arrayLoad(col.type()));
+      mv.visitInsn(Grammar.arrayLoadOpcode(col.type()));
     }
     if (!col.reflective()) {
       mv.visitFieldInsn(PUTFIELD, owner, col.name(), col.descriptor());
@@ -185,17 +186,5 @@ final class Loops {
     mv.visitVarInsn(ALOAD, IDS);
     mv.visitInsn(ARRAYLENGTH);
     mv.visitJumpInsn(IF_ICMPLT, top);
-  }
-
-  private static int arrayLoad(char type) {
-    return switch (type) {
-      case 'Z', 'B' -> BALOAD;
-      case 'C' -> CALOAD;
-      case 'S' -> SALOAD;
-      case 'I' -> IALOAD;
-      case 'J' -> LALOAD;
-      case 'F' -> FALOAD;
-      default -> DALOAD;
-    };
   }
 }

@@ -488,14 +488,11 @@ final class ProgramCheck {
    * cast: {@code c} is public in a package exported to it, or in the same runtime package.
    */
   private boolean accessible(Class<?> c, int host) {
-    Class<?> e = c;
-    while (e.isArray()) {
-      e = e.getComponentType();
-    }
+    Class<?> e = elementOf(c);
     if (e.isPrimitive()) {
       return true;
     }
-    Class<?> from = host < 0 ? ProgramCheck.class : classes.get(host);
+    Class<?> from = beside(host);
     if (Modifier.isPublic(e.getModifiers())) {
       return e.getModule().isExported(e.getPackageName(), from.getModule());
     }
@@ -509,11 +506,8 @@ final class ProgramCheck {
    * cast through the loader of the class it sits in.
    */
   private boolean visible(Class<?> c, int host) {
-    Class<?> e = c;
-    while (e.isArray()) {
-      e = e.getComponentType();
-    }
-    ClassLoader from = (host < 0 ? ProgramCheck.class : classes.get(host)).getClassLoader();
+    Class<?> e = elementOf(c);
+    ClassLoader from = beside(host).getClassLoader();
     ClassLoader own = e.getClassLoader();
     if (e.isPrimitive() || own == null || own == from) {
       return true;
@@ -523,6 +517,20 @@ final class ProgramCheck {
     } catch (ClassNotFoundException | LinkageError x) {
       return false;
     }
+  }
+
+  /** The class whose package and loader generated code of {@code host} (-1: none) shares. */
+  private Class<?> beside(int host) {
+    return host < 0 ? ProgramCheck.class : classes.get(host);
+  }
+
+  /** {@code c}'s element class if it is an array class, else {@code c}. */
+  private static Class<?> elementOf(Class<?> c) {
+    Class<?> e = c;
+    while (e.isArray()) {
+      e = e.getComponentType();
+    }
+    return e;
   }
 
   private Class<?> cast(String internalName, int host) throws ObjectStreamException {

@@ -64,4 +64,25 @@ public final class Grammar {
   public static final int MAX_OPS_PER_CLASS = 10_000;
 
   private Grammar() {}
+
+  /**
+   * The array-load instruction a loop over data uses to read a primitive array of kind {@code
+   * type} (the emitter writes it, the grammar check requires it): {@code baload} for booleans and
+   * bytes, {@code caload}, {@code saload}, {@code iaload}, {@code laload}, {@code faload}, {@code
+   * daload}. Opcode numbers as the JVM specification (section 6.5) gives them.
+   *
+   * @param type a primitive descriptor character
+   * @return the opcode
+   */
+  public static int arrayLoadOpcode(char type) {
+    return switch (type) {
+      case 'Z', 'B' -> 51; // baload
+      case 'C' -> 52; // caload
+      case 'S' -> 53; // saload
+      case 'I' -> 46; // iaload
+      case 'J' -> 47; // laload
+      case 'F' -> 48; // faload
+      default -> 49; // daload
+    };
+  }
 }

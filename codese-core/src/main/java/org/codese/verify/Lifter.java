@@ -447,7 +447,7 @@ final class Lifter {
     char type = array.charAt(1);
     int values = dataLocal(array);
     expect(ILOAD, INDEX);
-    expect(loadOpcode(type));
+    expect(Grammar.arrayLoadOpcode(type));
     Insn call = next(made == null ? INVOKESTATIC : INVOKESPECIAL);
     Character box = BOXES.get(call.owner());
     String expected = made == null ? "(" + type + ")L" + call.owner() + ";" : "(" + type + ")V";
@@ -518,7 +518,7 @@ final class Lifter {
       values = dataLocal((String) data[1]);
       expect(ILOAD, INDEX);
       Insn load = code.get(at++);
-      if (load.opcode() != loadOpcode(type)) {
+      if (load.opcode() != Grammar.arrayLoadOpcode(type)) {
         throw new NotAStatement(at - 1, "reads a column with the wrong array load");
       }
     }
@@ -557,17 +557,6 @@ final class Lifter {
     return "ZBCS".indexOf(type) >= 0 ? 'I' : type;
   }
 
-  private static int loadOpcode(char type) {
-    return switch (type) {
-      case 'Z', 'B' -> BALOAD;
-      case 'C' -> CALOAD;
-      case 'S' -> SALOAD;
-      case 'I' -> IALOAD;
-      case 'J' -> LALOAD;
-      case 'F' -> FALOAD;
-      default -> DALOAD;
-    };
-  }
 
   private static char storeKind(int opcode) {
     return switch (opcode) {
