@@ -160,7 +160,10 @@ final class ConstantCodec {
     }
     char c = (char) code;
     int len = in.count(Types.size(c));
-    ByteBuffer b = ByteBuffer.wrap(in.raw(len * Types.size(c)));
+    if (c == 'B') {
+      return in.raw(len);
+    }
+    ByteBuffer b = in.view(len * Types.size(c));
     switch (c) {
       case 'Z' -> {
         boolean[] a = new boolean[len];
@@ -168,9 +171,6 @@ final class ConstantCodec {
           a[i] = b.get(i) != 0;
         }
         return a;
-      }
-      case 'B' -> {
-        return b.array();
       }
       case 'C' -> {
         char[] a = new char[len];

@@ -2,9 +2,7 @@ package org.codese.load;
 
 import java.io.Externalizable;
 import java.io.ObjectInputStream;
-import java.util.List;
-import org.codese.jvm.FieldValues;
-import org.codese.jvm.SerialField;
+import org.codese.program.Constant.HookKind;
 
 /**
  * The sanctioned hooks generated code may call: {@link #run} with a resolved {@link HookCall}. This
@@ -23,24 +21,25 @@ final class Hooks {
   static void run(Object[] table, Object hook) throws Throwable {
     HookCall h = (HookCall) hook;
     RestoreRun run = RestoreRun.current();
-    switch (h.kind()) {
-      case SLOT -> {
-        Object obj = table[h.id()];
-        ReplayStream in = new ReplayStream(table, h.tape(), obj, h.slot(), run, h.filter(),
-            h.maxArrayLength());
-        if (h.slot().readObject() != null) {
-          h.slot().readObject().invoke(obj, (ObjectInputStream) in);
-        } else {
-          in.defaultReadObject();
-        }
+    // an if-chain, not a switch over the enum, which would load a synthetic class per JVM
+    HookKind k = h.kind();
+    if (k == HookKind.SLOT) {
+      Object obj = table[h.id()];
+      ReplayStream in = new ReplayStream(table, h.tape(), obj, h.slot(), run, h.filter(),
+          h.maxArrayLength());
+      if (h.slot().readObject() != null) {
+        h.slot().readObject().invokeExact(obj, (ObjectInputStream) in);
+      } else {
+        in.defaultReadObject();
       }
-      case EXTERNAL -> {
-        Object obj = table[h.id()];
-        ((Externalizable) obj).readExternal(new ReplayStream(table, h.tape(), obj, null, run,
-            h.filter(), h.maxArrayLength()));
-      }
-      case RECORD -> table[h.id()] = record(table, h);
-      case RESOLVE -> table[h.id()] = h.handle().invoke(table[h.id()]);
+    } else if (k == HookKind.EXTERNAL) {
+      Object obj = table[h.id()];
+      ((Externalizable) obj).readExternal(new ReplayStream(table, h.tape(), obj, null, run,
+          h.filter(), h.maxArrayLength()));
+    } else if (k == HookKind.RECORD) {
+      table[h.id()] = record(table, h);
+    } else {
+      table[h.id()] = (Object) h.resolve().invokeExact(table[h.id()]);
     }
   }
 
@@ -96,45 +95,7 @@ final class Hooks {
   private static Object record(Object[] table, HookCall h) throws Throwable {
     ReplayStream in = new ReplayStream(table, h.tape(), null, h.slot(), RestoreRun.current(),
         h.filter(), h.maxArrayLength());
-    FieldValues values = in.nextFields();
-    List<SerialField> fields = h.slot().fields();
-    java.lang.reflect.RecordComponent[] comps = h.type().getRecordComponents();
-    Object[] args = new Object[comps.length];
-    int nPrims = values.prims().length;
-    for (int c = 0; c < comps.length; c++) {
-      for (int f = 0; f < fields.size(); f++) {
-        if (fields.get(f).name().equals(comps[c].getName())) {
-          args[c] = f < nPrims
-              ? org.codese.jvm.Types.box(
-                  org.codese.jvm.Types.primitiveCode(fields.get(f).type()), values.prims()[f])
-              : values.refs()[f - nPrims];
-        }
-      }
-      args[c] = component(args[c], comps[c]);
-    }
-    return h.handle().invokeWithArguments(args);
-  }
-
-  /**
-   * A record component's argument: a missing primitive is zero, as for a field missing from a
-   * JDK stream; a value of the wrong class is an {@code InvalidObjectException}, as the JDK's
-   * record deserialization reports it, before the constructor is called.
-   */
-  private static Object component(Object arg, java.lang.reflect.RecordComponent comp)
-      throws java.io.InvalidObjectException {
-    Class<?> type = comp.getType();
-    if (arg == null) {
-      return type.isPrimitive() ? org.codese.jvm.Types.box(
-          org.codese.jvm.Types.primitiveCode(type), 0) : null;
-    }
-    Class<?> boxed = type.isPrimitive()
-        ? org.codese.jvm.Types.box(org.codese.jvm.Types.primitiveCode(type), 0).getClass() : type;
-    if (!boxed.isInstance(arg)) {
-      throw new java.io.InvalidObjectException("cannot assign instance of "
-          + arg.getClass().getName() + " to record component " + comp.getName() + " of type "
-          + type.getName() + " in " + comp.getDeclaringRecord().getName());
-    }
-    return arg;
+    return h.record().make(in.nextFields());
   }
 
 }

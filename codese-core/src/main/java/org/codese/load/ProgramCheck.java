@@ -358,11 +358,14 @@ final class ProgramCheck {
   private void fillBlock(int[] ids, int from, int to, byte k, Class<?> c)
       throws ObjectStreamException {
     byte[] kinds = kind;
+    Class<?>[] types = type;
+    int base = first;
+    int n = kinds.length;
     for (int i = from; i < to; i++) {
-      int at = ids[i] - first;
-      if (at >= 0 && at < kinds.length && kinds[at] == EMPTY) {
+      int at = ids[i] - base;
+      if (at >= 0 && at < n && kinds[at] == EMPTY) {
         kinds[at] = k;
-        type[at] = c;
+        types[at] = c;
       } else {
         fill(ids[i], k, c, 0);
       }
@@ -751,15 +754,26 @@ final class ProgramCheck {
   private void refBlock(int[] refs, int from, int to, Class<?> required)
       throws ObjectStreamException {
     Class<?>[] types = type;
+    int base = first;
+    int nul = end;
+    int n = types.length;
+    Class<?> fit = fitFor(required);
     for (int i = from; i < to; i++) {
       int r = refs[i];
-      int at = r - first;
-      if (r == end || (at >= 0 && at < types.length && types[at] == lastFit && lastFit != null
-          && required == lastRequired)) {
-        continue;
+      int at = r - base;
+      if (r != nul && (at < 0 || at >= n || types[at] != fit)) {
+        ref(r, required);
+        fit = fitFor(required);
       }
-      ref(r, required);
     }
+  }
+
+  /**
+   * The class that fitted {@code required} last, or {@code void.class}, which no slot holds: a
+   * slot of that class needs no further check.
+   */
+  private Class<?> fitFor(Class<?> required) {
+    return required == lastRequired && lastFit != null ? lastFit : void.class;
   }
 
   /** Checks that table slot {@code ref} holds null or an object fitting {@code required}. */
