@@ -352,23 +352,13 @@ final class ProgramCheck {
 
   /**
    * Fills slots {@code ids[from..to)} of a loop, as {@link #fill} with the capacity counted by the
-   * caller, its common case inline: this runs once per object, often interpreted, where a call
-   * per element costs.
+   * caller; its common case, an empty own slot, in {@link CheckLoops#fillEmpty}.
    */
   private void fillBlock(int[] ids, int from, int to, byte k, Class<?> c)
       throws ObjectStreamException {
-    byte[] kinds = kind;
-    Class<?>[] types = type;
-    int base = first;
-    int n = kinds.length;
-    for (int i = from; i < to; i++) {
-      int at = ids[i] - base;
-      if (at >= 0 && at < n && kinds[at] == EMPTY) {
-        kinds[at] = k;
-        types[at] = c;
-      } else {
-        fill(ids[i], k, c, 0);
-      }
+    int i = from;
+    while ((i = CheckLoops.fillEmpty(ids, i, to, kind, type, first, EMPTY, k, c)) < to) {
+      fill(ids[i++], k, c, 0);
     }
   }
 
@@ -748,23 +738,14 @@ final class ProgramCheck {
   }
 
   /**
-   * {@link #ref} for {@code refs[from..to)}, with its common cases inline (the null slot, a slot of
-   * the class that fitted last): this loop runs once per reference, often interpreted.
+   * {@link #ref} for {@code refs[from..to)}; its common cases, the null slot and a slot of the
+   * class that fitted last, in {@link CheckLoops#firstUnfit}.
    */
   private void refBlock(int[] refs, int from, int to, Class<?> required)
       throws ObjectStreamException {
-    Class<?>[] types = type;
-    int base = first;
-    int nul = end;
-    int n = types.length;
-    Class<?> fit = fitFor(required);
-    for (int i = from; i < to; i++) {
-      int r = refs[i];
-      int at = r - base;
-      if (r != nul && (at < 0 || at >= n || types[at] != fit)) {
-        ref(r, required);
-        fit = fitFor(required);
-      }
+    int i = from;
+    while ((i = CheckLoops.firstUnfit(refs, i, to, type, first, end, fitFor(required))) < to) {
+      ref(refs[i++], required);
     }
   }
 
