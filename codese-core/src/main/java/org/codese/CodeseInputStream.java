@@ -20,6 +20,23 @@ import org.codese.load.StreamReader;
  * <p>Like {@code ObjectInputStream}, it restores by default only classes that are {@code
  * Serializable}, the way Java serialization allocates them; {@link
  * CodeseOptions#withAllowedClasses} admits others.
+ *
+ * <p>Exceptions are the JDK's: what a class's own {@code readObject}, {@code readExternal}, {@code
+ * readResolve}, {@code validateObject} or constructor throws reaches the caller of {@link
+ * #readObject()} as {@code ObjectInputStream} lets it through (a record constructor's exception as
+ * the cause of an {@link java.io.InvalidObjectException}, a throwing constructor as {@link
+ * java.io.InvalidClassException} "unable to create instance"); a class that cannot be found is the
+ * class loader's {@link ClassNotFoundException}. What only Codese detects is an {@code
+ * ObjectStreamException} subclass: {@link CorruptSnapshotException}, {@link
+ * UnsafeSnapshotException}, {@link ClassMismatchException}, {@link ClassNotAllowedException}, and
+ * {@link RestoreException} for a failure of Codese itself.
+ *
+ * <p>The objects a {@link CodeseOutputStream} wrote between two flushes are checked and restored
+ * together, when the first of them is read; primitive data before them is readable whatever they
+ * hold. So a failure in any of them is thrown by the {@code readObject} that reads the first,
+ * their validations run once all of them are restored, and after a failure the stream refuses
+ * further reads ({@link java.io.StreamCorruptedException}); the JDK goes on after a {@code
+ * ClassNotFoundException}.
  */
 public class CodeseInputStream extends ObjectInputStream {
   private final StreamReader reader;
