@@ -181,8 +181,8 @@ final class Surface {
       // "no valid constructor" first, as ObjectInputStream words its InvalidClassException
       return init == null
           ? "no valid constructor: " + firstNonSerializable(c).getName() + " has no no-arg"
-              + " constructor ObjectInputStream may call, so it would refuse the class, and"
-              + " this snapshot allocates it without running any constructor"
+              + " constructor it may call, so ObjectInputStream would refuse it, and this"
+              + " snapshot allocates it without running any constructor"
           : "Serializable, but this snapshot allocates it without running any constructor,"
               + " where ObjectInputStream would run the no-arg constructor of " + init.getName();
     }
