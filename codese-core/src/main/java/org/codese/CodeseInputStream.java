@@ -20,6 +20,23 @@ import org.codese.load.StreamReader;
  * <p>Like {@code ObjectInputStream}, it restores by default only classes that are {@code
  * Serializable}, the way Java serialization allocates them; {@link
  * CodeseOptions#withAllowedClasses} admits others.
+ *
+ * <p>Exceptions are the JDK's: what a class's own {@code readObject}, {@code readExternal}, {@code
+ * readResolve}, {@code validateObject} or constructor throws reaches the caller of {@link
+ * #readObject()} as {@code ObjectInputStream} lets it through (a record constructor's exception as
+ * the cause of an {@link java.io.InvalidObjectException}, a throwing constructor as {@link
+ * java.io.InvalidClassException} "unable to create instance"); a class that cannot be found is the
+ * class loader's {@link ClassNotFoundException}. What only Codese detects is an {@code
+ * ObjectStreamException} subclass: {@link CorruptSnapshotException}, {@link
+ * UnsafeSnapshotException}, {@link ClassMismatchException}, {@link ClassNotAllowedException}, and
+ * {@link RestoreException} for a failure of Codese itself.
+ *
+ * <p>The objects a {@link CodeseOutputStream} wrote between two flushes are checked and restored
+ * together, when the first of them is read; primitive data before them is readable whatever they
+ * hold. So a failure in any of them is thrown by the {@code readObject} that reads the first,
+ * their validations run once all of them are restored, and after a failure the stream refuses
+ * further reads ({@link java.io.StreamCorruptedException}); the JDK goes on after a {@code
+ * ClassNotFoundException}.
  */
 public class CodeseInputStream extends ObjectInputStream {
   private final StreamReader reader;
@@ -63,14 +80,43 @@ public class CodeseInputStream extends ObjectInputStream {
     return s;
   }
 
+  /**
+   * Reads the next object, as {@link ObjectInputStream#readObject()} does.
+   *
+   * @return the object
+   * @throws ClassNotFoundException if a class of the object cannot be found (thrown by the class
+   *     loader), or a class's own {@code readObject} or {@code readExternal} threw it
+   * @throws java.io.InvalidObjectException if the object refers back to an object read with
+   *     {@link #readUnshared}, or a record's canonical constructor threw (the cause)
+   * @throws java.io.InvalidClassException if the constructor run to create an instance threw
+   *     ("unable to create instance"), the serialization filter rejects a class, or a class
+   *     changed ({@link ClassMismatchException}) or is not admitted ({@link
+   *     ClassNotAllowedException})
+   * @throws java.io.OptionalDataException if primitive data is next
+   * @throws EOFException at the end of the data
+   * @throws IOException what a class's own restore code threw, or another rejection
+   */
   @Override
   protected Object readObjectOverride() throws IOException, ClassNotFoundException {
-    return current().readObject();
+    return reader.readObject(false);
   }
 
+  /**
+   * Reads the next object as an unshared one, as {@link ObjectInputStream#readUnshared()} does:
+   * later reads that refer back to it throw {@link java.io.InvalidObjectException} ("cannot read
+   * back reference to unshared object"), unless its {@code readResolve} returned another object,
+   * which they then get; an array that {@code readResolve} returned is returned as a copy.
+   *
+   * @return the object
+   * @throws java.io.InvalidObjectException if the object was written before by {@code
+   *     writeObject} ("cannot read back reference as unshared"), or refers back to an object read
+   *     unshared
+   * @throws ClassNotFoundException as {@link #readObject()}
+   * @throws IOException as {@link #readObject()}
+   */
   @Override
   public Object readUnshared() throws IOException, ClassNotFoundException {
-    return current().readObject();
+    return reader.readObject(true);
   }
 
   /** Closes the underlying stream. */

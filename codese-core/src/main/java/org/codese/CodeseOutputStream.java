@@ -15,7 +15,11 @@ import org.codese.load.StreamReader;
  *
  * <p>As with the JDK, objects are captured when {@code writeObject} is called, object identity is
  * shared across the {@code writeObject} calls of one stream until {@link #reset()}, {@link
- * #writeUnshared} writes a fresh copy, and primitive data may be written between objects. What was
+ * #writeUnshared} writes a fresh copy that no later write refers back to (an object replaced by
+ * {@code writeReplace} is replaced once, and later writes write that replacement anew), and
+ * primitive data may be written between objects. Each top-level object records which objects of
+ * earlier writes it refers back to, so that {@link CodeseInputStream#readUnshared} can refuse
+ * back references as {@code ObjectInputStream} does. What was
  * written is emitted as one snapshot segment on every {@link #flush()} and on {@link #close()}.
  * {@code close()} must be called: it writes the end mark the reader expects.
  *
@@ -78,6 +82,15 @@ public class CodeseOutputStream extends ObjectOutputStream {
     capturer.writeObject(obj, false);
   }
 
+  /**
+   * Writes {@code obj} as a new object, as {@link ObjectOutputStream#writeUnshared} does: even if
+   * it was written before, and no later {@code writeObject} or {@code writeUnshared} refers back
+   * to this copy. The objects it refers to are shared as usual.
+   *
+   * @param obj the object, or {@code null}
+   * @throws CaptureException if an object of the graph cannot be captured
+   * @throws IOException if the stream is closed or a class's own {@code writeObject} fails
+   */
   @Override
   public void writeUnshared(Object obj) throws IOException {
     ensureOpen();

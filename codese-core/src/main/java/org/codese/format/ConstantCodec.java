@@ -122,6 +122,7 @@ final class ConstantCodec {
       int kind = in.u4();
       int arg = in.u4();
       if (kind == Tape.OBJECT ? arg < -1 || arg >= tableSize
+          : kind == Tape.BACK_REFERENCE ? arg < 0 || arg >= tableSize
           : kind == Tape.BLOCK ? arg <= 0 || (dataUsed += arg) > data.length
           : kind != Tape.FIELDS || arg < 0 || arg > (n - i) / 2) {
         throw in.corrupt("bad tape item (" + kind + ", " + arg + ")");

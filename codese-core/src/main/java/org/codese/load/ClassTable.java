@@ -151,8 +151,12 @@ final class ClassTable {
     try {
       return Class.forName(name, false, loader);
     } catch (ClassNotFoundException | LinkageError e) {
-      throw new ClassMismatchException(name, null, "the class is not found by " + loader
-          + "; put it on the class path or pass its loader in CodeseOptions.withClassLoader");
+      ClassMismatchException x = new ClassMismatchException(name, null, "the class is not found"
+          + " by " + loader + "; put it on the class path or pass its loader in"
+          + " CodeseOptions.withClassLoader");
+      // CodeseInputStream throws a ClassNotFoundException itself, as ObjectInputStream does
+      x.initCause(e);
+      throw x;
     }
   }
 

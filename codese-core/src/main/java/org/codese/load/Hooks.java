@@ -1,8 +1,12 @@
 package org.codese.load;
 
 import java.io.Externalizable;
+import java.io.IOException;
+import java.io.InvalidObjectException;
 import java.io.ObjectInputStream;
-import org.codese.program.Constant.HookKind;
+import java.io.ObjectStreamException;
+import java.lang.invoke.MethodHandle;
+import org.codese.program.Constant;
 
 /**
  * The sanctioned hooks generated code may call: {@link #run} with a resolved {@link HookCall}. This
@@ -12,35 +16,81 @@ final class Hooks {
   private Hooks() {}
 
   /**
-   * Runs one hook.
+   * Runs one hook. What the class's own code throws leaves as {@code ObjectInputStream} lets it
+   * leave ({@code ObjectStreamClass.invokeReadObject}, {@code invokeReadResolve}, {@code
+   * ObjectInputStream.readRecord}): an {@code IOException} as it is, a {@code RuntimeException},
+   * an {@code Error} or a {@code ClassNotFoundException} inside a {@link HookFailure}, and from
+   * {@code readObject} or {@code readResolve} any other checked exception as the cause of an
+   * {@code IOException("unexpected exception type")}; a record constructor's exception becomes an
+   * {@code InvalidObjectException} with its message and the exception as cause.
    *
    * @param table the restore table
    * @param hook a {@link HookCall} from the class data
-   * @throws Throwable whatever the class's own method throws
+   * @throws Throwable as described above
    */
   static void run(Object[] table, Object hook) throws Throwable {
     HookCall h = (HookCall) hook;
     RestoreRun run = RestoreRun.current();
-    // an if-chain, not a switch over the enum, which would load a synthetic class per JVM
-    HookKind k = h.kind();
-    if (k == HookKind.SLOT) {
+    // an if-chain, not a switch over the enum: a switch would load a synthetic class
+    Constant.HookKind kind = h.kind();
+    if (kind == Constant.HookKind.SLOT) {
       Object obj = table[h.id()];
       ReplayStream in = new ReplayStream(table, h.tape(), obj, h.slot(), run, h.filter(),
           h.maxArrayLength());
       if (h.slot().readObject() != null) {
-        h.slot().readObject().invokeExact(obj, (ObjectInputStream) in);
+        readObject(h.slot().readObject(), obj, in);
       } else {
         in.defaultReadObject();
       }
-    } else if (k == HookKind.EXTERNAL) {
+    } else if (kind == Constant.HookKind.EXTERNAL) {
       Object obj = table[h.id()];
-      ((Externalizable) obj).readExternal(new ReplayStream(table, h.tape(), obj, null, run,
-          h.filter(), h.maxArrayLength()));
-    } else if (k == HookKind.RECORD) {
+      ReplayStream in = new ReplayStream(table, h.tape(), obj, null, run, h.filter(),
+          h.maxArrayLength());
+      try {
+        ((Externalizable) obj).readExternal(in);
+      } catch (IOException e) {
+        throw e;
+      } catch (Throwable t) {
+        // ObjectInputStream calls readExternal directly: everything else leaves as it is too
+        throw new HookFailure(t);
+      }
+    } else if (kind == Constant.HookKind.RECORD) {
       table[h.id()] = record(table, h);
     } else {
-      table[h.id()] = (Object) h.resolve().invokeExact(table[h.id()]);
+      table[h.id()] = resolve(h, table[h.id()], run);
     }
+  }
+
+  private static void readObject(MethodHandle readObject, Object obj, ReplayStream in)
+      throws IOException {
+    try {
+      readObject.invokeExact(obj, (ObjectInputStream) in);
+    } catch (IOException e) {
+      throw e;
+    } catch (ClassNotFoundException | RuntimeException | Error e) {
+      throw new HookFailure(e);
+    } catch (Throwable t) {
+      throw new IOException("unexpected exception type", t);
+    }
+  }
+
+  private static Object resolve(HookCall h, Object obj, RestoreRun run) throws IOException {
+    Object rep;
+    try {
+      rep = (Object) h.resolve().invokeExact(obj);
+    } catch (ObjectStreamException e) {
+      throw e;
+    } catch (RuntimeException | Error e) {
+      throw new HookFailure(e);
+    } catch (Throwable t) {
+      // as ObjectStreamClass.invokeReadResolve: even an IOException that is not an
+      // ObjectStreamException, or a ClassNotFoundException, is "unexpected" here
+      throw new IOException("unexpected exception type", t);
+    }
+    if (rep != obj) {
+      run.replaced(h.id());
+    }
+    return rep;
   }
 
   /**
@@ -95,7 +145,22 @@ final class Hooks {
   private static Object record(Object[] table, HookCall h) throws Throwable {
     ReplayStream in = new ReplayStream(table, h.tape(), null, h.slot(), RestoreRun.current(),
         h.filter(), h.maxArrayLength());
-    return h.record().make(in.nextFields());
+    Object[] args = h.record().arguments(in.nextFields());
+    try {
+      return h.record().construct(args);
+    } catch (Exception e) {
+      // ObjectInputStream.readRecord; the constructor taking a cause is JDK 19+
+      InvalidObjectException x = new InvalidObjectException(e.getMessage());
+      x.initCause(e);
+      throw x;
+    } catch (Error e) {
+      throw new HookFailure(e);
+    } catch (Throwable t) {
+      InvalidObjectException x =
+          new InvalidObjectException("ReflectiveOperationException during deserialization");
+      x.initCause(t);
+      throw x;
+    }
   }
 
 }

@@ -93,15 +93,14 @@ final class RecordMaker {
   }
 
   /**
-   * Makes one record.
+   * The canonical constructor's arguments for one record.
    *
    * @param values the field values the hook's data carries, primitives first in slot order
-   * @return what the canonical constructor returned
+   * @return one argument per component
    * @throws InvalidObjectException if a value does not fit its component, as the JDK's record
    *     deserialization reports it, before the constructor is called
-   * @throws Throwable whatever the canonical constructor throws
    */
-  Object make(FieldValues values) throws Throwable {
+  Object[] arguments(FieldValues values) throws InvalidObjectException {
     long[] prims = values.prims();
     Object[] refs = values.refs();
     Object[] args = new Object[names.length];
@@ -118,6 +117,17 @@ final class RecordMaker {
       }
       args[c] = arg;
     }
+    return args;
+  }
+
+  /**
+   * Calls the canonical constructor.
+   *
+   * @param args the arguments from {@link #arguments}
+   * @return the record
+   * @throws Throwable what the constructor threw, unwrapped; or a reflective failure
+   */
+  Object construct(Object[] args) throws Throwable {
     try {
       return ctor.newInstance(args);
     } catch (InvocationTargetException e) {

@@ -5,9 +5,12 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.ObjectInputStream;
+import java.io.StreamCorruptedException;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.function.Supplier;
 import java.io.ObjectInputFilter;
+import org.codese.ClassMismatchException;
 import org.codese.CodeseLimits;
 import org.codese.CorruptSnapshotException;
 import org.codese.format.Signing;
@@ -33,6 +36,13 @@ public final class StreamReader {
   private final AllowList allowed;
   private Object[] table = new Object[1];
   private ReplayStream current;
+  /** The current segment while its code has not run: it runs when its first object is read. */
+  private SnapshotFile pending;
+  private RestoreRun pendingRun;
+  /** What failed to restore; the stream cannot go past it. */
+  private Throwable failed;
+  /** The ids read with {@code readUnshared}, shared by every segment's restore. */
+  private final BitSet unshared = new BitSet();
   private boolean ended;
   private long offset;
 
@@ -82,12 +92,63 @@ public final class StreamReader {
    * @throws IOException if a segment is damaged or cannot be restored
    */
   public ObjectInputStream stream() throws IOException {
+    if (failed != null) {
+      throw new StreamCorruptedException("the stream cannot be read past an object that failed"
+          + " to restore (" + failed + "); the objects written in the same flush of the"
+          + " CodeseOutputStream are lost");
+    }
     while (current == null || current.exhausted()) {
       if (ended || !nextSegment()) {
         return null;
       }
     }
     return current;
+  }
+
+  /**
+   * Reads the next top-level object, running the code of its segment first if this is the
+   * segment's first object. Checks and code run only now, as {@code ObjectInputStream} reads
+   * nothing of an object before {@code readObject}: primitive data before it stays readable
+   * whatever the segment holds.
+   *
+   * @param unshared whether {@code readUnshared} asks
+   * @return the object
+   * @throws java.io.EOFException at the end of all data
+   * @throws ClassNotFoundException if the segment names a class the loader cannot find, or a
+   *     class's own {@code readObject} or {@code readExternal} threw it
+   * @throws java.io.InvalidObjectException for a back reference to an object read with {@code
+   *     readUnshared}, or {@code readUnshared} of an object written before
+   * @throws IOException if the segment is rejected, or a class's own restore code threw one
+   */
+  public Object readObject(boolean unshared) throws IOException, ClassNotFoundException {
+    ObjectInputStream s = stream();
+    if (s == null) {
+      throw new EOFException("end of Codese stream");
+    }
+    if (pending != null && current.objectNext()) {
+      restorePending();
+    }
+    return current.readTopLevel(unshared);
+  }
+
+  private void restorePending() throws IOException, ClassNotFoundException {
+    SnapshotFile file = pending;
+    pending = null;
+    try {
+      LoadedSnapshot loaded;
+      try {
+        loaded = LoadedSnapshot.load(file, loader, filter, limits, allowed);
+      } catch (ClassMismatchException e) {
+        if (e.getCause() instanceof ClassNotFoundException c) {
+          throw c; // what ObjectInputStream.resolveClass throws, from readObject
+        }
+        throw e;
+      }
+      loaded.restoreAsStream(table, pendingRun);
+    } catch (IOException | ClassNotFoundException | RuntimeException | Error e) {
+      failed = e;
+      throw e;
+    }
   }
 
   /**
@@ -138,9 +199,10 @@ public final class StreamReader {
       throw new CorruptSnapshotException("stream", offset, "segment starts at object "
           + file.firstId() + " but " + (table.length - 1) + " objects were read before it");
     }
-    LoadedSnapshot loaded = LoadedSnapshot.load(file, loader, filter, limits, allowed);
-    table = loaded.restoreInto(Arrays.copyOf(table, file.tableSize() + 1), 1);
-    current = new ReplayStream(table, file.items(), null, null, RestoreRun.current(),
+    table = Arrays.copyOf(table, file.tableSize() + 1);
+    pending = file;
+    pendingRun = new RestoreRun(unshared);
+    current = new ReplayStream(table, file.items(), null, null, pendingRun,
         filter == null ? null : filter.get(), limits.maxArrayLength());
     return true;
   }
