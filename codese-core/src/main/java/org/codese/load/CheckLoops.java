@@ -13,6 +13,8 @@ final class CheckLoops {
   /** Calls of each loop in {@link #warmUp}: above the JIT's first compilation threshold. */
   private static final int WARM_CALLS = 256;
   private static final int WARM_SLOTS = 32;
+  /** Set once the loops were warmed in this JVM; a race only warms them twice. */
+  private static volatile boolean warm;
 
   private CheckLoops() {}
 
@@ -55,8 +57,15 @@ final class CheckLoops {
     return to;
   }
 
-  /** Runs each loop {@link #WARM_CALLS} times over {@link #WARM_SLOTS} dummy slots. */
+  /**
+   * Runs each loop {@link #WARM_CALLS} times over {@link #WARM_SLOTS} dummy slots, the first time
+   * it is called in a JVM.
+   */
   static void warmUp() {
+    if (warm) {
+      return;
+    }
+    warm = true;
     int[] ids = new int[WARM_SLOTS];
     for (int i = 0; i < ids.length; i++) {
       ids[i] = i;

@@ -26,11 +26,6 @@ import org.codese.program.ClassEntry;
  * must be unchanged.
  */
 final class ClassTable {
-  private static final Map<String, Class<?>> PRIMITIVES = Map.of(
-      "int", int.class, "long", long.class, "boolean", boolean.class, "byte", byte.class,
-      "char", char.class, "short", short.class, "float", float.class, "double", double.class,
-      "void", void.class);
-
   private static final MethodType READ_OBJECT =
       MethodType.methodType(void.class, Object.class, ObjectInputStream.class);
 
@@ -144,7 +139,7 @@ final class ClassTable {
   }
 
   private static Class<?> resolve(String name, ClassLoader loader) throws ClassMismatchException {
-    Class<?> p = PRIMITIVES.get(name);
+    Class<?> p = Types.primitiveNamed(name);
     if (p != null) {
       return p;
     }

@@ -36,12 +36,13 @@ final class Constants {
   static Object[] resolve(List<Constant> constants, ClassTable classes, ObjectInputFilter filter,
       int maxArrayLength) throws ClassMismatchException {
     Object[] out = new Object[constants.size()];
-    // per class index: the record maker, then readResolve (a record may have both)
-    Object[] perClass = new Object[2 * classes.size()];
+    // per class index (a record may have both)
+    RecordMaker[] makers = new RecordMaker[classes.size()];
+    MethodHandle[] resolvers = new MethodHandle[classes.size()];
     for (int i = 0; i < out.length; i++) {
       Constant c = constants.get(i);
       out[i] = c instanceof Constant.Hook h
-          ? hook(h, classes, perClass, filter, maxArrayLength)
+          ? hook(h, classes, makers, resolvers, filter, maxArrayLength)
           : resolve(c, classes);
     }
     return out;
@@ -125,33 +126,30 @@ final class Constants {
   }
 
   /**
-   * Resolves a hook; {@code perClass} caches, per class index {@code i}, the class's record maker
-   * at {@code 2i} and its {@code readResolve} at {@code 2i + 1} (a record may have both).
+   * Resolves a hook; {@code makers} and {@code resolvers} cache, per class index, the class's
+   * record maker and its {@code readResolve}.
    */
-  private static HookCall hook(Constant.Hook h, ClassTable classes, Object[] perClass,
-      ObjectInputFilter filter, int maxArray) throws ClassMismatchException {
-    Class<?> type = classes.get(h.type());
+  private static HookCall hook(Constant.Hook h, ClassTable classes, RecordMaker[] makers,
+      MethodHandle[] resolvers, ObjectInputFilter filter, int maxArray)
+      throws ClassMismatchException {
+    int c = h.type();
     // if-chains, not switches over enums: each switch loads a synthetic class per JVM
     Constant.HookKind k = h.kind();
     if (k == Constant.HookKind.SLOT) {
-      return new HookCall(k, type, h.id(), h.tape(), classes.slot(h.type()), null, null, filter,
-          maxArray);
+      return new HookCall(k, h.id(), h.tape(), classes.slot(c), null, null, filter, maxArray);
     } else if (k == Constant.HookKind.EXTERNAL) {
-      return new HookCall(k, type, h.id(), h.tape(), null, null, null, filter, maxArray);
+      return new HookCall(k, h.id(), h.tape(), null, null, null, filter, maxArray);
     } else if (k == Constant.HookKind.RECORD) {
-      int at = 2 * h.type();
-      if (perClass[at] == null) {
-        perClass[at] = RecordMaker.of(type, classes.slot(h.type()));
+      if (makers[c] == null) {
+        makers[c] = RecordMaker.of(classes.get(c), classes.slot(c));
       }
-      return new HookCall(k, type, h.id(), h.tape(), classes.slot(h.type()), null,
-          (RecordMaker) perClass[at], filter, maxArray);
+      return new HookCall(k, h.id(), h.tape(), classes.slot(c), null, makers[c], filter,
+          maxArray);
     }
-    int at = 2 * h.type() + 1;
-    if (perClass[at] == null) {
-      perClass[at] = readResolve(type);
+    if (resolvers[c] == null) {
+      resolvers[c] = readResolve(classes.get(c));
     }
-    return new HookCall(k, type, h.id(), null, null, (MethodHandle) perClass[at], null, filter,
-        maxArray);
+    return new HookCall(k, h.id(), null, null, resolvers[c], null, filter, maxArray);
   }
 
   /** {@code type}'s {@code readResolve}, adapted to {@code (Object)Object} once, here. */

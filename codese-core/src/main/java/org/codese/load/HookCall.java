@@ -10,7 +10,6 @@ import org.codese.program.Tape;
  * A resolved hook constant: what {@link Hooks#run} does for one object.
  *
  * @param kind which hook
- * @param type the class whose hook runs (the slot class for {@link HookKind#SLOT})
  * @param id the object's table index
  * @param tape the data the hook reads, or {@code null}
  * @param slot the slot (for {@code SLOT} and {@code RECORD}), or {@code null}
@@ -23,5 +22,5 @@ import org.codese.program.Tape;
  * @param maxArrayLength the longest such array the limits allow ({@code
  *     CodeseLimits.maxArrayLength})
  */
-record HookCall(HookKind kind, Class<?> type, int id, Tape tape, Slot slot, MethodHandle resolve,
+record HookCall(HookKind kind, int id, Tape tape, Slot slot, MethodHandle resolve,
     RecordMaker record, ObjectInputFilter filter, int maxArrayLength) {}

@@ -759,11 +759,6 @@ final class ProgramCheck {
 
   /** Checks that table slot {@code ref} holds null or an object fitting {@code required}. */
   private void ref(int ref, Class<?> required) throws ObjectStreamException {
-    int own = ref - first;
-    if (own >= 0 && own < kind.length && type[own] == lastFit && required == lastRequired
-        && lastFit != null) {
-      return;
-    }
     if (ref < 0 || ref > end) {
       throw reject("reads table slot " + ref + ", outside the table");
     }
@@ -781,7 +776,7 @@ final class ProgramCheck {
     }
     int at = ref - first;
     Class<?> t = type[at];
-    if (t == lastFit && required == lastRequired) {
+    if (t == fitFor(required)) {
       return;
     }
     if (kind[at] != EMPTY && kind[at] != RESOLVED && !required.isAssignableFrom(t)) {

@@ -54,6 +54,11 @@ public final class SideBySide {
     public ObjectInputStream in(InputStream i) throws IOException {
       return new ObjectInputStream(i);
     }
+
+    @Override
+    public String toString() {
+      return "JDK";
+    }
   };
 
   /** {@code CodeseOutputStream} and {@code CodeseInputStream} with default options. */
@@ -66,6 +71,11 @@ public final class SideBySide {
     @Override
     public ObjectInputStream in(InputStream i) throws IOException {
       return RoundTrip.CodeseStreams.newInput(i);
+    }
+
+    @Override
+    public String toString() {
+      return "Codese";
     }
   };
 
