@@ -71,11 +71,44 @@ public final class Jvm {
   }
 
   static MethodHandle writeObject(Class<?> type) {
-    return FACTORY.writeObjectForSerialization(type);
+    return declaresPrivate(type, "writeObject", ObjectOutputStream.class)
+        ? FACTORY.writeObjectForSerialization(type) : null;
   }
 
+  /**
+   * @param type any class
+   * @return {@code type}'s {@code private void readObject(ObjectInputStream)} as Java serialization
+   *     calls it, or {@code null} if the class is not {@code Serializable} or declares none
+   */
   public static MethodHandle readObject(Class<?> type) {
-    return FACTORY.readObjectForSerialization(type);
+    return declaresReadObject(type) ? FACTORY.readObjectForSerialization(type) : null;
+  }
+
+  /**
+   * @param type any class
+   * @return whether {@code type} declares {@code private void readObject(ObjectInputStream)}
+   */
+  public static boolean declaresReadObject(Class<?> type) {
+    return declaresPrivate(type, "readObject", ObjectInputStream.class);
+  }
+
+  /**
+   * Whether {@code c} declares the private, non-static {@code void name(parameter)}. Scans the
+   * declared methods rather than asking for this one, as {@code ReflectionFactory} does: a missing
+   * method is a {@code NoSuchMethodException} whose message the JDK builds with streams and a
+   * lambda, milliseconds in a cold JVM, and most classes declare no such method.
+   */
+  private static boolean declaresPrivate(Class<?> c, String name, Class<?> parameter) {
+    for (java.lang.reflect.Method m : c.getDeclaredMethods()) {
+      int mods = m.getModifiers();
+      if (m.getName().equals(name) && m.getParameterCount() == 1
+          && m.getParameterTypes()[0] == parameter && m.getReturnType() == void.class
+          && java.lang.reflect.Modifier.isPrivate(mods)
+          && !java.lang.reflect.Modifier.isStatic(mods)) {
+        return true;
+      }
+    }
+    return false;
   }
 
 

@@ -239,10 +239,10 @@ final class ClassTable {
           + " serializable field of the class, so ObjectInputStream never sets it; the snapshot"
           + " is damaged or crafted");
     }
-    if (declaresReadObject(c) || java.io.Externalizable.class.isAssignableFrom(c)) {
+    if (Jvm.declaresReadObject(c) || java.io.Externalizable.class.isAssignableFrom(c)) {
       throw new ClassMismatchException(c.getName(), name, "field " + name + " is set directly,"
           + " but ObjectInputStream sets the fields of this class only through its "
-          + (declaresReadObject(c) ? "readObject" : "readExternal")
+          + (Jvm.declaresReadObject(c) ? "readObject" : "readExternal")
           + "; the snapshot is damaged or crafted");
     }
     return f;
@@ -293,25 +293,6 @@ final class ClassTable {
       }
     }
     return null;
-  }
-
-  /**
-   * Whether {@code c} declares {@code private void readObject(ObjectInputStream)}. Scans the
-   * declared methods rather than asking for this one: a missing method is a {@code
-   * NoSuchMethodException} whose message the JDK builds with streams and a lambda, milliseconds in a
-   * cold JVM.
-   */
-  private static boolean declaresReadObject(Class<?> c) {
-    for (java.lang.reflect.Method m : c.getDeclaredMethods()) {
-      int mods = m.getModifiers();
-      if (m.getName().equals("readObject") && m.getParameterCount() == 1
-          && m.getParameterTypes()[0] == ObjectInputStream.class
-          && m.getReturnType() == void.class && Modifier.isPrivate(mods)
-          && !Modifier.isStatic(mods)) {
-        return true;
-      }
-    }
-    return false;
   }
 
   private static Field field(Class<?> c, ClassEntry.FieldEntry f) throws ClassMismatchException {

@@ -26,6 +26,12 @@ final class CodeCheck extends Thread {
   static final String[] HOOK_CLASSES = {"org.codese.load.Hooks", "org.codese.load.ReplayStream",
       "org.codese.jvm.FieldValues", "org.codese.jvm.SlotFields", "org.codese.jvm.FieldTable"};
 
+  /**
+   * Snapshots with at least this many table slots get the program check's loops compiled first
+   * ({@link CheckLoops#warmUp}); below it the interpreter checks them in about a millisecond.
+   */
+  static final int WARM_SLOTS = 20_000;
+
   private final SnapshotFile file;
   /** Guards {@link #result}, {@link #failure} and {@link #done}. */
   private final Object lock = new Object();
@@ -49,11 +55,11 @@ final class CodeCheck extends Thread {
   static CodeCheck start(SnapshotFile file) {
     CodeCheck check = new CodeCheck(file);
     if (Runtime.getRuntime().availableProcessors() > 1) {
+      check.started = true; // before start(), not after: the thread reads it
       try {
         check.start();
-        check.started = true;
       } catch (RuntimeException | Error e) {
-        // no thread allowed or available: run() below does the work here
+        check.started = false; // no thread allowed or available: run() below does the work here
       }
     }
     if (!check.started) {
@@ -79,7 +85,9 @@ final class CodeCheck extends Thread {
     }
     if (started && r != null && r.violations().isEmpty()) {
       preload(LOAD_CLASSES);
-      CheckLoops.warmUp();
+      if ((long) file.tableSize() - file.firstId() >= WARM_SLOTS) {
+        CheckLoops.warmUp();
+      }
       for (Constant c : file.constants()) {
         if (c instanceof Constant.Hook) {
           preload(HOOK_CLASSES);

@@ -91,7 +91,10 @@ final class ProgramCheck {
   private long capacity;
   /** Field and element stores the program makes. */
   private long writes;
-  private String where = "";
+  /** The generated class, method and statement being checked, for rejections; -1 when none. */
+  private int whereClass = -1;
+  private int whereMethod;
+  private int whereStatement;
   /** The names of the generated class being checked. */
   private List<String> names = List.of();
   private int target = -1;
@@ -226,13 +229,15 @@ final class ProgramCheck {
           int[] code = c.chunks().get(m);
           for (int pc = 0, s = 0; pc < code.length;
               pc += GrammarCheck.statementSize(code, pc), s++) {
-            where = "generated class " + c.index() + ", method m" + m + ", statement " + s + ": ";
+            whereClass = c.index();
+            whereMethod = m;
+            whereStatement = s;
             statement(phase, c.host(), code, pc);
           }
         }
       }
     }
-    where = "";
+    whereClass = -1;
   }
 
   private void statement(int phase, int host, int[] code, int pc) throws ObjectStreamException {
@@ -948,6 +953,8 @@ final class ProgramCheck {
 
   /** @return the rejection of the statement being checked, for {@code what} */
   private UnsafeSnapshotException reject(String what) {
+    String where = whereClass < 0 ? "" : "generated class " + whereClass + ", method m"
+        + whereMethod + ", statement " + whereStatement + ": ";
     return new UnsafeSnapshotException(List.of(where + what));
   }
 
