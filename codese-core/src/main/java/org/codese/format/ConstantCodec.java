@@ -163,16 +163,11 @@ final class ConstantCodec {
     int len = in.count(Types.size(c));
     if (c == 'B') {
       return in.raw(len);
+    } else if (c == 'Z') {
+      return in.booleans(len);
     }
     ByteBuffer b = in.view(len * Types.size(c));
     switch (c) {
-      case 'Z' -> {
-        boolean[] a = new boolean[len];
-        for (int i = 0; i < len; i++) {
-          a[i] = b.get(i) != 0;
-        }
-        return a;
-      }
       case 'C' -> {
         char[] a = new char[len];
         b.asCharBuffer().get(a);
