@@ -36,14 +36,20 @@ final class Constants {
   static Object[] resolve(List<Constant> constants, ClassTable classes, ObjectInputFilter filter,
       int maxArrayLength) throws ClassMismatchException {
     Object[] out = new Object[constants.size()];
-    // per class index (a record may have both)
-    RecordMaker[] makers = new RecordMaker[classes.size()];
+    // per class index (a record may have both); the record makers' array only once a record
+    // hook comes, so that a snapshot without records does not load the class
+    RecordMaker[] makers = null;
     MethodHandle[] resolvers = new MethodHandle[classes.size()];
     for (int i = 0; i < out.length; i++) {
       Constant c = constants.get(i);
-      out[i] = c instanceof Constant.Hook h
-          ? hook(h, classes, makers, resolvers, filter, maxArrayLength)
-          : resolve(c, classes);
+      if (c instanceof Constant.Hook h) {
+        if (makers == null && h.kind() == Constant.HookKind.RECORD) {
+          makers = new RecordMaker[classes.size()];
+        }
+        out[i] = hook(h, classes, makers, resolvers, filter, maxArrayLength);
+      } else {
+        out[i] = resolve(c, classes);
+      }
     }
     return out;
   }
@@ -126,8 +132,8 @@ final class Constants {
   }
 
   /**
-   * Resolves a hook; {@code makers} and {@code resolvers} cache, per class index, the class's
-   * record maker and its {@code readResolve}.
+   * Resolves a hook; {@code makers} (not null from the first record hook on) and {@code
+   * resolvers} cache, per class index, the class's record maker and its {@code readResolve}.
    */
   private static HookCall hook(Constant.Hook h, ClassTable classes, RecordMaker[] makers,
       MethodHandle[] resolvers, ObjectInputFilter filter, int maxArray)

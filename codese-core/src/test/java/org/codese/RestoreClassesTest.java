@@ -1,0 +1,91 @@
+package org.codese;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A deterministic guard on the cold restore path: a fresh JVM that restores a snapshot of plain
+ * objects (no hooks, no records) from its bytes loads no class of ASM, of capture, planning or
+ * emitting, and none that only hooks or records need. Every class costs a fresh JVM about a
+ * quarter of a millisecond to load and verify (docs/DESIGN.md, Section 6).
+ */
+class RestoreClassesTest {
+  /** A plain graph: a ring of nodes, each with a primitive and a shared label. */
+  static final class Node implements Serializable {
+    private static final long serialVersionUID = 1L;
+    int value;
+    String label;
+    Node next;
+  }
+
+  static Node ring(int n) {
+    Node first = new Node();
+    Node at = first;
+    for (int i = 1; i < n; i++) {
+      at.value = i;
+      at.label = "shared";
+      at.next = new Node();
+      at = at.next;
+    }
+    at.next = first;
+    return first;
+  }
+
+  /** The child JVM's program: restores the snapshot in {@code args[0]} and prints its size. */
+  public static void main(String[] args) throws Exception {
+    Node first = (Node) Codese.fromBytes(Files.readAllBytes(Path.of(args[0])));
+    int n = 1;
+    for (Node at = first.next; at != first; at = at.next) {
+      n++;
+    }
+    System.out.println(n);
+  }
+
+  @Test
+  void aPlainRestoreLoadsNeitherCaptureNorHookClasses(@TempDir Path dir) throws Exception {
+    Path snapshot = dir.resolve("ring.cdse");
+    Files.write(snapshot, Codese.toBytes(ring(500)));
+    Path log = dir.resolve("classes.log");
+    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+    Process p = new ProcessBuilder(java.toString(), "-Xlog:class+load=info:file=" + log,
+        "-cp", System.getProperty("java.class.path"), RestoreClassesTest.class.getName(),
+        snapshot.toString()).redirectErrorStream(true).start();
+    if (!p.waitFor(2, TimeUnit.MINUTES)) {
+      p.destroyForcibly();
+      throw new AssertionError("child JVM did not finish");
+    }
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+    assertEquals("500", out, "the child JVM did not restore the ring");
+    List<String> codese = new ArrayList<>();
+    List<String> unwanted = new ArrayList<>();
+    String tag = "[class,load] ";
+    for (String line : Files.readAllLines(log)) {
+      int at = line.indexOf(tag);
+      if (at < 0) {
+        continue;
+      }
+      String name = line.substring(at + tag.length()).split(" ")[0];
+      if (name.startsWith("org.codese.") && !name.startsWith("org.codese.RestoreClassesTest")) {
+        codese.add(name);
+      }
+      if (name.startsWith("org.objectweb.asm.") || name.startsWith("org.codese.capture.")
+          || name.startsWith("org.codese.plan.") || name.startsWith("org.codese.emit.")
+          || name.equals("org.codese.load.RecordMaker") || name.equals("org.codese.load.Hooks")
+          || name.equals("org.codese.load.ReplayStream")) {
+        unwanted.add(name);
+      }
+    }
+    assertTrue(codese.size() > 20, "the log names the core's classes: " + codese);
+    assertEquals(List.of(), unwanted, "classes a plain restore should not load");
+  }
+}
