@@ -3,6 +3,7 @@ package org.codese;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.ObjectOutputStream;
+import java.io.ObjectStreamConstants;
 import java.io.OutputStream;
 import java.util.Objects;
 import org.codese.capture.Capturer;
@@ -15,18 +16,46 @@ import org.codese.load.StreamReader;
  *
  * <p>As with the JDK, objects are captured when {@code writeObject} is called, object identity is
  * shared across the {@code writeObject} calls of one stream until {@link #reset()}, {@link
- * #writeUnshared} writes a fresh copy, and primitive data may be written between objects. What was
- * written is emitted as one snapshot segment on every {@link #flush()} and on {@link #close()}.
- * {@code close()} must be called: it writes the end mark the reader expects.
+ * #writeUnshared} writes a fresh copy, and primitive data may be written between objects.
  *
- * <p>Not supported: {@code replaceObject}/{@code enableReplaceObject} and {@code annotateClass}
- * (Codese writes classes by name). Not thread-safe, like {@code ObjectOutputStream}.
+ * <p><b>When bytes reach the underlying stream</b> is as with {@code ObjectOutputStream}, so that a
+ * socket or pipe sees the same thing at the same time: the constructor writes the stream header;
+ * {@code writeObject} and {@code writeUnshared} write the object (one snapshot segment) before
+ * they return; primitive data is held in a buffer of 1024 bytes, as {@code ObjectOutputStream}
+ * holds its block data, and written when the buffer is full and at the next {@code writeObject},
+ * {@code writeUnshared}, {@link #reset()}, {@link #drain()}, {@link #flush()} and {@link
+ * #close()}; {@code reset()} writes its mark at once. Only {@code flush()} and {@code close()}
+ * flush the underlying stream. {@code close()} writes an end mark; a reader that meets the end of
+ * the data after a complete object gets {@link java.io.EOFException} with or without it.
+ *
+ * <p><b>Memory.</b> Like {@code ObjectOutputStream}'s handle table, the stream keeps a reference to
+ * every object written since the last {@code reset()} (and to the original of each {@code
+ * writeReplace}), so that a later write of it is a reference; a long-lived stream should call
+ * {@code reset()} from time to time. Nothing else grows with the number of objects written.
+ *
+ * <p><b>Differences from {@code ObjectOutputStream}.</b> Not supported: {@code
+ * replaceObject}/{@code enableReplaceObject} and {@code annotateClass} (Codese writes classes by
+ * name). A {@code writeObject} that fails (an object that cannot be captured, an exception from a
+ * class's own {@code writeObject}) writes nothing and leaves the stream usable, where {@code
+ * ObjectOutputStream} writes the exception into the stream for the reader to rethrow as {@link
+ * java.io.WriteAbortedException}. {@link #useProtocolVersion} is checked and has no effect. Writing
+ * after {@code close()} throws {@link IOException}. Not thread-safe, like {@code
+ * ObjectOutputStream}.
+ *
+ * <p>Where a {@code SecurityManager} is installed (JDK 17), every constructor requires {@code
+ * SerializablePermission("enableSubclassImplementation")}, as {@code ObjectOutputStream()} does.
  */
 public class CodeseOutputStream extends ObjectOutputStream {
-  private final DataOutputStream out;
+  /** Primitive data held before it is written: {@code ObjectOutputStream}'s block size. */
+  static final int MAX_BLOCK = 1024;
+
+  private final OutputStream out;
   private final Capturer capturer;
-  private final DataOutputStream block;
   private final byte[] signingKey;
+  /** Primitive data not yet written, as a frame: word, then {@link #pos} - 4 bytes. */
+  private final byte[] frame;
+  private final DataOutputStream data;
+  private int pos = 4;
   private boolean closed;
 
   /**
@@ -34,6 +63,8 @@ public class CodeseOutputStream extends ObjectOutputStream {
    *
    * @param out the underlying stream
    * @throws IOException if writing the header fails
+   * @throws SecurityException if a security manager denies {@code
+   *     SerializablePermission("enableSubclassImplementation")}
    */
   public CodeseOutputStream(OutputStream out) throws IOException {
     this(out, CodeseOptions.defaults());
@@ -45,82 +76,249 @@ public class CodeseOutputStream extends ObjectOutputStream {
    * @param out the underlying stream
    * @param options capture settings
    * @throws IOException if writing the header fails
+   * @throws SecurityException if a security manager denies {@code
+   *     SerializablePermission("enableSubclassImplementation")}
    */
   public CodeseOutputStream(OutputStream out, CodeseOptions options) throws IOException {
     super();
-    this.out = new DataOutputStream(Objects.requireNonNull(out, "out"));
+    this.out = Objects.requireNonNull(out, "out");
     this.capturer = new Capturer(Objects.requireNonNull(options, "options"));
     this.signingKey = options.signingKey();
-    this.block = new DataOutputStream(new OutputStream() {
+    this.frame = new byte[4 + MAX_BLOCK];
+    this.data = new DataOutputStream(new OutputStream() {
       @Override
-      public void write(int b) {
-        capturer.writeBlock(new byte[] {(byte) b}, 0, 1);
+      public void write(int b) throws IOException {
+        writeData(b);
       }
 
       @Override
-      public void write(byte[] b, int off, int len) {
-        capturer.writeBlock(b, off, len);
+      public void write(byte[] b, int off, int len) throws IOException {
+        writeData(b, off, len, true);
       }
     });
-    this.out.writeInt(StreamReader.STREAM_MAGIC);
-    this.out.writeShort(StreamReader.STREAM_VERSION);
+    byte[] header = new byte[6];
+    putInt(header, 0, StreamReader.STREAM_MAGIC);
+    header[4] = (byte) (StreamReader.STREAM_VERSION >>> 8);
+    header[5] = (byte) StreamReader.STREAM_VERSION;
+    out.write(header);
+  }
+
+  /**
+   * For subclasses that implement the whole stream themselves, as {@code ObjectOutputStream()}
+   * allows: {@code writeObject} calls {@link #writeObjectOverride}, which does nothing unless
+   * overridden; every other method of this class that the subclass does not override throws
+   * {@link NullPointerException}, as {@code ObjectOutputStream}'s do when made this way.
+   *
+   * @throws IOException never (declared as by {@code ObjectOutputStream()})
+   * @throws SecurityException if a security manager denies {@code
+   *     SerializablePermission("enableSubclassImplementation")}
+   */
+  protected CodeseOutputStream() throws IOException, SecurityException {
+    super();
+    this.out = null;
+    this.capturer = null;
+    this.signingKey = null;
+    this.frame = null;
+    this.data = null;
   }
 
   private void ensureOpen() throws IOException {
+    if (out == null) {
+      throw new NullPointerException("this CodeseOutputStream was made with the protected"
+          + " no-argument constructor, which has no underlying stream; the subclass must"
+          + " override the methods it calls");
+    }
     if (closed) {
       throw new IOException("stream closed");
     }
   }
 
+  /**
+   * Writes {@code obj} as the next object of the stream: captures it and writes it, after the
+   * primitive data before it, to the underlying stream.
+   *
+   * @param obj the object, or {@code null}
+   * @throws IOException if capturing or writing fails; a failed capture writes nothing
+   */
   @Override
   protected void writeObjectOverride(Object obj) throws IOException {
-    ensureOpen();
-    capturer.writeObject(obj, false);
+    if (out == null) {
+      super.writeObjectOverride(obj);
+      return;
+    }
+    write(obj, false);
   }
 
+  /**
+   * Writes {@code obj} as a new object, even if it was written before, as {@link
+   * ObjectOutputStream#writeUnshared} does.
+   *
+   * @param obj the object, or {@code null}
+   * @throws IOException if capturing or writing fails; a failed capture writes nothing
+   */
   @Override
   public void writeUnshared(Object obj) throws IOException {
-    ensureOpen();
-    capturer.writeObject(obj, true);
+    write(obj, true);
   }
 
+  private void write(Object obj, boolean unshared) throws IOException {
+    ensureOpen();
+    drainData();
+    capturer.writeObject(obj, unshared);
+    byte[] segment = Pipeline.toFile(capturer.drain()).bytes();
+    if (signingKey != null) {
+      segment = Signing.sign(segment, signingKey);
+    }
+    byte[] f = new byte[4 + segment.length];
+    putInt(f, 0, segment.length);
+    System.arraycopy(segment, 0, f, 4, segment.length);
+    out.write(f);
+  }
+
+  /**
+   * Forgets the objects written so far, as {@link ObjectOutputStream#reset} does: objects written
+   * from now on are written anew, the stream no longer holds the earlier ones, and the reader
+   * forgets them at the same point. Writes the primitive data held and the reset mark.
+   *
+   * @throws IOException if writing fails
+   */
   @Override
   public void reset() throws IOException {
     ensureOpen();
+    drainData();
+    byte[] mark = new byte[4];
+    putInt(mark, 0, StreamReader.RESET);
+    out.write(mark);
     capturer.reset();
   }
 
-  /** Emits everything written since the last flush as one segment, then flushes. */
+  /**
+   * Writes the primitive data held to the underlying stream, without flushing it, as {@link
+   * ObjectOutputStream#drain} does.
+   *
+   * @throws IOException if writing fails
+   */
+  @Override
+  protected void drain() throws IOException {
+    ensureOpen();
+    drainData();
+  }
+
+  /**
+   * Writes the primitive data held and flushes the underlying stream.
+   *
+   * @throws IOException if writing or flushing fails
+   */
   @Override
   public void flush() throws IOException {
     ensureOpen();
-    if (capturer.hasPending()) {
-      byte[] segment = Pipeline.toFile(capturer.drain()).bytes();
-      if (signingKey != null) {
-        segment = Signing.sign(segment, signingKey);
-      }
-      out.writeInt(segment.length);
-      out.write(segment);
-    }
+    drainData();
     out.flush();
   }
 
-  /** Emits what is pending, writes the end mark and closes the underlying stream. */
+  /**
+   * Writes the primitive data held and the end mark, then closes the underlying stream. Closing
+   * again does nothing.
+   *
+   * @throws IOException if writing or closing fails
+   */
   @Override
   public void close() throws IOException {
     if (closed) {
       return;
     }
-    flush();
-    out.writeInt(0);
+    ensureOpen();
+    drainData();
+    byte[] mark = new byte[4];
+    putInt(mark, 0, StreamReader.END);
+    out.write(mark);
+    out.flush();
     closed = true;
     out.close();
+  }
+
+  /**
+   * Checks {@code version} as {@link ObjectOutputStream#useProtocolVersion} does; the protocol
+   * version has no effect on what Codese writes.
+   *
+   * @param version {@link ObjectStreamConstants#PROTOCOL_VERSION_1} or {@link
+   *     ObjectStreamConstants#PROTOCOL_VERSION_2}
+   * @throws IllegalStateException if objects were written since the stream was made or reset
+   * @throws IllegalArgumentException if {@code version} is neither
+   * @throws IOException if the stream is closed
+   */
+  @Override
+  public void useProtocolVersion(int version) throws IOException {
+    ensureOpen();
+    if (capturer.knownObjects() != 0) {
+      throw new IllegalStateException("stream non-empty");
+    }
+    if (version != ObjectStreamConstants.PROTOCOL_VERSION_1
+        && version != ObjectStreamConstants.PROTOCOL_VERSION_2) {
+      throw new IllegalArgumentException("unknown version: " + version);
+    }
+  }
+
+  /** @return how many objects the stream holds for later references (for tests) */
+  int heldObjects() {
+    return capturer.knownObjects();
+  }
+
+  private static void putInt(byte[] b, int at, int v) {
+    b[at] = (byte) (v >>> 24);
+    b[at + 1] = (byte) (v >>> 16);
+    b[at + 2] = (byte) (v >>> 8);
+    b[at + 3] = (byte) v;
+  }
+
+  /** Writes the primitive data held as one frame, as {@code ObjectOutputStream} drains a block. */
+  private void drainData() throws IOException {
+    if (pos == 4) {
+      return;
+    }
+    putInt(frame, 0, 4 - pos);
+    out.write(frame, 0, pos);
+    pos = 4;
+  }
+
+  private void writeData(int b) throws IOException {
+    if (pos >= frame.length) {
+      drainData();
+    }
+    frame[pos++] = (byte) b;
+  }
+
+  /**
+   * Buffers primitive data as {@code ObjectOutputStream}'s block data: a full buffer is written
+   * before more data is added, and without {@code copy} whole blocks are written directly when the
+   * buffer is empty.
+   */
+  private void writeData(byte[] b, int off, int len, boolean copy) throws IOException {
+    while (len > 0) {
+      if (pos >= frame.length) {
+        drainData();
+      }
+      if (len >= MAX_BLOCK && !copy && pos == 4) {
+        byte[] word = new byte[4];
+        putInt(word, 0, -MAX_BLOCK);
+        out.write(word);
+        out.write(b, off, MAX_BLOCK);
+        off += MAX_BLOCK;
+        len -= MAX_BLOCK;
+      } else {
+        int n = Math.min(len, frame.length - pos);
+        System.arraycopy(b, off, frame, pos, n);
+        pos += n;
+        off += n;
+        len -= n;
+      }
+    }
   }
 
   @Override
   public void write(int val) throws IOException {
     ensureOpen();
-    block.write(val);
+    writeData(val);
   }
 
   @Override
@@ -132,72 +330,72 @@ public class CodeseOutputStream extends ObjectOutputStream {
   public void write(byte[] buf, int off, int len) throws IOException {
     ensureOpen();
     Objects.checkFromIndexSize(off, len, buf.length);
-    block.write(buf, off, len);
+    writeData(buf, off, len, false);
   }
 
   @Override
   public void writeBoolean(boolean val) throws IOException {
     ensureOpen();
-    block.writeBoolean(val);
+    data.writeBoolean(val);
   }
 
   @Override
   public void writeByte(int val) throws IOException {
     ensureOpen();
-    block.writeByte(val);
+    data.writeByte(val);
   }
 
   @Override
   public void writeShort(int val) throws IOException {
     ensureOpen();
-    block.writeShort(val);
+    data.writeShort(val);
   }
 
   @Override
   public void writeChar(int val) throws IOException {
     ensureOpen();
-    block.writeChar(val);
+    data.writeChar(val);
   }
 
   @Override
   public void writeInt(int val) throws IOException {
     ensureOpen();
-    block.writeInt(val);
+    data.writeInt(val);
   }
 
   @Override
   public void writeLong(long val) throws IOException {
     ensureOpen();
-    block.writeLong(val);
+    data.writeLong(val);
   }
 
   @Override
   public void writeFloat(float val) throws IOException {
     ensureOpen();
-    block.writeFloat(val);
+    data.writeFloat(val);
   }
 
   @Override
   public void writeDouble(double val) throws IOException {
     ensureOpen();
-    block.writeDouble(val);
+    data.writeDouble(val);
   }
 
   @Override
   public void writeBytes(String str) throws IOException {
     ensureOpen();
-    block.writeBytes(str);
+    data.writeBytes(str);
   }
 
   @Override
   public void writeChars(String str) throws IOException {
     ensureOpen();
-    block.writeChars(str);
+    data.writeChars(str);
   }
 
   @Override
   public void writeUTF(String str) throws IOException {
     ensureOpen();
-    block.writeUTF(str);
+    data.writeUTF(str);
   }
 }
