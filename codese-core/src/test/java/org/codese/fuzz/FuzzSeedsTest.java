@@ -101,12 +101,21 @@ class FuzzSeedsTest {
       out.writeObject(tree);
       out.flush();
       out.writeUTF("between segments");
+      out.write(new byte[1500]); // more than one 1024-byte data frame
       out.writeObject(new ArrayList<>(List.of(tree, "s")));
       out.writeUnshared(tree);
       out.reset();
       out.writeObject(new HashMap<>(Map.of("k", 1)));
     }
     Files.write(d.resolve("seed-shared-segments"), b.toByteArray());
+    // a writer that flushed and never closed: no end mark
+    b = new ByteArrayOutputStream();
+    CodeseOutputStream open = new CodeseOutputStream(b);
+    open.writeObject(tree);
+    open.writeInt(3);
+    open.flush();
+    Files.write(d.resolve("seed-no-end-mark"), b.toByteArray());
+    // seed-v1-shared-segments, written by stream format version 1, is kept as it is
     int i = 0;
     for (Map.Entry<String, Object> e : smallGraphs().entrySet()) {
       if (i++ % 3 != 0) {
