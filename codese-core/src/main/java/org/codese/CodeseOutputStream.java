@@ -1,5 +1,6 @@
 package org.codese;
 
+import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.ObjectOutputStream;
@@ -48,6 +49,29 @@ import org.codese.load.StreamReader;
 public class CodeseOutputStream extends ObjectOutputStream {
   /** Primitive data held before it is written: {@code ObjectOutputStream}'s block size. */
   static final int MAX_BLOCK = 1024;
+
+  /**
+   * Whether this JDK's {@code ObjectOutputStream} writes its buffer as soon as {@code writeBytes}
+   * or the ASCII part of {@code writeUTF} fills it, and, in the rest of {@code writeUTF}, before
+   * a character that would reach its end (later JDKs), rather than at the next write, splitting
+   * characters byte by byte (JDK 17). Asked of the JDK itself, once.
+   */
+  private static final boolean EAGER_STRINGS = eagerStrings();
+
+  private static boolean eagerStrings() {
+    try {
+      ByteArrayOutputStream sink = new ByteArrayOutputStream();
+      ObjectOutputStream probe = new ObjectOutputStream(sink);
+      int start = sink.size();
+      probe.writeBytes("a".repeat(MAX_BLOCK - 3));
+      probe.writeUTF("\u00e9");
+      // JDK 17 splits the character and writes a full block when more comes; later JDKs write
+      // the 1023 bytes before it (1 + 4 bytes of block header)
+      return sink.size() - start == 5 + MAX_BLOCK - 1;
+    } catch (IOException e) {
+      return false;
+    }
+  }
 
   private final OutputStream out;
   private final Capturer capturer;
@@ -384,7 +408,21 @@ public class CodeseOutputStream extends ObjectOutputStream {
   @Override
   public void writeBytes(String str) throws IOException {
     ensureOpen();
-    data.writeBytes(str);
+    if (EAGER_STRINGS) {
+      for (int i = 0; i < str.length(); i++) {
+        writeEager(str.charAt(i));
+      }
+    } else {
+      data.writeBytes(str);
+    }
+  }
+
+  /** Buffers a byte and writes a full buffer at once, as later JDKs' {@code writeBytes} does. */
+  private void writeEager(int b) throws IOException {
+    writeData(b);
+    if (pos == frame.length) {
+      drainData();
+    }
   }
 
   @Override
@@ -396,6 +434,39 @@ public class CodeseOutputStream extends ObjectOutputStream {
   @Override
   public void writeUTF(String str) throws IOException {
     ensureOpen();
-    data.writeUTF(str);
+    if (!EAGER_STRINGS) {
+      data.writeUTF(str);
+      return;
+    }
+    long utflen = 0;
+    for (int i = 0; i < str.length(); i++) {
+      char c = str.charAt(i);
+      utflen += c != 0 && c < 0x80 ? 1 : c >= 0x800 ? 3 : 2;
+    }
+    if (utflen > 0xFFFF) {
+      throw new java.io.UTFDataFormatException("encoded string too long: " + utflen + " bytes");
+    }
+    data.writeShort((int) utflen);
+    int i = 0;
+    while (i < str.length() && str.charAt(i) != 0 && str.charAt(i) < 0x80) {
+      writeEager(str.charAt(i++));
+    }
+    for (; i < str.length(); i++) {
+      char c = str.charAt(i);
+      int size = c != 0 && c < 0x80 ? 1 : c >= 0x800 ? 3 : 2;
+      if (pos - 4 + size >= MAX_BLOCK) {
+        drainData();
+      }
+      if (size == 1) {
+        writeData(c);
+      } else if (size == 2) {
+        writeData(0xC0 | ((c >> 6) & 0x1F));
+        writeData(0x80 | (c & 0x3F));
+      } else {
+        writeData(0xE0 | ((c >> 12) & 0x0F));
+        writeData(0x80 | ((c >> 6) & 0x3F));
+        writeData(0x80 | (c & 0x3F));
+      }
+    }
   }
 }
