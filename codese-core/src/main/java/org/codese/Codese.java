@@ -29,6 +29,14 @@ import org.codese.load.LoadedSnapshot;
  * <p>Every method is thread-safe. Methods that read a snapshot check it completely (format,
  * checksums, the classes it names) before any of its code runs.
  *
+ * <p>Restoring throws only {@code IOException}s: what a class's own restore code ({@code
+ * readObject}, {@code readExternal}, {@code readResolve}, {@code validateObject}, constructors)
+ * throws, or {@code ObjectInputStream} throws in its place, arrives as it is when it is an {@code
+ * IOException} (a record constructor's exception as the cause of an {@code
+ * InvalidObjectException}, a throwing constructor as {@code InvalidClassException} "unable to
+ * create instance"), and as the cause of a {@link RestoreException} otherwise. {@link
+ * CodeseInputStream} throws those causes themselves, as {@code ObjectInputStream} does.
+ *
  * <p>By default a snapshot restores only what {@link java.io.ObjectInputStream} would restore from
  * the same classes; a snapshot of classes that are not {@code Serializable} loads once its options
  * admit them (for snapshots from a trusted source):
@@ -147,7 +155,8 @@ public final class Codese {
    * @throws CorruptSnapshotException if the snapshot is damaged
    * @throws ClassMismatchException if a class it needs is missing or changed
    * @throws ClassNotAllowedException if it restores a class {@code ObjectInputStream} would refuse
-   * @throws RestoreException if a class's own restore hook fails
+   * @throws RestoreException if a class's own restore code throws anything but an {@code
+   *     IOException} (the cause is what {@code ObjectInputStream} would throw)
    * @throws IOException if reading fails
    */
   public static Object read(InputStream in) throws IOException {
@@ -165,7 +174,8 @@ public final class Codese {
    * @throws ClassMismatchException if a class it needs is missing or changed
    * @throws ClassNotAllowedException if it restores a class {@code ObjectInputStream} would refuse
    *     and the options do not admit
-   * @throws RestoreException if a class's own restore hook fails
+   * @throws RestoreException if a class's own restore code throws anything but an {@code
+   *     IOException} (the cause is what {@code ObjectInputStream} would throw)
    * @throws IOException if reading fails or another check rejects the snapshot
    */
   public static Object read(InputStream in, CodeseOptions options) throws IOException {
@@ -180,7 +190,8 @@ public final class Codese {
    * @throws CorruptSnapshotException if the snapshot is damaged
    * @throws ClassMismatchException if a class it needs is missing or changed
    * @throws ClassNotAllowedException if it restores a class {@code ObjectInputStream} would refuse
-   * @throws RestoreException if a class's own restore hook fails
+   * @throws RestoreException if a class's own restore code throws anything but an {@code
+   *     IOException} (the cause is what {@code ObjectInputStream} would throw)
    * @throws IOException if reading fails
    */
   public static Object read(Path file) throws IOException {
@@ -197,7 +208,8 @@ public final class Codese {
    * @throws ClassMismatchException if a class it needs is missing or changed
    * @throws ClassNotAllowedException if it restores a class {@code ObjectInputStream} would refuse
    *     and the options do not admit
-   * @throws RestoreException if a class's own restore hook fails
+   * @throws RestoreException if a class's own restore code throws anything but an {@code
+   *     IOException} (the cause is what {@code ObjectInputStream} would throw)
    * @throws IOException if reading fails or another check rejects the snapshot
    */
   public static Object read(Path file, CodeseOptions options) throws IOException {
@@ -214,7 +226,8 @@ public final class Codese {
    * @throws ClassNotAllowedException if it restores a class {@code ObjectInputStream} would refuse
    *     (one that is not {@code Serializable}); admit it with {@link #fromBytes(byte[],
    *     CodeseOptions)} and {@link CodeseOptions#withAllowedClasses}
-   * @throws RestoreException if a class's own restore hook fails
+   * @throws RestoreException if a class's own restore code throws anything but an {@code
+   *     IOException} (the cause is what {@code ObjectInputStream} would throw)
    */
   public static Object fromBytes(byte[] snapshot) throws IOException {
     return fromBytes(snapshot, CodeseOptions.defaults());
@@ -230,7 +243,8 @@ public final class Codese {
    * @throws ClassMismatchException if a class it needs is missing or changed
    * @throws ClassNotAllowedException if it restores a class {@code ObjectInputStream} would refuse
    *     and the options do not admit
-   * @throws RestoreException if a class's own restore hook fails
+   * @throws RestoreException if a class's own restore code throws anything but an {@code
+   *     IOException} (the cause is what {@code ObjectInputStream} would throw)
    * @throws IOException if another check rejects the snapshot
    */
   public static Object fromBytes(byte[] snapshot, CodeseOptions options) throws IOException {

@@ -54,6 +54,18 @@ import org.codese.load.StreamReader;
  * {@code setObjectInputFilter}); a JVM-wide filter factory sees such a filter a second time, as
  * the current filter of the internal stream's request.
  *
+ * <p>Exceptions are the JDK's: what a class's own {@code readObject}, {@code readExternal}, {@code
+ * readResolve}, {@code validateObject} or constructor throws reaches the caller of {@link
+ * #readObject()} as {@code ObjectInputStream} lets it through (a record constructor's exception as
+ * the cause of an {@link java.io.InvalidObjectException}, a throwing constructor as {@link
+ * java.io.InvalidClassException} "unable to create instance"); a class that cannot be found is the
+ * class loader's {@link ClassNotFoundException}. What only Codese detects is an {@code
+ * ObjectStreamException} subclass: {@link CorruptSnapshotException}, {@link
+ * UnsafeSnapshotException}, {@link ClassMismatchException}, {@link ClassNotAllowedException}, and
+ * {@link RestoreException} for a failure of Codese itself. After an object of Codese data failed to
+ * restore, the stream refuses further reads ({@link java.io.StreamCorruptedException}); the JDK
+ * goes on after a {@code ClassNotFoundException}.
+ *
  * <p>Not thread-safe, like {@code ObjectInputStream}. Where a {@code SecurityManager} is installed
  * (JDK 17), every constructor requires {@code
  * SerializablePermission("enableSubclassImplementation")}, as {@code ObjectInputStream()} does.
@@ -187,15 +199,21 @@ public class CodeseInputStream extends ObjectInputStream {
   }
 
   /**
-   * Reads the next object.
+   * Reads the next object, as {@link ObjectInputStream#readObject()} does.
    *
    * @return the object
+   * @throws ClassNotFoundException if a class of the object cannot be found (thrown by the class
+   *     loader), or a class's own {@code readObject} or {@code readExternal} threw it
+   * @throws java.io.InvalidObjectException if the object refers back to an object read with
+   *     {@link #readUnshared}, or a record's canonical constructor threw (the cause)
+   * @throws java.io.InvalidClassException if the constructor run to create an instance threw
+   *     ("unable to create instance"), the serialization filter rejects a class, or a class
+   *     changed ({@link ClassMismatchException}) or is not admitted ({@link
+   *     ClassNotAllowedException})
+   * @throws java.io.OptionalDataException if primitive data is next
    * @throws EOFException at the end of the data
-   * @throws java.io.OptionalDataException if primitive data comes first
    * @throws CorruptSnapshotException if Codese data is damaged or cut short inside an object
-   * @throws ClassNotFoundException as {@code ObjectInputStream} throws it, for JDK data
-   * @throws IOException for the other reasons {@code ObjectInputStream} gives, and those of
-   *     {@link Codese#load(byte[], CodeseOptions)}
+   * @throws IOException what a class's own restore code threw, or another rejection
    */
   @Override
   protected Object readObjectOverride() throws IOException, ClassNotFoundException {
@@ -206,16 +224,29 @@ public class CodeseInputStream extends ObjectInputStream {
     if (reader == null) {
       return super.readObjectOverride();
     }
-    return reader.readObject();
+    return reader.readObject(false);
   }
 
+  /**
+   * Reads the next object as an unshared one, as {@link ObjectInputStream#readUnshared()} does:
+   * later reads that refer back to it throw {@link java.io.InvalidObjectException} ("cannot read
+   * back reference to unshared object"), unless its {@code readResolve} returned another object,
+   * which they then get; an array that {@code readResolve} returned is returned as a copy.
+   *
+   * @return the object
+   * @throws java.io.InvalidObjectException if the object was written before by {@code
+   *     writeObject} ("cannot read back reference as unshared"), or refers back to an object read
+   *     unshared
+   * @throws ClassNotFoundException as {@link #readObject()}
+   * @throws IOException as {@link #readObject()}
+   */
   @Override
   public Object readUnshared() throws IOException, ClassNotFoundException {
     if (jdk != null) {
       syncFilter();
       return jdk.readUnshared();
     }
-    return codese().readObject();
+    return codese().readObject(true);
   }
 
   /**

@@ -17,7 +17,11 @@ import org.codese.load.StreamReader;
  *
  * <p>As with the JDK, objects are captured when {@code writeObject} is called, object identity is
  * shared across the {@code writeObject} calls of one stream until {@link #reset()}, {@link
- * #writeUnshared} writes a fresh copy, and primitive data may be written between objects.
+ * #writeUnshared} writes a fresh copy that no later write refers back to (an object replaced by
+ * {@code writeReplace} is replaced once, and later writes write that replacement anew), and
+ * primitive data may be written between objects. Each top-level object records which objects of
+ * earlier writes it refers back to, so that {@link CodeseInputStream#readUnshared} can refuse
+ * back references as {@code ObjectInputStream} does.
  *
  * <p><b>When bytes reach the underlying stream</b> is as with {@code ObjectOutputStream}, so that a
  * socket or pipe sees the same thing at the same time: the constructor writes the stream header;
@@ -174,11 +178,14 @@ public class CodeseOutputStream extends ObjectOutputStream {
   }
 
   /**
-   * Writes {@code obj} as a new object, even if it was written before, as {@link
-   * ObjectOutputStream#writeUnshared} does.
+   * Writes {@code obj} as a new object, as {@link ObjectOutputStream#writeUnshared} does: even if
+   * it was written before, and no later {@code writeObject} or {@code writeUnshared} refers back
+   * to this copy. The objects it refers to are shared as usual.
    *
    * @param obj the object, or {@code null}
-   * @throws IOException if capturing or writing fails; a failed capture writes nothing
+   * @throws CaptureException if an object of the graph cannot be captured
+   * @throws IOException if the stream is closed, a class's own {@code writeObject} fails or
+   *     writing fails; a failed capture writes nothing
    */
   @Override
   public void writeUnshared(Object obj) throws IOException {

@@ -3,8 +3,13 @@ package org.codese;
 import java.io.ObjectStreamException;
 
 /**
- * Running a snapshot failed, for example because a class's own {@code readObject} or
- * {@code readResolve} threw. No part of the graph is returned. The cause, if any, is attached.
+ * Running a snapshot failed. From {@link Codese#fromBytes}, {@link Codese#read} and {@link
+ * Snapshot#restore}: a class's own {@code readObject}, {@code readExternal}, {@code readResolve} or
+ * {@code validateObject} threw something that is not an {@code IOException} (a {@code
+ * RuntimeException}, an {@code Error}, a {@code ClassNotFoundException}: the cause, exactly what
+ * {@code ObjectInputStream} would have thrown), or restoring failed in Codese. {@link
+ * CodeseInputStream} throws the cause itself, as {@code ObjectInputStream} does, and this exception
+ * only for a failure in Codese. No part of the graph is returned.
  */
 public final class RestoreException extends ObjectStreamException {
   private static final long serialVersionUID = 1L;

@@ -91,8 +91,13 @@ public final class Snapshot implements AutoCloseable {
    * Restores a new graph, with the number of threads set in the options.
    *
    * @return the root of the new graph
-   * @throws RestoreException if a class's own restore hook fails; nothing partial is returned
-   * @throws IOException if the snapshot is closed
+   * @throws RestoreException if a class's own restore code throws anything but an {@code
+   *     IOException} (the cause is what {@code ObjectInputStream} would throw); nothing partial
+   *     is returned
+   * @throws IOException if the snapshot is closed, or what a class's own restore code threw, or
+   *     what {@code ObjectInputStream} throws in its place ({@link java.io.InvalidObjectException}
+   *     for a record constructor that threw, {@link java.io.InvalidClassException} "unable to
+   *     create instance" for a constructor that threw)
    */
   public Object restore() throws IOException {
     return restore(options.restoreThreads());
@@ -106,8 +111,13 @@ public final class Snapshot implements AutoCloseable {
    * @param threads at least 1; 1 restores on the calling thread only
    * @return the root of the new graph
    * @throws IllegalArgumentException if {@code threads < 1}
-   * @throws RestoreException if a class's own restore hook fails; nothing partial is returned
-   * @throws IOException if the snapshot is closed
+   * @throws RestoreException if a class's own restore code throws anything but an {@code
+   *     IOException} (the cause is what {@code ObjectInputStream} would throw); nothing partial
+   *     is returned
+   * @throws IOException if the snapshot is closed, or what a class's own restore code threw, or
+   *     what {@code ObjectInputStream} throws in its place ({@link java.io.InvalidObjectException}
+   *     for a record constructor that threw, {@link java.io.InvalidClassException} "unable to
+   *     create instance" for a constructor that threw)
    */
   public Object restore(int threads) throws IOException {
     if (threads < 1) {

@@ -108,14 +108,7 @@ class GrammarEdgesTest {
   /** The body of a reflective cluster loop: {@code t = table[ids[i]]; field.setInt(t, v[i])}. */
   private static void reflectiveIntColumn(Crafted.Chunk ch) {
     MethodVisitor mv = ch.mv;
-    mv.visitVarInsn(ALOAD, 0);
-    mv.visitVarInsn(ALOAD, 3);
-    mv.visitVarInsn(ILOAD, 4);
-    mv.visitInsn(IALOAD);
-    mv.visitInsn(AALOAD);
-    mv.visitVarInsn(ASTORE, 2);
-    mv.visitVarInsn(ALOAD, 5);
-    mv.visitVarInsn(ALOAD, 2);
+    ch.reflectiveTarget();
     mv.visitVarInsn(ALOAD, 6);
     mv.visitVarInsn(ILOAD, 4);
     mv.visitInsn(IALOAD);
@@ -158,14 +151,7 @@ class GrammarEdgesTest {
     c.code(1, ch -> ch.loadData(ids, "[I", 3).loadData(field, FIELD, 5)
         .loadData(refs, "[I", 6).loop(() -> {
           MethodVisitor mv = ch.mv;
-          mv.visitVarInsn(ALOAD, 0);
-          mv.visitVarInsn(ALOAD, 3);
-          mv.visitVarInsn(ILOAD, 4);
-          mv.visitInsn(IALOAD);
-          mv.visitInsn(AALOAD);
-          mv.visitVarInsn(ASTORE, 2);
-          mv.visitVarInsn(ALOAD, 5);
-          mv.visitVarInsn(ALOAD, 2);
+          ch.reflectiveTarget();
           mv.visitVarInsn(ALOAD, 0);
           mv.visitVarInsn(ALOAD, 6);
           mv.visitVarInsn(ILOAD, 4);

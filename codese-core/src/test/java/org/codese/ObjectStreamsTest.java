@@ -26,6 +26,8 @@ import org.codese.corpus.Types.Point;
 import org.codese.samples.RedBlackTree;
 import org.codese.testkit.JdkBytes;
 import org.codese.testkit.RoundTrip;
+import org.codese.testkit.SideBySide;
+import org.codese.testkit.SideBySide.Streams;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -37,46 +39,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class ObjectStreamsTest {
 
-  /** Makes a pair of streams: JDK's or Codese's. */
-  interface Streams {
-    ObjectOutputStream out(OutputStream o) throws IOException;
-
-    ObjectInputStream in(InputStream i) throws IOException;
-  }
-
-  static final Streams JDK = new Streams() {
-    @Override
-    public ObjectOutputStream out(OutputStream o) throws IOException {
-      return new ObjectOutputStream(o);
-    }
-
-    @Override
-    public ObjectInputStream in(InputStream i) throws IOException {
-      return new ObjectInputStream(i);
-    }
-
-    @Override
-    public String toString() {
-      return "JDK";
-    }
-  };
-
-  static final Streams CODESE = new Streams() {
-    @Override
-    public ObjectOutputStream out(OutputStream o) throws IOException {
-      return RoundTrip.CodeseStreams.newOutput(o);
-    }
-
-    @Override
-    public ObjectInputStream in(InputStream i) throws IOException {
-      return RoundTrip.CodeseStreams.newInput(i);
-    }
-
-    @Override
-    public String toString() {
-      return "Codese";
-    }
-  };
+  private static final Streams JDK = SideBySide.JDK;
+  private static final Streams CODESE = SideBySide.CODESE;
 
   static Stream<Streams> both() {
     return Stream.of(JDK, CODESE);

@@ -444,14 +444,7 @@ class ProgramEdgesTest {
       ch.loadData(ids, "[I", 3).loadData(field, "java/lang/reflect/Field", 5)
           .loadData(values, "[I", 6).loop(() -> {
             MethodVisitor mv = ch.mv;
-            mv.visitVarInsn(ALOAD, 0);
-            mv.visitVarInsn(ALOAD, 3);
-            mv.visitVarInsn(ILOAD, 4);
-            mv.visitInsn(IALOAD);
-            mv.visitInsn(AALOAD);
-            mv.visitVarInsn(ASTORE, 2);
-            mv.visitVarInsn(ALOAD, 5);
-            mv.visitVarInsn(ALOAD, 2);
+            ch.reflectiveTarget();
             mv.visitVarInsn(ALOAD, 6);
             mv.visitVarInsn(ILOAD, 4);
             mv.visitInsn(IALOAD);

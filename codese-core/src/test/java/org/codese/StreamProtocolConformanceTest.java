@@ -22,7 +22,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Future;
 import java.util.concurrent.SynchronousQueue;
-import org.codese.ObjectStreamsTest.Streams;
+import org.codese.testkit.SideBySide.Streams;
 import org.codese.corpus.Types.Node;
 import org.codese.corpus.Types.Pair;
 import org.codese.corpus.Types.Point;
@@ -44,8 +44,8 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(60)
 class StreamProtocolConformanceTest {
 
-  private static final Streams JDK = ObjectStreamsTest.JDK;
-  private static final Streams CODESE = ObjectStreamsTest.CODESE;
+  private static final Streams JDK = org.codese.testkit.SideBySide.JDK;
+  private static final Streams CODESE = org.codese.testkit.SideBySide.CODESE;
 
   /** A step of a writing program, and what a reader reads for it. */
   private interface Step {

@@ -1,9 +1,9 @@
 package org.codese.cli;
 
 import java.util.List;
-import java.util.Map;
 import java.util.TreeSet;
 import org.codese.ClassMismatchException;
+import org.codese.jvm.Types;
 import org.codese.load.AllowList;
 import org.codese.program.ClassEntry;
 
@@ -13,11 +13,6 @@ import org.codese.program.ClassEntry;
  * computed without running or defining any of its code and without initialising any class.
  */
 final class AllowLines {
-  private static final Map<String, Class<?>> PRIMITIVES = Map.of(
-      "int", int.class, "long", long.class, "boolean", boolean.class, "byte", byte.class,
-      "char", char.class, "short", short.class, "float", float.class, "double", double.class,
-      "void", void.class);
-
   /**
    * What was found.
    *
@@ -57,7 +52,7 @@ final class AllowLines {
   }
 
   private static Class<?> load(String name, ClassLoader loader) {
-    Class<?> p = PRIMITIVES.get(name);
+    Class<?> p = Types.primitiveNamed(name);
     if (p != null) {
       return p;
     }

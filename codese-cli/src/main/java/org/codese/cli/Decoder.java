@@ -765,6 +765,8 @@ final class Decoder {
         out.add("data(" + items[i + 1] + " bytes)");
       } else if (items[i] == Tape.OBJECT) {
         out.add(items[i + 1] < 0 ? "null" : "o" + items[i + 1]);
+      } else if (items[i] == Tape.BACK_REFERENCE) {
+        out.add("refers back to o" + items[i + 1]);
       } else {
         out.add("fields(" + items[i + 1] + ")");
       }

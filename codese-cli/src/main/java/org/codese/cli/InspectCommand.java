@@ -115,6 +115,9 @@ final class InspectCommand implements Callable<Integer> {
     @Override
     public void items(List<String> list) {
       for (String s : list) {
+        if (s.startsWith("refers back to ")) {
+          continue; // what the next object refers to, for readUnshared: not an item one reads
+        }
         items++;
         if (s.startsWith("data(")) {
           blockBytes += Long.parseLong(s.substring(5, s.indexOf(' ')));

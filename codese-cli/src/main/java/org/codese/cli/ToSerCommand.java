@@ -89,7 +89,7 @@ final class ToSerCommand implements Callable<Integer> {
                     byte[] block = new byte[items[i + 1]];
                     in.readFully(block);
                     out.write(block);
-                  } else {
+                  } else if (items[i] == Tape.OBJECT) {
                     out.writeObject(in.readObject());
                   }
                 }

@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import org.codese.format.SnapshotFile;
@@ -38,11 +37,6 @@ import picocli.CommandLine.Spec;
     footer = {"", "Examples:", "  codese verify tree.cdse --classpath app.jar && echo ok",
         "  codese verify state.cdse --classpath app.jar --allow 'com.example.model.*'"})
 final class VerifyCommand implements Callable<Integer> {
-  private static final Map<String, Class<?>> PRIMITIVES = Map.of(
-      "int", int.class, "long", long.class, "boolean", boolean.class, "byte", byte.class,
-      "char", char.class, "short", short.class, "float", float.class, "double", double.class,
-      "void", void.class);
-
   @Spec
   CommandSpec spec;
 
@@ -151,7 +145,7 @@ final class VerifyCommand implements Callable<Integer> {
   }
 
   private static void fingerprint(ClassEntry e, ClassLoader loader, List<String> problems) {
-    if (PRIMITIVES.containsKey(e.name())) {
+    if (Types.primitiveNamed(e.name()) != null) {
       return;
     }
     Class<?> c;

@@ -8,6 +8,7 @@ import java.lang.invoke.MethodHandle;
 import java.lang.reflect.Array;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,6 +41,18 @@ public final class Capturer {
   private TapeBuilder items = new TapeBuilder();
   private int topLevel;
   private int depth;
+  /** The first id the current top-level {@link #writeObject} call assigns. */
+  private int writeStart;
+  /** Ids below {@link #writeStart} the current call referred to, each once. */
+  private int[] backRefs = new int[8];
+  private int backRefCount;
+  private final BitSet backRefSeen = new BitSet();
+  /**
+   * What {@code writeReplace} gave for objects written unshared: as {@code ObjectOutputStream}
+   * does, a later write of the same object writes that replacement again (as a new object, since
+   * the unshared copy cannot be referred to) instead of calling {@code writeReplace} again.
+   */
+  private final Map<Object, Object> unsharedReplacements = new IdentityHashMap<>();
 
   /** @param options capture settings */
   public Capturer(CodeseOptions options) {
@@ -57,15 +70,36 @@ public final class Capturer {
   public void writeObject(Object obj, boolean unshared) throws IOException {
     int mark = discovered.size();
     int postMark = postSize;
+    writeStart = firstId + mark;
     try {
       int id = ref(obj, -1, "root" + (topLevel == 0 ? "" : "#" + topLevel), unshared);
       traverse(id);
       topLevel++;
+      for (int i = 0; i < backRefCount; i++) {
+        items.backReference(backRefs[i]);
+      }
       items.object(id);
     } catch (IOException | RuntimeException | Error e) {
       rollback(mark, postMark);
       throw e;
+    } finally {
+      for (int i = 0; i < backRefCount; i++) {
+        backRefSeen.clear(backRefs[i]);
+      }
+      backRefCount = 0;
     }
+  }
+
+  /** Notes that the current top-level call refers to {@code id}; returns {@code id}. */
+  private int known(int id) {
+    if (id < writeStart && !backRefSeen.get(id)) {
+      backRefSeen.set(id);
+      if (backRefCount == backRefs.length) {
+        backRefs = Arrays.copyOf(backRefs, backRefCount * 2);
+      }
+      backRefs[backRefCount++] = id;
+    }
+    return id;
   }
 
   /**
@@ -91,6 +125,7 @@ public final class Capturer {
       throw new IllegalStateException("reset with a segment pending; drain it first");
     }
     ids.clear();
+    unsharedReplacements.clear();
     firstId = 0;
   }
 
@@ -137,19 +172,26 @@ public final class Capturer {
     if (obj == null) {
       return -1;
     }
+    if (!unsharedReplacements.isEmpty()) {
+      Object written = unsharedReplacements.get(obj);
+      obj = written != null ? written : obj;
+    }
     Integer known = unshared ? null : ids.get(obj);
     if (known != null) {
-      return known;
+      return known(known);
     }
     Object rep = replace(obj, parent, label);
     if (rep == NULL_REPLACEMENT) {
       return -1;
     }
+    if (rep != obj && unshared) {
+      unsharedReplacements.put(obj, rep);
+    }
     if (rep != obj && !unshared) {
       Integer seen = ids.get(rep);
       if (seen != null) {
         ids.put(obj, seen);
-        return seen;
+        return known(seen);
       }
     }
     int id = firstId + discovered.size();

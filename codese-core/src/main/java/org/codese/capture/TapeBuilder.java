@@ -24,6 +24,12 @@ final class TapeBuilder {
     add(Tape.OBJECT, id);
   }
 
+  /** Records that the next top-level object refers back to {@code id}, written earlier. */
+  void backReference(int id) {
+    closeBlock();
+    add(Tape.BACK_REFERENCE, id);
+  }
+
   /** Starts a fields record; the caller writes primitives, then calls {@link #object} per ref. */
   void fields(int refCount) {
     closeBlock();

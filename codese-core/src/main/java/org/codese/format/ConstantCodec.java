@@ -122,6 +122,7 @@ final class ConstantCodec {
       int kind = in.u4();
       int arg = in.u4();
       if (kind == Tape.OBJECT ? arg < -1 || arg >= tableSize
+          : kind == Tape.BACK_REFERENCE ? arg < 0 || arg >= tableSize
           : kind == Tape.BLOCK ? arg <= 0 || (dataUsed += arg) > data.length
           : kind != Tape.FIELDS || arg < 0 || arg > (n - i) / 2) {
         throw in.corrupt("bad tape item (" + kind + ", " + arg + ")");
@@ -160,7 +161,10 @@ final class ConstantCodec {
     }
     char c = (char) code;
     int len = in.count(Types.size(c));
-    ByteBuffer b = ByteBuffer.wrap(in.raw(len * Types.size(c)));
+    if (c == 'B') {
+      return in.raw(len);
+    }
+    ByteBuffer b = in.view(len * Types.size(c));
     switch (c) {
       case 'Z' -> {
         boolean[] a = new boolean[len];
@@ -168,9 +172,6 @@ final class ConstantCodec {
           a[i] = b.get(i) != 0;
         }
         return a;
-      }
-      case 'B' -> {
-        return b.array();
       }
       case 'C' -> {
         char[] a = new char[len];

@@ -100,6 +100,17 @@ final class In {
     return b;
   }
 
+  /**
+   * Reads {@code n} bytes as a big-endian view of the snapshot, without copying them: for bulk
+   * reads into primitive arrays, which copy out of it.
+   */
+  java.nio.ByteBuffer view(int n) throws CorruptSnapshotException {
+    need(n);
+    java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(buf, pos, n).slice();
+    pos += n;
+    return b;
+  }
+
   byte[] bytes() throws CorruptSnapshotException {
     return raw(count(1));
   }

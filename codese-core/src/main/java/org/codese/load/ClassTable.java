@@ -3,6 +3,8 @@ package org.codese.load;
 import java.io.ObjectInputStream;
 import java.io.ObjectStreamField;
 import java.io.Serializable;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodType;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
@@ -24,10 +26,8 @@ import org.codese.program.ClassEntry;
  * must be unchanged.
  */
 final class ClassTable {
-  private static final Map<String, Class<?>> PRIMITIVES = Map.of(
-      "int", int.class, "long", long.class, "boolean", boolean.class, "byte", byte.class,
-      "char", char.class, "short", short.class, "float", float.class, "double", double.class,
-      "void", void.class);
+  private static final MethodType READ_OBJECT =
+      MethodType.methodType(void.class, Object.class, ObjectInputStream.class);
 
   private final List<ClassEntry> entries;
   private final Class<?>[] classes;
@@ -107,7 +107,11 @@ final class ClassTable {
     return classes[index];
   }
 
-  /** @return the slot view of class {@code index}, with the fields the snapshot recorded */
+  /**
+   * @return the slot view of class {@code index}, with the fields the snapshot recorded and its
+   *     {@code readObject} adapted to {@code (Object, ObjectInputStream)void}, which {@link Hooks}
+   *     calls exactly
+   */
   Slot slot(int index) throws ClassMismatchException {
     if (slots[index] == null) {
       Class<?> c = classes[index];
@@ -120,7 +124,9 @@ final class ClassTable {
         }
         fields.add(new SerialField(f.name(), typeOf(f.descriptor()), field));
       }
-      slots[index] = new Slot(c, List.copyOf(fields), null, Jvm.readObject(c), accessible);
+      MethodHandle readObject = Jvm.readObject(c);
+      slots[index] = new Slot(c, List.copyOf(fields), null,
+          readObject == null ? null : readObject.asType(READ_OBJECT), accessible);
     }
     return slots[index];
   }
@@ -133,15 +139,19 @@ final class ClassTable {
   }
 
   private static Class<?> resolve(String name, ClassLoader loader) throws ClassMismatchException {
-    Class<?> p = PRIMITIVES.get(name);
+    Class<?> p = Types.primitiveNamed(name);
     if (p != null) {
       return p;
     }
     try {
       return Class.forName(name, false, loader);
     } catch (ClassNotFoundException | LinkageError e) {
-      throw new ClassMismatchException(name, null, "the class is not found by " + loader
-          + "; put it on the class path or pass its loader in CodeseOptions.withClassLoader");
+      ClassMismatchException x = new ClassMismatchException(name, null, "the class is not found"
+          + " by " + loader + "; put it on the class path or pass its loader in"
+          + " CodeseOptions.withClassLoader");
+      // CodeseInputStream throws a ClassNotFoundException itself, as ObjectInputStream does
+      x.initCause(e);
+      throw x;
     }
   }
 

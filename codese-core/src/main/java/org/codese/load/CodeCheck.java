@@ -21,7 +21,7 @@ final class CodeCheck extends Thread {
    * millisecond, on the loader's thread otherwise.
    */
   static final String[] LOAD_CLASSES = {"org.codese.load.ProgramCheck",
-      "org.codese.load.RestoreRun"};
+      "org.codese.load.CheckLoops", "org.codese.load.RestoreRun"};
   /** Classes a restore that runs hooks needs (readObject replays, records, readResolve). */
   static final String[] HOOK_CLASSES = {"org.codese.load.Hooks", "org.codese.load.ReplayStream",
       "org.codese.jvm.FieldValues", "org.codese.jvm.SlotFields", "org.codese.jvm.FieldTable"};
@@ -79,6 +79,7 @@ final class CodeCheck extends Thread {
     }
     if (started && r != null && r.violations().isEmpty()) {
       preload(LOAD_CLASSES);
+      CheckLoops.warmUp();
       for (Constant c : file.constants()) {
         if (c instanceof Constant.Hook) {
           preload(HOOK_CLASSES);

@@ -2,11 +2,9 @@ package org.codese.load;
 
 import java.io.ObjectInputFilter;
 import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
-import java.lang.reflect.RecordComponent;
 import java.util.List;
 import org.codese.ClassMismatchException;
 import org.codese.jvm.Jvm;
@@ -19,6 +17,9 @@ import org.codese.program.Constant;
  * ObjectStreamClass.lookupAny}, {@code Enum.valueOf}, constructors and method handles).
  */
 final class Constants {
+  /** The type of every resolved {@code readResolve}: {@link Hooks} calls it exactly. */
+  private static final MethodType RESOLVE = MethodType.methodType(Object.class, Object.class);
+
   private Constants() {}
 
   /**
@@ -35,12 +36,13 @@ final class Constants {
   static Object[] resolve(List<Constant> constants, ClassTable classes, ObjectInputFilter filter,
       int maxArrayLength) throws ClassMismatchException {
     Object[] out = new Object[constants.size()];
-    // per class index: the canonical constructor, then readResolve (a record may have both)
-    MethodHandle[] handles = new MethodHandle[2 * classes.size()];
+    // per class index (a record may have both)
+    RecordMaker[] makers = new RecordMaker[classes.size()];
+    MethodHandle[] resolvers = new MethodHandle[classes.size()];
     for (int i = 0; i < out.length; i++) {
       Constant c = constants.get(i);
       out[i] = c instanceof Constant.Hook h
-          ? hook(h, classes, handles, filter, maxArrayLength)
+          ? hook(h, classes, makers, resolvers, filter, maxArrayLength)
           : resolve(c, classes);
     }
     return out;
@@ -96,11 +98,9 @@ final class Constants {
     if (mode == Constant.Mode.EXTERNAL && !java.io.Externalizable.class.isAssignableFrom(type)) {
       throw new ClassMismatchException(type.getName(), null, "is not Externalizable");
     }
-    Constructor<?> ctor = switch (mode) {
-      case SERIAL -> Jvm.serialConstructor(type);
-      case BARE -> Jvm.bareConstructor(type);
-      case EXTERNAL -> Jvm.externalConstructor(type);
-    };
+    Constructor<?> ctor = mode == Constant.Mode.SERIAL ? Jvm.serialConstructor(type)
+        : mode == Constant.Mode.BARE ? Jvm.bareConstructor(type)
+        : Jvm.externalConstructor(type);
     if (ctor == null) {
       throw new ClassMismatchException(type.getName(), null, mode == Constant.Mode.EXTERNAL
           ? "an Externalizable class needs a public no-arg constructor"
@@ -126,60 +126,40 @@ final class Constants {
   }
 
   /**
-   * Resolves a hook; {@code handles} caches, per class index {@code i}, the class's canonical
-   * constructor at {@code 2i} and its {@code readResolve} at {@code 2i + 1}.
+   * Resolves a hook; {@code makers} and {@code resolvers} cache, per class index, the class's
+   * record maker and its {@code readResolve}.
    */
-  private static HookCall hook(Constant.Hook h, ClassTable classes, MethodHandle[] handles,
-      ObjectInputFilter filter, int maxArray) throws ClassMismatchException {
-    Class<?> type = classes.get(h.type());
-    return switch (h.kind()) {
-      case SLOT -> new HookCall(h.kind(), type, h.id(), h.tape(), classes.slot(h.type()), null,
-          filter, maxArray);
-      case EXTERNAL -> new HookCall(h.kind(), type, h.id(), h.tape(), null, null, filter,
+  private static HookCall hook(Constant.Hook h, ClassTable classes, RecordMaker[] makers,
+      MethodHandle[] resolvers, ObjectInputFilter filter, int maxArray)
+      throws ClassMismatchException {
+    int c = h.type();
+    // if-chains, not switches over enums: each switch loads a synthetic class per JVM
+    Constant.HookKind k = h.kind();
+    if (k == Constant.HookKind.SLOT) {
+      return new HookCall(k, h.id(), h.tape(), classes.slot(c), null, null, filter, maxArray);
+    } else if (k == Constant.HookKind.EXTERNAL) {
+      return new HookCall(k, h.id(), h.tape(), null, null, null, filter, maxArray);
+    } else if (k == Constant.HookKind.RECORD) {
+      if (makers[c] == null) {
+        makers[c] = RecordMaker.of(classes.get(c), classes.slot(c));
+      }
+      return new HookCall(k, h.id(), h.tape(), classes.slot(c), null, makers[c], filter,
           maxArray);
-      case RECORD -> {
-        int at = 2 * h.type();
-        if (handles[at] == null) {
-          handles[at] = canonicalConstructor(type);
-        }
-        yield new HookCall(h.kind(), type, h.id(), h.tape(), classes.slot(h.type()),
-            handles[at], filter, maxArray);
-      }
-      case RESOLVE -> {
-        int at = 2 * h.type() + 1;
-        if (handles[at] == null) {
-          handles[at] = readResolve(type);
-        }
-        yield new HookCall(h.kind(), type, h.id(), null, null, handles[at], filter, maxArray);
-      }
-    };
+    }
+    if (resolvers[c] == null) {
+      resolvers[c] = readResolve(classes.get(c));
+    }
+    return new HookCall(k, h.id(), null, null, resolvers[c], null, filter, maxArray);
   }
 
+  /** {@code type}'s {@code readResolve}, adapted to {@code (Object)Object} once, here. */
   private static MethodHandle readResolve(Class<?> type) throws ClassMismatchException {
     MethodHandle h = Jvm.readResolve(type);
     if (h == null) {
       throw new ClassMismatchException(type.getName(), null,
           "had readResolve at capture but has none now");
     }
-    return h;
+    return h.asType(RESOLVE);
   }
 
-  private static MethodHandle canonicalConstructor(Class<?> type) throws ClassMismatchException {
-    if (!type.isRecord()) {
-      throw new ClassMismatchException(type.getName(), null, "was a record at capture, is not now");
-    }
-    RecordComponent[] comps = type.getRecordComponents();
-    Class<?>[] params = new Class<?>[comps.length];
-    for (int i = 0; i < comps.length; i++) {
-      params[i] = comps[i].getType();
-    }
-    try {
-      Constructor<?> ctor = type.getDeclaredConstructor(params);
-      ctor.setAccessible(true);
-      return MethodHandles.lookup().unreflectConstructor(ctor);
-    } catch (ReflectiveOperationException | RuntimeException e) {
-      throw new ClassMismatchException(type.getName(), null,
-          "its canonical constructor cannot be called: " + e.getMessage());
-    }
-  }
 }

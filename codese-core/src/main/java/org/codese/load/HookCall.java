@@ -10,17 +10,17 @@ import org.codese.program.Tape;
  * A resolved hook constant: what {@link Hooks#run} does for one object.
  *
  * @param kind which hook
- * @param type the class whose hook runs (the slot class for {@link HookKind#SLOT})
  * @param id the object's table index
  * @param tape the data the hook reads, or {@code null}
  * @param slot the slot (for {@code SLOT} and {@code RECORD}), or {@code null}
- * @param handle {@code readResolve} for {@code RESOLVE}, the canonical constructor for {@code
- *     RECORD}, else {@code null}
+ * @param resolve {@code readResolve} for {@code RESOLVE}, of type {@code (Object)Object}, else
+ *     {@code null}
+ * @param record how to make the record for {@code RECORD}, else {@code null}
  * @param filter the serialization filter the snapshot was loaded under, or {@code null}; asked,
  *     as {@code ObjectInputStream} asks its filter, about every array the class's own {@code
  *     readObject} or {@code readExternal} checks before allocating it ({@link ReplayStream})
  * @param maxArrayLength the longest such array the limits allow ({@code
  *     CodeseLimits.maxArrayLength})
  */
-record HookCall(HookKind kind, Class<?> type, int id, Tape tape, Slot slot, MethodHandle handle,
-    ObjectInputFilter filter, int maxArrayLength) {}
+record HookCall(HookKind kind, int id, Tape tape, Slot slot, MethodHandle resolve,
+    RecordMaker record, ObjectInputFilter filter, int maxArrayLength) {}

@@ -1,10 +1,12 @@
 package org.codese.load;
 
 import java.io.Externalizable;
+import java.io.IOException;
+import java.io.InvalidObjectException;
 import java.io.ObjectInputStream;
-import java.util.List;
-import org.codese.jvm.FieldValues;
-import org.codese.jvm.SerialField;
+import java.io.ObjectStreamException;
+import java.lang.invoke.MethodHandle;
+import org.codese.program.Constant;
 
 /**
  * The sanctioned hooks generated code may call: {@link #run} with a resolved {@link HookCall}. This
@@ -14,34 +16,81 @@ final class Hooks {
   private Hooks() {}
 
   /**
-   * Runs one hook.
+   * Runs one hook. What the class's own code throws leaves as {@code ObjectInputStream} lets it
+   * leave ({@code ObjectStreamClass.invokeReadObject}, {@code invokeReadResolve}, {@code
+   * ObjectInputStream.readRecord}): an {@code IOException} as it is, a {@code RuntimeException},
+   * an {@code Error} or a {@code ClassNotFoundException} inside a {@link HookFailure}, and from
+   * {@code readObject} or {@code readResolve} any other checked exception as the cause of an
+   * {@code IOException("unexpected exception type")}; a record constructor's exception becomes an
+   * {@code InvalidObjectException} with its message and the exception as cause.
    *
    * @param table the restore table
    * @param hook a {@link HookCall} from the class data
-   * @throws Throwable whatever the class's own method throws
+   * @throws Throwable as described above
    */
   static void run(Object[] table, Object hook) throws Throwable {
     HookCall h = (HookCall) hook;
     RestoreRun run = RestoreRun.current();
-    switch (h.kind()) {
-      case SLOT -> {
-        Object obj = table[h.id()];
-        ReplayStream in = new ReplayStream(table, h.tape(), obj, h.slot(), run, h.filter(),
-            h.maxArrayLength());
-        if (h.slot().readObject() != null) {
-          h.slot().readObject().invoke(obj, (ObjectInputStream) in);
-        } else {
-          in.defaultReadObject();
-        }
+    // an if-chain, not a switch over the enum: a switch would load a synthetic class
+    Constant.HookKind kind = h.kind();
+    if (kind == Constant.HookKind.SLOT) {
+      Object obj = table[h.id()];
+      ReplayStream in = new ReplayStream(table, h.tape(), obj, h.slot(), run, h.filter(),
+          h.maxArrayLength());
+      if (h.slot().readObject() != null) {
+        readObject(h.slot().readObject(), obj, in);
+      } else {
+        in.defaultReadObject();
       }
-      case EXTERNAL -> {
-        Object obj = table[h.id()];
-        ((Externalizable) obj).readExternal(new ReplayStream(table, h.tape(), obj, null, run,
-            h.filter(), h.maxArrayLength()));
+    } else if (kind == Constant.HookKind.EXTERNAL) {
+      Object obj = table[h.id()];
+      ReplayStream in = new ReplayStream(table, h.tape(), obj, null, run, h.filter(),
+          h.maxArrayLength());
+      try {
+        ((Externalizable) obj).readExternal(in);
+      } catch (IOException e) {
+        throw e;
+      } catch (Throwable t) {
+        // ObjectInputStream calls readExternal directly: everything else leaves as it is too
+        throw new HookFailure(t);
       }
-      case RECORD -> table[h.id()] = record(table, h);
-      case RESOLVE -> table[h.id()] = h.handle().invoke(table[h.id()]);
+    } else if (kind == Constant.HookKind.RECORD) {
+      table[h.id()] = record(table, h);
+    } else {
+      table[h.id()] = resolve(h, table[h.id()], run);
     }
+  }
+
+  private static void readObject(MethodHandle readObject, Object obj, ReplayStream in)
+      throws IOException {
+    try {
+      readObject.invokeExact(obj, (ObjectInputStream) in);
+    } catch (IOException e) {
+      throw e;
+    } catch (ClassNotFoundException | RuntimeException | Error e) {
+      throw new HookFailure(e);
+    } catch (Throwable t) {
+      throw new IOException("unexpected exception type", t);
+    }
+  }
+
+  private static Object resolve(HookCall h, Object obj, RestoreRun run) throws IOException {
+    Object rep;
+    try {
+      rep = (Object) h.resolve().invokeExact(obj);
+    } catch (ObjectStreamException e) {
+      throw e;
+    } catch (RuntimeException | Error e) {
+      throw new HookFailure(e);
+    } catch (Throwable t) {
+      // as ObjectStreamClass.invokeReadResolve: even an IOException that is not an
+      // ObjectStreamException, or a ClassNotFoundException, is "unexpected" here
+      throw new IOException("unexpected exception type", t);
+    }
+    if (rep != obj) {
+      run.replaced(h.id());
+    }
+    return rep;
   }
 
   /**
@@ -96,45 +145,22 @@ final class Hooks {
   private static Object record(Object[] table, HookCall h) throws Throwable {
     ReplayStream in = new ReplayStream(table, h.tape(), null, h.slot(), RestoreRun.current(),
         h.filter(), h.maxArrayLength());
-    FieldValues values = in.nextFields();
-    List<SerialField> fields = h.slot().fields();
-    java.lang.reflect.RecordComponent[] comps = h.type().getRecordComponents();
-    Object[] args = new Object[comps.length];
-    int nPrims = values.prims().length;
-    for (int c = 0; c < comps.length; c++) {
-      for (int f = 0; f < fields.size(); f++) {
-        if (fields.get(f).name().equals(comps[c].getName())) {
-          args[c] = f < nPrims
-              ? org.codese.jvm.Types.box(
-                  org.codese.jvm.Types.primitiveCode(fields.get(f).type()), values.prims()[f])
-              : values.refs()[f - nPrims];
-        }
-      }
-      args[c] = component(args[c], comps[c]);
+    Object[] args = h.record().arguments(in.nextFields());
+    try {
+      return h.record().construct(args);
+    } catch (Exception e) {
+      // ObjectInputStream.readRecord; the constructor taking a cause is JDK 19+
+      InvalidObjectException x = new InvalidObjectException(e.getMessage());
+      x.initCause(e);
+      throw x;
+    } catch (Error e) {
+      throw new HookFailure(e);
+    } catch (Throwable t) {
+      InvalidObjectException x =
+          new InvalidObjectException("ReflectiveOperationException during deserialization");
+      x.initCause(t);
+      throw x;
     }
-    return h.handle().invokeWithArguments(args);
-  }
-
-  /**
-   * A record component's argument: a missing primitive is zero, as for a field missing from a
-   * JDK stream; a value of the wrong class is an {@code InvalidObjectException}, as the JDK's
-   * record deserialization reports it, before the constructor is called.
-   */
-  private static Object component(Object arg, java.lang.reflect.RecordComponent comp)
-      throws java.io.InvalidObjectException {
-    Class<?> type = comp.getType();
-    if (arg == null) {
-      return type.isPrimitive() ? org.codese.jvm.Types.box(
-          org.codese.jvm.Types.primitiveCode(type), 0) : null;
-    }
-    Class<?> boxed = type.isPrimitive()
-        ? org.codese.jvm.Types.box(org.codese.jvm.Types.primitiveCode(type), 0).getClass() : type;
-    if (!boxed.isInstance(arg)) {
-      throw new java.io.InvalidObjectException("cannot assign instance of "
-          + arg.getClass().getName() + " to record component " + comp.getName() + " of type "
-          + type.getName() + " in " + comp.getDeclaringRecord().getName());
-    }
-    return arg;
   }
 
 }

@@ -1,10 +1,12 @@
 package org.codese.load;
 
 import java.io.IOException;
+import java.io.InvalidClassException;
 import java.io.InvalidObjectException;
 import java.io.ObjectInputFilter;
 import java.lang.invoke.MethodHandles;
 import java.lang.reflect.Constructor;
+import java.lang.reflect.InvocationTargetException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiConsumer;
@@ -227,11 +229,54 @@ public final class LoadedSnapshot {
    *     {@code null} (loops over data refer to it for {@code null})
    * @param threads threads for the create and set phases
    * @return {@code table}
-   * @throws RestoreException if restoring fails; the table must then be discarded
+   * @throws RestoreException if a class's own restore code threw anything but an {@code
+   *     IOException} (the cause), or the restore failed in Codese; the table must then be
+   *     discarded
+   * @throws IOException what a class's own restore code threw, or what {@code ObjectInputStream}
+   *     throws in its place: {@code InvalidObjectException} for a record constructor that threw,
+   *     {@code InvalidClassException} ("unable to create instance") for a constructor that threw
    */
   public Object[] restoreInto(Object[] table, int threads) throws IOException {
+    try {
+      return run(table, threads, new RestoreRun());
+    } catch (HookFailure f) {
+      throw new RestoreException("restore failed: " + f.getCause(), f.getCause());
+    }
+  }
+
+  /**
+   * Runs a segment of an object stream over {@code table} on the calling thread, letting what a
+   * class's own restore code throws leave exactly as {@code ObjectInputStream.readObject} lets
+   * it: {@code RuntimeException}s, {@code Error}s and {@code ClassNotFoundException}s as they are.
+   *
+   * @param table as for {@link #restoreInto}
+   * @param run the segment's restore state
+   * @throws IOException as {@link #restoreInto}, but never a {@code RestoreException} for an
+   *     exception of a class's own code
+   * @throws ClassNotFoundException if a class's own {@code readObject} or {@code readExternal}
+   *     threw it
+   */
+  void restoreAsStream(Object[] table, RestoreRun run) throws IOException, ClassNotFoundException {
+    try {
+      run(table, 1, run);
+    } catch (HookFailure f) {
+      Throwable t = f.getCause();
+      if (t instanceof ClassNotFoundException c) {
+        throw c;
+      }
+      throw LoadedSnapshot.<RuntimeException>unchecked(t);
+    }
+  }
+
+  /** Throws {@code t} as it is: a class's own code may throw checked exceptions it does not declare. */
+  @SuppressWarnings("unchecked")
+  private static <T extends Throwable> T unchecked(Throwable t) throws T {
+    throw (T) t;
+  }
+
+  private Object[] run(Object[] table, int threads, RestoreRun run) throws IOException {
     checkPrior(table);
-    RestoreRun run = RestoreRun.begin();
+    RestoreRun.begin(run);
     try {
       for (int p = 0; p < Grammar.PHASES; p++) {
         List<BiConsumer<Object[], Object[]>> classes = phases.get(p);
@@ -245,12 +290,72 @@ public final class LoadedSnapshot {
       }
       run.finish();
       return table;
-    } catch (IOException e) {
+    } catch (IOException | HookFailure e) {
       throw e;
     } catch (Throwable t) {
+      if (t instanceof InvocationTargetException e) {
+        throw unableToCreate(e);
+      }
       throw new RestoreException("restore failed: " + t, t);
     } finally {
       run.abandon();
     }
+  }
+
+  /**
+   * What {@code ObjectInputStream} throws when the constructor it runs to create an instance (the
+   * no-argument constructor of the first non-serializable superclass, or an {@code
+   * Externalizable} class's public one) throws: {@code InvalidClassException(class, "unable to
+   * create instance")} with the {@code InvocationTargetException} as cause; an {@code Error}
+   * leaves as it is from JDK 24 on, where {@code ObjectStreamClass.newInstance} rethrows it (JDK
+   * 17 and 21 wrap it like an exception).
+   */
+  private InvalidClassException unableToCreate(InvocationTargetException e) {
+    Throwable cause = e.getCause();
+    if (cause instanceof Error && Runtime.version().feature() >= 24) {
+      throw new HookFailure(cause);
+    }
+    InvalidClassException x = new InvalidClassException(instantiated(cause),
+        "unable to create instance");
+    x.initCause(e);
+    return x;
+  }
+
+  /**
+   * The class whose allocation failed with {@code cause}: the first in the class table whose
+   * allocator runs the constructor that threw, the outermost {@code <init>} frame of {@code cause}
+   * before reflection (the generated code that called it is not in the stack trace's first
+   * frames). The grammar calls constructors only through allocator constants.
+   */
+  private String instantiated(Throwable cause) {
+    String thrower = null;
+    StackTraceElement[] st = cause == null ? new StackTraceElement[0] : cause.getStackTrace();
+    for (StackTraceElement f : st) {
+      String c = f.getClassName();
+      if (c.startsWith("java.lang.reflect.") || c.startsWith("jdk.internal.reflect.")
+          || c.startsWith("java.lang.invoke.") || c.startsWith("sun.reflect.")) {
+        break;
+      }
+      if (f.getMethodName().equals("<init>")) {
+        thrower = c;
+      }
+    }
+    String first = null;
+    List<org.codese.program.Constant> raw = file.constants();
+    for (int k = 0; k < raw.size(); k++) {
+      if (raw.get(k) instanceof org.codese.program.Constant.Allocator a
+          && constants[k] instanceof Constructor<?> ctor) {
+        String name = file.classes().get(a.type()).name();
+        for (Class<?> c = ctor.getDeclaringClass(); c != null; c = c.getSuperclass()) {
+          if (c.getName().equals(thrower)) {
+            return name;
+          }
+        }
+        if (first == null && ctor.getDeclaringClass() != Object.class) {
+          first = name;
+        }
+      }
+    }
+    return first != null ? first : "(unknown class)";
   }
 }

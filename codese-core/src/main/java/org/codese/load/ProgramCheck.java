@@ -352,20 +352,13 @@ final class ProgramCheck {
 
   /**
    * Fills slots {@code ids[from..to)} of a loop, as {@link #fill} with the capacity counted by the
-   * caller, its common case inline: this runs once per object, often interpreted, where a call
-   * per element costs.
+   * caller; its common case, an empty own slot, in {@link CheckLoops#fillEmpty}.
    */
   private void fillBlock(int[] ids, int from, int to, byte k, Class<?> c)
       throws ObjectStreamException {
-    byte[] kinds = kind;
-    for (int i = from; i < to; i++) {
-      int at = ids[i] - first;
-      if (at >= 0 && at < kinds.length && kinds[at] == EMPTY) {
-        kinds[at] = k;
-        type[at] = c;
-      } else {
-        fill(ids[i], k, c, 0);
-      }
+    int i = from;
+    while ((i = CheckLoops.fillEmpty(ids, i, to, kind, type, first, EMPTY, k, c)) < to) {
+      fill(ids[i++], k, c, 0);
     }
   }
 
@@ -745,30 +738,27 @@ final class ProgramCheck {
   }
 
   /**
-   * {@link #ref} for {@code refs[from..to)}, with its common cases inline (the null slot, a slot of
-   * the class that fitted last): this loop runs once per reference, often interpreted.
+   * {@link #ref} for {@code refs[from..to)}; its common cases, the null slot and a slot of the
+   * class that fitted last, in {@link CheckLoops#firstUnfit}.
    */
   private void refBlock(int[] refs, int from, int to, Class<?> required)
       throws ObjectStreamException {
-    Class<?>[] types = type;
-    for (int i = from; i < to; i++) {
-      int r = refs[i];
-      int at = r - first;
-      if (r == end || (at >= 0 && at < types.length && types[at] == lastFit && lastFit != null
-          && required == lastRequired)) {
-        continue;
-      }
-      ref(r, required);
+    int i = from;
+    while ((i = CheckLoops.firstUnfit(refs, i, to, type, first, end, fitFor(required))) < to) {
+      ref(refs[i++], required);
     }
+  }
+
+  /**
+   * The class that fitted {@code required} last, or {@code void.class}, which no slot holds: a
+   * slot of that class needs no further check.
+   */
+  private Class<?> fitFor(Class<?> required) {
+    return required == lastRequired && lastFit != null ? lastFit : void.class;
   }
 
   /** Checks that table slot {@code ref} holds null or an object fitting {@code required}. */
   private void ref(int ref, Class<?> required) throws ObjectStreamException {
-    int own = ref - first;
-    if (own >= 0 && own < kind.length && type[own] == lastFit && required == lastRequired
-        && lastFit != null) {
-      return;
-    }
     if (ref < 0 || ref > end) {
       throw reject("reads table slot " + ref + ", outside the table");
     }
@@ -786,7 +776,7 @@ final class ProgramCheck {
     }
     int at = ref - first;
     Class<?> t = type[at];
-    if (t == lastFit && required == lastRequired) {
+    if (t == fitFor(required)) {
       return;
     }
     if (kind[at] != EMPTY && kind[at] != RESOLVED && !required.isAssignableFrom(t)) {

@@ -2,11 +2,13 @@ package org.codese.load;
 
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.InvalidObjectException;
 import java.io.NotActiveException;
 import java.io.ObjectInputFilter;
 import java.io.ObjectInputStream;
 import java.io.ObjectInputValidation;
 import java.io.StreamCorruptedException;
+import java.util.BitSet;
 import java.util.List;
 import org.codese.jvm.FieldTable;
 import org.codese.jvm.FieldValues;
@@ -158,6 +160,37 @@ final class ReplayStream extends ObjectInputStream implements ObjectInputFilter 
 
   @Override
   protected Object readObjectOverride() throws IOException {
+    int id = nextObject();
+    if (id >= 0 && run.unshared() != null && run.unshared().get(id)) {
+      throw new InvalidObjectException("cannot read back reference to unshared object");
+    }
+    return id < 0 ? null : table[id];
+  }
+
+  /**
+   * Inside a class's own {@code readObject} or {@code readExternal}: the object, which no later
+   * read of the stream may return again. Codese restores a top-level object's graph as a whole,
+   * not in stream order, so what it can tell is what later top-level objects and hook reads refer
+   * to (see {@link #readTopLevel}); within an object stream only.
+   */
+  @Override
+  public Object readUnshared() throws IOException {
+    int id = nextObject();
+    if (id < 0) {
+      return null;
+    }
+    BitSet unshared = run.unshared();
+    if (unshared != null) {
+      if (unshared.get(id)) {
+        throw new InvalidObjectException("cannot read back reference as unshared");
+      }
+      unshared.set(id);
+    }
+    return table[id];
+  }
+
+  /** The id of the next object item (-1 for {@code null}), or the JDK's exception for none. */
+  private int nextObject() throws IOException {
     if (fillBlock()) {
       java.io.OptionalDataException e = Jvm.optionalData(false);
       e.length = blockLeft;
@@ -172,12 +205,89 @@ final class ReplayStream extends ObjectInputStream implements ObjectInputFilter 
     }
     int id = items[item + 1];
     item += 2;
-    return id < 0 ? null : table[id];
+    return id;
   }
 
-  @Override
-  public Object readUnshared() throws IOException {
-    return readObjectOverride();
+  /** @return whether the next item of the top-level stream is an object (no data before it) */
+  boolean objectNext() {
+    return blockLeft == 0 && item < items.length && items[item] != Tape.BLOCK;
+  }
+
+  /**
+   * Reads the next top-level object of an object stream, with the checks {@code
+   * ObjectInputStream} makes of back references ({@code readHandle}) and of {@code readUnshared}
+   * ({@code readOrdinaryObject}): an object may not be read unshared if an earlier {@code
+   * writeObject} wrote it, and no object may refer back to one read unshared. The item is consumed
+   * either way. As with the JDK, an object whose {@code readResolve} returned another object stays
+   * readable through back references, and a {@code readResolve} result that is an array is
+   * returned, and kept for those references, as a copy.
+   *
+   * @param unshared whether {@code readUnshared} asks
+   * @return the object
+   * @throws InvalidObjectException for a back reference to an unshared object, or one read unshared
+   */
+  Object readTopLevel(boolean unshared) throws IOException {
+    int from = item;
+    while (blockLeft == 0 && item < items.length && items[item] == Tape.BACK_REFERENCE) {
+      item += 2;
+    }
+    int refsEnd = item;
+    if (from < refsEnd && (item >= items.length || items[item] != Tape.OBJECT)) {
+      throw new StreamCorruptedException("back references in the stream's data are not followed"
+          + " by the object that makes them");
+    }
+    int id = nextObject();
+    if (id < 0) {
+      return null;
+    }
+    BitSet invalid = run.unshared();
+    boolean back = invalid.get(id);
+    for (int i = from; i < refsEnd; i += 2) {
+      back |= items[i + 1] == id;
+    }
+    if (unshared && back) {
+      throw new InvalidObjectException("cannot read back reference as unshared");
+    }
+    if (invalid.get(id)) {
+      throw new InvalidObjectException("cannot read back reference to unshared object");
+    }
+    for (int i = from; i < refsEnd; i += 2) {
+      if (invalid.get(items[i + 1])) {
+        throw new InvalidObjectException("cannot read back reference to unshared object");
+      }
+    }
+    Object o = table[id];
+    if (unshared) {
+      if (!run.wasReplaced(id)) {
+        invalid.set(id);
+      } else if (o != null && o.getClass().isArray()) {
+        o = cloneArray(o);
+        table[id] = o;
+      }
+    }
+    return o;
+  }
+
+  /** A shallow copy of an array, as {@code ObjectInputStream.cloneArray}. */
+  private static Object cloneArray(Object a) {
+    if (a instanceof Object[] o) {
+      return o.clone();
+    } else if (a instanceof int[] i) {
+      return i.clone();
+    } else if (a instanceof byte[] b) {
+      return b.clone();
+    } else if (a instanceof long[] l) {
+      return l.clone();
+    } else if (a instanceof char[] c) {
+      return c.clone();
+    } else if (a instanceof double[] d) {
+      return d.clone();
+    } else if (a instanceof float[] f) {
+      return f.clone();
+    } else if (a instanceof short[] s) {
+      return s.clone();
+    }
+    return ((boolean[]) a).clone();
   }
 
   private String slot() {

@@ -6,8 +6,11 @@ import java.io.InputStream;
 import java.io.InvalidObjectException;
 import java.io.ObjectInputFilter;
 import java.io.OptionalDataException;
+import java.io.StreamCorruptedException;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.function.Supplier;
+import org.codese.ClassMismatchException;
 import org.codese.CodeseLimits;
 import org.codese.CorruptSnapshotException;
 import org.codese.format.Signing;
@@ -55,6 +58,13 @@ public final class StreamReader {
   private int size;
   /** The current segment's top-level items, or {@code null}. */
   private ReplayStream current;
+  /** The current segment while its code has not run: it runs when its first object is read. */
+  private SnapshotFile pending;
+  private RestoreRun pendingRun;
+  /** What failed to restore; the stream cannot go past it. */
+  private Throwable failed;
+  /** The ids read with {@code readUnshared} since the last reset, shared by every segment. */
+  private final BitSet unshared = new BitSet();
   /** Bytes of the current data frame not yet read from {@link #in}. */
   private int dataLeft;
   /** Whether {@link #available()} read the word of the next frame, a segment's length. */
@@ -115,16 +125,27 @@ public final class StreamReader {
   }
 
   /**
-   * Reads the next object.
+   * Reads the next top-level object, running the code of its segment first if this is the
+   * segment's first object. Checks and code run only now, as {@code ObjectInputStream} reads
+   * nothing of an object before {@code readObject}: primitive data before it stays readable
+   * whatever the segment holds.
    *
+   * @param unshared whether {@code readUnshared} asks
    * @return the object
    * @throws EOFException at the end of the data
    * @throws OptionalDataException if primitive data comes first ({@code length} is what is left
    *     of its frame)
-   * @throws IOException if a segment is damaged or cannot be restored
-   * @throws ClassNotFoundException as {@code ObjectInputStream.readObject} declares it
+   * @throws ClassNotFoundException if the segment names a class the loader cannot find, or a
+   *     class's own {@code readObject} or {@code readExternal} threw it
+   * @throws InvalidObjectException for a back reference to an object read with {@code
+   *     readUnshared}, or {@code readUnshared} of an object written before
+   * @throws StreamCorruptedException after an object failed to restore: the stream cannot go past
+   *     it
+   * @throws IOException if a segment is damaged or rejected, or a class's own restore code threw
+   *     one
    */
-  public Object readObject() throws IOException, ClassNotFoundException {
+  public Object readObject(boolean unshared) throws IOException, ClassNotFoundException {
+    checkNotFailed();
     if (!advance()) {
       throw new EOFException("end of the Codese object stream");
     }
@@ -133,7 +154,37 @@ public final class StreamReader {
       e.length = dataLeft;
       throw e;
     }
-    return current.readObject();
+    if (pending != null && current.objectNext()) {
+      restorePending();
+    }
+    return current.readTopLevel(unshared);
+  }
+
+  private void checkNotFailed() throws StreamCorruptedException {
+    if (failed != null) {
+      throw new StreamCorruptedException("the stream cannot be read past an object that failed"
+          + " to restore (" + failed + ")");
+    }
+  }
+
+  private void restorePending() throws IOException, ClassNotFoundException {
+    SnapshotFile file = pending;
+    pending = null;
+    try {
+      LoadedSnapshot loaded;
+      try {
+        loaded = LoadedSnapshot.load(file, loader, filter, limits, allowed);
+      } catch (ClassMismatchException e) {
+        if (e.getCause() instanceof ClassNotFoundException c) {
+          throw c; // what ObjectInputStream.resolveClass throws, from readObject
+        }
+        throw e;
+      }
+      loaded.restoreAsStream(table, pendingRun);
+    } catch (IOException | ClassNotFoundException | RuntimeException | Error e) {
+      failed = e;
+      throw e;
+    }
   }
 
   /**
@@ -150,6 +201,7 @@ public final class StreamReader {
     if (len == 0) {
       return 0;
     }
+    checkNotFailed();
     if (!advance()) {
       return -1;
     }
@@ -311,6 +363,7 @@ public final class StreamReader {
       // as ObjectInputStream forgets its handles at TC_RESET: the next segment starts at 0
       table = new Object[INITIAL_TABLE];
       size = 0;
+      unshared.clear();
     } else {
       dataLeft = -w;
     }
@@ -348,16 +401,10 @@ public final class StreamReader {
       table = Arrays.copyOf(table, (int) Math.min(Integer.MAX_VALUE - 8,
           Math.max(end + 1L, 2L * table.length)));
     }
-    LoadedSnapshot loaded = LoadedSnapshot.load(file, loader, filter, limits, allowed);
-    try {
-      loaded.restoreInto(table, 1);
-    } catch (IOException | RuntimeException | Error e) {
-      // the table stays as it was: later segments that build on this one are rejected
-      Arrays.fill(table, size, end + 1, null);
-      throw e;
-    }
     size = end;
-    current = new ReplayStream(table, file.items(), null, null, RestoreRun.current(),
+    pending = file;
+    pendingRun = new RestoreRun(unshared);
+    current = new ReplayStream(table, file.items(), null, null, pendingRun,
         filter == null ? null : filter.get(), limits.maxArrayLength());
   }
 }

@@ -178,11 +178,13 @@ final class Surface {
     }
     if ((roles & ALLOC_BARE) != 0) {
       Class<?> init = serialInitClass(c);
-      return "Serializable, but this snapshot allocates it without running any constructor,"
-          + " where ObjectInputStream would " + (init == null
-              ? "refuse it (no valid constructor: " + firstNonSerializable(c).getName()
-                  + " has no no-arg constructor it may call)"
-              : "run the no-arg constructor of " + init.getName());
+      // "no valid constructor" first, as ObjectInputStream words its InvalidClassException
+      return init == null
+          ? "no valid constructor: " + firstNonSerializable(c).getName() + " has no no-arg"
+              + " constructor it may call, so ObjectInputStream would refuse it, and this"
+              + " snapshot allocates it without running any constructor"
+          : "Serializable, but this snapshot allocates it without running any constructor,"
+              + " where ObjectInputStream would run the no-arg constructor of " + init.getName();
     }
     return null;
   }

@@ -9,6 +9,11 @@ package org.codese.program;
  * with the number of reference fields, whose values follow as that many {@link #OBJECT} items
  * while the primitive field values are in {@link #data()} in field order.
  *
+ * <p>Only in the top-level items of an object stream segment, {@link #BACK_REFERENCE} items with an
+ * object id precede an {@link #OBJECT} item: the objects of earlier {@code writeObject} calls that
+ * this call referred back to (the JDK's stream would hold a back reference to each), among them
+ * the top-level object itself when it was written before. {@code readUnshared} needs them.
+ *
  * @param data the primitive bytes, in {@link java.io.DataOutput} form
  * @param items the item pairs
  */
@@ -19,4 +24,6 @@ public record Tape(byte[] data, int[] items) {
   public static final int OBJECT = 1;
   /** A record of default field values. */
   public static final int FIELDS = 2;
+  /** An object of an earlier {@code writeObject} call that the next top-level object refers to. */
+  public static final int BACK_REFERENCE = 3;
 }

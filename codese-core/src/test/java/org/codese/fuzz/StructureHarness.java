@@ -34,7 +34,8 @@ import org.codese.program.ClassEntry;
  * ClassMismatchException}, {@code InvalidClassException}, {@code InvalidObjectException}, a {@code
  * RestoreException} caused by an IOException, or the IOException a class's own {@code readObject}
  * threw), or with an exception thrown by a class's own serialization method (as {@code
- * ObjectInputStream} would let it through). Findings:
+ * ObjectInputStream} would let it through: inside a {@code RestoreException}, or as the cause of
+ * the {@code IOException} {@code ObjectInputStream} throws in its place). Findings:
  *
  * <ul>
  *   <li>I1, I2, I3: a canary changed; I2 also a snapshot that loaded although its generated code
@@ -49,7 +50,9 @@ import org.codese.program.ClassEntry;
  *       than the objects could need;
  *   <li>I5: a snapshot that loaded with {@code max_stack} or {@code max_locals} beyond what its code
  *       needs; any other exception: one that is not an IOException, or a {@code RestoreException}
- *       whose cause was thrown in Codese or in generated code ({@code NullPointerException}, {@code
+ *       or other IOException (but a {@code ClassMismatchException}, whose cause is the class
+ *       loader's) whose cause was thrown in Codese or in generated code ({@code
+ *       NullPointerException}, {@code
  *       ClassCastException}, {@code InstantiationError}, {@code NoClassDefFoundError}, {@code
  *       IllegalAccessError}, {@code BootstrapMethodError}, {@code StackOverflowError}, {@code
  *       ArrayStoreException}, {@code ArrayIndexOutOfBoundsException}, {@code
@@ -463,7 +466,22 @@ final class StructureHarness implements AutoCloseable {
       return "untyped " + e.getClass().getSimpleName();
     }
     if (!(e instanceof RestoreException)) {
-      return "rejected: " + e.getClass().getSimpleName();
+      // what ObjectInputStream throws in place of a class's own exception (a record constructor's
+      // InvalidObjectException, a constructor's InvalidClassException, readObject's "unexpected
+      // exception type") carries it as cause: class code, unless Codese threw the cause
+      Throwable cause = unwrap(e.getCause());
+      if (cause == null || cause instanceof IOException
+          || e instanceof org.codese.ClassMismatchException) {
+        return "rejected: " + e.getClass().getSimpleName();
+      }
+      if (thrownByClassCode(cause)) {
+        return "class code: " + e.getClass().getSimpleName() + "("
+            + cause.getClass().getSimpleName() + ")";
+      }
+      findings.add(new Finding("I5", "I5 " + e.getClass().getSimpleName() + "("
+          + cause.getClass().getName() + ") at " + frame(cause.getStackTrace()), pass + " pass: "
+          + e + ", caused by " + cause + " thrown at " + frame(cause.getStackTrace()), e));
+      return e.getClass().getSimpleName() + "(" + cause.getClass().getSimpleName() + ")";
     }
     Throwable cause = unwrap(e.getCause());
     if (cause == null) {
@@ -533,14 +551,15 @@ final class StructureHarness implements AutoCloseable {
 
   /**
    * Where an exception was thrown, for signatures: the first frame in Codese (generated code when
-   * that is {@code LoadedSnapshot.restoreInto}, as the JVM hides the frames of hidden classes), else
+   * that is {@code LoadedSnapshot.run} or {@code restoreInto}, as the JVM hides the frames of hidden classes), else
    * the first frame outside reflection.
    */
   static String frame(StackTraceElement[] st) {
     for (StackTraceElement e : st) {
       if (codese(e.getClassName())) {
         String f = stable(e.getClassName()) + "." + e.getMethodName();
-        return f.equals("org.codese.load.LoadedSnapshot.restoreInto") ? "generated code" : f;
+        return f.equals("org.codese.load.LoadedSnapshot.restoreInto")
+            || f.equals("org.codese.load.LoadedSnapshot.run") ? "generated code" : f;
       }
     }
     for (StackTraceElement e : st) {

@@ -36,22 +36,6 @@ class SerialConstructorRuleTest {
     }
   }
 
-  /** Not serializable, with only a private no-arg constructor. */
-  static class PrivateBase {
-    private PrivateBase() {}
-
-    PrivateBase(int unused) {}
-  }
-
-  /** Serializable over {@link PrivateBase}, whose no-arg constructor is private. */
-  static final class OverPrivateBase extends PrivateBase implements Serializable {
-    private static final long serialVersionUID = 1L;
-
-    OverPrivateBase() {
-      super(1);
-    }
-  }
-
   /** @return whether {@code ObjectInputStream} restores {@code o}, or refuses its class */
   private static boolean jdkRestores(Object o) throws Exception {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
@@ -77,7 +61,7 @@ class SerialConstructorRuleTest {
   @Test
   void aPrivateNoArgConstructorOfTheFirstNonSerializableClassIsNoValidConstructor()
       throws Exception {
-    assertEquals(false, jdkRestores(new OverPrivateBase()));
-    assertNull(Surface.serialInitClass(OverPrivateBase.class));
+    assertEquals(false, jdkRestores(new SurfaceRulesTest.OverPrivateBase()));
+    assertNull(Surface.serialInitClass(SurfaceRulesTest.OverPrivateBase.class));
   }
 }

@@ -365,6 +365,22 @@ public final class Crafted {
       return this;
     }
 
+    /**
+     * In a {@link #loop} body, the start of a reflective column: {@code t = table[ids[i]]} into
+     * local 2, then the {@code Field} of local 5 and {@code t} pushed for its setter.
+     */
+    public Chunk reflectiveTarget() {
+      mv.visitVarInsn(ALOAD, 0);
+      mv.visitVarInsn(ALOAD, 3);
+      mv.visitVarInsn(ILOAD, 4);
+      mv.visitInsn(IALOAD);
+      mv.visitInsn(AALOAD);
+      mv.visitVarInsn(ASTORE, 2);
+      mv.visitVarInsn(ALOAD, 5);
+      mv.visitVarInsn(ALOAD, 2);
+      return this;
+    }
+
     /** The grammar's counted loop over the {@code int[]} in local 3 around {@code body}. */
     public Chunk loop(Runnable body) {
       Label test = new Label();
