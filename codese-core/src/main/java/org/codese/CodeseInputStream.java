@@ -199,6 +199,14 @@ public class CodeseInputStream extends ObjectInputStream {
   }
 
   /**
+   * @return how many hidden classes the stream defined, and how many class entries and class
+   *     files its segment dictionaries hold (for tests)
+   */
+  int[] codeStatistics() {
+    return codese().codeStatistics();
+  }
+
+  /**
    * Reads the next object, as {@link ObjectInputStream#readObject()} does.
    *
    * @return the object

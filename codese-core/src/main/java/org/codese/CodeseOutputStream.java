@@ -9,6 +9,7 @@ import java.io.OutputStream;
 import java.util.Objects;
 import org.codese.capture.Capturer;
 import org.codese.format.Signing;
+import org.codese.format.StreamSegments;
 import org.codese.load.StreamReader;
 
 /**
@@ -79,6 +80,8 @@ public class CodeseOutputStream extends ObjectOutputStream {
 
   private final OutputStream out;
   private final Capturer capturer;
+  /** What earlier segments sent, so that later ones refer to it (stream format 3). */
+  private final StreamSegments.Encoder segments;
   private final byte[] signingKey;
   /** Primitive data not yet written, as a frame: word, then {@link #pos} - 4 bytes. */
   private final byte[] frame;
@@ -111,6 +114,7 @@ public class CodeseOutputStream extends ObjectOutputStream {
     super();
     this.out = Objects.requireNonNull(out, "out");
     this.capturer = new Capturer(Objects.requireNonNull(options, "options"));
+    this.segments = new StreamSegments.Encoder();
     this.signingKey = options.signingKey();
     this.frame = new byte[4 + MAX_BLOCK];
     this.data = new DataOutputStream(new OutputStream() {
@@ -145,6 +149,7 @@ public class CodeseOutputStream extends ObjectOutputStream {
     super();
     this.out = null;
     this.capturer = null;
+    this.segments = null;
     this.signingKey = null;
     this.frame = null;
     this.data = null;
@@ -196,7 +201,7 @@ public class CodeseOutputStream extends ObjectOutputStream {
     ensureOpen();
     drainData();
     capturer.writeObject(obj, unshared);
-    byte[] segment = Pipeline.toFile(capturer.drain()).bytes();
+    byte[] segment = segments.encode(Pipeline.toSegment(capturer.drain()));
     if (signingKey != null) {
       segment = Signing.sign(segment, signingKey);
     }
@@ -221,6 +226,7 @@ public class CodeseOutputStream extends ObjectOutputStream {
     putInt(mark, 0, StreamReader.RESET);
     out.write(mark);
     capturer.reset();
+    segments.reset();
   }
 
   /**

@@ -10,6 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.codese.CorruptSnapshotException;
 import org.codese.format.SnapshotFile;
+import org.codese.format.Signing;
+import org.codese.format.StreamSegments;
 import org.codese.load.StreamReader;
 
 /**
@@ -143,6 +145,19 @@ final class SnapshotSource {
     }
   }
 
+  /** A segment of a version 3 stream, in the compact form that refers to earlier segments. */
+  private static SnapshotFile decode(Path path, StreamSegments.Decoder compact, byte[] seg,
+      int firstId, long base) {
+    try {
+      return compact.decode(Signing.unwrap(seg, null), firstId);
+    } catch (CorruptSnapshotException e) {
+      throw new CliException(path + ": " + e.getMessage() + " [segment starting at file byte "
+          + base + "]", e);
+    } catch (org.codese.AuthenticityException e) {
+      throw new CliException(path + ": " + e.getMessage(), e);
+    }
+  }
+
   private static List<Record> stream(Path path, byte[] bytes) {
     ByteBuffer in = ByteBuffer.wrap(bytes);
     if (bytes.length < 6) {
@@ -155,6 +170,7 @@ final class SnapshotSource {
           + " versions " + StreamReader.OLDEST_VERSION + " to " + StreamReader.STREAM_VERSION);
     }
     List<Record> frames = new ArrayList<>();
+    StreamSegments.Decoder compact = new StreamSegments.Decoder();
     int nextId = 0;
     while (true) {
       if (in.remaining() < 4) {
@@ -172,6 +188,7 @@ final class SnapshotSource {
       if (len == StreamReader.RESET) {
         frames.add(new Reset(at));
         nextId = 0;
+        compact.reset();
         continue;
       }
       int n = Math.abs(len);
@@ -186,7 +203,8 @@ final class SnapshotSource {
       }
       byte[] seg = new byte[len];
       in.get(seg);
-      SnapshotFile f = parse(path, seg, at + 4);
+      SnapshotFile f = version >= 3 ? decode(path, compact, seg, nextId, at + 4)
+          : parse(path, seg, at + 4);
       if (f.firstId() != nextId) {
         throw corrupt(path, at, "segment starts at object " + f.firstId() + " but the segments"
             + " before it hold " + nextId + " objects");

@@ -10,12 +10,52 @@ final class In {
   private final byte[] buf;
   private int pos;
   private final int end;
+  private final boolean compact;
   private String section = "header";
 
   In(byte[] buf, int start, int end) {
+    this(buf, start, end, false);
+  }
+
+  /**
+   * @param compact whether {@link #u4}, {@link #u8} and {@link #str} read the compact form that
+   *     {@link Out} writes in compact mode
+   */
+  In(byte[] buf, int start, int end, boolean compact) {
     this.buf = buf;
     this.pos = start;
     this.end = end;
+    this.compact = compact;
+  }
+
+  boolean compact() {
+    return compact;
+  }
+
+  /**
+   * Reads a zigzag variable-length integer of at most {@code maxBytes} bytes.
+   *
+   * @throws CorruptSnapshotException if it is longer or runs past the end
+   */
+  long varint(int maxBytes) throws CorruptSnapshotException {
+    long z = 0;
+    for (int i = 0; i < maxBytes; i++) {
+      int b = u1();
+      z |= (long) (b & 0x7F) << (7 * i);
+      if ((b & 0x80) == 0) {
+        return (z >>> 1) ^ -(z & 1);
+      }
+    }
+    throw corrupt("variable-length integer longer than " + maxBytes + " bytes");
+  }
+
+  /** Reads four big-endian bytes, whatever the mode. */
+  int fixed4() throws CorruptSnapshotException {
+    need(4);
+    int v = ((buf[pos] & 0xFF) << 24) | ((buf[pos + 1] & 0xFF) << 16)
+        | ((buf[pos + 2] & 0xFF) << 8) | (buf[pos + 3] & 0xFF);
+    pos += 4;
+    return v;
   }
 
   void section(String name) {
@@ -62,20 +102,32 @@ final class In {
   }
 
   int u4() throws CorruptSnapshotException {
-    need(4);
-    int v = ((buf[pos] & 0xFF) << 24) | ((buf[pos + 1] & 0xFF) << 16)
-        | ((buf[pos + 2] & 0xFF) << 8) | (buf[pos + 3] & 0xFF);
-    pos += 4;
-    return v;
+    if (compact) {
+      long v = varint(5);
+      if (v != (int) v) {
+        throw corrupt("integer " + v + " does not fit 32 bits");
+      }
+      return (int) v;
+    }
+    return fixed4();
   }
 
   long u8() throws CorruptSnapshotException {
+    if (compact) {
+      return varint(10);
+    }
     long hi = u4() & 0xFFFFFFFFL;
     return (hi << 32) | (u4() & 0xFFFFFFFFL);
   }
 
-  /** Reads a count of items that each take at least {@code minBytes} bytes. */
+  /**
+   * Reads a count of items that each take at least {@code minBytes} bytes (at least one byte in
+   * compact mode, where integers shrink).
+   */
   int count(int minBytes) throws CorruptSnapshotException {
+    if (compact) {
+      minBytes = 1;
+    }
     int n = u4();
     if (n < 0 || (long) n * minBytes > end - pos) {
       throw corrupt("count " + n + " is impossible with " + (end - pos) + " bytes left");
@@ -119,8 +171,16 @@ final class In {
     int n = count(2);
     char[] c = new char[n];
     for (int i = 0; i < n; i++) {
-      c[i] = (char) u2();
+      c[i] = compact ? unit() : (char) u2();
     }
     return new String(c);
+  }
+
+  private char unit() throws CorruptSnapshotException {
+    long u = varint(3);
+    if (u < 0 || u > 0xFFFF) {
+      throw corrupt("string unit " + u + " is not a UTF-16 code unit");
+    }
+    return (char) u;
   }
 }

@@ -27,6 +27,7 @@ final class CodeCheck extends Thread {
       "org.codese.jvm.FieldValues", "org.codese.jvm.SlotFields", "org.codese.jvm.FieldTable"};
 
   private final SnapshotFile file;
+  private final GrammarCheck.Checked[] known;
   /** Guards {@link #result}, {@link #failure} and {@link #done}. */
   private final Object lock = new Object();
   private GrammarCheck.Result result;
@@ -34,10 +35,11 @@ final class CodeCheck extends Thread {
   private boolean done;
   private boolean started;
 
-  private CodeCheck(SnapshotFile file) {
+  private CodeCheck(SnapshotFile file, GrammarCheck.Checked[] known) {
     super("codese-code-check");
     setDaemon(true);
     this.file = file;
+    this.known = known;
   }
 
   /**
@@ -47,8 +49,23 @@ final class CodeCheck extends Thread {
    * @return the running (or, without a second processor, finished) check
    */
   static CodeCheck start(SnapshotFile file) {
-    CodeCheck check = new CodeCheck(file);
-    if (Runtime.getRuntime().availableProcessors() > 1) {
+    return start(file, new GrammarCheck.Checked[file.classFiles().size()], false);
+  }
+
+  /**
+   * Starts checking {@code file}'s code, taking the outcome of the classes {@code known} holds
+   * (see {@link GrammarCheck#check(SnapshotFile, GrammarCheck.Checked[])}); {@code known} is
+   * filled in and may be read after {@link #result}.
+   *
+   * @param file a parsed snapshot
+   * @param known per class file, the outcome of an earlier check of the same bytes, or null
+   * @param inline whether to check on the caller's thread: for small or known code, where a
+   *     thread costs more than it saves
+   * @return the running (or finished) check
+   */
+  static CodeCheck start(SnapshotFile file, GrammarCheck.Checked[] known, boolean inline) {
+    CodeCheck check = new CodeCheck(file, known);
+    if (!inline && Runtime.getRuntime().availableProcessors() > 1) {
       try {
         check.start();
         check.started = true;
@@ -66,7 +83,7 @@ final class CodeCheck extends Thread {
   public void run() {
     GrammarCheck.Result r = null;
     try {
-      r = GrammarCheck.check(file);
+      r = GrammarCheck.check(file, known);
     } catch (RuntimeException | Error e) {
       synchronized (lock) {
         failure = e;

@@ -35,6 +35,24 @@ final class Constants {
    */
   static Object[] resolve(List<Constant> constants, ClassTable classes, ObjectInputFilter filter,
       int maxArrayLength) throws ClassMismatchException {
+    return resolve(constants, classes, filter, maxArrayLength, null);
+  }
+
+  /**
+   * As {@link #resolve(List, ClassTable, ObjectInputFilter, int)}, taking allocating constructors
+   * from {@code memo} where an earlier segment of the same stream made them, and keeping there
+   * those it makes.
+   *
+   * @param constants the segment's constants
+   * @param classes its class table, accepted by the filter
+   * @param filter the effective serialization filter, or {@code null}
+   * @param maxArrayLength the longest array a {@code readObject} may allocate
+   * @param memo the stream's memo, or {@code null}
+   * @return the live values, in constant order
+   * @throws ClassMismatchException if a constant does not fit the live classes
+   */
+  static Object[] resolve(List<Constant> constants, ClassTable classes, ObjectInputFilter filter,
+      int maxArrayLength, SegmentMemo memo) throws ClassMismatchException {
     Object[] out = new Object[constants.size()];
     // per class index (a record may have both)
     RecordMaker[] makers = new RecordMaker[classes.size()];
@@ -43,6 +61,8 @@ final class Constants {
       Constant c = constants.get(i);
       out[i] = c instanceof Constant.Hook h
           ? hook(h, classes, makers, resolvers, filter, maxArrayLength)
+          : c instanceof Constant.Allocator a && memo != null
+          ? allocator(classes.get(a.type()), a.mode(), memo)
           : resolve(c, classes);
     }
     return out;
@@ -86,6 +106,16 @@ final class Constants {
       throw new ClassMismatchException(type.getName(), name, "enum constant " + name
           + " existed at capture but is gone now");
     }
+  }
+
+  private static Constructor<?> allocator(Class<?> type, Constant.Mode mode, SegmentMemo memo)
+      throws ClassMismatchException {
+    Constructor<?> ctor = memo.allocator(type, mode);
+    if (ctor == null) {
+      ctor = allocator(type, mode);
+      memo.allocator(type, mode, ctor);
+    }
+    return ctor;
   }
 
   private static Constructor<?> allocator(Class<?> type, Constant.Mode mode)

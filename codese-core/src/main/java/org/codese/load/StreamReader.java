@@ -15,6 +15,7 @@ import org.codese.CodeseLimits;
 import org.codese.CorruptSnapshotException;
 import org.codese.format.Signing;
 import org.codese.format.SnapshotFile;
+import org.codese.format.StreamSegments;
 import org.codese.jvm.Jvm;
 
 /**
@@ -34,8 +35,12 @@ import org.codese.jvm.Jvm;
 public final class StreamReader {
   /** The stream magic number, {@code "CDSS"} in ASCII. */
   public static final int STREAM_MAGIC = 0x43445353;
-  /** The stream format version written: 2 adds data and reset frames to version 1. */
-  public static final int STREAM_VERSION = 2;
+  /**
+   * The stream format version written: 2 adds data and reset frames to version 1; 3 writes
+   * segments in the compact form of {@link StreamSegments}, which refer to the class entries and
+   * class files of earlier segments.
+   */
+  public static final int STREAM_VERSION = 3;
   /** The oldest stream format version read: segments and the end mark only. */
   public static final int OLDEST_VERSION = 1;
   /** The frame word of the end mark. */
@@ -52,6 +57,10 @@ public final class StreamReader {
   private final byte[] signingKey;
   private final AllowList allowed;
   private final int version;
+  /** What earlier segments of a version 3 stream sent, since the last reset. */
+  private final StreamSegments.Decoder segments = new StreamSegments.Decoder();
+  /** The checked and defined classes of earlier segments, since the last reset. */
+  private final SegmentMemo memo = new SegmentMemo();
   private final byte[] word = new byte[4];
   /** The objects read since the last reset, at their ids; entry {@link #size} stays null. */
   private Object[] table = new Object[INITIAL_TABLE];
@@ -125,6 +134,14 @@ public final class StreamReader {
   }
 
   /**
+   * @return how many hidden classes the reader defined, and how many class entries and class
+   *     files the stream's dictionaries hold (for tests)
+   */
+  public int[] codeStatistics() {
+    return new int[] {memo.definedClasses(), segments.entries()};
+  }
+
+  /**
    * Reads the next top-level object, running the code of its segment first if this is the
    * segment's first object. Checks and code run only now, as {@code ObjectInputStream} reads
    * nothing of an object before {@code readObject}: primitive data before it stays readable
@@ -173,7 +190,7 @@ public final class StreamReader {
     try {
       LoadedSnapshot loaded;
       try {
-        loaded = LoadedSnapshot.load(file, loader, filter, limits, allowed);
+        loaded = LoadedSnapshot.loadSegment(file, loader, filter, limits, allowed, memo);
       } catch (ClassMismatchException e) {
         if (e.getCause() instanceof ClassNotFoundException c) {
           throw c; // what ObjectInputStream.resolveClass throws, from readObject
@@ -364,6 +381,8 @@ public final class StreamReader {
       table = new Object[INITIAL_TABLE];
       size = 0;
       unshared.clear();
+      segments.reset();
+      memo.clear();
     } else {
       dataLeft = -w;
     }
@@ -385,7 +404,7 @@ public final class StreamReader {
     bytes = Signing.unwrap(bytes, signingKey);
     SnapshotFile file;
     try {
-      file = SnapshotFile.parse(bytes);
+      file = version >= 3 ? segments.decode(bytes, size) : SnapshotFile.parse(bytes);
     } catch (CorruptSnapshotException e) {
       throw new CorruptSnapshotException("stream segment at byte " + at + ": " + e.section(),
           at + e.offset(), e.getMessage());
