@@ -88,13 +88,13 @@ class SmallSegmentsTest {
     // the first segment carries the class entry and the code; the later ones neither
     assertTrue(segments.get(0).length > 500, "first segment: " + segments.get(0).length);
     for (int i = 1; i < N; i++) {
-      assertTrue(segments.get(i).length <= 80, "segment " + i + ": " + segments.get(i).length
+      assertTrue(segments.get(i).length <= 64, "segment " + i + ": " + segments.get(i).length
           + " bytes");
     }
-    // before stream format 3: 1,421 bytes per object, 48 times the JDK's 29.5
+    // with a whole snapshot per segment (stream format 2): about 1,400 bytes per object
     double perObject = codese.length / (double) N;
     double jdkPerObject = jdk.length / (double) N;
-    assertTrue(perObject <= 3 * jdkPerObject,
+    assertTrue(perObject <= 2.25 * jdkPerObject,
         "Codese " + perObject + " bytes per object, JDK " + jdkPerObject);
   }
 
@@ -204,16 +204,17 @@ class SmallSegmentsTest {
     int firstLen = ByteBuffer.wrap(stream).getInt(6);
     int second = 6 + 4 + firstLen + 4;
     int secondLen = ByteBuffer.wrap(stream).getInt(second - 4);
-    // the second segment: count 1, depth, one class by reference 1 (zigzag 2): make it 5 (10)
+    // the second segment: its count of objects, depth, then the first segment's shape by
+    // reference 1 (zigzag 2): make it 5 (10), a shape never sent
     byte[] bad = stream.clone();
-    int classRef = second + 3;
-    assertEquals(2, bad[classRef], "the class reference of the second segment");
-    bad[classRef] = 10;
+    int shapeRef = second + 2;
+    assertEquals(2, bad[shapeRef], "the shape reference of the second segment");
+    bad[shapeRef] = 10;
     fixChecksum(bad, second, secondLen);
     try (CodeseInputStream in = new CodeseInputStream(new ByteArrayInputStream(bad))) {
       in.readObject();
       CorruptSnapshotException e = assertThrows(CorruptSnapshotException.class, in::readObject);
-      assertTrue(e.getMessage().contains("class reference 5 is out of range [0, 2)"),
+      assertTrue(e.getMessage().contains("shape reference 5 is out of range [0, 2)"),
           e.getMessage());
     }
     // damage without a new checksum

@@ -89,6 +89,17 @@ final class In {
     }
   }
 
+  /** @return the next byte, not consumed */
+  int peek() throws CorruptSnapshotException {
+    need(1);
+    return buf[pos] & 0xFF;
+  }
+
+  /** @return a copy of bytes {@code [from, to)} of the buffer, which were read already */
+  byte[] copy(int from, int to) {
+    return java.util.Arrays.copyOfRange(buf, from, to);
+  }
+
   int u1() throws CorruptSnapshotException {
     need(1);
     return buf[pos++] & 0xFF;
@@ -176,11 +187,19 @@ final class In {
     return new String(c);
   }
 
+  /** One UTF-16 unit of a compact string: unsigned, 7 bits a byte, at most three bytes. */
   private char unit() throws CorruptSnapshotException {
-    long u = varint(3);
-    if (u < 0 || u > 0xFFFF) {
-      throw corrupt("string unit " + u + " is not a UTF-16 code unit");
+    int u = 0;
+    for (int i = 0; i < 3; i++) {
+      int b = u1();
+      u |= (b & 0x7F) << (7 * i);
+      if ((b & 0x80) == 0) {
+        if (u > 0xFFFF) {
+          throw corrupt("string unit " + u + " is not a UTF-16 code unit");
+        }
+        return (char) u;
+      }
     }
-    return (char) u;
+    throw corrupt("string unit longer than 3 bytes");
   }
 }

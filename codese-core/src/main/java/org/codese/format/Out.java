@@ -10,7 +10,8 @@ import java.io.UncheckedIOException;
  *
  * <p>A <em>compact</em> writer (the segments of stream format 3) writes every {@link #u4} and
  * {@link #u8} as a zigzag variable-length integer (7 bits a byte, low bits first) and every string
- * as such a count and one such integer per UTF-16 unit; {@link In} in compact mode reads them.
+ * as such a count and one unsigned variable-length integer per UTF-16 unit (one byte for ASCII);
+ * {@link In} in compact mode reads them.
  */
 final class Out {
   private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
@@ -75,7 +76,13 @@ final class Out {
     u4(s.length());
     if (compact) {
       for (int i = 0; i < s.length(); i++) {
-        varint(s.charAt(i));
+        char u = s.charAt(i);
+        // unsigned, 7 bits a byte: one byte for ASCII, at most three
+        while (u >= 0x80) {
+          bytes.write((u & 0x7F) | 0x80);
+          u >>>= 7;
+        }
+        bytes.write(u);
       }
       return this;
     }

@@ -19,14 +19,23 @@ import org.codese.program.Tape;
  * stream sent since the last reset instead of repeating them.
  *
  * <p>Layout: the number of objects the segment creates (its first id is the number of objects the
- * stream created before it, since the last reset), the depth; the class table: a count, then per
+ * stream created before it, since the last reset), the depth, a shape reference {@code s}, then
+ * the parts below if {@code s} is 0; if {@code s > 0}, the segment has the class table, the
+ * symbolic constants (at the same places) and the code of the segment that made shape {@code
+ * s - 1}, and only its data constants (arrays and texts of values and ids, hooks) follow, in
+ * order. The parts: the class table: a count, then per
  * entry a reference {@code r}: 0 when a new entry follows (as in a snapshot), else entry {@code
- * r - 1} of the stream's class dictionary; the constants: a count, then each as in a snapshot; the
+ * r - 1} of the stream's class dictionary; the constants: a count, then each as in a snapshot, or,
+ * for a constant that names something (class, enum constant, allocator, setter, array maker,
+ * descriptor) and that an earlier segment sent with the same encoding, tag 0 and its index in the
+ * stream's constant dictionary (the constant is read again in this segment's terms); the
  * code: a count, then per class its phase ({@code u1}), its host (a class index or -1) and a
  * reference {@code r}: 0 when a new class file follows (a count and the bytes), else file {@code
- * r - 1} of the stream's code dictionary; the top-level items as a tape; last, a 4-byte CRC-32C of
- * all the bytes before it. Every new entry joins its dictionary, in order, once the whole segment
- * has been read; a reset empties both dictionaries at both ends.
+ * r - 1} of the stream's code dictionary. Then, in both forms, the top-level items as a tape; last,
+ * a 4-byte CRC-32C of all the bytes before it. Every new entry joins its dictionary, in order,
+ * once the whole segment has been read; then the segment's shape (its class, constant and code
+ * dictionary indices, with the places of its data constants) joins the shape dictionary if no
+ * earlier segment had it. A reset empties every dictionary at both ends.
  *
  * <p>A segment read this way is a {@link SnapshotFile} like any other: nothing in it is trusted
  * because an earlier segment sent part of it, and the loader checks all of it. The dictionaries
@@ -34,6 +43,9 @@ import org.codese.program.Tape;
  * is a non-negative zigzag integer), so a segment is never mistaken for a signature envelope.
  */
 public final class StreamSegments {
+  /** The tag of a reference to a symbolic constant an earlier segment sent; no constant has it. */
+  static final int DICTIONARY_CONSTANT = 0;
+
   private StreamSegments() {}
 
   /** A class file as a hash key, compared by content. */
@@ -57,21 +69,144 @@ public final class StreamSegments {
     }
   }
 
+  /**
+   * Whether {@code c} names something rather than carrying data: such constants join the stream's
+   * constant dictionary (data would make it grow with every segment).
+   */
+  static boolean symbolic(Constant c) {
+    return !(c instanceof Constant.PrimArray || c instanceof Constant.Text
+        || c instanceof Constant.Texts || c instanceof Constant.Hook);
+  }
+
+  /** An int array as a hash key, compared by content: a segment's shape. */
+  private static final class Ints {
+    final int[] v;
+    final int hash;
+
+    Ints(int[] v) {
+      this.v = v;
+      this.hash = Arrays.hashCode(v);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Ints b && b.hash == hash && Arrays.equals(b.v, v);
+    }
+
+    @Override
+    public int hashCode() {
+      return hash;
+    }
+  }
+
+  /**
+   * A segment's shape: class count and class dictionary indices, constant count and per constant
+   * its constant dictionary index or -1 for data, code count and per class file its phase, host
+   * and code dictionary index.
+   */
+  private static int[] shape(int[] classIdx, int[] constIdx, List<int[]> placements,
+      int[] codeIdx) {
+    int[] key = new int[3 + classIdx.length + constIdx.length + 3 * codeIdx.length];
+    int k = 0;
+    key[k++] = classIdx.length;
+    for (int c : classIdx) {
+      key[k++] = c;
+    }
+    key[k++] = constIdx.length;
+    for (int c : constIdx) {
+      key[k++] = c;
+    }
+    key[k++] = codeIdx.length;
+    for (int i = 0; i < codeIdx.length; i++) {
+      key[k++] = placements.get(i)[0];
+      key[k++] = placements.get(i)[1];
+      key[k++] = codeIdx[i];
+    }
+    return key;
+  }
+
   /** The writing end of one stream: encodes segments against what it sent before. */
   public static final class Encoder {
     private final Map<ClassEntry, Integer> classes = new HashMap<>();
     private final Map<Bytes, Integer> code = new HashMap<>();
+    private final Map<Bytes, Integer> constants = new HashMap<>();
+    private final Map<Ints, Integer> shapes = new HashMap<>();
 
     /**
      * Encodes {@code file}, a segment whose first id continues the stream, and adds its new class
-     * entries and class files to the dictionaries.
+     * entries, symbolic constants, class files and shape to the dictionaries.
      *
      * @param file the segment as captured
      * @return its stream form
      */
     public byte[] encode(SnapshotFile file) {
+      Bytes[] symbols = new Bytes[file.constants().size()];
+      for (int i = 0; i < symbols.length; i++) {
+        Constant c = file.constants().get(i);
+        if (symbolic(c)) {
+          Out one = new Out(true);
+          ConstantCodec.write(one, c);
+          symbols[i] = new Bytes(one.toByteArray());
+        }
+      }
       Out out = new Out(true);
       out.u4(file.tableSize() - file.firstId()).u4(file.depth());
+      int[] key = shapeKnown(file, symbols);
+      Integer shape = key == null ? null : shapes.get(new Ints(key));
+      if (shape != null) {
+        out.u4(shape + 1);
+        for (Constant c : file.constants()) {
+          if (!symbolic(c)) {
+            ConstantCodec.write(out, c);
+          }
+        }
+      } else {
+        out.u4(0);
+        parts(out, file, symbols);
+        key = shapeKnown(file, symbols);
+        Ints k = new Ints(key);
+        if (!shapes.containsKey(k)) {
+          shapes.put(k, shapes.size());
+        }
+      }
+      ConstantCodec.writeTape(out, file.items());
+      byte[] body = out.toByteArray();
+      CRC32C crc = new CRC32C();
+      crc.update(body);
+      return new Out().raw(body).fixed4((int) crc.getValue()).toByteArray();
+    }
+
+    /** The segment's shape in terms of the dictionaries, or null if one of them lacks a part. */
+    private int[] shapeKnown(SnapshotFile file, Bytes[] symbols) {
+      int[] classIdx = new int[file.classes().size()];
+      for (int i = 0; i < classIdx.length; i++) {
+        Integer known = classes.get(file.classes().get(i));
+        if (known == null) {
+          return null;
+        }
+        classIdx[i] = known;
+      }
+      int[] constIdx = new int[symbols.length];
+      for (int i = 0; i < constIdx.length; i++) {
+        Integer known = symbols[i] == null ? Integer.valueOf(-1) : constants.get(symbols[i]);
+        if (known == null) {
+          return null;
+        }
+        constIdx[i] = known;
+      }
+      int[] codeIdx = new int[file.classFiles().size()];
+      for (int i = 0; i < codeIdx.length; i++) {
+        Integer known = code.get(new Bytes(file.classFiles().get(i)));
+        if (known == null) {
+          return null;
+        }
+        codeIdx[i] = known;
+      }
+      return shape(classIdx, constIdx, file.placements(), codeIdx);
+    }
+
+    /** Writes class table, constants and code, adding what is new to the dictionaries. */
+    private void parts(Out out, SnapshotFile file, Bytes[] symbols) {
       List<ClassEntry> newClasses = new ArrayList<>();
       out.u4(file.classes().size());
       for (ClassEntry c : file.classes()) {
@@ -88,8 +223,23 @@ public final class StreamSegments {
         }
       }
       out.u4(file.constants().size());
-      for (Constant c : file.constants()) {
-        ConstantCodec.write(out, c);
+      List<Bytes> newConstants = new ArrayList<>();
+      for (int i = 0; i < symbols.length; i++) {
+        Bytes b = symbols[i];
+        if (b == null) {
+          ConstantCodec.write(out, file.constants().get(i));
+          continue;
+        }
+        Integer known = constants.get(b);
+        if (known == null && newConstants.contains(b)) {
+          known = constants.size() + newConstants.indexOf(b);
+        }
+        if (known == null) {
+          out.raw(b.bytes);
+          newConstants.add(b);
+        } else {
+          out.u1(DICTIONARY_CONSTANT).u4(known);
+        }
       }
       List<Bytes> newCode = new ArrayList<>();
       out.u4(file.classFiles().size());
@@ -108,23 +258,43 @@ public final class StreamSegments {
           out.u4(known + 1);
         }
       }
-      ConstantCodec.writeTape(out, file.items());
       for (ClassEntry c : newClasses) {
         classes.put(c, classes.size());
       }
       for (Bytes b : newCode) {
         code.put(b, code.size());
       }
-      byte[] body = out.toByteArray();
-      CRC32C crc = new CRC32C();
-      crc.update(body);
-      return new Out().raw(body).fixed4((int) crc.getValue()).toByteArray();
+      for (Bytes b : newConstants) {
+        constants.put(b, constants.size());
+      }
     }
 
     /** Forgets every entry sent, as the reader does at a reset. */
     public void reset() {
       classes.clear();
       code.clear();
+      constants.clear();
+      shapes.clear();
+    }
+  }
+
+  /**
+   * A shape a segment made: what later segments of the same shape share with it, as decoded
+   * then (its class table, its symbolic constants, each valid for this class count, and code).
+   */
+  private static final class Shape {
+    final List<ClassEntry> classes;
+    /** Per constant, the decoded symbolic constant, or {@code null} where data stands. */
+    final Constant[] symbols;
+    final List<byte[]> files;
+    final List<int[]> placements;
+
+    Shape(List<ClassEntry> classes, Constant[] symbols, List<byte[]> files,
+        List<int[]> placements) {
+      this.classes = classes;
+      this.symbols = symbols;
+      this.files = files;
+      this.placements = placements;
     }
   }
 
@@ -132,6 +302,10 @@ public final class StreamSegments {
   public static final class Decoder {
     private final List<ClassEntry> classes = new ArrayList<>();
     private final List<byte[]> code = new ArrayList<>();
+    /** Symbolic constants sent, each in its encoded form: read again in each segment's terms. */
+    private final List<byte[]> constants = new ArrayList<>();
+    private final List<Shape> shapes = new ArrayList<>();
+    private final Map<Ints, Integer> shapeIndex = new HashMap<>();
 
     /**
      * Reads and checks one segment, as {@link SnapshotFile#parse} checks a snapshot.
@@ -140,7 +314,7 @@ public final class StreamSegments {
      * @param firstId the number of objects the stream created before it, since the last reset
      * @return the segment as a snapshot
      * @throws CorruptSnapshotException if anything is damaged, truncated or out of range,
-     *     including a reference to a dictionary entry that was never sent
+     *     including a reference to a dictionary entry or shape that was never sent
      */
     public SnapshotFile decode(byte[] bytes, int firstId) throws CorruptSnapshotException {
       In in = checked(bytes);
@@ -153,17 +327,55 @@ public final class StreamSegments {
         throw in.corrupt("claims " + count + " objects after " + firstId + ": too many");
       }
       int tableSize = firstId + count;
+      int s = in.index(0, shapes.size() + 1, "shape reference");
+      SnapshotFile file = s == 0 ? parts(in, firstId, tableSize, depth)
+          : shaped(in, shapes.get(s - 1), firstId, tableSize, depth);
+      if (in.remaining() != 0) {
+        throw in.corrupt(in.remaining() + " unexpected bytes at the end of the segment");
+      }
+      return file;
+    }
+
+    /** A segment of a known shape: only its data constants and items follow. */
+    private SnapshotFile shaped(In in, Shape shape, int firstId, int tableSize, int depth)
+        throws CorruptSnapshotException {
+      in.section("constants");
+      int nClasses = shape.classes.size();
+      List<Constant> constants = new ArrayList<>(shape.symbols.length);
+      for (Constant symbol : shape.symbols) {
+        if (symbol != null) {
+          constants.add(symbol);
+          continue;
+        }
+        Constant c = ConstantCodec.read(in, nClasses, tableSize);
+        if (symbolic(c)) {
+          throw in.corrupt("a symbolic constant where the segment's shape has data");
+        }
+        constants.add(c);
+      }
+      in.section("items");
+      Tape items = ConstantCodec.readTape(in, tableSize);
+      return new SnapshotFile("", firstId, tableSize, depth, shape.classes,
+          List.copyOf(constants), shape.files, shape.placements, items);
+    }
+
+    /** A segment that sends its parts: class table, constants, code. */
+    private SnapshotFile parts(In in, int firstId, int tableSize, int depth)
+        throws CorruptSnapshotException {
       in.section("classes");
       int nClasses = in.count(1);
       List<ClassEntry> table = new ArrayList<>(nClasses);
+      int[] classIdx = new int[nClasses];
       List<ClassEntry> newClasses = new ArrayList<>();
       for (int i = 0; i < nClasses; i++) {
         int r = in.index(0, classes.size() + newClasses.size() + 1, "class reference");
         if (r == 0) {
           ClassEntry c = SnapshotFile.readClass(in);
+          classIdx[i] = classes.size() + newClasses.size();
           newClasses.add(c);
           table.add(c);
         } else {
+          classIdx[i] = r - 1;
           table.add(r <= classes.size() ? classes.get(r - 1)
               : newClasses.get(r - 1 - classes.size()));
         }
@@ -171,13 +383,16 @@ public final class StreamSegments {
       in.section("constants");
       int nConst = in.count(1);
       List<Constant> constants = new ArrayList<>(nConst);
+      int[] constIdx = new int[nConst];
+      List<byte[]> newConstants = new ArrayList<>();
       for (int i = 0; i < nConst; i++) {
-        constants.add(ConstantCodec.read(in, nClasses, tableSize));
+        constants.add(constant(in, nClasses, tableSize, newConstants, constIdx, i));
       }
       in.section("code");
       int nFiles = in.count(3);
       List<byte[]> files = new ArrayList<>(nFiles);
       List<int[]> placements = new ArrayList<>(nFiles);
+      int[] codeIdx = new int[nFiles];
       List<byte[]> newCode = new ArrayList<>();
       int lastPhase = 0;
       for (int i = 0; i < nFiles; i++) {
@@ -190,21 +405,58 @@ public final class StreamSegments {
         int r = in.index(0, code.size() + newCode.size() + 1, "class file reference");
         if (r == 0) {
           byte[] b = in.bytes();
+          codeIdx[i] = code.size() + newCode.size();
           newCode.add(b);
           files.add(b);
         } else {
+          codeIdx[i] = r - 1;
           files.add(r <= code.size() ? code.get(r - 1) : newCode.get(r - 1 - code.size()));
         }
       }
       in.section("items");
       Tape items = ConstantCodec.readTape(in, tableSize);
-      if (in.remaining() != 0) {
-        throw in.corrupt(in.remaining() + " unexpected bytes at the end of the segment");
-      }
       classes.addAll(newClasses);
       code.addAll(newCode);
-      return new SnapshotFile("", firstId, tableSize, depth, List.copyOf(table),
+      this.constants.addAll(newConstants);
+      SnapshotFile file = new SnapshotFile("", firstId, tableSize, depth, List.copyOf(table),
           List.copyOf(constants), List.copyOf(files), List.copyOf(placements), items);
+      Ints key = new Ints(shape(classIdx, constIdx, placements, codeIdx));
+      if (!shapeIndex.containsKey(key)) {
+        Constant[] symbols = new Constant[nConst];
+        for (int i = 0; i < nConst; i++) {
+          symbols[i] = constIdx[i] < 0 ? null : constants.get(i);
+        }
+        shapeIndex.put(key, shapes.size());
+        shapes.add(new Shape(file.classes(), symbols, file.classFiles(), file.placements()));
+      }
+      return file;
+    }
+
+    /**
+     * One constant: inline, or a reference to a symbolic constant sent before, read again as if it
+     * stood here, with this segment's class count and table size. Notes in {@code constIdx[i]} the
+     * constant's dictionary index, or -1 for data.
+     */
+    private Constant constant(In in, int nClasses, int tableSize, List<byte[]> newConstants,
+        int[] constIdx, int i) throws CorruptSnapshotException {
+      int start = in.pos();
+      if (in.peek() == DICTIONARY_CONSTANT) {
+        in.u1();
+        int r = in.index(0, constants.size() + newConstants.size(), "constant reference");
+        byte[] b = r < constants.size() ? constants.get(r) : newConstants.get(r - constants.size());
+        In again = new In(b, 0, b.length, true);
+        again.section("constants (sent before, at reference " + r + ")");
+        constIdx[i] = r;
+        return ConstantCodec.read(again, nClasses, tableSize);
+      }
+      Constant c = ConstantCodec.read(in, nClasses, tableSize);
+      if (symbolic(c)) {
+        constIdx[i] = constants.size() + newConstants.size();
+        newConstants.add(in.copy(start, in.pos()));
+      } else {
+        constIdx[i] = -1;
+      }
+      return c;
     }
 
     private static In checked(byte[] bytes) throws CorruptSnapshotException {
@@ -225,15 +477,18 @@ public final class StreamSegments {
       return in;
     }
 
-    /** @return how many class entries and class files the dictionaries hold (for tests) */
+    /** @return how many class entries, class files, constants and shapes the dictionaries hold */
     public int entries() {
-      return classes.size() + code.size();
+      return classes.size() + code.size() + constants.size() + shapes.size();
     }
 
     /** Forgets every entry, at a reset. */
     public void reset() {
       classes.clear();
       code.clear();
+      constants.clear();
+      shapes.clear();
+      shapeIndex.clear();
     }
   }
 }

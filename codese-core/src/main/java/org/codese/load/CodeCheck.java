@@ -59,8 +59,7 @@ final class CodeCheck extends Thread {
    *
    * @param file a parsed snapshot
    * @param known per class file, the outcome of an earlier check of the same bytes, or null
-   * @param inline whether to check on the caller's thread: for small or known code, where a
-   *     thread costs more than it saves
+   * @param inline whether to check on the caller's thread (see also {@link #checkHere})
    * @return the running (or finished) check
    */
   static CodeCheck start(SnapshotFile file, GrammarCheck.Checked[] known, boolean inline) {
@@ -77,6 +76,23 @@ final class CodeCheck extends Thread {
       check.run();
     }
     return check;
+  }
+
+  /**
+   * Checks {@code file}'s code on the caller's thread, at once, without a thread object.
+   *
+   * @param file a parsed snapshot
+   * @param known as for {@link #start(SnapshotFile, GrammarCheck.Checked[], boolean)}
+   * @return the check's result
+   * @throws UnsafeSnapshotException if the code breaks the restore grammar
+   */
+  static GrammarCheck.Result checkHere(SnapshotFile file, GrammarCheck.Checked[] known)
+      throws UnsafeSnapshotException {
+    GrammarCheck.Result r = GrammarCheck.check(file, known);
+    if (!r.violations().isEmpty()) {
+      throw new UnsafeSnapshotException(r.violations());
+    }
+    return r;
   }
 
   @Override

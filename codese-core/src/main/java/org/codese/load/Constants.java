@@ -63,6 +63,8 @@ final class Constants {
           ? hook(h, classes, makers, resolvers, filter, maxArrayLength)
           : c instanceof Constant.Allocator a && memo != null
           ? allocator(classes.get(a.type()), a.mode(), memo)
+          : c instanceof Constant.Setter s && memo != null
+          ? setter(classes, s.type(), s.field(), memo)
           : resolve(c, classes);
     }
     return out;
@@ -137,6 +139,16 @@ final class Constants {
           : "its first non-serializable superclass has no accessible no-arg constructor");
     }
     return ctor;
+  }
+
+  private static Field setter(ClassTable classes, int type, String name, SegmentMemo memo)
+      throws ClassMismatchException {
+    Field f = memo.setter(classes.get(type), name);
+    if (f == null) {
+      f = setter(classes, type, name);
+      memo.setter(classes.get(type), f);
+    }
+    return f;
   }
 
   /**

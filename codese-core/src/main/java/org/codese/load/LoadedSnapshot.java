@@ -146,25 +146,36 @@ public final class LoadedSnapshot {
     }
     GrammarCheck.Checked[] known = memo == null
         ? new GrammarCheck.Checked[file.classFiles().size()] : memo.known(file);
-    CodeCheck check = CodeCheck.start(file, known,
-        memo != null && SegmentMemo.checkInline(file, known));
+    // small or known code (a stream segment's) is checked here: a thread costs more than it saves
+    boolean inline = memo != null && SegmentMemo.checkInline(file, known);
+    GrammarCheck.Result code = inline ? CodeCheck.checkHere(file, known) : null;
+    CodeCheck check = inline ? null : CodeCheck.start(file, known, false);
     ClassTable table;
+    ClassTable reused;
     Object[] constants;
     ObjectInputFilter f = null;
     try {
       Admission.checkLimits(file, limits, 0, 0);
-      table = new ClassTable(file.classes(), l, allowed);
-      Surface.check(file, table);
+      // a segment of a shape seen before has the same class table: resolved and checked then
+      reused = memo == null ? null : memo.table(file.classes());
+      table = reused != null ? reused : new ClassTable(file.classes(), l, allowed);
+      Surface.check(file, table, memo);
       f = filter == null ? null : filter.get();
       Admission.checkFilter(file, table, f);
-      table.checkFields();
+      if (reused == null) {
+        table.checkFields();
+      }
       // hooks ask the filter and the limit about the arrays a readObject allocates (ReplayStream)
       constants = Constants.resolve(file.constants(), table, f, limits.maxArrayLength(), memo);
     } catch (IOException | RuntimeException e) {
-      check.result(); // code that breaks the grammar is the first reason to reject a snapshot
+      if (check != null) {
+        check.result(); // code that breaks the grammar is the first reason to reject a snapshot
+      }
       throw e;
     }
-    GrammarCheck.Result code = check.result();
+    if (check != null) {
+      code = check.result();
+    }
     if (memo != null) {
       memo.remember(file, known);
     }
@@ -174,7 +185,12 @@ public final class LoadedSnapshot {
     ProgramCheck checked = ProgramCheck.check(file, code.program(), table, constants);
     // last: reading a declared serialVersionUID initialises the class, so only a snapshot that
     // passed every other check initialises the classes it merely names
-    table.checkSuids();
+    if (reused == null) {
+      table.checkSuids();
+      if (memo != null) {
+        memo.table(file.classes(), table);
+      }
+    }
     if (!define) {
       return null;
     }

@@ -1,12 +1,15 @@
 package org.codese.load;
 
 import java.lang.reflect.Constructor;
+import java.lang.reflect.Field;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Objects;
 import java.util.function.BiConsumer;
 import org.codese.format.SnapshotFile;
+import org.codese.program.ClassEntry;
 import org.codese.program.Constant;
 import org.codese.verify.GrammarCheck;
 
@@ -80,7 +83,16 @@ final class SegmentMemo {
   private final IdentityHashMap<byte[], Entry> byArray = new IdentityHashMap<>();
   /** Allocating constructors by class, one per {@link Constant.Mode}: made once per stream. */
   private final HashMap<Class<?>, Constructor<?>[]> allocators = new HashMap<>();
+  /** Fields that setters write, by class and name, checked and made accessible once per stream. */
+  private final HashMap<Class<?>, HashMap<String, Field>> setters = new HashMap<>();
   private int defined;
+  /**
+   * Class tables that passed every check, by the list of entries they were made from: the
+   * decoder hands every segment of one shape the same list, which never changes.
+   */
+  private final IdentityHashMap<List<ClassEntry>, ClassTable> tables = new IdentityHashMap<>();
+  /** Per class, the sets of roles {@link Surface} found it may take. */
+  private final HashMap<Class<?>, int[]> surface = new HashMap<>();
 
   private static String hostName(SnapshotFile file, int i) {
     int host = file.placements().get(i)[1];
@@ -201,8 +213,65 @@ final class SegmentMemo {
     byMode[mode.ordinal()] = ctor;
   }
 
+  /**
+   * @param type a class
+   * @param name one of its fields
+   * @return the field an earlier segment's setter resolved to, or {@code null}
+   */
+  Field setter(Class<?> type, String name) {
+    HashMap<String, Field> byName = setters.get(type);
+    return byName == null ? null : byName.get(name);
+  }
+
+  /** Keeps the field a setter of {@code type} resolved to. */
+  void setter(Class<?> type, Field field) {
+    HashMap<String, Field> byName = setters.get(type);
+    if (byName == null) {
+      byName = new HashMap<>();
+      setters.put(type, byName);
+    }
+    byName.put(field.getName(), field);
+  }
+
+  /**
+   * @param entries a segment's class entries
+   * @return the class table made from this very list, which passed every check, or {@code null}
+   */
+  ClassTable table(List<ClassEntry> entries) {
+    return tables.get(entries);
+  }
+
+  /** Keeps a class table that passed every check, for later segments of the same shape. */
+  void table(List<ClassEntry> entries, ClassTable table) {
+    tables.put(entries, table);
+  }
+
+  /** @return whether {@link Surface} let {@code c} take the roles {@code roles} before */
+  boolean surfacePassed(Class<?> c, int roles) {
+    int[] passed = surface.get(c);
+    if (passed != null) {
+      for (int r : passed) {
+        if (r == roles) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** Notes that {@link Surface} let {@code c} take the roles {@code roles}. */
+  void notePassed(Class<?> c, int roles) {
+    int[] passed = surface.get(c);
+    passed = passed == null ? new int[1] : Arrays.copyOf(passed, passed.length + 1);
+    passed[passed.length - 1] = roles;
+    surface.put(c, passed);
+  }
+
   /** Forgets everything, at a reset. */
   void clear() {
+    tables.clear();
+    surface.clear();
+    setters.clear();
     entries.clear();
     byArray.clear();
     allocators.clear();
