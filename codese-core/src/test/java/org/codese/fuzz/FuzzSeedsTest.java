@@ -115,7 +115,19 @@ class FuzzSeedsTest {
     open.writeInt(3);
     open.flush();
     Files.write(d.resolve("seed-no-end-mark"), b.toByteArray());
-    // seed-v1-shared-segments, written by stream format version 1, is kept as it is
+    // many small objects, one segment each: shapes, dictionary references, a reset
+    b = new ByteArrayOutputStream();
+    try (CodeseOutputStream out = new CodeseOutputStream(b)) {
+      for (int k = 0; k < 12; k++) {
+        out.writeObject(k % 4 == 3 ? new Pair("p" + k, k) : RedBlackTree.random(1, k));
+        if (k == 6) {
+          out.reset();
+        }
+      }
+    }
+    Files.write(d.resolve("seed-small-objects"), b.toByteArray());
+    // seed-v1-shared-segments and seed-v2-shared-segments, written by stream format versions 1
+    // and 2 (whole snapshots as segments), are kept as they are
     int i = 0;
     for (Map.Entry<String, Object> e : smallGraphs().entrySet()) {
       if (i++ % 3 != 0) {
