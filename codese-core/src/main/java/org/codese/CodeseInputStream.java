@@ -28,8 +28,11 @@ import org.codese.load.StreamReader;
  * CorruptSnapshotException}. A primitive read where an object was written, or the reverse, throws
  * {@link EOFException} or {@link java.io.OptionalDataException}, as with the JDK. {@link
  * #available()} never blocks. Like {@code ObjectInputStream}'s handle table, the stream holds every
- * object read since the writer's last {@code reset()}, and nothing else that grows with the number
- * of objects.
+ * object read since the writer's last {@code reset()}; it also keeps, until then, what the
+ * writer's segments sent for later ones to refer to and the classes it checked and defined for
+ * them (one set per class and shape, not per object), so that a small object of a class already
+ * read costs neither a new hidden class nor a second grammar check. Every segment is still checked
+ * against the limits, the filter and the program check before its code runs.
  *
  * <p>Like {@code ObjectInputStream}, it restores by default only classes that are {@code
  * Serializable}, the way Java serialization allocates them; {@link

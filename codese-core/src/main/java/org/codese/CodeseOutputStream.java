@@ -37,7 +37,14 @@ import org.codese.load.StreamReader;
  * <p><b>Memory.</b> Like {@code ObjectOutputStream}'s handle table, the stream keeps a reference to
  * every object written since the last {@code reset()} (and to the original of each {@code
  * writeReplace}), so that a later write of it is a reference; a long-lived stream should call
- * {@code reset()} from time to time. Nothing else grows with the number of objects written.
+ * {@code reset()} from time to time. It also keeps what its segments sent (class entries, class
+ * files, the constants that name classes and fields, the shapes of segments), which grows with
+ * the number of distinct classes and shapes, not of objects, and is forgotten at {@code reset()}.
+ *
+ * <p><b>Size.</b> A segment refers to what earlier segments of the stream sent since the last
+ * {@code reset()} (stream format 3): the first object of a class carries the class's entry and
+ * generated code (a kilobyte or two), a later object of the same shape only its data, tens of
+ * bytes. {@code reset()} makes the next segments send everything again.
  *
  * <p><b>Differences from {@code ObjectOutputStream}.</b> Not supported: {@code
  * replaceObject}/{@code enableReplaceObject} and {@code annotateClass} (Codese writes classes by
