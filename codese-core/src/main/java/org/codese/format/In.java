@@ -95,11 +95,6 @@ final class In {
     return buf[pos] & 0xFF;
   }
 
-  /** @return a copy of bytes {@code [from, to)} of the buffer, which were read already */
-  byte[] copy(int from, int to) {
-    return java.util.Arrays.copyOfRange(buf, from, to);
-  }
-
   int u1() throws CorruptSnapshotException {
     need(1);
     return buf[pos++] & 0xFF;

@@ -1,7 +1,9 @@
 package org.codese.format;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.zip.CRC32C;
 import org.codese.CorruptSnapshotException;
 import org.codese.program.ClassEntry;
@@ -158,15 +160,27 @@ public final class SnapshotFile {
     }
   }
 
-  /** Reads a class-table entry as {@link #writeClass} writes it. */
+  /**
+   * Reads a class-table entry as {@link #writeClass} writes it.
+   *
+   * @throws CorruptSnapshotException if it is truncated or names a field twice (a class has one
+   *     serializable field of each name, and the loader checks every field an entry lists: an
+   *     entry that a stream segment refers to for a byte must not cost more than its real fields)
+   */
   static ClassEntry readClass(In c) throws CorruptSnapshotException {
     String name = c.str();
     boolean hasSuid = c.u1() != 0;
     long suid = c.u8();
     int nf = c.count(9);
     List<ClassEntry.FieldEntry> fields = new ArrayList<>(nf);
+    Set<String> names = new HashSet<>();
     for (int f = 0; f < nf; f++) {
-      fields.add(new ClassEntry.FieldEntry(c.str(), c.str(), c.u1() != 0));
+      ClassEntry.FieldEntry e = new ClassEntry.FieldEntry(c.str(), c.str(), c.u1() != 0);
+      if (!names.add(e.name())) {
+        throw c.corrupt("class entry " + name + " lists field " + e.name() + " twice; the"
+            + " snapshot is damaged or crafted");
+      }
+      fields.add(e);
     }
     return new ClassEntry(name, List.copyOf(fields), suid, hasSuid);
   }

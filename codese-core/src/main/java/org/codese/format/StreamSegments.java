@@ -28,7 +28,7 @@ import org.codese.program.Tape;
  * r - 1} of the stream's class dictionary; the constants: a count, then each as in a snapshot, or,
  * for a constant that names something (class, enum constant, allocator, setter, array maker,
  * descriptor) and that an earlier segment sent with the same encoding, tag 0 and its index in the
- * stream's constant dictionary (the constant is read again in this segment's terms); the
+ * stream's constant dictionary (the value decoded then, its class index checked again); the
  * code: a count, then per class its phase ({@code u1}), its host (a class index or -1) and a
  * reference {@code r}: 0 when a new class file follows (a count and the bytes), else file {@code
  * r - 1} of the stream's code dictionary. Then, in both forms, the top-level items as a tape; last,
@@ -302,8 +302,12 @@ public final class StreamSegments {
   public static final class Decoder {
     private final List<ClassEntry> classes = new ArrayList<>();
     private final List<byte[]> code = new ArrayList<>();
-    /** Symbolic constants sent, each in its encoded form: read again in each segment's terms. */
-    private final List<byte[]> constants = new ArrayList<>();
+    /**
+     * Symbolic constants sent, decoded once: a reference costs a byte or two, so it must not cost
+     * a decode (an enum constant's or field's name may be as long as a segment); each segment
+     * checks the class index again against its own class table.
+     */
+    private final List<Constant> constants = new ArrayList<>();
     private final List<Shape> shapes = new ArrayList<>();
     private final Map<Ints, Integer> shapeIndex = new HashMap<>();
 
@@ -384,7 +388,7 @@ public final class StreamSegments {
       int nConst = in.count(1);
       List<Constant> constants = new ArrayList<>(nConst);
       int[] constIdx = new int[nConst];
-      List<byte[]> newConstants = new ArrayList<>();
+      List<Constant> newConstants = new ArrayList<>();
       for (int i = 0; i < nConst; i++) {
         constants.add(constant(in, nClasses, tableSize, newConstants, constIdx, i));
       }
@@ -433,30 +437,42 @@ public final class StreamSegments {
     }
 
     /**
-     * One constant: inline, or a reference to a symbolic constant sent before, read again as if it
-     * stood here, with this segment's class count and table size. Notes in {@code constIdx[i]} the
-     * constant's dictionary index, or -1 for data.
+     * One constant: inline, or a reference to a symbolic constant sent before, the same value as
+     * if it stood here, once its class index is checked against this segment's class count. Notes
+     * in {@code constIdx[i]} the constant's dictionary index, or -1 for data.
      */
-    private Constant constant(In in, int nClasses, int tableSize, List<byte[]> newConstants,
+    private Constant constant(In in, int nClasses, int tableSize, List<Constant> newConstants,
         int[] constIdx, int i) throws CorruptSnapshotException {
-      int start = in.pos();
       if (in.peek() == DICTIONARY_CONSTANT) {
         in.u1();
         int r = in.index(0, constants.size() + newConstants.size(), "constant reference");
-        byte[] b = r < constants.size() ? constants.get(r) : newConstants.get(r - constants.size());
-        In again = new In(b, 0, b.length, true);
-        again.section("constants (sent before, at reference " + r + ")");
+        Constant c = r < constants.size() ? constants.get(r) : newConstants.get(r - constants.size());
+        int type = classIndex(c);
+        if (type >= nClasses) {
+          throw in.corrupt("constant reference " + r + " names class index " + type
+              + ", out of range [0, " + nClasses + ") for this segment's class table");
+        }
         constIdx[i] = r;
-        return ConstantCodec.read(again, nClasses, tableSize);
+        return c;
       }
       Constant c = ConstantCodec.read(in, nClasses, tableSize);
       if (symbolic(c)) {
         constIdx[i] = constants.size() + newConstants.size();
-        newConstants.add(in.copy(start, in.pos()));
+        newConstants.add(c);
       } else {
         constIdx[i] = -1;
       }
       return c;
+    }
+
+    /** The class index a {@linkplain #symbolic symbolic} constant names. */
+    private static int classIndex(Constant c) {
+      return c instanceof Constant.TypeRef t ? t.type()
+          : c instanceof Constant.StreamClassRef t ? t.type()
+          : c instanceof Constant.EnumRef e ? e.type()
+          : c instanceof Constant.Allocator a ? a.type()
+          : c instanceof Constant.ArrayMaker a ? a.type()
+          : ((Constant.Setter) c).type();
     }
 
     private static In checked(byte[] bytes) throws CorruptSnapshotException {
