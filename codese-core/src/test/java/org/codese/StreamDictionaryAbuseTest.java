@@ -76,6 +76,76 @@ class StreamDictionaryAbuseTest {
         && e.getMessage().contains("out of range [0, 1)"), e.getMessage());
   }
 
+  /**
+   * Shapes whose keys hash alike: a shape costs a segment of a dozen bytes, and the stream chooses
+   * the class references that make its key, so it can make every key's hash collide. Decoding
+   * them must cost about what as many shapes with distinct hashes cost, not time quadratic in
+   * their number (a linear scan of one hash bucket per new shape).
+   */
+  @Test
+  void shapesWhoseHashesCollideCostNoMoreThanOthers() throws Exception {
+    int m = 1_000;
+    int n = 20_000;
+    List<ClassEntry> dictionary = new ArrayList<>();
+    for (int i = 0; i < m; i++) {
+      dictionary.add(new ClassEntry("c" + i, List.of(), 0, false));
+    }
+    // four class references i, j, k, l with equal 29791 i + 961 j + 31 k + l: equal hashes
+    List<int[]> colliding = new ArrayList<>();
+    int sum = 29791 * 500 + 961 * 500 + 31 * 500 + 500;
+    for (int i = 0; i < m && colliding.size() < n; i++) {
+      for (int j = 0; j < m && colliding.size() < n; j++) {
+        int rest = sum - 29791 * i - 961 * j;
+        for (int k = Math.max(0, (rest - m + 31) / 31); k < m && 31 * k <= rest
+            && colliding.size() < n; k++) {
+          int l = rest - 31 * k;
+          if (l >= 0 && l < m) {
+            colliding.add(new int[] {i, j, k, l});
+          }
+        }
+      }
+    }
+    assertEquals(n, colliding.size());
+    List<int[]> distinct = new ArrayList<>();
+    for (int x = 0; x < n; x++) {
+      distinct.add(new int[] {m - 1, m - 2, x / 31, x % 31});
+    }
+    byte[][] sent = shapes(dictionary, distinct);
+    decodeAll(sent, m); // warm-up
+    long others = decodeAll(sent, m);
+    long collide = decodeAll(shapes(dictionary, colliding), m);
+    assertTrue(collide < 4 * others + 300_000_000L, "colliding shapes: " + collide / 1_000_000
+        + " ms, others: " + others / 1_000_000 + " ms");
+  }
+
+  /** The dictionary's segment, then one segment per tuple of class references. */
+  private static byte[][] shapes(List<ClassEntry> dictionary, List<int[]> tuples) {
+    StreamSegments.Encoder encoder = new StreamSegments.Encoder();
+    byte[][] out = new byte[tuples.size() + 1][];
+    out[0] = encoder.encode(segment(dictionary, List.of()));
+    for (int t = 0; t < tuples.size(); t++) {
+      List<ClassEntry> classes = new ArrayList<>();
+      for (int c : tuples.get(t)) {
+        classes.add(dictionary.get(c));
+      }
+      out[t + 1] = encoder.encode(segment(classes, List.of()));
+    }
+    return out;
+  }
+
+  private static long decodeAll(byte[][] segments, int classes)
+      throws CorruptSnapshotException {
+    StreamSegments.Decoder decoder = new StreamSegments.Decoder();
+    long start = System.nanoTime();
+    for (byte[] s : segments) {
+      decoder.decode(s, 0);
+    }
+    long took = System.nanoTime() - start;
+    // the dictionary's class entries, and every segment a new shape
+    assertEquals(classes + segments.length, decoder.entries());
+    return took;
+  }
+
   /** Counts the runs of the constructor Java serialization runs for {@link Victim}. */
   static class Base {
     static int constructed;

@@ -78,8 +78,12 @@ public final class StreamSegments {
         || c instanceof Constant.Texts || c instanceof Constant.Hook);
   }
 
-  /** An int array as a hash key, compared by content: a segment's shape. */
-  private static final class Ints {
+  /**
+   * An int array as a hash key, compared by content: a segment's shape. Comparable, so that keys
+   * whose hashes collide cost a logarithmic, not a linear, look-up: the stream chooses the
+   * indices, and {@link Arrays#hashCode(int[])} collides at will (a shape costs a dozen bytes).
+   */
+  private static final class Ints implements Comparable<Ints> {
     final int[] v;
     final int hash;
 
@@ -96,6 +100,11 @@ public final class StreamSegments {
     @Override
     public int hashCode() {
       return hash;
+    }
+
+    @Override
+    public int compareTo(Ints o) {
+      return Arrays.compare(v, o.v);
     }
   }
 

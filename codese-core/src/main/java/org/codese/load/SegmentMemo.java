@@ -34,8 +34,11 @@ final class SegmentMemo {
    */
   static final int INLINE_CHECK_BYTES = 16 * 1024;
 
-  /** A class file with the name of its host, compared by content. */
-  private static final class Key {
+  /**
+   * A class file with the name of its host, compared by content. Comparable, so that keys whose
+   * hashes collide (the stream chooses the bytes) cost a logarithmic, not a linear, look-up.
+   */
+  private static final class Key implements Comparable<Key> {
     final byte[] bytes;
     final String host;
     final int hash;
@@ -57,6 +60,13 @@ final class SegmentMemo {
     @Override
     public int hashCode() {
       return hash;
+    }
+
+    @Override
+    public int compareTo(Key o) {
+      int c = host == null ? (o.host == null ? 0 : -1)
+          : o.host == null ? 1 : host.compareTo(o.host);
+      return c != 0 ? c : Arrays.compare(bytes, o.bytes);
     }
   }
 

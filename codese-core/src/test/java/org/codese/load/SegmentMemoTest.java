@@ -3,6 +3,7 @@ package org.codese.load;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.function.BiConsumer;
@@ -60,6 +61,46 @@ class SegmentMemoTest {
     memo.defined(f, 0, String.class, INSTANCE);
     assertSame(INSTANCE, memo.instance(file(code.clone(), 0), 0, String.class));
     assertNull(memo.instance(f, 0, Integer.class), "a class of the same name from elsewhere");
+  }
+
+  /**
+   * Class files whose hashes collide (the stream chooses their bytes; two-byte blocks {0, 31} and
+   * {1, 0} hash alike) are kept and found at about the cost of others, not in time quadratic in
+   * their number.
+   */
+  @Test
+  void classFilesWhoseHashesCollideCostNoMoreThanOthers() {
+    int n = 20_000;
+    List<byte[]> colliding = new java.util.ArrayList<>();
+    List<byte[]> distinct = new java.util.ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      byte[] c = new byte[32];
+      byte[] d = new byte[32];
+      for (int b = 0; b < 16; b++) {
+        boolean bit = (i >>> b & 1) != 0;
+        c[2 * b] = (byte) (bit ? 1 : 0);
+        c[2 * b + 1] = (byte) (bit ? 0 : 31);
+        d[2 * b] = (byte) (i >>> b);
+      }
+      colliding.add(c);
+      distinct.add(d);
+    }
+    rememberAll(distinct); // warm-up
+    long others = rememberAll(distinct);
+    long collide = rememberAll(colliding);
+    assertTrue(collide < 4 * others + 300_000_000L, "colliding class files: "
+        + collide / 1_000_000 + " ms, others: " + others / 1_000_000 + " ms");
+  }
+
+  private static long rememberAll(List<byte[]> files) {
+    SegmentMemo memo = new SegmentMemo();
+    long start = System.nanoTime();
+    for (byte[] f : files) {
+      SnapshotFile file = file(f, 0);
+      memo.remember(file, new GrammarCheck.Checked[] {CHECKED});
+      assertSame(CHECKED, memo.known(file(f.clone(), 0))[0]);
+    }
+    return System.nanoTime() - start;
   }
 
   @Test
