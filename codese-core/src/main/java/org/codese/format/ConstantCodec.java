@@ -191,7 +191,10 @@ final class ConstantCodec {
       throw in.corrupt("unknown array type " + code);
     }
     char c = (char) code;
-    int len = in.count(Types.size(c));
+    boolean varints = in.compact() && (c == 'I' || c == 'J');
+    // raw elements have their full size in every mode: a length checked at one byte an element
+    // could claim 2^29 doubles, whose byte count overflows an int
+    int len = varints ? in.count(1) : in.rawCount(Types.size(c));
     if (in.compact() && c == 'I') {
       return readCompactInts(in, len);
     }

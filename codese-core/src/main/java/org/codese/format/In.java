@@ -131,11 +131,16 @@ final class In {
    * compact mode, where integers shrink).
    */
   int count(int minBytes) throws CorruptSnapshotException {
-    if (compact) {
-      minBytes = 1;
-    }
+    return rawCount(compact ? 1 : minBytes);
+  }
+
+  /**
+   * Reads a count of items that each take exactly {@code bytesEach} bytes in every mode (the
+   * elements of a raw primitive array).
+   */
+  int rawCount(int bytesEach) throws CorruptSnapshotException {
     int n = u4();
-    if (n < 0 || (long) n * minBytes > end - pos) {
+    if (n < 0 || (long) n * bytesEach > end - pos) {
       throw corrupt("count " + n + " is impossible with " + (end - pos) + " bytes left");
     }
     return n;
