@@ -124,6 +124,9 @@ public final class SnapshotEdit {
         file.items()).bytes();
   }
 
+  /** The last stream format version whose segments are whole snapshots. */
+  public static final int FULL_SEGMENTS_VERSION = 2;
+
   /**
    * @param segments snapshots, the first starting at object 0 and each later one where the one
    *     before it ended
@@ -131,9 +134,6 @@ public final class SnapshotEdit {
    *     CodeseInputStream} reads it: stream format version 2, whose segments are whole snapshots
    *     (version 3 writes them in the compact form with references to earlier segments)
    */
-  /** The last stream format version whose segments are whole snapshots. */
-  public static final int FULL_SEGMENTS_VERSION = 2;
-
   public static byte[] stream(byte[]... segments) {
     try {
       ByteArrayOutputStream bytes = new ByteArrayOutputStream();
