@@ -40,7 +40,13 @@ import org.codese.load.StreamReader;
  * resolveProxyClass}, {@code resolveObject} and {@code readClassDescriptor} are not called for
  * Codese data, which names its classes and resolves them with {@link CodeseOptions#classLoader()}
  * (or the thread's context class loader). A filter set with {@link #setObjectInputFilter} applies
- * to the segments read after it; the JDK refuses to set one after an object was read.
+ * to the segments read after it; the JDK refuses to set one after an object was read. The filter
+ * is asked once per segment, before its code runs: about each class it names, then about the
+ * segment as a whole. Its {@link ObjectInputFilter.FilterInfo#streamBytes()} is, as with {@code
+ * ObjectInputStream}, a running total: the bytes read from the underlying stream so far, up to the
+ * end of the segment (header, frames and primitive data included), so that a {@code maxbytes}
+ * limit bounds the stream as a whole; its {@code references} and {@code depth} are the segment's
+ * own (the objects it creates, the depth its writer recorded).
  *
  * <p><b>JDK data.</b> A stream that starts with the JDK's magic number ({@code 0xACED}) is read by
  * the JDK's own {@code ObjectInputStream}: the same objects, exceptions and filter checks (the

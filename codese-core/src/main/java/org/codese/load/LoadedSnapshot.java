@@ -62,7 +62,8 @@ public final class LoadedSnapshot {
    */
   public static LoadedSnapshot load(SnapshotFile file, ClassLoader loader,
       Supplier<ObjectInputFilter> filter, CodeseLimits limits) throws IOException {
-    return load(file, loader, filter, limits, AllowList.NONE, true, null);
+    return load(file, loader, filter, limits, AllowList.NONE, true, null,
+        Admission.SNAPSHOT_BYTES);
   }
 
   /**
@@ -83,7 +84,7 @@ public final class LoadedSnapshot {
   public static LoadedSnapshot load(SnapshotFile file, ClassLoader loader,
       Supplier<ObjectInputFilter> filter, CodeseLimits limits, AllowList allowed)
       throws IOException {
-    return load(file, loader, filter, limits, allowed, true, null);
+    return load(file, loader, filter, limits, allowed, true, null, Admission.SNAPSHOT_BYTES);
   }
 
   /**
@@ -98,14 +99,17 @@ public final class LoadedSnapshot {
    * @param limits bounds on what the segment may create
    * @param allowed the admitted classes; {@link AllowList#NONE} for the default surface
    * @param memo what earlier segments of the stream left
+   * @param streamBytes the bytes read from the stream so far, the segment's included: what the
+   *     filter is told as {@code streamBytes}, as {@code ObjectInputStream} tells it its running
+   *     total
    * @return the loaded segment
    * @throws IOException for every reason {@link #load(SnapshotFile, ClassLoader, Supplier,
    *     CodeseLimits, AllowList)} gives
    */
   static LoadedSnapshot loadSegment(SnapshotFile file, ClassLoader loader,
       Supplier<ObjectInputFilter> filter, CodeseLimits limits, AllowList allowed,
-      SegmentMemo memo) throws IOException {
-    return load(file, loader, filter, limits, allowed, true, memo);
+      SegmentMemo memo, long streamBytes) throws IOException {
+    return load(file, loader, filter, limits, allowed, true, memo, streamBytes);
   }
 
   /**
@@ -119,7 +123,7 @@ public final class LoadedSnapshot {
    */
   public static void check(SnapshotFile file, ClassLoader loader, CodeseLimits limits)
       throws IOException {
-    load(file, loader, null, limits, AllowList.NONE, false, null);
+    load(file, loader, null, limits, AllowList.NONE, false, null, Admission.SNAPSHOT_BYTES);
   }
 
   /**
@@ -134,12 +138,12 @@ public final class LoadedSnapshot {
    */
   public static void check(SnapshotFile file, ClassLoader loader, CodeseLimits limits,
       AllowList allowed) throws IOException {
-    load(file, loader, null, limits, allowed, false, null);
+    load(file, loader, null, limits, allowed, false, null, Admission.SNAPSHOT_BYTES);
   }
 
   private static LoadedSnapshot load(SnapshotFile file, ClassLoader loader,
       Supplier<ObjectInputFilter> filter, CodeseLimits limits, AllowList allowed, boolean define,
-      SegmentMemo memo) throws IOException {
+      SegmentMemo memo, long streamBytes) throws IOException {
     ClassLoader l = loader != null ? loader : Thread.currentThread().getContextClassLoader();
     if (l == null) {
       l = LoadedSnapshot.class.getClassLoader();
@@ -161,7 +165,7 @@ public final class LoadedSnapshot {
       table = reused != null ? reused : new ClassTable(file.classes(), l, allowed);
       Surface.check(file, table, memo);
       f = filter == null ? null : filter.get();
-      Admission.checkFilter(file, table, f);
+      Admission.checkFilter(file, table, f, streamBytes);
       if (reused == null) {
         table.checkFields();
       }
@@ -181,7 +185,7 @@ public final class LoadedSnapshot {
     }
     int longestArray =
         Admission.checkLimits(file, limits, code.longestArray(), code.arrayElements());
-    Admission.checkArrays(file, table, f, longestArray);
+    Admission.checkArrays(file, table, f, longestArray, streamBytes);
     ProgramCheck checked = ProgramCheck.check(file, code.program(), table, constants);
     // last: reading a declared serialVersionUID initialises the class, so only a snapshot that
     // passed every other check initialises the classes it merely names

@@ -70,6 +70,8 @@ public final class StreamReader {
   /** The current segment while its code has not run: it runs when its first object is read. */
   private SnapshotFile pending;
   private RestoreRun pendingRun;
+  /** The bytes read from the stream up to the end of {@link #pending}: the filter's stream bytes. */
+  private long pendingEnd;
   /** What failed to restore; the stream cannot go past it. */
   private Throwable failed;
   /** The ids read with {@code readUnshared} since the last reset, shared by every segment. */
@@ -190,7 +192,8 @@ public final class StreamReader {
     try {
       LoadedSnapshot loaded;
       try {
-        loaded = LoadedSnapshot.loadSegment(file, loader, filter, limits, allowed, memo);
+        loaded = LoadedSnapshot.loadSegment(file, loader, filter, limits, allowed, memo,
+            pendingEnd);
       } catch (ClassMismatchException e) {
         if (e.getCause() instanceof ClassNotFoundException c) {
           throw c; // what ObjectInputStream.resolveClass throws, from readObject
@@ -422,6 +425,7 @@ public final class StreamReader {
     }
     size = end;
     pending = file;
+    pendingEnd = offset;
     pendingRun = new RestoreRun(unshared);
     current = new ReplayStream(table, file.items(), null, null, pendingRun,
         filter == null ? null : filter.get(), limits.maxArrayLength());
