@@ -1,25 +1,67 @@
 package org.codese;
 
+import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.ObjectInputFilter;
 import java.io.ObjectInputStream;
+import java.io.ObjectStreamClass;
+import java.io.PushbackInputStream;
 import java.util.Objects;
+import java.util.function.Supplier;
 import org.codese.load.StreamReader;
 
 /**
  * A drop-in {@link ObjectInputStream} that reads what a {@link CodeseOutputStream} wrote, by
- * running its code: {@code readObject} calls return the objects written, in order and with the
- * same sharing, and the primitive reads return the data written between them.
+ * running its code, and reads JDK serialization data as {@code ObjectInputStream} does.
  *
- * <p>Each segment is checked completely (checksums, class fingerprints) before its code runs.
- * Reading past the end of the data throws {@link EOFException}, as the JDK does; a primitive read
- * where an object was written, or the reverse, throws {@link java.io.OptionalDataException} or
- * {@link EOFException}. Not thread-safe, like {@code ObjectInputStream}.
+ * <p><b>Codese data.</b> {@code readObject} calls return the objects written, in order and with the
+ * same sharing (until the writer's {@code reset()}), and the primitive reads return the data
+ * written between them, across as many of the writer's buffers as it spans. Each segment (one per
+ * {@code writeObject}) is checked completely (checksums, class fingerprints, the serialization
+ * filter) before its code runs. At the end of the data after a complete object or complete
+ * primitive data, {@code readObject} and the primitive reads throw {@link EOFException}, {@code
+ * read} returns -1, as with the JDK, whether or not the writer closed its stream (a peer that
+ * crashed, a log still being appended to: a later call reads what arrived since). Data that ends
+ * inside an object or inside the primitive data the writer wrote at once is {@link
+ * CorruptSnapshotException}. A primitive read where an object was written, or the reverse, throws
+ * {@link EOFException} or {@link java.io.OptionalDataException}, as with the JDK. {@link
+ * #available()} never blocks. Like {@code ObjectInputStream}'s handle table, the stream holds every
+ * object read since the writer's last {@code reset()}; it also keeps, until then, what the
+ * writer's segments sent for later ones to refer to and the classes it checked and defined for
+ * them (one set per class and shape, not per object), so that a small object of a class already
+ * read costs neither a new hidden class nor a second grammar check. Every segment is still checked
+ * against the limits, the filter and the program check before its code runs.
  *
  * <p>Like {@code ObjectInputStream}, it restores by default only classes that are {@code
  * Serializable}, the way Java serialization allocates them; {@link
- * CodeseOptions#withAllowedClasses} admits others.
+ * CodeseOptions#withAllowedClasses} admits others. The hooks {@code resolveClass}, {@code
+ * resolveProxyClass}, {@code resolveObject} and {@code readClassDescriptor} are not called for
+ * Codese data, which names its classes and resolves them with {@link CodeseOptions#classLoader()}
+ * (or the thread's context class loader). A filter set with {@link #setObjectInputFilter} applies
+ * to the segments read after it; the JDK refuses to set one after an object was read. The filter
+ * is asked once per segment, before its code runs: about each class it names, then about the
+ * segment as a whole. Its {@link ObjectInputFilter.FilterInfo#streamBytes()} is, as with {@code
+ * ObjectInputStream}, a running total: the bytes read from the underlying stream so far, up to the
+ * end of the segment (header, frames and primitive data included), so that a {@code maxbytes}
+ * limit bounds the stream as a whole; its {@code references} and {@code depth} are the segment's
+ * own (the objects it creates, the depth its writer recorded).
+ *
+ * <p><b>JDK data.</b> A stream that starts with the JDK's magic number ({@code 0xACED}) is read by
+ * the JDK's own {@code ObjectInputStream}: the same objects, exceptions and filter checks (the
+ * stream's filter, the JVM-wide filter of {@code -Djdk.serialFilter} and the filter factory, as
+ * for any {@code ObjectInputStream}). A subclass that overrides {@code resolveClass}, {@code
+ * resolveProxyClass}, {@code resolveObject} (with {@link #enableResolveObject}) or {@code
+ * readClassDescriptor} sees the calls a subclass of {@code ObjectInputStream} would. The default
+ * {@code resolveClass} tries {@link CodeseOptions#classLoader()} first, if set. The options'
+ * filter is the stream's filter; their limits and allowed classes do not apply: the data can do
+ * what it can do to {@code ObjectInputStream}, so use a filter for untrusted sources. With a
+ * signing key in the options, JDK data, which cannot be signed, is refused with {@link
+ * AuthenticityException}. A filter set with {@code setObjectInputFilter} after an object was read
+ * makes the next {@code readObject} throw {@link IllegalStateException} (the JDK throws it from
+ * {@code setObjectInputFilter}); a JVM-wide filter factory sees such a filter a second time, as
+ * the current filter of the internal stream's request.
  *
  * <p>Exceptions are the JDK's: what a class's own {@code readObject}, {@code readExternal}, {@code
  * readResolve}, {@code validateObject} or constructor throws reaches the caller of {@link
@@ -29,24 +71,35 @@ import org.codese.load.StreamReader;
  * class loader's {@link ClassNotFoundException}. What only Codese detects is an {@code
  * ObjectStreamException} subclass: {@link CorruptSnapshotException}, {@link
  * UnsafeSnapshotException}, {@link ClassMismatchException}, {@link ClassNotAllowedException}, and
- * {@link RestoreException} for a failure of Codese itself.
+ * {@link RestoreException} for a failure of Codese itself. After an object of Codese data failed to
+ * restore, the stream refuses further reads ({@link java.io.StreamCorruptedException}); the JDK
+ * goes on after a {@code ClassNotFoundException}.
  *
- * <p>The objects a {@link CodeseOutputStream} wrote between two flushes are checked and restored
- * together, when the first of them is read; primitive data before them is readable whatever they
- * hold. So a failure in any of them is thrown by the {@code readObject} that reads the first,
- * their validations run once all of them are restored, and after a failure the stream refuses
- * further reads ({@link java.io.StreamCorruptedException}); the JDK goes on after a {@code
- * ClassNotFoundException}.
+ * <p>Not thread-safe, like {@code ObjectInputStream}. Where a {@code SecurityManager} is installed
+ * (JDK 17), every constructor requires {@code
+ * SerializablePermission("enableSubclassImplementation")}, as {@code ObjectInputStream()} does.
  */
 public class CodeseInputStream extends ObjectInputStream {
   private final StreamReader reader;
+  private final JdkFormatStream jdk;
+  private final ClassLoader loader;
+  private final byte[] scratch = new byte[8];
+  /** The filter this stream had when {@link #jdk}'s was last set to match it. */
+  private ObjectInputFilter filterSeen;
+  private DataInputStream lines;
 
   /**
    * Creates a stream with default options and reads the stream header.
    *
    * @param in the underlying stream
-   * @throws CorruptSnapshotException if the header is not a Codese stream header
+   * @throws EOFException if the stream ends before its header
+   * @throws CorruptSnapshotException if the header is neither a Codese stream header nor the
+   *     JDK's magic number
+   * @throws java.io.StreamCorruptedException if the JDK's magic number is followed by a version
+   *     other than 5, as {@code ObjectInputStream} throws it
    * @throws IOException if reading fails
+   * @throws SecurityException if a security manager denies {@code
+   *     SerializablePermission("enableSubclassImplementation")}
    */
   public CodeseInputStream(InputStream in) throws IOException {
     this(in, CodeseOptions.defaults());
@@ -55,29 +108,111 @@ public class CodeseInputStream extends ObjectInputStream {
   /**
    * Creates a stream and reads the stream header.
    *
-   * @param in the underlying stream
+   * @param in the underlying stream; if it does not support {@code mark}, two bytes are read
+   *     ahead through a {@link PushbackInputStream}
    * @param options restore settings (allowed classes, filter, limits, class loader, signing key);
    *     a segment that restores a class {@code ObjectInputStream} would refuse, and the options
    *     do not admit, is rejected with {@link ClassNotAllowedException} before any of its code
    *     runs
-   * @throws CorruptSnapshotException if the header is not a Codese stream header
+   * @throws EOFException if the stream ends before its header
+   * @throws CorruptSnapshotException if the header is neither a Codese stream header nor the
+   *     JDK's magic number
+   * @throws java.io.StreamCorruptedException if the JDK's magic number is followed by a version
+   *     other than 5, as {@code ObjectInputStream} throws it
+   * @throws AuthenticityException if the options have a signing key and the stream is JDK data
    * @throws IOException if reading fails
+   * @throws SecurityException if a security manager denies {@code
+   *     SerializablePermission("enableSubclassImplementation")}
    */
   public CodeseInputStream(InputStream in, CodeseOptions options) throws IOException {
     super();
-    this.reader = new StreamReader(Objects.requireNonNull(in, "in"), options.classLoader(),
-        this::getObjectInputFilter, options.limits(), options.signingKey(), options.allowList());
+    Objects.requireNonNull(in, "in");
+    this.loader = options.classLoader();
+    InputStream src;
+    byte[] first;
+    if (in.markSupported()) {
+      src = in;
+      in.mark(2);
+      first = in.readNBytes(2);
+      in.reset();
+    } else {
+      PushbackInputStream p = new PushbackInputStream(in, 2);
+      first = p.readNBytes(2);
+      p.unread(first);
+      src = p;
+    }
+    if (first.length == 2 && (first[0] & 0xFF) == 0xAC && (first[1] & 0xFF) == 0xED) {
+      if (options.signingKey() != null) {
+        throw new AuthenticityException("the stream is JDK serialization data (it starts with"
+            + " 0xACED), which cannot be signed, and a signing key is configured; convert it"
+            + " with 'codese convert' and a signing key, or read it without one");
+      }
+      this.reader = null;
+      this.jdk = new JdkFormatStream(src, this);
+    } else {
+      this.jdk = null;
+      this.reader = new StreamReader(src, loader, new Supplier<ObjectInputFilter>() {
+        @Override
+        public ObjectInputFilter get() {
+          return getObjectInputFilter();
+        }
+      }, options.limits(), options.signingKey(), options.allowList());
+    }
     if (options.objectInputFilter() != null) {
       setObjectInputFilter(options.objectInputFilter());
+      if (jdk != null) {
+        jdk.setObjectInputFilter(options.objectInputFilter());
+      }
+    }
+    filterSeen = getObjectInputFilter();
+  }
+
+  /**
+   * For subclasses that implement the whole stream themselves, as {@code ObjectInputStream()}
+   * allows: {@code readObject} calls {@link #readObjectOverride}, which returns {@code null}
+   * unless overridden; every other read method of this class that the subclass does not override
+   * throws {@link NullPointerException}, as {@code ObjectInputStream}'s do when made this way.
+   *
+   * @throws IOException never (declared as by {@code ObjectInputStream()})
+   * @throws SecurityException if a security manager denies {@code
+   *     SerializablePermission("enableSubclassImplementation")}
+   */
+  protected CodeseInputStream() throws IOException, SecurityException {
+    super();
+    this.reader = null;
+    this.jdk = null;
+    this.loader = null;
+  }
+
+  private StreamReader codese() {
+    if (reader == null) {
+      throw new NullPointerException("this CodeseInputStream was made with the protected"
+          + " no-argument constructor, which has no underlying stream; the subclass must"
+          + " override the methods it calls");
+    }
+    return reader;
+  }
+
+  /** Gives the JDK stream this stream's filter if it was set since the last call. */
+  private void syncFilter() {
+    ObjectInputFilter f = getObjectInputFilter();
+    if (f != filterSeen) {
+      filterSeen = f;
+      jdk.setObjectInputFilter(f);
     }
   }
 
-  private ObjectInputStream current() throws IOException {
-    ObjectInputStream s = reader.stream();
-    if (s == null) {
-      throw new EOFException("end of Codese stream");
-    }
-    return s;
+  /** @return how many objects the stream holds for later references (for tests) */
+  int heldObjects() {
+    return codese().heldObjects();
+  }
+
+  /**
+   * @return how many hidden classes the stream defined, and how many class entries and class
+   *     files its segment dictionaries hold (for tests)
+   */
+  int[] codeStatistics() {
+    return codese().codeStatistics();
   }
 
   /**
@@ -94,10 +229,18 @@ public class CodeseInputStream extends ObjectInputStream {
    *     ClassNotAllowedException})
    * @throws java.io.OptionalDataException if primitive data is next
    * @throws EOFException at the end of the data
+   * @throws CorruptSnapshotException if Codese data is damaged or cut short inside an object
    * @throws IOException what a class's own restore code threw, or another rejection
    */
   @Override
   protected Object readObjectOverride() throws IOException, ClassNotFoundException {
+    if (jdk != null) {
+      syncFilter();
+      return jdk.readObject();
+    }
+    if (reader == null) {
+      return super.readObjectOverride();
+    }
     return reader.readObject(false);
   }
 
@@ -116,31 +259,95 @@ public class CodeseInputStream extends ObjectInputStream {
    */
   @Override
   public Object readUnshared() throws IOException, ClassNotFoundException {
-    return reader.readObject(true);
+    if (jdk != null) {
+      syncFilter();
+      return jdk.readUnshared();
+    }
+    return codese().readObject(true);
+  }
+
+  /**
+   * Called for JDK data only, as {@code ObjectInputStream} calls it: tries {@link
+   * CodeseOptions#classLoader()} first, if set, then {@link ObjectInputStream#resolveClass}.
+   */
+  @Override
+  protected Class<?> resolveClass(ObjectStreamClass desc)
+      throws IOException, ClassNotFoundException {
+    if (loader != null) {
+      try {
+        return Class.forName(desc.getName(), false, loader);
+      } catch (ClassNotFoundException e) {
+        // primitive types, and the JDK's own rule, below
+      }
+    }
+    return super.resolveClass(desc);
+  }
+
+  /** Called for JDK data only, as {@code ObjectInputStream} calls it. */
+  @Override
+  protected Class<?> resolveProxyClass(String[] interfaces)
+      throws IOException, ClassNotFoundException {
+    return super.resolveProxyClass(interfaces);
+  }
+
+  /** Called for JDK data only, as {@code ObjectInputStream} calls it. */
+  @Override
+  protected Object resolveObject(Object obj) throws IOException {
+    return super.resolveObject(obj);
+  }
+
+  /** Applies to JDK data only, as for {@code ObjectInputStream}. */
+  @Override
+  protected boolean enableResolveObject(boolean enable) throws SecurityException {
+    boolean was = super.enableResolveObject(enable);
+    if (jdk != null) {
+      jdk.enableResolve(enable);
+    }
+    return was;
+  }
+
+  /** Called for JDK data only: reads a class descriptor as {@code ObjectInputStream} does. */
+  @Override
+  protected ObjectStreamClass readClassDescriptor() throws IOException, ClassNotFoundException {
+    if (jdk != null) {
+      return jdk.defaultReadClassDescriptor();
+    }
+    return super.readClassDescriptor();
   }
 
   /** Closes the underlying stream. */
   @Override
   public void close() throws IOException {
-    reader.close();
+    if (jdk != null) {
+      jdk.close();
+    } else {
+      codese().close();
+    }
   }
 
   @Override
   public int read() throws IOException {
-    ObjectInputStream s = reader.stream();
-    return s == null ? -1 : s.read();
+    if (jdk != null) {
+      return jdk.read();
+    }
+    return codese().read(scratch, 0, 1) < 0 ? -1 : scratch[0] & 0xFF;
   }
 
   @Override
   public int read(byte[] buf, int off, int len) throws IOException {
-    ObjectInputStream s = reader.stream();
-    return s == null ? -1 : s.read(buf, off, len);
+    if (jdk != null) {
+      return jdk.read(buf, off, len);
+    }
+    return codese().read(buf, off, len);
   }
 
+  /** @return the bytes of primitive data that can be read without blocking; never blocks */
   @Override
   public int available() throws IOException {
-    ObjectInputStream s = reader.stream();
-    return s == null ? 0 : s.available();
+    if (jdk != null) {
+      return jdk.available();
+    }
+    return codese().available();
   }
 
   @Override
@@ -150,75 +357,126 @@ public class CodeseInputStream extends ObjectInputStream {
 
   @Override
   public void readFully(byte[] buf, int off, int len) throws IOException {
-    current().readFully(buf, off, len);
+    if (jdk != null) {
+      jdk.readFully(buf, off, len);
+    } else {
+      codese().readFully(buf, off, len);
+    }
   }
 
   @Override
   public int skipBytes(int len) throws IOException {
-    ObjectInputStream s = reader.stream();
-    return s == null ? 0 : s.skipBytes(len);
+    if (jdk != null) {
+      return jdk.skipBytes(len);
+    }
+    return codese().skipBytes(len);
+  }
+
+  private byte[] next(int n) throws IOException {
+    codese().readFully(scratch, 0, n);
+    return scratch;
   }
 
   @Override
   public boolean readBoolean() throws IOException {
-    return current().readBoolean();
+    return jdk != null ? jdk.readBoolean() : next(1)[0] != 0;
   }
 
   @Override
   public byte readByte() throws IOException {
-    return current().readByte();
+    return jdk != null ? jdk.readByte() : next(1)[0];
   }
 
   @Override
   public int readUnsignedByte() throws IOException {
-    return current().readUnsignedByte();
+    return jdk != null ? jdk.readUnsignedByte() : next(1)[0] & 0xFF;
   }
 
   @Override
   public char readChar() throws IOException {
-    return current().readChar();
+    return jdk != null ? jdk.readChar() : (char) readUnsignedShort();
   }
 
   @Override
   public short readShort() throws IOException {
-    return current().readShort();
+    return jdk != null ? jdk.readShort() : (short) readUnsignedShort();
   }
 
   @Override
   public int readUnsignedShort() throws IOException {
-    return current().readUnsignedShort();
+    if (jdk != null) {
+      return jdk.readUnsignedShort();
+    }
+    byte[] b = next(2);
+    return ((b[0] & 0xFF) << 8) | (b[1] & 0xFF);
   }
 
   @Override
   public int readInt() throws IOException {
-    return current().readInt();
+    if (jdk != null) {
+      return jdk.readInt();
+    }
+    byte[] b = next(4);
+    return ((b[0] & 0xFF) << 24) | ((b[1] & 0xFF) << 16) | ((b[2] & 0xFF) << 8) | (b[3] & 0xFF);
   }
 
   @Override
   public long readLong() throws IOException {
-    return current().readLong();
+    if (jdk != null) {
+      return jdk.readLong();
+    }
+    byte[] b = next(8);
+    long v = 0;
+    for (int i = 0; i < 8; i++) {
+      v = (v << 8) | (b[i] & 0xFF);
+    }
+    return v;
   }
 
   @Override
   public float readFloat() throws IOException {
-    return current().readFloat();
+    return jdk != null ? jdk.readFloat() : Float.intBitsToFloat(readInt());
   }
 
   @Override
   public double readDouble() throws IOException {
-    return current().readDouble();
+    return jdk != null ? jdk.readDouble() : Double.longBitsToDouble(readLong());
   }
 
   @Override
   public String readUTF() throws IOException {
-    return current().readUTF();
+    if (jdk != null) {
+      return jdk.readUTF();
+    }
+    codese();
+    return DataInputStream.readUTF(this);
   }
 
+  /**
+   * Reads a line as {@code ObjectInputStream.readLine} does, through a {@link DataInputStream}
+   * kept for the stream's life (a carriage return's lookahead stays in it).
+   */
   @Override
   @Deprecated
   @SuppressWarnings("deprecation")
   public String readLine() throws IOException {
-    ObjectInputStream s = reader.stream();
-    return s == null ? null : s.readLine();
+    if (jdk != null) {
+      return jdk.readLine();
+    }
+    codese();
+    if (lines == null) {
+      lines = new DataInputStream(new InputStream() {
+        @Override
+        public int read() throws IOException {
+          return CodeseInputStream.this.read();
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+          return CodeseInputStream.this.read(b, off, len);
+        }
+      });
+    }
+    return lines.readLine();
   }
 }

@@ -20,7 +20,15 @@ final class Pipeline {
   }
 
   static SnapshotFile toFile(Graph graph) {
-    Plan plan = Planner.plan(graph);
+    return toFile(Planner.plan(graph));
+  }
+
+  /** A segment of an object stream: planned so that like segments get identical code. */
+  static SnapshotFile toSegment(Graph graph) {
+    return toFile(Planner.planSegment(graph));
+  }
+
+  private static SnapshotFile toFile(Plan plan) {
     Emitted code = Emitter.emit(plan);
     return new SnapshotFile(System.getProperty("java.version"), plan.firstId(), plan.tableSize(),
         plan.depth(), plan.classes(), plan.constants(), code.classFiles(), code.placements(),

@@ -22,7 +22,9 @@ import org.codese.bench.peers.Peers;
  *   <li>{@code mem PEER FILE}: peak heap and Metaspace while reading FILE and restoring once;
  *   <li>{@code capture GRAPH DIR WARM_MS PEER...}: first-call and warm capture time, writes files;
  *   <li>{@code verify GRAPH DIR PEER...}: restores each peer's file and checks it;
- *   <li>{@code stats GRAPH}: the paper's Figure 4 counts.
+ *   <li>{@code stats GRAPH}: the paper's Figure 4 counts;
+ *   <li>{@code streamwrite PEER FILE}: writes {@link StreamCase}'s many small objects;
+ *   <li>{@code streamread PEER FILE}: reads them back, timed.
  * </ul>
  */
 public final class Child {
@@ -58,6 +60,14 @@ public final class Child {
         for (String graph : args[1].split(",")) {
           stats(graph);
         }
+        break;
+      case "streamwrite":
+        System.out.println("@@ " + StreamCase.write(args[1], Path.of(args[2])) + " "
+            + Files.size(Path.of(args[2])));
+        break;
+      case "streamread":
+        double[] read = StreamCase.read(args[1], Path.of(args[2]));
+        System.out.println("@@ " + read[0] + " " + (long) read[1]);
         break;
       default:
         throw new IllegalArgumentException("unknown mode " + args[0]);

@@ -265,6 +265,7 @@ public final class Main {
     freshAll(timed);
     memoryAll(quick ? List.of("rbt-1000") : graphs);
     curve("rbt-100", quick ? 1_000 : 100_000);
+    streams(quick ? 3 : 7);
     warmAll(quick ? List.of("rbt-1000") : graphs);
 
     log("writing report");
@@ -528,6 +529,38 @@ public final class Main {
           }
         }
         r.curve.put(p, points);
+      }
+    }
+  }
+
+  /**
+   * {@link StreamCase}: each peer writes its stream in one child JVM, then {@code samples} fresh
+   * JVMs read it; a reader whose checksum differs from the JDK's is an error.
+   */
+  private void streams(int samples) throws Exception {
+    for (String p : StreamCase.PEERS) {
+      log("many small objects over one stream: " + p);
+      Path file = work.resolve("stream-" + p + ".bin");
+      Run w = child(classPath(p), List.of(), "streamwrite", p, file.toString());
+      if (w.status != 0 || w.lines.isEmpty()) {
+        continue;
+      }
+      String[] f = w.lines.get(0).split(" ");
+      double[] facts = {Double.parseDouble(f[1]), Double.parseDouble(f[0]), Double.NaN};
+      r.streamFiles.put(p, facts);
+      List<Double> reads = new ArrayList<>();
+      for (int i = 0; i < samples; i++) {
+        Run run = child(classPath(p), List.of(), "streamread", p, file.toString());
+        if (run.status == 0 && !run.lines.isEmpty()) {
+          String[] g = run.lines.get(0).split(" ");
+          reads.add(Double.parseDouble(g[0]));
+          facts[2] = Double.parseDouble(g[1]);
+        }
+      }
+      r.streamReads.put(p, reads);
+      double[] jdk = r.streamFiles.get("jdk");
+      if (jdk != null && jdk != facts && jdk[2] != facts[2]) {
+        r.errors.add("stream case: " + p + " read checksum " + facts[2] + ", the JDK " + jdk[2]);
       }
     }
   }

@@ -41,6 +41,15 @@ final class Report {
   // ------------------------------------------------------------------------------------- CSV
 
   private void writeCsv() throws IOException {
+    List<String> stream = new ArrayList<>(List.of("peer,objects,bytes,write_ms,sample,read_ms"));
+    for (Map.Entry<String, double[]> e : r.streamFiles.entrySet()) {
+      List<Double> reads = r.streamReads.getOrDefault(e.getKey(), List.of());
+      for (int i = 0; i < reads.size(); i++) {
+        stream.add(e.getKey() + "," + StreamCase.N + "," + (long) e.getValue()[0] + ","
+            + e.getValue()[1] + "," + (i + 1) + "," + reads.get(i));
+      }
+    }
+    Files.write(out.resolve("stream.csv"), stream);
     List<String> lines = new ArrayList<>();
     lines.add("graph,objects,reference_fields_set,primitive_fields_set,opaque_objects");
     for (String g : r.graphs) {
@@ -243,6 +252,36 @@ final class Report {
       return "n/a";
     }
     return v.startsWith("WRONG") ? "wrong" : "failed";
+  }
+
+  /** {@link StreamCase}: bytes and cold read time, JDK against Codese. */
+  private void streams(PrintWriter w) {
+    if (r.streamFiles.isEmpty()) {
+      return;
+    }
+    w.println("## Many small objects over one stream");
+    w.println();
+    w.println(StreamCase.N + " small messages, one `writeObject` each, read back one `readObject`"
+        + " each in a fresh JVM (time from opening the file to the last object; median [min-max]"
+        + " of " + r.streamReads.getOrDefault("jdk", List.of()).size() + " JVMs).");
+    w.println();
+    w.println("| peer | bytes | bytes per object | write ms (one JVM) | read ms |");
+    w.println("|---|---:|---:|---:|---:|");
+    for (Map.Entry<String, double[]> e : r.streamFiles.entrySet()) {
+      double[] f = e.getValue();
+      List<Double> reads = r.streamReads.getOrDefault(e.getKey(), List.of());
+      w.printf("| %s | %d | %.1f | %.1f | %s |%n", e.getKey(), (long) f[0], f[0] / StreamCase.N,
+          f[1], reads.isEmpty() ? "n/a" : String.format("%.1f [%.1f-%.1f]",
+              Results.median(reads), Collections.min(reads), Collections.max(reads)));
+    }
+    double[] jdk = r.streamFiles.get("jdk");
+    double[] codese = r.streamFiles.get("codese");
+    if (jdk != null && codese != null) {
+      w.println();
+      w.printf("Codese/JDK: bytes %.2fx, read time %.2fx (medians).%n", codese[0] / jdk[0],
+          Results.median(r.streamReads.get("codese")) / Results.median(r.streamReads.get("jdk")));
+    }
+    w.println();
   }
 
   private void markdown(PrintWriter w) {
@@ -500,6 +539,7 @@ final class Report {
     }
     w.println();
 
+    streams(w);
     w.println("## Memory during one restore in a fresh JVM");
     w.println();
     w.println("Peaks are reset after the JVM starts; the peak is read after reading the file and"

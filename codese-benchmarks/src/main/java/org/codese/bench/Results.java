@@ -55,6 +55,10 @@ final class Results {
   /** pairs listed in known-failures.txt that passed */
   final List<String> nowPassing = new ArrayList<>();
   String curveGraph;
+  /** {@link StreamCase}: peer to bytes of the file, write ms, checksum of the objects read */
+  final Map<String, double[]> streamFiles = new LinkedHashMap<>();
+  /** {@link StreamCase}: peer to read ms, one per fresh JVM */
+  final Map<String, List<Double>> streamReads = new LinkedHashMap<>();
 
   static String key(String graph, String peer) {
     return graph + "|" + peer;

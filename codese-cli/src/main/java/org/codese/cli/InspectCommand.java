@@ -140,6 +140,20 @@ final class InspectCommand implements Callable<Integer> {
       throw new CliException(file + ": the restore program cannot be read: " + e.getMessage()
           + "; the file is damaged or was not written by Codese, run 'codese verify " + file + "'");
     }
+    // primitive data between the segments of a stream: each run of data frames is one item, as
+    // a block of the tape is
+    boolean inData = false;
+    for (Record frame : src.frames) {
+      if (frame instanceof SnapshotSource.Data d) {
+        if (!inData) {
+          counter.items++;
+        }
+        counter.blockBytes += d.length();
+        inData = true;
+      } else if (frame instanceof SnapshotSource.Segment) {
+        inData = false;
+      }
+    }
     long classFiles = 0;
     long methods = 0;
     long chunks = 0;

@@ -10,6 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.codese.CorruptSnapshotException;
 import org.codese.format.SnapshotFile;
+import org.codese.format.Signing;
+import org.codese.format.StreamSegments;
 import org.codese.load.StreamReader;
 
 /**
@@ -39,6 +41,21 @@ final class SnapshotSource {
    */
   record Segment(SnapshotFile file, long offset, int length) {}
 
+  /**
+   * Primitive data written between objects, outside any segment (stream version 2).
+   *
+   * @param offset its first byte in the file
+   * @param length its length in bytes
+   */
+  record Data(long offset, int length) {}
+
+  /**
+   * A reset: the objects before it are forgotten, the next segment starts at object 0.
+   *
+   * @param offset the reset's frame in the file
+   */
+  record Reset(long offset) {}
+
   /** Names of the sections, in file order. */
   static final String[] SECTIONS = {"header", "classes", "constants", "code", "items"};
 
@@ -46,12 +63,21 @@ final class SnapshotSource {
   final Kind kind;
   final long size;
   final List<Segment> segments;
+  /** What the file holds in order: {@link Segment}s, {@link Data} and {@link Reset}s. */
+  final List<Record> frames;
 
-  private SnapshotSource(Path path, Kind kind, long size, List<Segment> segments) {
+  private SnapshotSource(Path path, Kind kind, long size, List<Record> frames) {
     this.path = path;
     this.kind = kind;
     this.size = size;
-    this.segments = segments;
+    this.frames = frames;
+    List<Segment> s = new ArrayList<>();
+    for (Record r : frames) {
+      if (r instanceof Segment seg) {
+        s.add(seg);
+      }
+    }
+    this.segments = List.copyOf(s);
   }
 
   /**
@@ -119,18 +145,32 @@ final class SnapshotSource {
     }
   }
 
-  private static List<Segment> stream(Path path, byte[] bytes) {
+  /** A segment of a version 3 stream, in the compact form that refers to earlier segments. */
+  private static SnapshotFile decode(Path path, StreamSegments.Decoder compact, byte[] seg,
+      int firstId, long base) {
+    try {
+      return compact.decode(Signing.unwrap(seg, null), firstId);
+    } catch (CorruptSnapshotException e) {
+      throw new CliException(path + ": " + e.getMessage() + " [segment starting at file byte "
+          + base + "]", e);
+    } catch (org.codese.AuthenticityException e) {
+      throw new CliException(path + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static List<Record> stream(Path path, byte[] bytes) {
     ByteBuffer in = ByteBuffer.wrap(bytes);
     if (bytes.length < 6) {
       throw corrupt(path, 0, "the stream ends inside its header");
     }
     in.getInt();
     int version = in.getShort() & 0xFFFF;
-    if (version != StreamReader.STREAM_VERSION) {
+    if (version < StreamReader.OLDEST_VERSION || version > StreamReader.STREAM_VERSION) {
       throw corrupt(path, 4, "stream version " + version + " is not supported; this tool reads"
-          + " version " + StreamReader.STREAM_VERSION);
+          + " versions " + StreamReader.OLDEST_VERSION + " to " + StreamReader.STREAM_VERSION);
     }
-    List<Segment> segments = new ArrayList<>();
+    List<Record> frames = new ArrayList<>();
+    StreamSegments.Decoder compact = new StreamSegments.Decoder();
     int nextId = 0;
     while (true) {
       if (in.remaining() < 4) {
@@ -139,27 +179,43 @@ final class SnapshotSource {
       }
       int at = in.position();
       int len = in.getInt();
-      if (len == 0) {
+      if (len == StreamReader.END) {
         break;
       }
-      if (len < 0 || len > in.remaining()) {
-        throw corrupt(path, at, "segment length " + (len & 0xFFFFFFFFL) + " but only "
+      if (len < 0 && version < 2) {
+        throw corrupt(path, at, "negative segment length " + len + " in a version 1 stream");
+      }
+      if (len == StreamReader.RESET) {
+        frames.add(new Reset(at));
+        nextId = 0;
+        compact.reset();
+        continue;
+      }
+      int n = Math.abs(len);
+      if (n > in.remaining()) {
+        throw corrupt(path, at, (len < 0 ? "data" : "segment") + " length " + n + " but only "
             + in.remaining() + " bytes follow (truncated or damaged)");
+      }
+      if (len < 0) {
+        frames.add(new Data(at + 4, n));
+        in.position(in.position() + n);
+        continue;
       }
       byte[] seg = new byte[len];
       in.get(seg);
-      SnapshotFile f = parse(path, seg, at + 4);
+      SnapshotFile f = version >= 3 ? decode(path, compact, seg, nextId, at + 4)
+          : parse(path, seg, at + 4);
       if (f.firstId() != nextId) {
         throw corrupt(path, at, "segment starts at object " + f.firstId() + " but the segments"
             + " before it hold " + nextId + " objects");
       }
       nextId = f.tableSize();
-      segments.add(new Segment(f, at + 4, len));
+      frames.add(new Segment(f, at + 4, len));
     }
     if (in.remaining() != 0) {
       throw corrupt(path, in.position(), in.remaining() + " unexpected bytes after the end mark");
     }
-    return List.copyOf(segments);
+    return List.copyOf(frames);
   }
 
   private static CliException corrupt(Path path, long offset, String problem) {

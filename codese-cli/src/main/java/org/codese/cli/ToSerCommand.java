@@ -75,15 +75,23 @@ final class ToSerCommand implements Callable<Integer> {
         } else {
           try (CodeseInputStream in = new CodeseInputStream(new ByteArrayInputStream(bytes),
               options)) {
-            for (SnapshotSource.Segment seg : src.segments) {
-              int[] items = seg.file().items().items();
-              for (int i = 0; i + 1 < items.length; i += 2) {
-                if (items[i] == Tape.BLOCK) {
-                  byte[] block = new byte[items[i + 1]];
-                  in.readFully(block);
-                  out.write(block);
-                } else if (items[i] == Tape.OBJECT) {
-                  out.writeObject(in.readObject());
+            for (Record frame : src.frames) {
+              if (frame instanceof SnapshotSource.Data d) {
+                byte[] block = new byte[d.length()];
+                in.readFully(block);
+                out.write(block);
+              } else if (frame instanceof SnapshotSource.Reset) {
+                out.reset();
+              } else {
+                int[] items = ((SnapshotSource.Segment) frame).file().items().items();
+                for (int i = 0; i + 1 < items.length; i += 2) {
+                  if (items[i] == Tape.BLOCK) {
+                    byte[] block = new byte[items[i + 1]];
+                    in.readFully(block);
+                    out.write(block);
+                  } else if (items[i] == Tape.OBJECT) {
+                    out.writeObject(in.readObject());
+                  }
                 }
               }
             }

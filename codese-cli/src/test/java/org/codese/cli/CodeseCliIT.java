@@ -213,7 +213,8 @@ class CodeseCliIT {
     assertTrue(r.out.matches("(?s).*\\n\\s+201\\s+\\d+\\s+\\d+\\s+total\\n"), r.out);
     Result s = run("inspect", converted().toString());
     assertEquals(0, s.code, s.err);
-    assertTrue(s.out.contains("object stream (1 segment)"), s.out);
+    // one segment per object, as ObjectOutputStream writes each object when it is written
+    assertTrue(s.out.contains("object stream (5 segments)"), s.out);
     assertTrue(s.out.contains("items:               7 (5 objects, 3021 bytes of primitive data)"), s.out);
     assertTrue(s.out.contains("org.codese.cli.it.Point"), s.out);
   }

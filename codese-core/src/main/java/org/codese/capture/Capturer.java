@@ -24,9 +24,8 @@ import org.codese.jvm.SlotFields;
  * Traverses object graphs without recursion and records them as {@link Node}s.
  *
  * <p>One capturer serves one capture, or one {@code CodeseOutputStream}: call {@link
- * #writeObject} and {@link #writeBlock} in the stream's order, then {@link #drain()} to take the
- * segment captured so far. Object identity is shared across calls until {@link #reset()}. Not
- * thread-safe.
+ * #writeObject}, then {@link #drain()} to take the segment captured so far. Object identity is
+ * shared across calls until {@link #reset()}. Not thread-safe.
  */
 public final class Capturer {
   private static final Object NULL_REPLACEMENT = new Object();
@@ -116,24 +115,26 @@ public final class Capturer {
   }
 
   /**
-   * Records primitive data written at top level between objects.
+   * Forgets object identity: objects written from now on are captured anew, and the ids of the
+   * next segment start again at 0 (the reader forgets its table at the same point).
    *
-   * @param bytes the data
-   * @param off start offset
-   * @param len number of bytes
+   * @throws IllegalStateException if a segment is pending: {@link #drain()} it first
    */
-  public void writeBlock(byte[] bytes, int off, int len) {
-    try {
-      items.data().write(bytes, off, len);
-    } catch (IOException e) {
-      throw new java.io.UncheckedIOException("writing to memory cannot fail", e);
-    }
-  }
-
-  /** Forgets object identity: objects written from now on are captured anew. */
   public void reset() {
+    if (hasPending() || !nodes.isEmpty()) {
+      throw new IllegalStateException("reset with a segment pending; drain it first");
+    }
     ids.clear();
     unsharedReplacements.clear();
+    firstId = 0;
+  }
+
+  /**
+   * @return how many objects (and {@code writeReplace} originals) the capturer remembers for
+   *     later references: all written since the last {@link #reset()}
+   */
+  public int knownObjects() {
+    return ids.size();
   }
 
   /** @return whether anything was written since the last {@link #drain()} */
@@ -159,6 +160,7 @@ public final class Capturer {
     discovered.clear();
     postSize = 0;
     items = new TapeBuilder();
+    paths.clear();
     return g;
   }
 

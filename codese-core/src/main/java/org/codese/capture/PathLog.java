@@ -10,6 +10,7 @@ final class PathLog {
   private int[] parents = new int[64];
   private Object[] labels = new Object[64];
   private int base = -1;
+  private int used;
 
   void record(int id, int parent, Object label) {
     if (base < 0) {
@@ -23,6 +24,14 @@ final class PathLog {
     }
     parents[i] = parent;
     labels[i] = label;
+    used = Math.max(used, i + 1);
+  }
+
+  /** Forgets every path: the objects recorded so far are no longer captured. */
+  void clear() {
+    Arrays.fill(labels, 0, used, null);
+    used = 0;
+    base = -1;
   }
 
   String path(int id) {

@@ -136,6 +136,23 @@ final class ConstantCodec {
   private static void writeArray(Out out, Object array) {
     char code = Types.primitiveCode(array.getClass().getComponentType());
     int len = Array.getLength(array);
+    if (out.compact() && code == 'I') {
+      // ids and int columns: each the zigzag difference from the one before, often one byte
+      out.u1(code).u4(len);
+      int prev = 0;
+      for (int v : (int[]) array) {
+        out.varint((long) v - prev);
+        prev = v;
+      }
+      return;
+    }
+    if (out.compact() && code == 'J') {
+      out.u1(code).u4(len);
+      for (long v : (long[]) array) {
+        out.varint(v);
+      }
+      return;
+    }
     ByteBuffer b = ByteBuffer.allocate(len * Types.size(code));
     switch (code) {
       case 'Z' -> {
@@ -154,13 +171,40 @@ final class ConstantCodec {
     out.u1(code).u4(len).raw(b.array());
   }
 
+  private static int[] readCompactInts(In in, int len) throws CorruptSnapshotException {
+    int[] a = new int[len];
+    long prev = 0;
+    for (int i = 0; i < len; i++) {
+      long v = prev + in.varint(6);
+      if (v != (int) v) {
+        throw in.corrupt("int array element " + i + " (" + v + ") does not fit 32 bits");
+      }
+      a[i] = (int) v;
+      prev = v;
+    }
+    return a;
+  }
+
   private static Object readArray(In in) throws CorruptSnapshotException {
     int code = in.u1();
     if ("ZBCSIJFD".indexOf(code) < 0) {
       throw in.corrupt("unknown array type " + code);
     }
     char c = (char) code;
-    int len = in.count(Types.size(c));
+    boolean varints = in.compact() && (c == 'I' || c == 'J');
+    // raw elements have their full size in every mode: a length checked at one byte an element
+    // could claim 2^29 doubles, whose byte count overflows an int
+    int len = varints ? in.count(1) : in.rawCount(Types.size(c));
+    if (in.compact() && c == 'I') {
+      return readCompactInts(in, len);
+    }
+    if (in.compact() && c == 'J') {
+      long[] a = new long[len];
+      for (int i = 0; i < len; i++) {
+        a[i] = in.varint(10);
+      }
+      return a;
+    }
     if (c == 'B') {
       return in.raw(len);
     } else if (c == 'Z') {

@@ -10,12 +10,52 @@ final class In {
   private final byte[] buf;
   private int pos;
   private final int end;
+  private final boolean compact;
   private String section = "header";
 
   In(byte[] buf, int start, int end) {
+    this(buf, start, end, false);
+  }
+
+  /**
+   * @param compact whether {@link #u4}, {@link #u8} and {@link #str} read the compact form that
+   *     {@link Out} writes in compact mode
+   */
+  In(byte[] buf, int start, int end, boolean compact) {
     this.buf = buf;
     this.pos = start;
     this.end = end;
+    this.compact = compact;
+  }
+
+  boolean compact() {
+    return compact;
+  }
+
+  /**
+   * Reads a zigzag variable-length integer of at most {@code maxBytes} bytes.
+   *
+   * @throws CorruptSnapshotException if it is longer or runs past the end
+   */
+  long varint(int maxBytes) throws CorruptSnapshotException {
+    long z = 0;
+    for (int i = 0; i < maxBytes; i++) {
+      int b = u1();
+      z |= (long) (b & 0x7F) << (7 * i);
+      if ((b & 0x80) == 0) {
+        return (z >>> 1) ^ -(z & 1);
+      }
+    }
+    throw corrupt("variable-length integer longer than " + maxBytes + " bytes");
+  }
+
+  /** Reads four big-endian bytes, whatever the mode. */
+  int fixed4() throws CorruptSnapshotException {
+    need(4);
+    int v = ((buf[pos] & 0xFF) << 24) | ((buf[pos + 1] & 0xFF) << 16)
+        | ((buf[pos + 2] & 0xFF) << 8) | (buf[pos + 3] & 0xFF);
+    pos += 4;
+    return v;
   }
 
   void section(String name) {
@@ -49,6 +89,12 @@ final class In {
     }
   }
 
+  /** @return the next byte, not consumed */
+  int peek() throws CorruptSnapshotException {
+    need(1);
+    return buf[pos] & 0xFF;
+  }
+
   int u1() throws CorruptSnapshotException {
     need(1);
     return buf[pos++] & 0xFF;
@@ -62,22 +108,39 @@ final class In {
   }
 
   int u4() throws CorruptSnapshotException {
-    need(4);
-    int v = ((buf[pos] & 0xFF) << 24) | ((buf[pos + 1] & 0xFF) << 16)
-        | ((buf[pos + 2] & 0xFF) << 8) | (buf[pos + 3] & 0xFF);
-    pos += 4;
-    return v;
+    if (compact) {
+      long v = varint(5);
+      if (v != (int) v) {
+        throw corrupt("integer " + v + " does not fit 32 bits");
+      }
+      return (int) v;
+    }
+    return fixed4();
   }
 
   long u8() throws CorruptSnapshotException {
+    if (compact) {
+      return varint(10);
+    }
     long hi = u4() & 0xFFFFFFFFL;
     return (hi << 32) | (u4() & 0xFFFFFFFFL);
   }
 
-  /** Reads a count of items that each take at least {@code minBytes} bytes. */
+  /**
+   * Reads a count of items that each take at least {@code minBytes} bytes (at least one byte in
+   * compact mode, where integers shrink).
+   */
   int count(int minBytes) throws CorruptSnapshotException {
+    return rawCount(compact ? 1 : minBytes);
+  }
+
+  /**
+   * Reads a count of items that each take exactly {@code bytesEach} bytes in every mode (the
+   * elements of a raw primitive array).
+   */
+  int rawCount(int bytesEach) throws CorruptSnapshotException {
     int n = u4();
-    if (n < 0 || (long) n * minBytes > end - pos) {
+    if (n < 0 || (long) n * bytesEach > end - pos) {
       throw corrupt("count " + n + " is impossible with " + (end - pos) + " bytes left");
     }
     return n;
@@ -134,8 +197,24 @@ final class In {
     int n = count(2);
     char[] c = new char[n];
     for (int i = 0; i < n; i++) {
-      c[i] = (char) u2();
+      c[i] = compact ? unit() : (char) u2();
     }
     return new String(c);
+  }
+
+  /** One UTF-16 unit of a compact string: unsigned, 7 bits a byte, at most three bytes. */
+  private char unit() throws CorruptSnapshotException {
+    int u = 0;
+    for (int i = 0; i < 3; i++) {
+      int b = u1();
+      u |= (b & 0x7F) << (7 * i);
+      if ((b & 0x80) == 0) {
+        if (u > 0xFFFF) {
+          throw corrupt("string unit " + u + " is not a UTF-16 code unit");
+        }
+        return (char) u;
+      }
+    }
+    throw corrupt("string unit longer than 3 bytes");
   }
 }

@@ -1,7 +1,9 @@
 package org.codese.format;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.zip.CRC32C;
 import org.codese.CorruptSnapshotException;
 import org.codese.program.ClassEntry;
@@ -127,10 +129,7 @@ public final class SnapshotFile {
     section(file, 0, new Out().str(jdk).u4(firstId).u4(tableSize).u4(depth));
     Out cls = new Out().u4(classes.size());
     for (ClassEntry c : classes) {
-      cls.str(c.name()).u1(c.hasSuid() ? 1 : 0).u8(c.suid()).u4(c.fields().size());
-      for (ClassEntry.FieldEntry f : c.fields()) {
-        cls.str(f.name()).str(f.descriptor()).u1(f.real() ? 1 : 0);
-      }
+      writeClass(cls, c);
     }
     section(file, 1, cls);
     Out con = new Out().u4(constants.size());
@@ -151,6 +150,39 @@ public final class SnapshotFile {
     CRC32C crc = new CRC32C();
     crc.update(body);
     return new Out().raw(body).u4((int) crc.getValue()).toByteArray();
+  }
+
+  /** Writes a class-table entry: name, suid, fields. */
+  static void writeClass(Out out, ClassEntry c) {
+    out.str(c.name()).u1(c.hasSuid() ? 1 : 0).u8(c.suid()).u4(c.fields().size());
+    for (ClassEntry.FieldEntry f : c.fields()) {
+      out.str(f.name()).str(f.descriptor()).u1(f.real() ? 1 : 0);
+    }
+  }
+
+  /**
+   * Reads a class-table entry as {@link #writeClass} writes it.
+   *
+   * @throws CorruptSnapshotException if it is truncated or names a field twice (a class has one
+   *     serializable field of each name, and the loader checks every field an entry lists: an
+   *     entry that a stream segment refers to for a byte must not cost more than its real fields)
+   */
+  static ClassEntry readClass(In c) throws CorruptSnapshotException {
+    String name = c.str();
+    boolean hasSuid = c.u1() != 0;
+    long suid = c.u8();
+    int nf = c.count(9);
+    List<ClassEntry.FieldEntry> fields = new ArrayList<>(nf);
+    Set<String> names = new HashSet<>();
+    for (int f = 0; f < nf; f++) {
+      ClassEntry.FieldEntry e = new ClassEntry.FieldEntry(c.str(), c.str(), c.u1() != 0);
+      if (!names.add(e.name())) {
+        throw c.corrupt("class entry " + name + " lists field " + e.name() + " twice; the"
+            + " snapshot is damaged or crafted");
+      }
+      fields.add(e);
+    }
+    return new ClassEntry(name, List.copyOf(fields), suid, hasSuid);
   }
 
   private static void section(Out file, int tag, Out payload) {
@@ -238,15 +270,7 @@ public final class SnapshotFile {
     int nClasses = c.count(4);
     List<ClassEntry> classes = new ArrayList<>(nClasses);
     for (int i = 0; i < nClasses; i++) {
-      String name = c.str();
-      boolean hasSuid = c.u1() != 0;
-      long suid = c.u8();
-      int nf = c.count(9);
-      List<ClassEntry.FieldEntry> fields = new ArrayList<>(nf);
-      for (int f = 0; f < nf; f++) {
-        fields.add(new ClassEntry.FieldEntry(c.str(), c.str(), c.u1() != 0));
-      }
-      classes.add(new ClassEntry(name, List.copyOf(fields), suid, hasSuid));
+      classes.add(readClass(c));
     }
     In k = sec[2];
     int nConst = k.count(1);

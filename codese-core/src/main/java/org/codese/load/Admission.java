@@ -54,36 +54,58 @@ final class Admission {
    * Asks the filter about every class the snapshot names other than array classes, then about its
    * object count and depth; before any of the classes is initialised. {@link #checkArrays} asks
    * about the array classes once the longest array the code creates is known.
+   *
+   * @param streamBytes what the filter is told as {@link ObjectInputFilter.FilterInfo#streamBytes}:
+   *     for a segment of an object stream, the bytes read from the stream so far, this segment's
+   *     included (a running total, as {@code ObjectInputStream} reports); {@link #SNAPSHOT_BYTES}
+   *     for a snapshot on its own, whose length in bytes is then reported
    */
-  static void checkFilter(SnapshotFile file, ClassTable classes, ObjectInputFilter filter)
-      throws InvalidClassException {
+  static void checkFilter(SnapshotFile file, ClassTable classes, ObjectInputFilter filter,
+      long streamBytes) throws InvalidClassException {
     if (filter == null) {
       return;
     }
-    askClasses(file, classes, filter, false, -1);
+    long bytes = bytes(file, streamBytes);
+    askClasses(file, classes, filter, false, -1, bytes);
     ask(filter, new Info(null, -1, file.depth(), (long) file.tableSize() - file.firstId(),
-        file.bytes().length), "the snapshot as a whole");
+        bytes), "the snapshot as a whole");
+  }
+
+  /** Says that the filter is to be told the snapshot's own length as its stream bytes. */
+  static final long SNAPSHOT_BYTES = -1;
+
+  /**
+   * The stream bytes to report: {@code streamBytes}, or for {@link #SNAPSHOT_BYTES} the
+   * snapshot's length (its file form: the bytes it was parsed from, kept, or encoded once for a
+   * snapshot just captured). A stream segment's bytes are never asked for: a decoded segment of
+   * stream format 3 has no file form of its own, and encoding one would cost a second encoding of
+   * the whole segment.
+   */
+  private static long bytes(SnapshotFile file, long streamBytes) {
+    return streamBytes == SNAPSHOT_BYTES ? file.bytes().length : streamBytes;
   }
 
   /**
    * Asks the filter about every array class the snapshot names, with the longest length the
    * snapshot may create; arrays have no initialiser, so this may follow the constants' resolution.
+   * {@code streamBytes} as for {@link #checkFilter}.
    */
   static void checkArrays(SnapshotFile file, ClassTable classes, ObjectInputFilter filter,
-      int longestArray) throws InvalidClassException {
+      int longestArray, long streamBytes) throws InvalidClassException {
     if (filter != null) {
-      askClasses(file, classes, filter, true, longestArray);
+      askClasses(file, classes, filter, true, longestArray, bytes(file, streamBytes));
     }
   }
 
   /** Asks the filter about the array classes, or about the other classes, of the table. */
   private static void askClasses(SnapshotFile file, ClassTable classes,
-      ObjectInputFilter filter, boolean arrays, long length) throws InvalidClassException {
+      ObjectInputFilter filter, boolean arrays, long length, long bytes)
+      throws InvalidClassException {
     long refs = (long) file.tableSize() - file.firstId();
     for (int i = 0; i < classes.size(); i++) {
       Class<?> c = classes.get(i);
       if (c.isArray() == arrays) {
-        ask(filter, new Info(c, length, 1, refs, file.bytes().length), c.getName());
+        ask(filter, new Info(c, length, 1, refs, bytes), c.getName());
       }
     }
   }

@@ -33,6 +33,7 @@ final class CodeCheck extends Thread {
   static final int WARM_SLOTS = 20_000;
 
   private final SnapshotFile file;
+  private final GrammarCheck.Checked[] known;
   /** Guards {@link #result}, {@link #failure} and {@link #done}. */
   private final Object lock = new Object();
   private GrammarCheck.Result result;
@@ -40,10 +41,11 @@ final class CodeCheck extends Thread {
   private boolean done;
   private boolean started;
 
-  private CodeCheck(SnapshotFile file) {
+  private CodeCheck(SnapshotFile file, GrammarCheck.Checked[] known) {
     super("codese-code-check");
     setDaemon(true);
     this.file = file;
+    this.known = known;
   }
 
   /**
@@ -53,8 +55,22 @@ final class CodeCheck extends Thread {
    * @return the running (or, without a second processor, finished) check
    */
   static CodeCheck start(SnapshotFile file) {
-    CodeCheck check = new CodeCheck(file);
-    if (Runtime.getRuntime().availableProcessors() > 1) {
+    return start(file, new GrammarCheck.Checked[file.classFiles().size()], false);
+  }
+
+  /**
+   * Starts checking {@code file}'s code, taking the outcome of the classes {@code known} holds
+   * (see {@link GrammarCheck#check(SnapshotFile, GrammarCheck.Checked[])}); {@code known} is
+   * filled in and may be read after {@link #result}.
+   *
+   * @param file a parsed snapshot
+   * @param known per class file, the outcome of an earlier check of the same bytes, or null
+   * @param inline whether to check on the caller's thread (see also {@link #checkHere})
+   * @return the running (or finished) check
+   */
+  static CodeCheck start(SnapshotFile file, GrammarCheck.Checked[] known, boolean inline) {
+    CodeCheck check = new CodeCheck(file, known);
+    if (!inline && Runtime.getRuntime().availableProcessors() > 1) {
       check.started = true; // before start(), not after: the thread reads it
       try {
         check.start();
@@ -68,11 +84,28 @@ final class CodeCheck extends Thread {
     return check;
   }
 
+  /**
+   * Checks {@code file}'s code on the caller's thread, at once, without a thread object.
+   *
+   * @param file a parsed snapshot
+   * @param known as for {@link #start(SnapshotFile, GrammarCheck.Checked[], boolean)}
+   * @return the check's result
+   * @throws UnsafeSnapshotException if the code breaks the restore grammar
+   */
+  static GrammarCheck.Result checkHere(SnapshotFile file, GrammarCheck.Checked[] known)
+      throws UnsafeSnapshotException {
+    GrammarCheck.Result r = GrammarCheck.check(file, known);
+    if (!r.violations().isEmpty()) {
+      throw new UnsafeSnapshotException(r.violations());
+    }
+    return r;
+  }
+
   @Override
   public void run() {
     GrammarCheck.Result r = null;
     try {
-      r = GrammarCheck.check(file);
+      r = GrammarCheck.check(file, known);
     } catch (RuntimeException | Error e) {
       synchronized (lock) {
         failure = e;

@@ -35,6 +35,24 @@ final class Constants {
    */
   static Object[] resolve(List<Constant> constants, ClassTable classes, ObjectInputFilter filter,
       int maxArrayLength) throws ClassMismatchException {
+    return resolve(constants, classes, filter, maxArrayLength, null);
+  }
+
+  /**
+   * As {@link #resolve(List, ClassTable, ObjectInputFilter, int)}, taking allocating constructors
+   * from {@code memo} where an earlier segment of the same stream made them, and keeping there
+   * those it makes.
+   *
+   * @param constants the segment's constants
+   * @param classes its class table, accepted by the filter
+   * @param filter the effective serialization filter, or {@code null}
+   * @param maxArrayLength the longest array a {@code readObject} may allocate
+   * @param memo the stream's memo, or {@code null}
+   * @return the live values, in constant order
+   * @throws ClassMismatchException if a constant does not fit the live classes
+   */
+  static Object[] resolve(List<Constant> constants, ClassTable classes, ObjectInputFilter filter,
+      int maxArrayLength, SegmentMemo memo) throws ClassMismatchException {
     Object[] out = new Object[constants.size()];
     // per class index (a record may have both); the record makers' array only once a record
     // hook comes, so that a snapshot without records does not load the class
@@ -47,6 +65,10 @@ final class Constants {
           makers = new RecordMaker[classes.size()];
         }
         out[i] = hook(h, classes, makers, resolvers, filter, maxArrayLength);
+      } else if (c instanceof Constant.Allocator a && memo != null) {
+        out[i] = allocator(classes.get(a.type()), a.mode(), memo);
+      } else if (c instanceof Constant.Setter s && memo != null) {
+        out[i] = setter(classes, s.type(), s.field(), memo);
       } else {
         out[i] = resolve(c, classes);
       }
@@ -94,6 +116,16 @@ final class Constants {
     }
   }
 
+  private static Constructor<?> allocator(Class<?> type, Constant.Mode mode, SegmentMemo memo)
+      throws ClassMismatchException {
+    Constructor<?> ctor = memo.allocator(type, mode);
+    if (ctor == null) {
+      ctor = allocator(type, mode);
+      memo.allocator(type, mode, ctor);
+    }
+    return ctor;
+  }
+
   private static Constructor<?> allocator(Class<?> type, Constant.Mode mode)
       throws ClassMismatchException {
     if (type.isPrimitive() || type.isArray() || type.isInterface()
@@ -113,6 +145,16 @@ final class Constants {
           : "its first non-serializable superclass has no accessible no-arg constructor");
     }
     return ctor;
+  }
+
+  private static Field setter(ClassTable classes, int type, String name, SegmentMemo memo)
+      throws ClassMismatchException {
+    Field f = memo.setter(classes.get(type), name);
+    if (f == null) {
+      f = setter(classes, type, name);
+      memo.setter(classes.get(type), f);
+    }
+    return f;
   }
 
   /**

@@ -62,7 +62,8 @@ public final class LoadedSnapshot {
    */
   public static LoadedSnapshot load(SnapshotFile file, ClassLoader loader,
       Supplier<ObjectInputFilter> filter, CodeseLimits limits) throws IOException {
-    return load(file, loader, filter, limits, AllowList.NONE, true);
+    return load(file, loader, filter, limits, AllowList.NONE, true, null,
+        Admission.SNAPSHOT_BYTES);
   }
 
   /**
@@ -83,7 +84,32 @@ public final class LoadedSnapshot {
   public static LoadedSnapshot load(SnapshotFile file, ClassLoader loader,
       Supplier<ObjectInputFilter> filter, CodeseLimits limits, AllowList allowed)
       throws IOException {
-    return load(file, loader, filter, limits, allowed, true);
+    return load(file, loader, filter, limits, allowed, true, null, Admission.SNAPSHOT_BYTES);
+  }
+
+  /**
+   * As {@link #load(SnapshotFile, ClassLoader, Supplier, CodeseLimits, AllowList)}, for a segment
+   * of an object stream: class files that {@code memo} saw before in an earlier segment of the
+   * same stream are not checked against the grammar again, and a class defined from the same bytes
+   * in the same host is used again instead of defining another; every other check runs.
+   *
+   * @param file a parsed segment
+   * @param loader the loader for the classes it names, or {@code null} for the context loader
+   * @param filter gives the effective serialization filter, or is {@code null} for none
+   * @param limits bounds on what the segment may create
+   * @param allowed the admitted classes; {@link AllowList#NONE} for the default surface
+   * @param memo what earlier segments of the stream left
+   * @param streamBytes the bytes read from the stream so far, the segment's included: what the
+   *     filter is told as {@code streamBytes}, as {@code ObjectInputStream} tells it its running
+   *     total
+   * @return the loaded segment
+   * @throws IOException for every reason {@link #load(SnapshotFile, ClassLoader, Supplier,
+   *     CodeseLimits, AllowList)} gives
+   */
+  static LoadedSnapshot loadSegment(SnapshotFile file, ClassLoader loader,
+      Supplier<ObjectInputFilter> filter, CodeseLimits limits, AllowList allowed,
+      SegmentMemo memo, long streamBytes) throws IOException {
+    return load(file, loader, filter, limits, allowed, true, memo, streamBytes);
   }
 
   /**
@@ -97,7 +123,7 @@ public final class LoadedSnapshot {
    */
   public static void check(SnapshotFile file, ClassLoader loader, CodeseLimits limits)
       throws IOException {
-    load(file, loader, null, limits, AllowList.NONE, false);
+    load(file, loader, null, limits, AllowList.NONE, false, null, Admission.SNAPSHOT_BYTES);
   }
 
   /**
@@ -112,41 +138,63 @@ public final class LoadedSnapshot {
    */
   public static void check(SnapshotFile file, ClassLoader loader, CodeseLimits limits,
       AllowList allowed) throws IOException {
-    load(file, loader, null, limits, allowed, false);
+    load(file, loader, null, limits, allowed, false, null, Admission.SNAPSHOT_BYTES);
   }
 
   private static LoadedSnapshot load(SnapshotFile file, ClassLoader loader,
-      Supplier<ObjectInputFilter> filter, CodeseLimits limits, AllowList allowed, boolean define)
-      throws IOException {
+      Supplier<ObjectInputFilter> filter, CodeseLimits limits, AllowList allowed, boolean define,
+      SegmentMemo memo, long streamBytes) throws IOException {
     ClassLoader l = loader != null ? loader : Thread.currentThread().getContextClassLoader();
     if (l == null) {
       l = LoadedSnapshot.class.getClassLoader();
     }
-    CodeCheck check = CodeCheck.start(file);
+    GrammarCheck.Checked[] known = memo == null
+        ? new GrammarCheck.Checked[file.classFiles().size()] : memo.known(file);
+    // small or known code (a stream segment's) is checked here: a thread costs more than it saves
+    boolean inline = memo != null && SegmentMemo.checkInline(file, known);
+    GrammarCheck.Result code = inline ? CodeCheck.checkHere(file, known) : null;
+    CodeCheck check = inline ? null : CodeCheck.start(file, known, false);
     ClassTable table;
+    ClassTable reused;
     Object[] constants;
     ObjectInputFilter f = null;
     try {
       Admission.checkLimits(file, limits, 0, 0);
-      table = new ClassTable(file.classes(), l, allowed);
-      Surface.check(file, table);
+      // a segment of a shape seen before has the same class table: resolved and checked then
+      reused = memo == null ? null : memo.table(file.classes());
+      table = reused != null ? reused : new ClassTable(file.classes(), l, allowed);
+      Surface.check(file, table, memo);
       f = filter == null ? null : filter.get();
-      Admission.checkFilter(file, table, f);
-      table.checkFields();
+      Admission.checkFilter(file, table, f, streamBytes);
+      if (reused == null) {
+        table.checkFields();
+      }
       // hooks ask the filter and the limit about the arrays a readObject allocates (ReplayStream)
-      constants = Constants.resolve(file.constants(), table, f, limits.maxArrayLength());
+      constants = Constants.resolve(file.constants(), table, f, limits.maxArrayLength(), memo);
     } catch (IOException | RuntimeException e) {
-      check.result(); // code that breaks the grammar is the first reason to reject a snapshot
+      if (check != null) {
+        check.result(); // code that breaks the grammar is the first reason to reject a snapshot
+      }
       throw e;
     }
-    GrammarCheck.Result code = check.result();
+    if (check != null) {
+      code = check.result();
+    }
+    if (memo != null) {
+      memo.remember(file, known);
+    }
     int longestArray =
         Admission.checkLimits(file, limits, code.longestArray(), code.arrayElements());
-    Admission.checkArrays(file, table, f, longestArray);
+    Admission.checkArrays(file, table, f, longestArray, streamBytes);
     ProgramCheck checked = ProgramCheck.check(file, code.program(), table, constants);
     // last: reading a declared serialVersionUID initialises the class, so only a snapshot that
     // passed every other check initialises the classes it merely names
-    table.checkSuids();
+    if (reused == null) {
+      table.checkSuids();
+      if (memo != null) {
+        memo.table(file.classes(), table);
+      }
+    }
     if (!define) {
       return null;
     }
@@ -157,9 +205,23 @@ public final class LoadedSnapshot {
     MethodHandles.Lookup here = MethodHandles.lookup();
     for (int i = 0; i < file.classFiles().size(); i++) {
       int[] placement = file.placements().get(i);
-      phases.get(placement[0]).add(define(here, table, placement[1], file.classFiles().get(i), i));
+      phases.get(placement[0]).add(instance(here, table, placement[1], file, i, memo));
     }
     return new LoadedSnapshot(file, constants, phases, checked);
+  }
+
+  /** The instance of class file {@code i}: from {@code memo} if it has one, else defined. */
+  private static BiConsumer<Object[], Object[]> instance(MethodHandles.Lookup here,
+      ClassTable table, int host, SnapshotFile file, int i, SegmentMemo memo) throws IOException {
+    Class<?> hostClass = host < 0 ? null : table.get(host);
+    BiConsumer<Object[], Object[]> c = memo == null ? null : memo.instance(file, i, hostClass);
+    if (c == null) {
+      c = define(here, table, host, file.classFiles().get(i), i);
+      if (memo != null) {
+        memo.defined(file, i, hostClass, c);
+      }
+    }
+    return c;
   }
 
   @SuppressWarnings("unchecked")

@@ -1,48 +1,86 @@
 package org.codese.load;
 
-import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.ObjectInputStream;
+import java.io.InvalidObjectException;
+import java.io.ObjectInputFilter;
+import java.io.OptionalDataException;
 import java.io.StreamCorruptedException;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.function.Supplier;
-import java.io.ObjectInputFilter;
 import org.codese.ClassMismatchException;
 import org.codese.CodeseLimits;
 import org.codese.CorruptSnapshotException;
 import org.codese.format.Signing;
 import org.codese.format.SnapshotFile;
+import org.codese.format.StreamSegments;
+import org.codese.jvm.Jvm;
 
 /**
- * Reads a Codese object stream: a header, then snapshot segments framed by their length, then a
- * zero length. Every segment is restored into one growing table, so later segments refer to
+ * Reads a Codese object stream: a header, then frames, each a {@code u4} word and what it
+ * announces: a positive word is the length of a snapshot segment that follows; a negative one,
+ * other than {@link #RESET}, is minus the length of the primitive data that follows; {@link
+ * #RESET} makes the reader forget the objects read so far; {@link #END} is the end mark written by
+ * {@code close()}. Every segment is restored into one growing table, so later segments refer to
  * objects of earlier ones exactly as later {@code writeObject} calls share objects with earlier
- * ones.
+ * ones, until a reset.
+ *
+ * <p>The end of the underlying data at a frame boundary is the end of the stream, as for {@code
+ * ObjectInputStream}, whether or not the end mark was written; the end of the data inside a frame
+ * is a {@link CorruptSnapshotException}. Frames are read only when the reader needs them; {@link
+ * #available()} never blocks.
  */
 public final class StreamReader {
   /** The stream magic number, {@code "CDSS"} in ASCII. */
   public static final int STREAM_MAGIC = 0x43445353;
-  /** The stream format version. */
-  public static final int STREAM_VERSION = 1;
+  /**
+   * The stream format version written: 2 adds data and reset frames to version 1; 3 writes
+   * segments in the compact form of {@link StreamSegments}, which refer to the class entries and
+   * class files of earlier segments.
+   */
+  public static final int STREAM_VERSION = 3;
+  /** The oldest stream format version read: segments and the end mark only. */
+  public static final int OLDEST_VERSION = 1;
+  /** The frame word of the end mark. */
+  public static final int END = 0;
+  /** The frame word of a reset. */
+  public static final int RESET = Integer.MIN_VALUE;
 
-  private final DataInputStream in;
+  private static final int INITIAL_TABLE = 16;
+
+  private final InputStream in;
   private final ClassLoader loader;
   private final Supplier<ObjectInputFilter> filter;
   private final CodeseLimits limits;
   private final byte[] signingKey;
   private final AllowList allowed;
-  private Object[] table = new Object[1];
+  private final int version;
+  /** What earlier segments of a version 3 stream sent, since the last reset. */
+  private final StreamSegments.Decoder segments = new StreamSegments.Decoder();
+  /** The checked and defined classes of earlier segments, since the last reset. */
+  private final SegmentMemo memo = new SegmentMemo();
+  private final byte[] word = new byte[4];
+  /** The objects read since the last reset, at their ids; entry {@link #size} stays null. */
+  private Object[] table = new Object[INITIAL_TABLE];
+  private int size;
+  /** The current segment's top-level items, or {@code null}. */
   private ReplayStream current;
   /** The current segment while its code has not run: it runs when its first object is read. */
   private SnapshotFile pending;
   private RestoreRun pendingRun;
+  /** The bytes read from the stream up to the end of {@link #pending}: the filter's stream bytes. */
+  private long pendingEnd;
   /** What failed to restore; the stream cannot go past it. */
   private Throwable failed;
-  /** The ids read with {@code readUnshared}, shared by every segment's restore. */
+  /** The ids read with {@code readUnshared} since the last reset, shared by every segment. */
   private final BitSet unshared = new BitSet();
+  /** Bytes of the current data frame not yet read from {@link #in}. */
+  private int dataLeft;
+  /** Whether {@link #available()} read the word of the next frame, a segment's length. */
+  private boolean peeked;
+  private int peekedWord;
   private boolean ended;
   private long offset;
 
@@ -55,6 +93,8 @@ public final class StreamReader {
    * @param limits bounds on what each segment may create
    * @param signingKey the key every segment must be signed with, or {@code null}
    * @param allowed the classes segments may restore beyond {@code ObjectInputStream}'s surface
+   * @throws EOFException if the stream ends before its header, as {@code ObjectInputStream}'s
+   *     constructor does
    * @throws CorruptSnapshotException if the header is not a Codese stream header
    * @throws IOException if reading fails
    */
@@ -62,47 +102,45 @@ public final class StreamReader {
       CodeseLimits limits, byte[] signingKey, AllowList allowed) throws IOException {
     this.signingKey = signingKey;
     this.allowed = allowed;
-    this.in = new DataInputStream(in);
+    this.in = in;
     this.loader = loader;
     this.filter = filter;
     this.limits = limits;
-    int magic;
-    int version;
-    try {
-      magic = this.in.readInt();
-      version = this.in.readUnsignedShort();
-    } catch (EOFException e) {
-      throw new CorruptSnapshotException("stream header", 0, "the stream ends before its header");
+    byte[] header = in.readNBytes(6);
+    if (header.length < 6) {
+      throw new EOFException("the stream ends after " + header.length + " bytes, before its"
+          + " 6-byte Codese stream header");
     }
+    int magic = ((header[0] & 0xFF) << 24) | ((header[1] & 0xFF) << 16)
+        | ((header[2] & 0xFF) << 8) | (header[3] & 0xFF);
+    int v = ((header[4] & 0xFF) << 8) | (header[5] & 0xFF);
     if (magic != STREAM_MAGIC) {
       throw new CorruptSnapshotException("stream header", 0,
           "not a Codese object stream (bad magic number)");
     }
-    if (version != STREAM_VERSION) {
-      throw new CorruptSnapshotException("stream header", 4, "stream version " + version
-          + " is not supported; this library reads version " + STREAM_VERSION);
+    if (v < OLDEST_VERSION || v > STREAM_VERSION) {
+      throw new CorruptSnapshotException("stream header", 4, "stream version " + v
+          + " is not supported; this library reads versions " + OLDEST_VERSION + " to "
+          + STREAM_VERSION);
     }
+    this.version = v;
     offset = 6;
   }
 
   /**
-   * The stream positioned at the next unread item, loading segments as needed.
-   *
-   * @return the stream, or {@code null} at the end of all data
-   * @throws IOException if a segment is damaged or cannot be restored
+   * @return how many objects the reader holds for later references: those read since the last
+   *     reset
    */
-  public ObjectInputStream stream() throws IOException {
-    if (failed != null) {
-      throw new StreamCorruptedException("the stream cannot be read past an object that failed"
-          + " to restore (" + failed + "); the objects written in the same flush of the"
-          + " CodeseOutputStream are lost");
-    }
-    while (current == null || current.exhausted()) {
-      if (ended || !nextSegment()) {
-        return null;
-      }
-    }
-    return current;
+  public int heldObjects() {
+    return size;
+  }
+
+  /**
+   * @return how many hidden classes the reader defined, and how many class entries and class
+   *     files the stream's dictionaries hold (for tests)
+   */
+  public int[] codeStatistics() {
+    return new int[] {memo.definedClasses(), segments.entries()};
   }
 
   /**
@@ -113,22 +151,39 @@ public final class StreamReader {
    *
    * @param unshared whether {@code readUnshared} asks
    * @return the object
-   * @throws java.io.EOFException at the end of all data
+   * @throws EOFException at the end of the data
+   * @throws OptionalDataException if primitive data comes first ({@code length} is what is left
+   *     of its frame)
    * @throws ClassNotFoundException if the segment names a class the loader cannot find, or a
    *     class's own {@code readObject} or {@code readExternal} threw it
-   * @throws java.io.InvalidObjectException for a back reference to an object read with {@code
+   * @throws InvalidObjectException for a back reference to an object read with {@code
    *     readUnshared}, or {@code readUnshared} of an object written before
-   * @throws IOException if the segment is rejected, or a class's own restore code threw one
+   * @throws StreamCorruptedException after an object failed to restore: the stream cannot go past
+   *     it
+   * @throws IOException if a segment is damaged or rejected, or a class's own restore code threw
+   *     one
    */
   public Object readObject(boolean unshared) throws IOException, ClassNotFoundException {
-    ObjectInputStream s = stream();
-    if (s == null) {
-      throw new EOFException("end of Codese stream");
+    checkNotFailed();
+    if (!advance()) {
+      throw new EOFException("end of the Codese object stream");
+    }
+    if (dataLeft > 0) {
+      OptionalDataException e = Jvm.optionalData(false);
+      e.length = dataLeft;
+      throw e;
     }
     if (pending != null && current.objectNext()) {
       restorePending();
     }
     return current.readTopLevel(unshared);
+  }
+
+  private void checkNotFailed() throws StreamCorruptedException {
+    if (failed != null) {
+      throw new StreamCorruptedException("the stream cannot be read past an object that failed"
+          + " to restore (" + failed + ")");
+    }
   }
 
   private void restorePending() throws IOException, ClassNotFoundException {
@@ -137,7 +192,8 @@ public final class StreamReader {
     try {
       LoadedSnapshot loaded;
       try {
-        loaded = LoadedSnapshot.load(file, loader, filter, limits, allowed);
+        loaded = LoadedSnapshot.loadSegment(file, loader, filter, limits, allowed, memo,
+            pendingEnd);
       } catch (ClassMismatchException e) {
         if (e.getCause() instanceof ClassNotFoundException c) {
           throw c; // what ObjectInputStream.resolveClass throws, from readObject
@@ -152,6 +208,108 @@ public final class StreamReader {
   }
 
   /**
+   * Reads primitive data, from as many frames as it takes, but not past an object.
+   *
+   * @param b the buffer
+   * @param off where to start in it
+   * @param len at most this many bytes
+   * @return the number of bytes read, or -1 at an object or the end of the data
+   * @throws IOException if reading fails or a frame is damaged
+   */
+  public int read(byte[] b, int off, int len) throws IOException {
+    java.util.Objects.checkFromIndexSize(off, len, b.length);
+    if (len == 0) {
+      return 0;
+    }
+    checkNotFailed();
+    if (!advance()) {
+      return -1;
+    }
+    if (dataLeft > 0) {
+      int n = in.read(b, off, Math.min(len, dataLeft));
+      if (n < 0) {
+        throw new CorruptSnapshotException("stream", offset, "the stream ends inside a frame of"
+            + " primitive data, " + dataLeft + " bytes short: it was cut short");
+      }
+      dataLeft -= n;
+      offset += n;
+      return n;
+    }
+    return current.read(b, off, len);
+  }
+
+  /**
+   * Reads exactly {@code len} bytes of primitive data.
+   *
+   * @param b the buffer
+   * @param off where to start in it
+   * @param len how many bytes
+   * @throws EOFException if an object or the end of the data comes first
+   * @throws IOException if reading fails or a frame is damaged
+   */
+  public void readFully(byte[] b, int off, int len) throws IOException {
+    java.util.Objects.checkFromIndexSize(off, len, b.length);
+    while (len > 0) {
+      int n = read(b, off, len);
+      if (n < 0) {
+        throw new EOFException();
+      }
+      off += n;
+      len -= n;
+    }
+  }
+
+  /**
+   * Skips primitive data, not past an object.
+   *
+   * @param n at most this many bytes
+   * @return the number of bytes skipped
+   * @throws IOException if reading fails or a frame is damaged
+   */
+  public int skipBytes(int n) throws IOException {
+    byte[] scratch = new byte[Math.max(0, Math.min(n, 4096))];
+    int skipped = 0;
+    while (skipped < n) {
+      int k = read(scratch, 0, Math.min(n - skipped, scratch.length));
+      if (k < 0) {
+        break;
+      }
+      skipped += k;
+    }
+    return skipped;
+  }
+
+  /**
+   * The number of bytes of primitive data that can be read without blocking, as {@code
+   * ObjectInputStream.available} counts them: 0 where an object comes next. Never blocks: it
+   * looks at the next frame only if its word has arrived, and never loads a segment.
+   *
+   * @return the number of bytes
+   * @throws IOException if reading fails
+   */
+  public int available() throws IOException {
+    while (true) {
+      if (dataLeft > 0) {
+        return Math.min(dataLeft, Math.max(0, in.available()));
+      }
+      if (current != null && !current.exhausted()) {
+        return current.available();
+      }
+      current = null;
+      if (ended || peeked || in.available() < 4) {
+        return 0;
+      }
+      int w = readWord();
+      if (w > 0) {
+        peeked = true;
+        peekedWord = w;
+        return 0;
+      }
+      frame(w);
+    }
+  }
+
+  /**
    * Closes the underlying stream.
    *
    * @throws IOException if closing fails
@@ -160,50 +318,116 @@ public final class StreamReader {
     in.close();
   }
 
-  private boolean nextSegment() throws IOException {
-    int len;
-    try {
-      len = in.readInt();
-    } catch (EOFException e) {
-      throw new CorruptSnapshotException("stream", offset, "the stream ends without its end mark;"
-          + " was the CodeseOutputStream closed?");
+  /**
+   * Moves to the next object or primitive data, reading frames as needed.
+   *
+   * @return {@code false} at the end of the data
+   */
+  private boolean advance() throws IOException {
+    while (true) {
+      if (dataLeft > 0) {
+        return true;
+      }
+      if (current != null) {
+        if (!current.exhausted()) {
+          return true;
+        }
+        current = null;
+      }
+      if (ended) {
+        return false;
+      }
+      int w;
+      if (peeked) {
+        peeked = false;
+        w = peekedWord;
+      } else {
+        int first = in.read();
+        if (first < 0) {
+          // the end of the data where a frame would start: the end of the stream, as for
+          // ObjectInputStream; later data (an appended log) is read by a later call
+          return false;
+        }
+        word[0] = (byte) first;
+        w = finishWord(1);
+      }
+      frame(w);
+    }
+  }
+
+  /** Reads a whole frame word; the caller knows that four bytes are available. */
+  private int readWord() throws IOException {
+    return finishWord(0);
+  }
+
+  private int finishWord(int have) throws IOException {
+    int n = in.readNBytes(word, have, 4 - have);
+    if (have + n < 4) {
+      throw new CorruptSnapshotException("stream", offset, "the stream ends inside a frame's"
+          + " 4-byte length, after " + (have + n) + " bytes: it was cut short");
     }
     offset += 4;
-    if (len == 0) {
+    return ((word[0] & 0xFF) << 24) | ((word[1] & 0xFF) << 16) | ((word[2] & 0xFF) << 8)
+        | (word[3] & 0xFF);
+  }
+
+  private void frame(int w) throws IOException {
+    if (w == END) {
       ended = true;
-      return false;
+    } else if (w > 0) {
+      segment(w);
+    } else if (version < 2) {
+      throw new CorruptSnapshotException("stream", offset - 4, "negative segment length " + w
+          + " in a version 1 stream");
+    } else if (w == RESET) {
+      // as ObjectInputStream forgets its handles at TC_RESET: the next segment starts at 0
+      table = new Object[INITIAL_TABLE];
+      size = 0;
+      unshared.clear();
+      segments.reset();
+      memo.clear();
+    } else {
+      dataLeft = -w;
     }
-    if (len < 0) {
-      throw new CorruptSnapshotException("stream", offset - 4, "negative segment length " + len);
-    }
+  }
+
+  private void segment(int len) throws IOException {
+    long at = offset;
     if (len > limits.maxBytes()) {
-      throw new java.io.InvalidObjectException("stream segment of " + len + " bytes at byte "
-          + offset + " is over the limit of " + limits.maxBytes()
+      throw new InvalidObjectException("stream segment of " + len + " bytes at byte " + at
+          + " is over the limit of " + limits.maxBytes()
           + "; raise it with CodeseLimits.withMaxBytes if the stream is trusted");
     }
     byte[] bytes = in.readNBytes(len);
+    offset += bytes.length;
     if (bytes.length != len) {
-      throw new CorruptSnapshotException("stream", offset, "segment of " + len
-          + " bytes is truncated after " + bytes.length + " bytes");
+      throw new CorruptSnapshotException("stream", at, "segment of " + len
+          + " bytes is truncated after " + bytes.length + " bytes: the stream was cut short");
     }
     bytes = Signing.unwrap(bytes, signingKey);
     SnapshotFile file;
     try {
-      file = SnapshotFile.parse(bytes);
+      file = version >= 3 ? segments.decode(bytes, size) : SnapshotFile.parse(bytes);
     } catch (CorruptSnapshotException e) {
-      throw new CorruptSnapshotException("stream segment at byte " + offset + ": " + e.section(),
-          offset + e.offset(), e.getMessage());
+      throw new CorruptSnapshotException("stream segment at byte " + at + ": " + e.section(),
+          at + e.offset(), e.getMessage());
     }
-    offset += len;
-    if (file.firstId() != table.length - 1) {
-      throw new CorruptSnapshotException("stream", offset, "segment starts at object "
-          + file.firstId() + " but " + (table.length - 1) + " objects were read before it");
+    if (file.firstId() != size) {
+      throw new CorruptSnapshotException("stream", at, "segment starts at object "
+          + file.firstId() + " but " + size + " objects were read before it"
+          + (size == 0 ? " (since the last reset)" : ""));
     }
-    table = Arrays.copyOf(table, file.tableSize() + 1);
+    int end = file.tableSize();
+    if (end >= table.length) {
+      // grow geometrically: one small segment per writeObject must not copy the table each time
+      table = Arrays.copyOf(table, (int) Math.min(Integer.MAX_VALUE - 8,
+          Math.max(end + 1L, 2L * table.length)));
+    }
+    size = end;
     pending = file;
+    pendingEnd = offset;
     pendingRun = new RestoreRun(unshared);
     current = new ReplayStream(table, file.items(), null, null, pendingRun,
         filter == null ? null : filter.get(), limits.maxArrayLength());
-    return true;
   }
 }

@@ -77,6 +77,21 @@ final class Surface {
    */
   static void check(SnapshotFile file, ClassTable table)
       throws ClassMismatchException, ClassNotAllowedException {
+    check(file, table, null);
+  }
+
+  /**
+   * As {@link #check(SnapshotFile, ClassTable)}, skipping a class that took the same roles in an
+   * earlier segment of the stream {@code memo} belongs to, and noting those it lets through.
+   *
+   * @param file the parsed segment
+   * @param table its classes
+   * @param memo the stream's memo, or {@code null}
+   * @throws ClassMismatchException as {@link #check(SnapshotFile, ClassTable)}
+   * @throws ClassNotAllowedException as {@link #check(SnapshotFile, ClassTable)}
+   */
+  static void check(SnapshotFile file, ClassTable table, SegmentMemo memo)
+      throws ClassMismatchException, ClassNotAllowedException {
     int[] roles = roles(file);
     AllowList allowed = table.allowed();
     List<String> needed = new ArrayList<>();
@@ -84,8 +99,14 @@ final class Surface {
     String firstReason = null;
     for (int i = 0; i < roles.length; i++) {
       Class<?> c = table.get(i);
+      if (memo != null && memo.surfacePassed(c, roles[i])) {
+        continue;
+      }
       boolean admitted = table.admitted(i);
       String reason = refusal(c, roles[i], admitted);
+      if (reason == null && memo != null) {
+        memo.notePassed(c, roles[i]);
+      }
       if (reason != null) {
         needed.add(c.getName());
         if (!admitted && firstReason == null) {

@@ -60,8 +60,13 @@ public final class Planner {
   private final IntList stringIds = new IntList();
   private final List<String> strings = new ArrayList<>();
   private final Map<Class<?>, Cluster> clusters = new LinkedHashMap<>();
+  /** Direct slots that refer to late objects: set one by one, never in a cluster loop. */
+  private final IntList lateSlotIds = new IntList();
+  private final List<Node.SlotData> lateSlots = new ArrayList<>();
   private final Map<Integer, Boxes> boxes = new LinkedHashMap<>();
   private final int nullSlot;
+  /** The fewest like allocations, strings, boxes or slots that become a loop over data. */
+  private final int loopMin;
 
   /** Objects whose slot of one class is set directly: the candidates for a {@link Op.ClusterLoop}. */
   private static final class Cluster {
@@ -90,8 +95,9 @@ public final class Planner {
     }
   }
 
-  private Planner(Graph graph) {
+  private Planner(Graph graph, int loopMin) {
     this.graph = graph;
+    this.loopMin = loopMin;
     int n = graph.nodes().size();
     this.late = new boolean[n];
     this.deferred = new ArrayList<>(java.util.Collections.nCopies(n, null));
@@ -106,7 +112,20 @@ public final class Planner {
    * @return its restore program
    */
   public static Plan plan(Graph graph) {
-    return new Planner(graph).run();
+    return new Planner(graph, LOOP_MIN).run();
+  }
+
+  /**
+   * Plans a segment of an object stream: allocations, strings, boxes and the slots of one class
+   * become loops over data from any number on, and such a loop sets every field, zero or not, so
+   * that the code holds neither ids nor values and segments of the same shape get byte-identical
+   * classes, which the stream sends and defines once (stream format 3).
+   *
+   * @param graph a stream segment
+   * @return its restore program
+   */
+  public static Plan planSegment(Graph graph) {
+    return new Planner(graph, 1).run();
   }
 
   private static boolean isLate(Node node) {
@@ -132,13 +151,16 @@ public final class Planner {
     flushStrings();
     flushBoxes();
     for (Cluster c : clusters.values()) {
-      if (c.ids.size() >= LOOP_MIN) {
+      if (c.ids.size() >= loopMin) {
         clusterLoop(c);
       } else {
         for (int i = 0; i < c.ids.size(); i++) {
           directSlot(c.ids.get(i), c.data.get(i));
         }
       }
+    }
+    for (int i = 0; i < lateSlots.size(); i++) {
+      directSlot(lateSlotIds.get(i), lateSlots.get(i));
     }
     for (int id : graph.postOrder()) {
       planFinish(graph.nodes().get(id - graph.firstId()));
@@ -354,15 +376,31 @@ public final class Planner {
       if (!slot.direct()) {
         continue;
       }
+      if (refersToLate(data)) {
+        // a cluster loop would write null into the late field before the finish phase writes
+        // the object: two stores into one field, which the program check refuses
+        lateSlotIds.add(node.id());
+        lateSlots.add(data);
+        continue;
+      }
       Cluster c = clusters.computeIfAbsent(slot.type(), k -> new Cluster(slot));
       c.ids.add(node.id());
       c.data.add(data);
     }
   }
 
+  private boolean refersToLate(Node.SlotData data) {
+    for (int ref : data.refs()) {
+      if (ref >= 0 && isLate(ref)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private void flushAllocs() {
     allocs.forEach((allocator, ids) -> {
-      if (ids.size() >= LOOP_MIN) {
+      if (ids.size() >= loopMin) {
         int[] values = ids.toArray();
         int k = intArray(values);
         allocLoopIds.put(k, values);
@@ -376,7 +414,7 @@ public final class Planner {
   }
 
   private void flushStrings() {
-    if (stringIds.size() >= LOOP_MIN) {
+    if (stringIds.size() >= loopMin) {
       create.add(new Op.StringLoop(intArray(stringIds.toArray()),
           tables.constant(new Constant.Texts(strings.toArray(new String[0])))));
     } else {
@@ -389,7 +427,7 @@ public final class Planner {
   private void flushBoxes() {
     for (Boxes group : boxes.values()) {
       int n = group.ids.size();
-      if (n >= LOOP_MIN) {
+      if (n >= loopMin) {
         Object values = Array.newInstance(Types.primitiveClass(group.type), n);
         for (int i = 0; i < n; i++) {
           Array.set(values, i, group.values.get(i));
@@ -462,7 +500,9 @@ public final class Planner {
           }
         }
       }
-      if (any) {
+      if (any || loopMin == 1) {
+        // a stream segment sets every field, so that its code does not depend on which values
+        // are zero and segments of one class share their classes
         columns.add(new Op.Column(sf.name(), sf.descriptor(), castFor(sf.type()), code,
             tables.constant(new Constant.PrimArray(column)), reflective ? setter(t, sf) : -1));
       }

@@ -52,27 +52,72 @@ public final class GrammarCheck {
   public record Lifted(int index, int phase, int host, List<int[]> chunks, List<String> names) {}
 
   /**
+   * What checking one class file found, independent of where it stands in a snapshot: for the
+   * segments of one stream, which may send the same class file again (the loader keeps this by the
+   * file's bytes and its host's name, the only inputs of the check, and never changes it).
+   *
+   * @param chunks as in {@link Lifted}
+   * @param names as in {@link Lifted}
+   * @param longestArray the greatest constant array length the class creates
+   * @param arrayElements the total number of array elements it creates
+   */
+  public record Checked(List<int[]> chunks, List<String> names, int longestArray,
+      long arrayElements) {}
+
+  /**
    * @param file a parsed snapshot
    * @return the violations and the longest array the code creates
    */
   public static Result check(SnapshotFile file) {
+    return check(file, new Checked[file.classFiles().size()]);
+  }
+
+  /**
+   * As {@link #check(SnapshotFile)}, taking the outcome for class {@code i} from {@code
+   * known[i]} where it is not {@code null} (the caller vouches that it checked the same bytes for
+   * a host of the same name) and storing there the outcome of every class it checks and finds
+   * inside the grammar.
+   *
+   * @param file a parsed snapshot
+   * @param known per class file, its earlier outcome or {@code null}; filled in by the check
+   * @return the violations and the longest array the code creates
+   */
+  public static Result check(SnapshotFile file, Checked[] known) {
     List<String> out = new ArrayList<>();
-    long[] arrays = new long[2];
+    long longest = 0;
+    long elements = 0;
     List<Lifted> program = new ArrayList<>();
     for (int i = 0; i < file.classFiles().size(); i++) {
-      int host = file.placements().get(i)[1];
-      String pkg = host < 0 ? Grammar.PACKAGE : packageOf(file.classes().get(host).name());
-      String hostClass = host < 0 ? null : file.classes().get(host).name().replace('.', '/');
-      ClassChecker checker = new ClassChecker(i, pkg, hostClass, arrays, out);
-      try {
-        checker.check(ClassFile.parse(file.classFiles().get(i)));
-        program.add(new Lifted(i, file.placements().get(i)[0], host, checker.chunks(),
-            checker.names()));
-      } catch (RuntimeException e) {
-        out.add("generated class " + i + ": not a readable class file (" + e + ")");
+      int before = out.size();
+      Checked c = known[i] != null ? known[i] : checkClass(file, i, out);
+      if (c == null) {
+        continue;
       }
+      if (out.size() == before) {
+        known[i] = c; // only a class inside the grammar is kept
+      }
+      longest = Math.max(longest, c.longestArray());
+      elements += c.arrayElements();
+      program.add(new Lifted(i, file.placements().get(i)[0], file.placements().get(i)[1],
+          c.chunks(), c.names()));
     }
-    return new Result(List.copyOf(out), (int) arrays[0], arrays[1], List.copyOf(program));
+    return new Result(List.copyOf(out), (int) longest, elements, List.copyOf(program));
+  }
+
+  /** Checks class {@code i}, adding its violations to {@code out}; null if it is unreadable. */
+  private static Checked checkClass(SnapshotFile file, int i, List<String> out) {
+    int host = file.placements().get(i)[1];
+    String pkg = host < 0 ? Grammar.PACKAGE : packageOf(file.classes().get(host).name());
+    String hostClass = host < 0 ? null : file.classes().get(host).name().replace('.', '/');
+    long[] arrays = new long[2];
+    ClassChecker checker = new ClassChecker(i, pkg, hostClass, arrays, out);
+    try {
+      checker.check(ClassFile.parse(file.classFiles().get(i)));
+    } catch (RuntimeException e) {
+      out.add("generated class " + i + ": not a readable class file (" + e + ")");
+      return null;
+    }
+    return new Checked(checker.chunks(), checker.names(), (int) arrays[0], arrays[1]);
   }
 
   /**

@@ -101,12 +101,33 @@ class FuzzSeedsTest {
       out.writeObject(tree);
       out.flush();
       out.writeUTF("between segments");
+      out.write(new byte[1500]); // more than one 1024-byte data frame
       out.writeObject(new ArrayList<>(List.of(tree, "s")));
       out.writeUnshared(tree);
       out.reset();
       out.writeObject(new HashMap<>(Map.of("k", 1)));
     }
     Files.write(d.resolve("seed-shared-segments"), b.toByteArray());
+    // a writer that flushed and never closed: no end mark
+    b = new ByteArrayOutputStream();
+    CodeseOutputStream open = new CodeseOutputStream(b);
+    open.writeObject(tree);
+    open.writeInt(3);
+    open.flush();
+    Files.write(d.resolve("seed-no-end-mark"), b.toByteArray());
+    // many small objects, one segment each: shapes, dictionary references, a reset
+    b = new ByteArrayOutputStream();
+    try (CodeseOutputStream out = new CodeseOutputStream(b)) {
+      for (int k = 0; k < 12; k++) {
+        out.writeObject(k % 4 == 3 ? new Pair("p" + k, k) : RedBlackTree.random(1, k));
+        if (k == 6) {
+          out.reset();
+        }
+      }
+    }
+    Files.write(d.resolve("seed-small-objects"), b.toByteArray());
+    // seed-v1-shared-segments and seed-v2-shared-segments, written by stream format versions 1
+    // and 2 (whole snapshots as segments), are kept as they are
     int i = 0;
     for (Map.Entry<String, Object> e : smallGraphs().entrySet()) {
       if (i++ % 3 != 0) {

@@ -19,8 +19,9 @@ import org.codese.testkit.Checksums;
  * <p>The checksum fixing only uses the file layout documented in {@code
  * org.codese.format.SnapshotFile}: magic (4), version (2), five sections of tag (1), length (4),
  * CRC-32C of the payload (4) and payload, then a CRC-32C of everything before it; and the stream
- * layout of {@code org.codese.load.StreamReader}: magic (4), version (2), then segments of length
- * (4) and a snapshot, then a zero length.
+ * layout of {@code org.codese.load.StreamReader}: magic (4), version (2), then frames: a positive
+ * length (4) and a snapshot, a negative length and that much primitive data, a reset ({@code
+ * 0x80000000}), and at last a zero length.
  */
 final class FuzzSupport {
   /** Longest time one input may take to load and restore before it counts as a hang. */
@@ -116,11 +117,17 @@ final class FuzzSupport {
     int pos = 6;
     while (pos + 4 <= b.length) {
       int len = buf.getInt(pos);
-      if (len <= 0 || pos + 4L + len > b.length) {
+      if (len == Integer.MIN_VALUE) {
+        pos += 4; // a reset
+        continue;
+      }
+      if (len == 0 || pos + 4L + Math.abs((long) len) > b.length) {
         break;
       }
-      fixSnapshot(b, pos + 4, pos + 4 + len);
-      pos += 4 + len;
+      if (len > 0) {
+        fixSnapshot(b, pos + 4, pos + 4 + len);
+      }
+      pos += 4 + Math.abs(len); // a segment, or primitive data
     }
     return b;
   }

@@ -124,18 +124,22 @@ public final class SnapshotEdit {
         file.items()).bytes();
   }
 
+  /** The last stream format version whose segments are whole snapshots. */
+  public static final int FULL_SEGMENTS_VERSION = 2;
+
   /**
    * @param segments snapshots, the first starting at object 0 and each later one where the one
    *     before it ended
    * @return a Codese object stream holding them as its segments, in order, as {@code
-   *     CodeseInputStream} reads it
+   *     CodeseInputStream} reads it: stream format version 2, whose segments are whole snapshots
+   *     (version 3 writes them in the compact form with references to earlier segments)
    */
   public static byte[] stream(byte[]... segments) {
     try {
       ByteArrayOutputStream bytes = new ByteArrayOutputStream();
       DataOutputStream out = new DataOutputStream(bytes);
       out.writeInt(StreamReader.STREAM_MAGIC);
-      out.writeShort(StreamReader.STREAM_VERSION);
+      out.writeShort(FULL_SEGMENTS_VERSION);
       for (byte[] segment : segments) {
         out.writeInt(segment.length);
         out.write(segment);

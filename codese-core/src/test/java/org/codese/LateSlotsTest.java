@@ -1,0 +1,79 @@
+package org.codese;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.Serializable;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Objects of one class whose fields refer to "late" objects (records, made in the finish phase)
+ * are set one by one, never in a loop over data: a loop would store into the field before the
+ * finish phase stores the record, two stores into one field, which the program check refuses.
+ * Many such objects in one snapshot (a loop from 32 on), and one per stream segment (a loop from
+ * one on).
+ */
+class LateSlotsTest {
+  record Rec(int x, String s) implements Serializable {}
+
+  static final class Holder implements Serializable {
+    private static final long serialVersionUID = 1L;
+    int i;
+    Rec rec;
+    Holder other;
+    Object none;
+    /** A record for even {@code i}, a string for odd: a column of late and other objects. */
+    Object mixed;
+  }
+
+  private static Holder[] holders(int n) {
+    Holder[] h = new Holder[n];
+    for (int i = 0; i < n; i++) {
+      h[i] = new Holder();
+      h[i].i = i;
+      h[i].rec = new Rec(i, "r" + i);
+      h[i].mixed = i % 2 == 0 ? new Rec(-i, "m") : "m" + i;
+    }
+    for (int i = 0; i < n; i++) {
+      h[i].other = h[(i + 1) % n];
+    }
+    return h;
+  }
+
+  private static void check(Holder h, int i, Holder other) {
+    assertEquals(i, h.i);
+    assertEquals(new Rec(i, "r" + i), h.rec);
+    assertSame(other, h.other);
+    assertNull(h.none);
+    assertEquals(i % 2 == 0 ? new Rec(-i, "m") : "m" + i, h.mixed);
+  }
+
+  @Test
+  void manyObjectsReferringToRecordsInOneSnapshot() throws Exception {
+    Holder[] copy = (Holder[]) Codese.fromBytes(Codese.toBytes(holders(100)));
+    for (int i = 0; i < copy.length; i++) {
+      check(copy[i], i, copy[(i + 1) % copy.length]);
+    }
+  }
+
+  @Test
+  void oneObjectReferringToARecordPerSegment() throws Exception {
+    Holder[] h = holders(10);
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (CodeseOutputStream out = new CodeseOutputStream(bytes)) {
+      for (Holder x : h) {
+        x.other = null;
+        out.writeObject(x);
+      }
+    }
+    try (CodeseInputStream in =
+        new CodeseInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+      for (int i = 0; i < h.length; i++) {
+        check((Holder) in.readObject(), i, null);
+      }
+    }
+  }
+}

@@ -1,0 +1,118 @@
+package org.codese.load;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.function.BiConsumer;
+import org.codese.format.SnapshotFile;
+import org.codese.program.ClassEntry;
+import org.codese.program.Tape;
+import org.codese.testkit.Crafted;
+import org.codese.verify.GrammarCheck;
+import org.junit.jupiter.api.Test;
+import org.objectweb.asm.Opcodes;
+
+/**
+ * What the loader keeps between the segments of one stream is found only by the same bytes for
+ * a host of the same name, and used only in the same host class: a later segment cannot make the
+ * loader skip the check of code it did not check.
+ */
+class SegmentMemoTest {
+  private static final GrammarCheck.Checked CHECKED =
+      new GrammarCheck.Checked(List.of(), List.of(), 0, 0);
+  private static final BiConsumer<Object[], Object[]> INSTANCE = (t, c) -> { };
+
+  private static SnapshotFile file(byte[] code, int host) {
+    return new SnapshotFile("", 0, 0, 0,
+        List.of(new ClassEntry("x.Host", List.of(), 0, false)), List.of(), List.of(code),
+        List.<int[]>of(new int[] {1, host}), new Tape(new byte[0], new int[0]));
+  }
+
+  private static SnapshotFile renamedHost(byte[] code) {
+    return new SnapshotFile("", 0, 0, 0,
+        List.of(new ClassEntry("y.Host", List.of(), 0, false)), List.of(), List.of(code),
+        List.<int[]>of(new int[] {1, 0}), new Tape(new byte[0], new int[0]));
+  }
+
+  @Test
+  void onlyTheSameBytesForAHostOfTheSameNameAreKnown() {
+    byte[] code = {1, 2, 3, 4};
+    SegmentMemo memo = new SegmentMemo();
+    SnapshotFile first = file(code, 0);
+    memo.remember(first, new GrammarCheck.Checked[] {CHECKED});
+    assertSame(CHECKED, memo.known(first)[0]);
+    assertSame(CHECKED, memo.known(file(code.clone(), 0))[0], "equal content, another array");
+    assertNull(memo.known(file(new byte[] {1, 2, 3, 5}, 0))[0], "one byte changed");
+    assertNull(memo.known(file(code, -1))[0], "in Codese's package instead");
+    assertNull(memo.known(renamedHost(code))[0], "the same array for another host");
+    memo.clear();
+    assertNull(memo.known(first)[0], "after a reset");
+  }
+
+  @Test
+  void aDefinedClassIsUsedAgainOnlyInTheSameHost() {
+    byte[] code = {9, 9};
+    SegmentMemo memo = new SegmentMemo();
+    SnapshotFile f = file(code, 0);
+    memo.remember(f, new GrammarCheck.Checked[] {CHECKED});
+    memo.defined(f, 0, String.class, INSTANCE);
+    assertSame(INSTANCE, memo.instance(file(code.clone(), 0), 0, String.class));
+    assertNull(memo.instance(f, 0, Integer.class), "a class of the same name from elsewhere");
+  }
+
+  /**
+   * Class files whose hashes collide (the stream chooses their bytes; two-byte blocks {0, 31} and
+   * {1, 0} hash alike) are kept and found at about the cost of others, not in time quadratic in
+   * their number.
+   */
+  @Test
+  void classFilesWhoseHashesCollideCostNoMoreThanOthers() {
+    int n = 20_000;
+    List<byte[]> colliding = new java.util.ArrayList<>();
+    List<byte[]> distinct = new java.util.ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      byte[] c = new byte[32];
+      byte[] d = new byte[32];
+      for (int b = 0; b < 16; b++) {
+        boolean bit = (i >>> b & 1) != 0;
+        c[2 * b] = (byte) (bit ? 1 : 0);
+        c[2 * b + 1] = (byte) (bit ? 0 : 31);
+        d[2 * b] = (byte) (i >>> b);
+      }
+      colliding.add(c);
+      distinct.add(d);
+    }
+    rememberAll(distinct); // warm-up
+    long others = rememberAll(distinct);
+    long collide = rememberAll(colliding);
+    assertTrue(collide < 4 * others + 300_000_000L, "colliding class files: "
+        + collide / 1_000_000 + " ms, others: " + others / 1_000_000 + " ms");
+  }
+
+  private static long rememberAll(List<byte[]> files) {
+    SegmentMemo memo = new SegmentMemo();
+    long start = System.nanoTime();
+    for (byte[] f : files) {
+      SnapshotFile file = file(f, 0);
+      memo.remember(file, new GrammarCheck.Checked[] {CHECKED});
+      assertSame(CHECKED, memo.known(file(f.clone(), 0))[0]);
+    }
+    return System.nanoTime() - start;
+  }
+
+  @Test
+  void codeOutsideTheGrammarIsNeverKept() throws Exception {
+    Crafted c = new Crafted();
+    c.code(0, ch -> {
+      ch.mv.visitInsn(Opcodes.ACONST_NULL);
+      ch.mv.visitInsn(Opcodes.ATHROW);
+    });
+    SnapshotFile f = SnapshotFile.parse(c.bytes());
+    GrammarCheck.Checked[] known = new GrammarCheck.Checked[1];
+    assertFalse(GrammarCheck.check(f, known).violations().isEmpty());
+    assertNull(known[0]);
+  }
+}
