@@ -88,9 +88,14 @@ public final class SideBySide {
    */
   public record Outcome(List<String> facts, List<String> log, String thrown) {}
 
+  /** Set while {@link #jdkForm} serializes, whose hook calls are not the program's. */
+  private static volatile boolean muted;
+
   /** Logs a hook call of a test class. */
   public static void log(String call) {
-    LOG.add(call);
+    if (!muted) {
+      LOG.add(call);
+    }
   }
 
   /**
@@ -122,6 +127,44 @@ public final class SideBySide {
     List<String> log = List.copyOf(LOG);
     LOG.clear();
     return new Outcome(List.copyOf(facts), log, thrown);
+  }
+
+  /**
+   * Runs the writing half alone on one kind of streams, for what {@code writeObject} itself
+   * throws.
+   *
+   * @return the class names of the exception the writer ended with and of its causes, or "none"
+   */
+  public static String writeFails(Streams s, Writer w) throws IOException {
+    LOG.clear();
+    try (ObjectOutputStream out = s.out(new ByteArrayOutputStream())) {
+      w.write(out);
+      return "none";
+    } catch (Exception | Error e) {
+      return types(e);
+    }
+  }
+
+  /** The class names of {@code t} and of each of its causes. */
+  public static String types(Throwable t) {
+    StringBuilder s = new StringBuilder(t.getClass().getName());
+    for (Throwable c = t.getCause(); c != null; c = c.getCause()) {
+      s.append(" <- ").append(c.getClass().getName());
+    }
+    return s.toString();
+  }
+
+  /**
+   * The JDK's serial form of {@code o}, in hex: a fact two restored graphs must agree on. The
+   * hooks it runs are not logged.
+   */
+  public static String jdkForm(Object o) throws IOException {
+    muted = true;
+    try {
+      return java.util.HexFormat.of().formatHex(JdkBytes.serialize(o));
+    } finally {
+      muted = false;
+    }
   }
 
   /** The class and message of {@code t} and of each of its causes. */
