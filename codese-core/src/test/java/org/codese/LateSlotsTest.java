@@ -10,11 +10,12 @@ import java.io.Serializable;
 import org.junit.jupiter.api.Test;
 
 /**
- * Objects of one class whose fields refer to "late" objects (records, made in the finish phase)
- * are set one by one, never in a loop over data: a loop would store into the field before the
- * finish phase stores the record, two stores into one field, which the program check refuses.
- * Many such objects in one snapshot (a loop from 32 on), and one per stream segment (a loop from
- * one on).
+ * Objects of one class whose fields refer to "late" objects (records, made in the finish phase):
+ * in a stream segment, where loops set every field, they are set one by one, since a loop would
+ * store into the field before the finish phase stores the record (two stores into one field,
+ * which the program check refuses); in a snapshot they stay in loops over data. Many such objects
+ * in one snapshot (a loop from 32 on), objects whose every field refers to a record, and one
+ * object per stream segment (a loop from one on).
  */
 class LateSlotsTest {
   record Rec(int x, String s) implements Serializable {}
@@ -56,6 +57,27 @@ class LateSlotsTest {
     Holder[] copy = (Holder[]) Codese.fromBytes(Codese.toBytes(holders(100)));
     for (int i = 0; i < copy.length; i++) {
       check(copy[i], i, copy[(i + 1) % copy.length]);
+    }
+  }
+
+  static final class OnlyRecords implements Serializable {
+    private static final long serialVersionUID = 1L;
+    Rec first;
+    Rec second;
+  }
+
+  @Test
+  void manyObjectsWhoseEveryFieldIsARecord() throws Exception {
+    OnlyRecords[] all = new OnlyRecords[100];
+    for (int i = 0; i < all.length; i++) {
+      all[i] = new OnlyRecords();
+      all[i].first = new Rec(i, "a");
+      all[i].second = new Rec(-i, "b");
+    }
+    OnlyRecords[] copy = (OnlyRecords[]) Codese.fromBytes(Codese.toBytes(all));
+    for (int i = 0; i < copy.length; i++) {
+      assertEquals(new Rec(i, "a"), copy[i].first);
+      assertEquals(new Rec(-i, "b"), copy[i].second);
     }
   }
 
