@@ -103,6 +103,75 @@ class SegmentMemoTest {
     return System.nanoTime() - start;
   }
 
+  /**
+   * Class files whose hashes collide but whose bytes differ are different keys: a stream that
+   * sends bytes hashing like checked code gets no check result, also among many colliding keys
+   * (a hash bin of that many is a tree ordered by the keys' comparison).
+   */
+  @Test
+  void collidingClassFilesAreNotTakenForEachOther() {
+    SegmentMemo memo = new SegmentMemo();
+    List<byte[]> files = new java.util.ArrayList<>();
+    List<GrammarCheck.Checked> checks = new java.util.ArrayList<>();
+    for (int i = 0; i < 16; i++) {
+      byte[] c = new byte[8];
+      for (int b = 0; b < 4; b++) {
+        boolean bit = (i >>> b & 1) != 0;
+        c[2 * b] = (byte) (bit ? 1 : 0);
+        c[2 * b + 1] = (byte) (bit ? 0 : 31);
+      }
+      files.add(c);
+      checks.add(new GrammarCheck.Checked(List.of(), List.of(), i, 0));
+    }
+    for (int i = 0; i < 8; i++) {
+      memo.remember(file(files.get(i), 0), new GrammarCheck.Checked[] {checks.get(i)});
+    }
+    for (int i = 0; i < 16; i++) {
+      GrammarCheck.Checked found = memo.known(file(files.get(i).clone(), 0))[0];
+      if (i < 8) {
+        assertSame(checks.get(i), found, "colliding file " + i);
+      } else {
+        assertNull(found, "colliding file " + i + " was never checked");
+      }
+    }
+  }
+
+  /** A class the surface admitted in some roles is asked again for any other set of roles. */
+  @Test
+  void surfaceVerdictsHoldOnlyForTheSameRoles() {
+    SegmentMemo memo = new SegmentMemo();
+    memo.notePassed(String.class, 3);
+    assertTrue(memo.surfacePassed(String.class, 3));
+    assertFalse(memo.surfacePassed(String.class, 1), "fewer roles are asked again too");
+    assertFalse(memo.surfacePassed(String.class, 7), "more roles");
+    assertFalse(memo.surfacePassed(Integer.class, 3), "another class");
+    memo.notePassed(String.class, 1);
+    assertTrue(memo.surfacePassed(String.class, 1));
+    assertTrue(memo.surfacePassed(String.class, 3));
+  }
+
+  /** A reset forgets class tables, surface verdicts, setters and allocating constructors too. */
+  @Test
+  void aResetForgetsEverything() throws Exception {
+    SegmentMemo memo = new SegmentMemo();
+    java.lang.reflect.Field f = SegmentMemoTest.class.getDeclaredField("CHECKED");
+    java.lang.reflect.Constructor<?> ctor = Object.class.getDeclaredConstructor();
+    memo.notePassed(String.class, 3);
+    memo.setter(SegmentMemoTest.class, f);
+    memo.allocator(Object.class, org.codese.program.Constant.Mode.SERIAL, ctor);
+    List<ClassEntry> entries = List.of(new ClassEntry("java.lang.String", List.of(), 0, false));
+    ClassTable table = new ClassTable(entries, String.class.getClassLoader(), AllowList.NONE);
+    memo.table(entries, table);
+    assertSame(table, memo.table(entries));
+    assertSame(f, memo.setter(SegmentMemoTest.class, "CHECKED"));
+    assertSame(ctor, memo.allocator(Object.class, org.codese.program.Constant.Mode.SERIAL));
+    memo.clear();
+    assertFalse(memo.surfacePassed(String.class, 3));
+    assertNull(memo.setter(SegmentMemoTest.class, "CHECKED"));
+    assertNull(memo.allocator(Object.class, org.codese.program.Constant.Mode.SERIAL));
+    assertNull(memo.table(entries));
+  }
+
   @Test
   void codeOutsideTheGrammarIsNeverKept() throws Exception {
     Crafted c = new Crafted();
