@@ -74,7 +74,59 @@ class BadInputTest {
     }
   }
 
+  /**
+   * Names in {@code serialPersistentFields} a field it does not declare, and has no {@code
+   * writeObject}: the default field writing cannot write it.
+   */
+  static final class UnbackedDefault implements Serializable {
+    private static final long serialVersionUID = 1L;
+    private static final java.io.ObjectStreamField[] serialPersistentFields = {
+        new java.io.ObjectStreamField("real", int.class),
+        new java.io.ObjectStreamField("ghost", String.class)};
+    int real = 1;
+  }
+
+  /** Writes its fields twice with {@code defaultWriteObject}, letting the failure propagate. */
+  static final class WritesFieldsTwice implements Serializable {
+    private static final long serialVersionUID = 1L;
+    int x = 1;
+
+    private void writeObject(java.io.ObjectOutputStream out) throws IOException {
+      out.defaultWriteObject();
+      out.defaultWriteObject();
+    }
+  }
+
   // ------------------------------------------------------------------ capture errors
+
+  @Test
+  void unbackedSerialPersistentFieldsAreRefusedAsTheJdkRefusesThem() throws Exception {
+    Holder h = new Holder("ok", new UnbackedDefault());
+    assertThrows(java.io.InvalidClassException.class,
+        () -> new java.io.ObjectOutputStream(new java.io.ByteArrayOutputStream()).writeObject(
+            new UnbackedDefault()));
+    java.io.InvalidClassException e =
+        assertThrows(java.io.InvalidClassException.class, () -> Codese.toBytes(h));
+    assertEquals(UnbackedDefault.class.getName(), e.classname);
+    for (String part : List.of("unmatched serializable field(s) declared", "ghost",
+        "root.items[1]", "putFields")) {
+      assertTrue(e.getMessage().contains(part), "lacks " + part + ": " + e.getMessage());
+    }
+  }
+
+  @Test
+  void fieldsWrittenTwiceInWriteObjectAreRefusedAsTheJdkRefusesThem() throws Exception {
+    Holder h = new Holder(new WritesFieldsTwice());
+    assertThrows(java.io.NotActiveException.class,
+        () -> new java.io.ObjectOutputStream(new java.io.ByteArrayOutputStream()).writeObject(
+            new WritesFieldsTwice()));
+    java.io.NotActiveException e =
+        assertThrows(java.io.NotActiveException.class, () -> Codese.toBytes(h));
+    for (String part : List.of("defaultWriteObject", WritesFieldsTwice.class.getName(),
+        "root.items[0]", "once")) {
+      assertTrue(e.getMessage().contains(part), "lacks " + part + ": " + e.getMessage());
+    }
+  }
 
   @Test
   void threadInGraphNamesPathAndClass() {

@@ -135,6 +135,17 @@ class ClassDescriptorsConformanceTest {
     }
   }
 
+  /**
+   * Names in {@code serialPersistentFields} a field of type {@code Object} whose declared type is
+   * {@code String}: the JDK binds a declared field only of exactly the named type.
+   */
+  static final class RefMistyped implements Serializable {
+    private static final long serialVersionUID = 1L;
+    private static final ObjectStreamField[] serialPersistentFields = {
+        new ObjectStreamField("s", Object.class)};
+    String s = "s";
+  }
+
   /** Every field type; its {@code readObject} logs the descriptor of the stream. */
   static final class AllTypes implements Serializable {
     private static final long serialVersionUID = 1L;
@@ -436,18 +447,19 @@ class ClassDescriptorsConformanceTest {
   /**
    * JOSS §4.4 The ObjectStreamField Class and §2.3 The writeObject Method: {@code
    * defaultWriteObject} cannot write the fields of a class whose {@code serialPersistentFields}
-   * name one no declared field backs; the JDK's {@code writeObject} throws {@code
+   * name one no declared field backs (none of that name, or one of another type, even another
+   * reference type), and a class without {@code writeObject} whose {@code serialPersistentFields}
+   * do so cannot be written at all; the JDK's {@code writeObject} throws {@code
    * InvalidClassException} ("unmatched serializable field(s) declared").
    */
-  @Disabled("issue 16: Codese's defaultWriteObject writes a class whose serialPersistentFields "
-      + "name fields no declared field backs; the JDK throws InvalidClassException (unmatched "
-      + "serializable field(s) declared)")
   @Test
   void defaultWriteObjectRefusesUnbackedSerialPersistentFields() throws Exception {
-    SideBySide.Writer byDefault = out -> out.writeObject(new Unbacked(false));
-    String thrown = SideBySide.writeFails(SideBySide.JDK, byDefault);
-    assertEquals("java.io.InvalidClassException", thrown);
-    assertEquals(thrown, SideBySide.writeFails(SideBySide.CODESE, byDefault));
+    for (Object o : List.of(new Unbacked(false), new RefMistyped())) {
+      SideBySide.Writer byDefault = out -> out.writeObject(o);
+      String thrown = SideBySide.writeFails(SideBySide.JDK, byDefault);
+      assertEquals("java.io.InvalidClassException", thrown, o.getClass().getName());
+      assertEquals(thrown, SideBySide.writeFails(SideBySide.CODESE, byDefault));
+    }
   }
 
   /**
@@ -470,9 +482,6 @@ class ClassDescriptorsConformanceTest {
    * unshared)}): a field declared unshared is written as with {@code writeUnshared}, a new object
    * even when the same object is reachable otherwise; the other field shares as usual.
    */
-  @Disabled("issue 16: Codese ignores ObjectStreamField's unshared flag: a field declared "
-      + "unshared in serialPersistentFields reads back as the shared object; the JDK writes it "
-      + "as with writeUnshared, a new object")
   @Test
   void anUnsharedSerialPersistentFieldIsWrittenAnew() throws Exception {
     Box b = new Box(1);

@@ -570,10 +570,6 @@ class WritingConformanceTest {
    * writeFields} throw {@code NotActiveException}, and {@code putFields} returns the same {@code
    * PutField} each time.
    */
-  @Disabled("issue 16: inside writeObject, Codese's stream lets defaultWriteObject run twice, "
-      + "putFields after defaultWriteObject and writeFields without putFields (the JDK throws "
-      + "NotActiveException), and putFields returns a new PutField on each call (the JDK's the "
-      + "same)")
   @Test
   void fieldWritingMethodsOnceAndOnlyOncePerClass() throws Exception {
     Outcome jdk = writesAndReads(new Misuser(false), new Misuser(true));

@@ -3,6 +3,7 @@ package org.codese.capture;
 import org.codese.program.Tape;
 
 import java.io.IOException;
+import java.io.NotActiveException;
 import java.io.ObjectOutputStream;
 import java.util.List;
 import org.codese.jvm.FieldTable;
@@ -16,6 +17,12 @@ import org.codese.jvm.Types;
  * The stream a class's own {@code writeObject} or {@code writeExternal} writes to during capture.
  * It records what is written as a {@link Tape}; objects are only assigned ids here and captured
  * later by the traversal, so nothing recurses.
+ *
+ * <p>One instance serves one class's {@code writeObject} for one object (or one {@code
+ * writeExternal}), and enforces the rules {@code ObjectOutputStream} enforces there: the fields
+ * are written once, by {@code defaultWriteObject} or by {@code putFields} and {@code
+ * writeFields}, else {@code NotActiveException}; {@code putFields} returns the same {@code
+ * PutField} each time; the default field writing refuses fields no declared field backs.
  */
 final class CaptureStream extends ObjectOutputStream {
   private final Capturer capturer;
@@ -23,7 +30,11 @@ final class CaptureStream extends ObjectOutputStream {
   private final Object obj;
   private final Slot slot;
   private final TapeBuilder tape = new TapeBuilder();
-  private FieldTable putFields;
+  /** Whether this class's fields were written or put: see {@link #claimFields}. */
+  private boolean fieldsClaimed;
+  /** What {@link #putFields()} returned, and the table behind it; {@code null} before. */
+  private PutField put;
+  private FieldTable putTable;
   private int written;
 
   CaptureStream(Capturer capturer, int id, Object obj, Slot slot) throws IOException {
@@ -34,6 +45,11 @@ final class CaptureStream extends ObjectOutputStream {
     this.slot = slot;
   }
 
+  /**
+   * Runs the class's {@code writeObject} on this stream.
+   *
+   * @throws IOException what {@code writeObject} throws, or wrapping a checked exception it throws
+   */
   void runWriteObject() throws IOException {
     try {
       slot.writeObject().invoke(obj, (ObjectOutputStream) this);
@@ -63,46 +79,94 @@ final class CaptureStream extends ObjectOutputStream {
     return "<" + owner + " object " + written++ + ">";
   }
 
+  /**
+   * Writes the fields of the current class as {@code ObjectOutputStream} does, once per class.
+   *
+   * @throws NotActiveException outside {@code writeObject}, or if this class's fields were already
+   *     written or put ({@link #claimFields})
+   * @throws java.io.InvalidClassException if the class's {@code serialPersistentFields} name
+   *     fields no declared field backs ({@link Capturer#defaultFields})
+   */
   @Override
   public void defaultWriteObject() throws IOException {
-    requireSlot("defaultWriteObject");
-    writeFields(SlotFields.read(slot, obj));
+    claimFields("defaultWriteObject");
+    writeFields(capturer.defaultFields(id, slot, obj));
   }
 
+  /**
+   * Returns the current class's {@code PutField}: the same one on every call in one {@code
+   * writeObject}, as the JDK's.
+   *
+   * @throws NotActiveException outside {@code writeObject}, or on the first call if {@code
+   *     defaultWriteObject} already wrote the fields ({@link #claimFields})
+   */
   @Override
   public PutField putFields() throws IOException {
-    requireSlot("putFields");
-    if (putFields == null) {
-      putFields = new FieldTable(slot);
+    if (put == null) {
+      claimFields("putFields");
+      putTable = new FieldTable(slot);
+      put = putTable.putField();
     }
-    return putFields.putField();
+    return put;
   }
 
+  /**
+   * Writes the values put into {@link #putFields()}'s {@code PutField}.
+   *
+   * @throws NotActiveException if {@code putFields} was not called in this {@code writeObject}
+   */
   @Override
   public void writeFields() throws IOException {
-    if (putFields == null) {
-      throw new java.io.NotActiveException("writeFields without putFields");
+    if (put == null) {
+      throw new NotActiveException("writeFields without putFields in " + owner()
+          + "; call putFields first and put the fields' values into the PutField it returns");
     }
-    writeFields(putFields.values());
+    writeFields(putTable.values());
   }
 
   private void writeFields(FieldValues values) throws IOException {
     List<SerialField> fields = slot.fields();
     int nPrims = values.prims().length;
-    tape.fields(values.refs().length);
+    int[] refs = capturer.fieldRefs(id, slot, values);
+    tape.fields(refs.length);
     for (int i = 0; i < nPrims; i++) {
       Types.write(tape.data(), Types.primitiveCode(fields.get(i).type()), values.prims()[i]);
     }
     tape.endFieldPrimitives();
-    for (int i = 0; i < values.refs().length; i++) {
-      tape.object(capturer.ref(values.refs()[i], id, fields.get(nPrims + i).name(), false));
+    for (int ref : refs) {
+      tape.object(ref);
     }
   }
 
-  private void requireSlot(String what) throws IOException {
-    if (slot == null) {
-      throw new java.io.NotActiveException(what + " outside writeObject");
+  /**
+   * Claims the current class's fields for {@code what}, as the JDK's {@code
+   * SerialCallbackContext.checkAndSetUsed}: JOSS 2.3 lets a class's {@code writeObject} write its
+   * fields once, with {@code defaultWriteObject} or with {@code putFields} and {@code
+   * writeFields}.
+   *
+   * @throws NotActiveException outside {@code writeObject}, or if the fields were already claimed
+   */
+  private void claimFields(String what) throws NotActiveException {
+    requireSlot(what);
+    if (fieldsClaimed) {
+      throw new NotActiveException(what + " in " + owner() + " after its fields were already "
+          + "written or put; a writeObject writes its class's fields once, with "
+          + "defaultWriteObject or with putFields and writeFields");
     }
+    fieldsClaimed = true;
+  }
+
+  private void requireSlot(String what) throws NotActiveException {
+    if (slot == null) {
+      throw new NotActiveException(what + " outside writeObject, in " + owner());
+    }
+  }
+
+  /** @return the writeObject running, and where its object is, for messages */
+  private String owner() {
+    String method = slot == null ? "writeExternal of " + obj.getClass().getName()
+        : "writeObject of " + slot.type().getName();
+    return method + " (at " + capturer.path(id) + ")";
   }
 
   @Override

@@ -3,6 +3,7 @@ package org.codese.capture;
 import org.codese.program.Tape;
 
 import java.io.IOException;
+import java.io.InvalidClassException;
 import java.io.NotSerializableException;
 import java.lang.invoke.MethodHandle;
 import java.lang.reflect.Array;
@@ -402,17 +403,57 @@ public final class Capturer {
         children.addObjects(tape);
         data[s] = new Node.SlotData(slot, null, null, tape);
       } else {
-        FieldValues v = SlotFields.read(slot, obj);
-        int nPrims = v.prims().length;
-        int[] refs = new int[v.refs().length];
-        for (int i = 0; i < refs.length; i++) {
-          refs[i] = ref(v.refs()[i], id, slot.fields().get(nPrims + i).name(), false);
-          children.add(refs[i]);
+        FieldValues v = defaultFields(id, slot, obj);
+        int[] refs = fieldRefs(id, slot, v);
+        for (int ref : refs) {
+          children.add(ref);
         }
         data[s] = new Node.SlotData(slot, v.prims(), refs, null);
       }
     }
     return new Node.Instance(id, sc, data);
+  }
+
+  /**
+   * The values the JDK's default field writing ({@code defaultWriteObject}, or a class without
+   * {@code writeObject}) writes for one slot of object {@code id}.
+   *
+   * @throws InvalidClassException as {@code ObjectOutputStream} throws it, if the slot's {@code
+   *     serialPersistentFields} name fields no declared field backs: only {@code putFields} can
+   *     write those
+   * @throws IOException if the fields cannot be read
+   */
+  FieldValues defaultFields(int id, Slot slot, Object obj) throws IOException {
+    List<String> unbacked = slot.unbackedFields();
+    if (!unbacked.isEmpty()) {
+      throw new InvalidClassException(slot.type().getName(), "unmatched serializable field(s)"
+          + " declared: serialPersistentFields names " + String.join(", ", unbacked) + ", which"
+          + " no non-static field of that name and type backs, so the default field writing"
+          + " cannot write them (at " + paths.path(id) + "); declare the fields, or write them"
+          + " in writeObject with putFields and writeFields");
+    }
+    return SlotFields.read(slot, obj);
+  }
+
+  /**
+   * Assigns ids to the reference values of one slot of object {@code id}, each field as its
+   * {@link SerialField#unshared()} says, as {@code ObjectOutputStream} writes them.
+   *
+   * @return the ids, in field order ({@code -1} for {@code null})
+   */
+  int[] fieldRefs(int id, Slot slot, FieldValues values) throws IOException {
+    int nPrims = values.prims().length;
+    int[] refs = new int[values.refs().length];
+    for (int i = 0; i < refs.length; i++) {
+      SerialField f = slot.fields().get(nPrims + i);
+      refs[i] = ref(values.refs()[i], id, f.name(), f.unshared());
+    }
+    return refs;
+  }
+
+  /** @return the path from the root to object {@code id}, for messages */
+  String path(int id) {
+    return paths.path(id);
   }
 
   /** A growable list of child ids that skips nulls. */

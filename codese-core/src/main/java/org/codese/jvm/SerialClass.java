@@ -121,7 +121,7 @@ public final class SerialClass {
       ObjectStreamClass desc = ObjectStreamClass.lookup(c);
       List<SerialField> fields = new ArrayList<>();
       for (ObjectStreamField f : desc.getFields()) {
-        fields.add(new SerialField(f.getName(), f.getType(), realField(c, f)));
+        fields.add(new SerialField(f.getName(), f.getType(), realField(c, f), f.isUnshared()));
       }
       slots.add(slot(c, fields, Jvm.writeObject(c), Jvm.readObject(c)));
     }
@@ -160,21 +160,20 @@ public final class SerialClass {
     return new Slot(c, List.copyOf(fields), writeObject, readObject, accessible);
   }
 
+  /**
+   * The declared field that backs serializable field {@code f}, by the JDK's rule ({@code
+   * ObjectStreamClass.getDeclaredSerialFields}): a non-static field of the same name and exactly
+   * the same type; else {@code null}, and only {@code putFields} and {@code readFields} reach the
+   * field.
+   */
   private static Field realField(Class<?> c, ObjectStreamField f) {
     try {
       Field field = c.getDeclaredField(f.getName());
-      int m = field.getModifiers();
-      if (Modifier.isStatic(m) || field.getType() != f.getType() && !isRefMatch(field, f)) {
-        return null;
-      }
-      return field;
+      boolean backs = field.getType() == f.getType() && !Modifier.isStatic(field.getModifiers());
+      return backs ? field : null;
     } catch (NoSuchFieldException e) {
       return null;
     }
-  }
-
-  private static boolean isRefMatch(Field field, ObjectStreamField f) {
-    return !field.getType().isPrimitive() && !f.getType().isPrimitive();
   }
 
   private static String problemOf(Class<?> type, List<Slot> slots) {

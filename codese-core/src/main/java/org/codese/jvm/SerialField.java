@@ -9,9 +9,22 @@ import java.lang.reflect.Field;
  * @param name the field name
  * @param type the field type; a primitive class or {@code Object.class}-compatible reference type
  * @param field the reflective field, or {@code null} when a {@code serialPersistentFields} entry
- *     matches no real field
+ *     matches no real field (none of that name and exactly that type, the JDK's rule)
+ * @param unshared whether the value is written as with {@code writeUnshared}: a {@code
+ *     serialPersistentFields} entry made with {@code ObjectStreamField(name, type, true)}
  */
-public record SerialField(String name, Class<?> type, Field field) {
+public record SerialField(String name, Class<?> type, Field field, boolean unshared) {
+  /**
+   * A field written as shared, the usual case.
+   *
+   * @param name the field name
+   * @param type the field type
+   * @param field the reflective field, or {@code null}
+   */
+  public SerialField(String name, Class<?> type, Field field) {
+    this(name, type, field, false);
+  }
+
   /** @return whether the field holds a primitive value */
   public boolean primitive() {
     return type.isPrimitive();

@@ -1,6 +1,7 @@
 package org.codese.jvm;
 
 import java.lang.invoke.MethodHandle;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -33,18 +34,25 @@ public record Slot(
   }
 
   /**
+   * @return the names of the serializable fields no declared field backs ({@code
+   *     serialPersistentFields} entries without a non-static field of that name and type), which
+   *     only {@code putFields} can write; empty for most classes
+   */
+  public List<String> unbackedFields() {
+    List<String> names = new ArrayList<>();
+    for (SerialField f : fields) {
+      if (f.field() == null) {
+        names.add(f.name());
+      }
+    }
+    return names;
+  }
+
+  /**
    * @return whether the generated code may set this slot's fields directly: no custom
    *     serialization methods, and every field real and accessible
    */
   public boolean direct() {
-    if (writeObject != null || readObject != null || !accessible) {
-      return false;
-    }
-    for (SerialField f : fields) {
-      if (f.field() == null) {
-        return false;
-      }
-    }
-    return true;
+    return writeObject == null && readObject == null && accessible && unbackedFields().isEmpty();
   }
 }
