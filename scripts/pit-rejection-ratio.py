@@ -10,8 +10,9 @@ line):
      snapshot is rejected (the grammar check, class-file reader, program check, surface,
      fingerprints, constants, limits, filter, allow-list patterns, stream frames, the replay
      stream's data checks, the run-time checks of readResolve results and finish steps);
-  M  messages: lines of rejection code whose mutants change only a message's text or the
-     instruction it names;
+  M  messages: continuation lines of a string concatenation in rejection code (the source line
+     starts with "+" or a string literal), whose mutants change only a message's text; the
+     script reads the sources under codese-core/src/main/java, so run it from the repository;
   N  not rejection code: restore mechanics and the replay stream's read methods, threading,
      toString/hashCode, and the instruction whitelist of MethodChecker, which runs only after the
      lifter rejected a chunk and so decides the message, never the outcome.
@@ -19,6 +20,8 @@ TIMED_OUT counts as killed (the mutant made a test hang), as PIT counts it.
 """
 import collections
 import csv
+import functools
+import os
 import sys
 
 NON = {
@@ -26,6 +29,8 @@ NON = {
                      'readByte', 'readUnsignedByte', 'readShort', 'readUnsignedShort', 'readChar',
                      'readInt', 'readLong', 'readFloat', 'readDouble', 'readUTF', 'readLine',
                      'close', 'readUnshared', 'registerValidation', 'slot'},
+    # the primitive-data reads of a stream built on read(), which stays rejection code (frames)
+    'StreamReader': {'readFully', 'available', 'skipBytes'},
     'Parallel': '*', 'Parallel$Workers': '*', 'Parallel$Workers$1': '*', 'RestoreRun': '*',
     'LoadedSnapshot': {'restoreInto', 'restoreRoot', 'file', 'define', '<init>'},
     'Hooks': {'run', 'record', 'component'},
@@ -37,20 +42,38 @@ NON = {
                       'fail'},
 }
 NON_LINES = {('LoadedSnapshot', 63)}  # a public overload nothing in Codese calls
-MESSAGE_LINES = {('Lifter', n) for n in (117, 238, 250, 266, 288, 303, 374, 377, 383, 416, 485,
-                                         494, 597)} | {
-    ('ProgramCheck', 487), ('Surface', 100), ('ClassTable', 179), ('ClassFile', 82),
-    ('Constants', 92), ('StreamReader', 116), ('StreamReader', 134), ('StreamReader', 139)}
+SOURCE_ROOT = os.path.join('codese-core', 'src', 'main', 'java')
+
+
+@functools.lru_cache(maxsize=None)
+def source(qualified_class, file_name):
+    """The lines of a mutated class's source file, or an empty list where it cannot be read."""
+    package = qualified_class.rsplit('.', 1)[0].replace('.', os.sep)
+    try:
+        with open(os.path.join(SOURCE_ROOT, package, file_name), encoding='utf-8') as fh:
+            return fh.read().split('\n')
+    except OSError:
+        return []
+
+
+def is_message_line(qualified_class, file_name, line):
+    """A continuation line of a string concatenation: its mutants change only a message."""
+    lines = source(qualified_class, file_name)
+    text = lines[line - 1].strip() if 0 < line <= len(lines) else ''
+    return text.startswith('+') or text.startswith('"')
+
+
 DETECTED = {'KILLED', 'TIMED_OUT', 'MEMORY_ERROR', 'RUN_ERROR'}
 
 
-def kind(cls, method, line):
+def kind(row):
+    cls, method, line = row[1].split('.')[-1], row[3], int(row[4])
     if (cls, line) in NON_LINES:
         return 'N'
     n = NON.get(cls)
     if n == '*' or (n and method in n):
         return 'N'
-    return 'M' if (cls, line) in MESSAGE_LINES else 'R'
+    return 'M' if is_message_line(row[1], row[0], line) else 'R'
 
 
 def main(files):
@@ -62,7 +85,7 @@ def main(files):
             for r in csv.reader(fh):
                 cls, method, line, status = r[1].split('.')[-1], r[3], int(r[4]), r[5]
                 per[r[1].replace('org.codese.', '')][status] += 1
-                k = kind(cls, method, line)
+                k = kind(r)
                 kinds[k]['all'] += 1
                 if status in DETECTED:
                     kinds[k]['killed'] += 1
