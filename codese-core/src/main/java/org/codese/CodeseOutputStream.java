@@ -229,9 +229,7 @@ public class CodeseOutputStream extends ObjectOutputStream {
   public void reset() throws IOException {
     ensureOpen();
     drainData();
-    byte[] mark = new byte[4];
-    putInt(mark, 0, StreamReader.RESET);
-    out.write(mark);
+    writeWord(StreamReader.RESET);
     capturer.reset();
     segments.reset();
   }
@@ -273,9 +271,7 @@ public class CodeseOutputStream extends ObjectOutputStream {
     }
     ensureOpen();
     drainData();
-    byte[] mark = new byte[4];
-    putInt(mark, 0, StreamReader.END);
-    out.write(mark);
+    writeWord(StreamReader.END);
     out.flush();
     closed = true;
     out.close();
@@ -306,6 +302,13 @@ public class CodeseOutputStream extends ObjectOutputStream {
   /** @return how many objects the stream holds for later references (for tests) */
   int heldObjects() {
     return capturer.knownObjects();
+  }
+
+  /** Writes one frame word (a length, or a reset or end mark) to the underlying stream. */
+  private void writeWord(int v) throws IOException {
+    byte[] word = new byte[4];
+    putInt(word, 0, v);
+    out.write(word);
   }
 
   private static void putInt(byte[] b, int at, int v) {
@@ -343,9 +346,7 @@ public class CodeseOutputStream extends ObjectOutputStream {
         drainData();
       }
       if (len >= MAX_BLOCK && !copy && pos == 4) {
-        byte[] word = new byte[4];
-        putInt(word, 0, -MAX_BLOCK);
-        out.write(word);
+        writeWord(-MAX_BLOCK);
         out.write(b, off, MAX_BLOCK);
         off += MAX_BLOCK;
         len -= MAX_BLOCK;

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
+import org.codese.testkit.Box;
 import org.codese.testkit.SideBySide;
 import org.codese.testkit.SideBySide.Outcome;
 import org.codese.testkit.SideBySide.Streams;
@@ -41,22 +42,6 @@ import org.objectweb.asm.Opcodes;
  */
 @Timeout(120)
 class ClassDescriptorsConformanceTest {
-
-  static final class Box implements Serializable {
-    private static final long serialVersionUID = 1L;
-    int v;
-    Object ref;
-
-    Box(int v) {
-      this.v = v;
-    }
-
-    @Override
-    public String toString() {
-      return "Box" + v;
-    }
-  }
-
   /** Declares its serialVersionUID; fields of several kinds. */
   static final class Declared implements Serializable {
     private static final long serialVersionUID = 42L;
@@ -375,7 +360,6 @@ class ClassDescriptorsConformanceTest {
       }
     };
   }
-
 
   /** A loader of its own {@code conf.Versioned}: public, one public int n, the given suid. */
   private static ClassLoader versioned(long suid) {

@@ -10,6 +10,7 @@ import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.codese.testkit.Box;
 import org.codese.testkit.SideBySide;
 import org.codese.testkit.SideBySide.Outcome;
 import org.junit.jupiter.api.Test;
@@ -25,22 +26,6 @@ import org.junit.jupiter.api.Test;
  * SideBySide}); the reader records which objects are the same instance.
  */
 class UnsharedConformanceTest {
-
-  static final class Box implements Serializable {
-    private static final long serialVersionUID = 1L;
-    int v;
-    Object ref;
-
-    Box(int v) {
-      this.v = v;
-    }
-
-    @Override
-    public String toString() {
-      return "Box" + v;
-    }
-  }
-
   enum Color {
     RED
   }

@@ -15,6 +15,7 @@ import java.io.OutputStream;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
+import org.codese.testkit.Box;
 import org.codese.testkit.SideBySide;
 import org.codese.testkit.SideBySide.Outcome;
 import org.codese.testkit.SideBySide.Streams;
@@ -35,23 +36,6 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(120)
 class WritingConformanceTest {
-
-  /** A plain serializable object to share. */
-  static final class Box implements Serializable {
-    private static final long serialVersionUID = 1L;
-    int v;
-    Object ref;
-
-    Box(int v) {
-      this.v = v;
-    }
-
-    @Override
-    public String toString() {
-      return "Box" + v;
-    }
-  }
-
   /** Logs its hooks; the superclass of {@link WithData}. */
   static class Base implements Serializable {
     private static final long serialVersionUID = 1L;

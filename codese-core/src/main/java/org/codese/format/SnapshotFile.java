@@ -146,10 +146,39 @@ public final class SnapshotFile {
     Out it = new Out();
     ConstantCodec.writeTape(it, items);
     section(file, 4, it);
-    byte[] body = file.toByteArray();
+    return withTrailer(file.toByteArray());
+  }
+
+  /**
+   * Appends the CRC-32C of {@code body} as the 4-byte big-endian trailer that snapshots and stream
+   * segments end with.
+   *
+   * @param body everything before the trailer
+   * @return the body followed by its checksum
+   */
+  static byte[] withTrailer(byte[] body) {
     CRC32C crc = new CRC32C();
     crc.update(body);
-    return new Out().raw(body).u4((int) crc.getValue()).toByteArray();
+    return new Out().raw(body).fixed4((int) crc.getValue()).toByteArray();
+  }
+
+  /**
+   * Checks the trailer {@link #withTrailer} appended. The caller has checked that {@code bytes}
+   * holds at least the trailer.
+   *
+   * @param bytes a whole snapshot or segment
+   * @param what what it is, for the message ("file", "segment")
+   * @throws CorruptSnapshotException if the checksum does not match
+   */
+  static void checkTrailer(byte[] bytes, String what) throws CorruptSnapshotException {
+    In trailer = new In(bytes, bytes.length - 4, bytes.length);
+    trailer.section("trailer");
+    CRC32C crc = new CRC32C();
+    crc.update(bytes, 0, bytes.length - 4);
+    if (trailer.fixed4() != (int) crc.getValue()) {
+      throw new CorruptSnapshotException("trailer", bytes.length - 4,
+          "checksum mismatch: the " + what + " was changed or truncated");
+    }
   }
 
   /** Writes a class-table entry: name, suid, fields. */
@@ -213,14 +242,7 @@ public final class SnapshotFile {
       throw new CorruptSnapshotException("header", 4, "format version " + version
           + " is not supported; this library reads version " + VERSION);
     }
-    In trailer = new In(bytes, bytes.length - 4, bytes.length);
-    trailer.section("trailer");
-    CRC32C crc = new CRC32C();
-    crc.update(bytes, 0, bytes.length - 4);
-    if (trailer.u4() != (int) crc.getValue()) {
-      throw new CorruptSnapshotException("trailer", bytes.length - 4,
-          "checksum mismatch: the file was changed or truncated");
-    }
+    checkTrailer(bytes, "file");
     In[] sec = new In[SECTIONS.length];
     In walk = new In(bytes, 6, bytes.length - 4);
     for (int i = 0; i < SECTIONS.length; i++) {

@@ -5,7 +5,6 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.zip.CRC32C;
 import org.codese.CorruptSnapshotException;
 import org.codese.program.ClassEntry;
 import org.codese.program.Constant;
@@ -225,10 +224,7 @@ public final class StreamSegments {
     /** Appends the items and the checksum. */
     private static byte[] finish(Out out, SnapshotFile file) {
       ConstantCodec.writeTape(out, file.items());
-      byte[] body = out.toByteArray();
-      CRC32C crc = new CRC32C();
-      crc.update(body);
-      return new Out().raw(body).fixed4((int) crc.getValue()).toByteArray();
+      return SnapshotFile.withTrailer(out.toByteArray());
     }
 
     /** The segment's shape in terms of the dictionaries, or null if one of them lacks a part. */
@@ -718,14 +714,7 @@ public final class StreamSegments {
         throw new CorruptSnapshotException("segment", 0, "only " + bytes.length
             + " bytes: too short to be a stream segment");
       }
-      In trailer = new In(bytes, bytes.length - 4, bytes.length);
-      trailer.section("trailer");
-      CRC32C crc = new CRC32C();
-      crc.update(bytes, 0, bytes.length - 4);
-      if (trailer.fixed4() != (int) crc.getValue()) {
-        throw new CorruptSnapshotException("trailer", bytes.length - 4,
-            "checksum mismatch: the segment was changed or truncated");
-      }
+      SnapshotFile.checkTrailer(bytes, "segment");
       In in = new In(bytes, 0, bytes.length - 4, true);
       in.section("header");
       return in;
