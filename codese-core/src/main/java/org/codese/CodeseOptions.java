@@ -14,9 +14,10 @@ import org.codese.load.AllowList;
  */
 public final class CodeseOptions {
   private static final CodeseOptions DEFAULTS =
-      new CodeseOptions(false, 1, null, null, CodeseLimits.defaults(), null, AllowList.NONE);
+      new CodeseOptions(null, 1, null, null, CodeseLimits.defaults(), null, AllowList.NONE);
 
-  private final boolean requireSerializable;
+  /** {@code null} until set: then each writer applies its own default. */
+  private final Boolean requireSerializable;
   private final int restoreThreads;
   private final ClassLoader classLoader;
   private final ObjectInputFilter filter;
@@ -24,7 +25,7 @@ public final class CodeseOptions {
   private final byte[] signingKey;
   private final AllowList allowed;
 
-  private CodeseOptions(boolean requireSerializable, int restoreThreads, ClassLoader classLoader,
+  private CodeseOptions(Boolean requireSerializable, int restoreThreads, ClassLoader classLoader,
       ObjectInputFilter filter, CodeseLimits limits, byte[] signingKey, AllowList allowed) {
     this.signingKey = signingKey;
     this.allowed = allowed;
@@ -36,7 +37,8 @@ public final class CodeseOptions {
   }
 
   /**
-   * The defaults: {@code Serializable} not required on capture, restore on the calling thread
+   * The defaults: {@code Serializable} not required by {@link Codese}'s capture but required by
+   * {@link CodeseOutputStream} (as by {@link java.io.ObjectOutputStream}), restore on the calling thread
    * only, classes resolved through the thread's context class loader (falling back to Codese's own
    * loader), no classes admitted beyond what {@link java.io.ObjectInputStream} would restore.
    *
@@ -49,7 +51,8 @@ public final class CodeseOptions {
   /**
    * Whether capture insists that every captured class implements {@link java.io.Serializable}, as
    * {@link java.io.ObjectOutputStream} does. When required, a class that does not is reported with
-   * a {@link java.io.NotSerializableException}.
+   * a {@link java.io.NotSerializableException}. Until this is set, {@link Codese}'s capture
+   * does not require it and {@link CodeseOutputStream} does, as a drop-in for the JDK's stream.
    *
    * @param required {@code true} to require {@code Serializable}
    * @return options that differ from these only in this setting
@@ -189,9 +192,20 @@ public final class CodeseOptions {
     return limits;
   }
 
-  /** @return whether capture requires {@code Serializable} */
+  /**
+   * @return whether capture requires {@code Serializable}: the value set with {@link
+   *     #withRequireSerializable}, or {@code false} (the default of {@link Codese}'s capture)
+   */
   public boolean requireSerializable() {
-    return requireSerializable;
+    return requireSerializable != null && requireSerializable;
+  }
+
+  /**
+   * These options with {@code Serializable} required unless {@link #withRequireSerializable} set
+   * it: the options {@link CodeseOutputStream} captures with.
+   */
+  CodeseOptions forStream() {
+    return requireSerializable != null ? this : withRequireSerializable(true);
   }
 
   /** @return the default number of restore threads, at least 1 */
@@ -207,7 +221,7 @@ public final class CodeseOptions {
   @Override
   public boolean equals(Object o) {
     return o instanceof CodeseOptions other
-        && requireSerializable == other.requireSerializable
+        && Objects.equals(requireSerializable, other.requireSerializable)
         && restoreThreads == other.restoreThreads
         && classLoader == other.classLoader
         && filter == other.filter
@@ -225,7 +239,8 @@ public final class CodeseOptions {
   /** @return the settings, without the signing key's bytes */
   @Override
   public String toString() {
-    return "CodeseOptions[requireSerializable=" + requireSerializable
+    return "CodeseOptions[requireSerializable="
+        + (requireSerializable == null ? "default" : requireSerializable)
         + ", restoreThreads=" + restoreThreads
         + ", classLoader=" + classLoader
         + ", objectInputFilter=" + filter

@@ -109,7 +109,10 @@ public class CodeseOutputStream extends ObjectOutputStream {
   }
 
   /**
-   * Creates a stream and writes the stream header.
+   * Creates a stream and writes the stream header. Unless {@code options} set {@link
+   * CodeseOptions#withRequireSerializable}, the stream requires {@code Serializable} as {@link
+   * java.io.ObjectOutputStream} does: {@code writeObject} of an object that is not throws {@link
+   * java.io.NotSerializableException}.
    *
    * @param out the underlying stream
    * @param options capture settings
@@ -120,7 +123,7 @@ public class CodeseOutputStream extends ObjectOutputStream {
   public CodeseOutputStream(OutputStream out, CodeseOptions options) throws IOException {
     super();
     this.out = Objects.requireNonNull(out, "out");
-    this.capturer = new Capturer(Objects.requireNonNull(options, "options"));
+    this.capturer = new Capturer(Objects.requireNonNull(options, "options").forStream());
     this.segments = new StreamSegments.Encoder();
     this.signingKey = options.signingKey();
     this.frame = new byte[4 + MAX_BLOCK];

@@ -222,7 +222,9 @@ class DefaultSurfaceTest {
 
   private static byte[] objectStream(Object graph) throws IOException {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    try (CodeseOutputStream out = new CodeseOutputStream(bytes)) {
+    // the writer an attacker would use: one that does not insist on Serializable
+    try (CodeseOutputStream out = new CodeseOutputStream(bytes,
+        CodeseOptions.defaults().withRequireSerializable(false))) {
       out.writeObject(graph);
     }
     return bytes.toByteArray();

@@ -19,7 +19,6 @@ import org.codese.testkit.Box;
 import org.codese.testkit.SideBySide;
 import org.codese.testkit.SideBySide.Outcome;
 import org.codese.testkit.SideBySide.Streams;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -769,15 +768,28 @@ class WritingConformanceTest {
    * JOSS §2.1 The ObjectOutputStream Class, as above, with Codese's stream as a drop-in
    * replacement, with default options.
    */
-  @Disabled("issue 16: CodeseOutputStream with default options writes objects that are not "
-      + "Serializable (top-level, nested, or as a writeReplace result) where the JDK's "
-      + "writeObject throws NotSerializableException; only the reader refuses them, with "
-      + "ClassNotAllowedException; README's differences do not list it")
   @Test
   void notSerializableObjectsFailTheWriteWithDefaultOptions() throws Exception {
     for (SideBySide.Writer w : notSerializableWriters()) {
       assertEquals(SideBySide.writeFails(SideBySide.JDK, w),
           SideBySide.writeFails(SideBySide.CODESE, w));
+    }
+  }
+
+  /**
+   * As above, with options given for another reason: options that do not set {@code
+   * withRequireSerializable} keep the JDK's rule; {@code withRequireSerializable(false)} lets
+   * Codese's stream write such objects, which its reader then refuses unless admitted.
+   */
+  @Test
+  void onlyAnExplicitChoiceLetsTheStreamWriteObjectsThatAreNotSerializable() throws Exception {
+    Streams otherOptions = hooked(SideBySide.CODESE, o -> new CodeseOutputStream(o,
+        CodeseOptions.defaults().withRestoreThreads(2)));
+    Streams notRequiring = hooked(SideBySide.CODESE, o -> new CodeseOutputStream(o,
+        CodeseOptions.defaults().withRequireSerializable(false)));
+    for (SideBySide.Writer w : notSerializableWriters()) {
+      assertEquals("java.io.NotSerializableException", SideBySide.writeFails(otherOptions, w));
+      assertEquals("none", SideBySide.writeFails(notRequiring, w));
     }
   }
 

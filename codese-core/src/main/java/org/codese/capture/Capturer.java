@@ -243,8 +243,9 @@ public final class Capturer {
   private void check(SerialClass sc, int id) throws IOException {
     if (options.requireSerializable() && !sc.serializable() && sc.kind() != SerialClass.Kind.ARRAY) {
       throw new NotSerializableException(
-          sc.type().getName() + " (at " + paths.path(id) + "; Serializable is required by the"
-              + " options)");
+          sc.type().getName() + " (at " + paths.path(id) + "; Serializable is required, as"
+              + " ObjectOutputStream requires it; CodeseOptions.withRequireSerializable(false)"
+              + " captures it)");
     }
     if (sc.problem() != null) {
       throw new CaptureException(paths.path(id), sc.type().getName(), sc.problem());

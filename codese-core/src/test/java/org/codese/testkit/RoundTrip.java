@@ -24,6 +24,7 @@ import org.codese.ClassNotAllowedException;
 import org.codese.Codese;
 import org.codese.CodeseInputStream;
 import org.codese.CodeseOptions;
+import org.codese.CodeseOutputStream;
 import org.codese.Snapshot;
 
 /**
@@ -412,7 +413,10 @@ public final class RoundTrip {
       }
       case OBJECT_STREAMS -> {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (ObjectOutputStream out = CodeseStreams.newOutput(bytes)) {
+        // as the JDK's, the stream requires Serializable unless told otherwise
+        try (ObjectOutputStream out = jdk == Jdk.SERIALIZABLE ? CodeseStreams.newOutput(bytes)
+            : new CodeseOutputStream(bytes,
+                CodeseOptions.defaults().withRequireSerializable(false))) {
           out.writeObject(graph);
         }
         int before = effects();
