@@ -32,10 +32,12 @@ import org.codese.load.LoadedSnapshot;
  * <p>Restoring throws only {@code IOException}s: what a class's own restore code ({@code
  * readObject}, {@code readExternal}, {@code readResolve}, {@code validateObject}, constructors)
  * throws, or {@code ObjectInputStream} throws in its place, arrives as it is when it is an {@code
- * IOException} (a record constructor's exception as the cause of an {@code
- * InvalidObjectException}, a throwing constructor as {@code InvalidClassException} "unable to
- * create instance"), and as the cause of a {@link RestoreException} otherwise. {@link
- * CodeseInputStream} throws those causes themselves, as {@code ObjectInputStream} does.
+ * IOException} (a record constructor's exception as the cause of an {@code InvalidObjectException},
+ * a throwing constructor as {@code InvalidClassException} "unable to create instance"), and as the
+ * cause of a {@link RestoreException} otherwise, except a {@link VirtualMachineError} ({@code
+ * OutOfMemoryError}, {@code StackOverflowError}, whoever threw it), which leaves as it is, as from
+ * {@code ObjectInputStream}. {@link CodeseInputStream} throws those causes themselves, as {@code
+ * ObjectInputStream} does.
  *
  * <p>By default a snapshot restores only what {@link java.io.ObjectInputStream} would restore from
  * the same classes; a snapshot of classes that are not {@code Serializable} loads once its options
@@ -156,7 +158,8 @@ public final class Codese {
    * @throws ClassMismatchException if a class it needs is missing or changed
    * @throws ClassNotAllowedException if it restores a class {@code ObjectInputStream} would refuse
    * @throws RestoreException if a class's own restore code throws anything but an {@code
-   *     IOException} (the cause is what {@code ObjectInputStream} would throw)
+   *     IOException} or a {@code VirtualMachineError} (the cause is what {@code ObjectInputStream}
+   *     would throw)
    * @throws IOException if reading fails
    */
   public static Object read(InputStream in) throws IOException {
@@ -175,7 +178,8 @@ public final class Codese {
    * @throws ClassNotAllowedException if it restores a class {@code ObjectInputStream} would refuse
    *     and the options do not admit
    * @throws RestoreException if a class's own restore code throws anything but an {@code
-   *     IOException} (the cause is what {@code ObjectInputStream} would throw)
+   *     IOException} or a {@code VirtualMachineError} (the cause is what {@code ObjectInputStream}
+   *     would throw)
    * @throws IOException if reading fails or another check rejects the snapshot
    */
   public static Object read(InputStream in, CodeseOptions options) throws IOException {
@@ -191,7 +195,8 @@ public final class Codese {
    * @throws ClassMismatchException if a class it needs is missing or changed
    * @throws ClassNotAllowedException if it restores a class {@code ObjectInputStream} would refuse
    * @throws RestoreException if a class's own restore code throws anything but an {@code
-   *     IOException} (the cause is what {@code ObjectInputStream} would throw)
+   *     IOException} or a {@code VirtualMachineError} (the cause is what {@code ObjectInputStream}
+   *     would throw)
    * @throws IOException if reading fails
    */
   public static Object read(Path file) throws IOException {
@@ -209,7 +214,8 @@ public final class Codese {
    * @throws ClassNotAllowedException if it restores a class {@code ObjectInputStream} would refuse
    *     and the options do not admit
    * @throws RestoreException if a class's own restore code throws anything but an {@code
-   *     IOException} (the cause is what {@code ObjectInputStream} would throw)
+   *     IOException} or a {@code VirtualMachineError} (the cause is what {@code ObjectInputStream}
+   *     would throw)
    * @throws IOException if reading fails or another check rejects the snapshot
    */
   public static Object read(Path file, CodeseOptions options) throws IOException {
@@ -227,7 +233,8 @@ public final class Codese {
    *     (one that is not {@code Serializable}); admit it with {@link #fromBytes(byte[],
    *     CodeseOptions)} and {@link CodeseOptions#withAllowedClasses}
    * @throws RestoreException if a class's own restore code throws anything but an {@code
-   *     IOException} (the cause is what {@code ObjectInputStream} would throw)
+   *     IOException} or a {@code VirtualMachineError} (the cause is what {@code ObjectInputStream}
+   *     would throw)
    */
   public static Object fromBytes(byte[] snapshot) throws IOException {
     return fromBytes(snapshot, CodeseOptions.defaults());
@@ -244,7 +251,8 @@ public final class Codese {
    * @throws ClassNotAllowedException if it restores a class {@code ObjectInputStream} would refuse
    *     and the options do not admit
    * @throws RestoreException if a class's own restore code throws anything but an {@code
-   *     IOException} (the cause is what {@code ObjectInputStream} would throw)
+   *     IOException} or a {@code VirtualMachineError} (the cause is what {@code ObjectInputStream}
+   *     would throw)
    * @throws IOException if another check rejects the snapshot
    */
   public static Object fromBytes(byte[] snapshot, CodeseOptions options) throws IOException {

@@ -4,8 +4,11 @@ import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InvalidObjectException;
+import java.io.NotActiveException;
 import java.io.ObjectInputFilter;
 import java.io.ObjectInputStream;
+import java.io.ObjectInputValidation;
 import java.io.ObjectStreamClass;
 import java.io.PushbackInputStream;
 import java.util.Objects;
@@ -294,6 +297,32 @@ public class CodeseInputStream extends ObjectInputStream {
   @Override
   protected Object resolveObject(Object obj) throws IOException {
     return super.resolveObject(obj);
+  }
+
+  /**
+   * Registers a validation to run once the object being read is complete, as {@link
+   * ObjectInputStream#registerValidation} does: only while a {@code readObject} of this stream is
+   * under way (from a class's own {@code readObject}, on this stream or on the stream that method
+   * was given), with the highest priority first and, among equal priorities, the last registered
+   * first. A validation registered while a Codese segment is restored runs when that segment's
+   * objects are complete, before the {@code readObject} that read it returns.
+   *
+   * @param obj the validation
+   * @param prio its priority
+   * @throws NotActiveException if no {@code readObject} of this stream is under way, as before and
+   *     after top-level reads and while validations run ("stream inactive")
+   * @throws InvalidObjectException if {@code obj} is {@code null}
+   */
+  @Override
+  public void registerValidation(ObjectInputValidation obj, int prio)
+      throws NotActiveException, InvalidObjectException {
+    if (jdk != null) {
+      jdk.registerValidation(obj, prio);
+    } else if (reader != null) {
+      reader.registerValidation(obj, prio);
+    } else {
+      super.registerValidation(obj, prio);
+    }
   }
 
   /** Applies to JDK data only, as for {@code ObjectInputStream}. */

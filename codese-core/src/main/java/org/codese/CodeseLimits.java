@@ -5,8 +5,9 @@ package org.codese;
  * allocated or any code runs; a snapshot over a limit is rejected with an {@link
  * java.io.InvalidObjectException} naming the limit. Immutable; start from {@link #defaults()}.
  *
- * <p>Defaults: 100,000,000 objects per snapshot, 2^27 array elements (in all arrays of a snapshot
- * together, and so in its longest array), 1 GiB of snapshot bytes, 100,000 classes, depth
+ * <p>Defaults: 100,000,000 objects per snapshot, 2^27 array elements (in all the arrays a snapshot
+ * creates or carries together, and so in its longest; and in each array a class's own {@code
+ * readObject} allocates from the snapshot's data), 1 GiB of snapshot bytes, 100,000 classes, depth
  * 100,000,000.
  */
 public final class CodeseLimits {
@@ -51,7 +52,10 @@ public final class CodeseLimits {
   }
 
   /**
-   * @param n the most array elements a snapshot may create or carry, in all its arrays together
+   * @param n the most array elements a snapshot (or stream segment) may create or carry, in all its
+   *     arrays together; also the longest array a class's own {@code readObject} or {@code
+   *     readExternal} may allocate from the snapshot's data (a length checked through {@code
+   *     ObjectInputStream}'s array check, as the JDK's collections do, before the array exists)
    * @return limits that differ from these only in this bound
    */
   public CodeseLimits withMaxArrayLength(int n) {
@@ -93,7 +97,11 @@ public final class CodeseLimits {
     return maxObjects;
   }
 
-  /** @return the longest array */
+  /**
+   * @return the most array elements a snapshot may create or carry, in all its arrays together, and
+   *     the longest array a class's own restore code may allocate from its data (see {@link
+   *     #withMaxArrayLength})
+   */
   public int maxArrayLength() {
     return maxArrayLength;
   }

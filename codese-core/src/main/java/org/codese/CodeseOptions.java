@@ -218,6 +218,14 @@ public final class CodeseOptions {
     return classLoader;
   }
 
+  /**
+   * Two options are equal when every setting is: the same flags, thread count and limits, signing
+   * keys of the same bytes (or both none), the same allowed-class patterns, and the very same class
+   * loader and filter objects (compared by identity, not by their own {@code equals}).
+   *
+   * @param o any object
+   * @return whether {@code o} is options with the same settings
+   */
   @Override
   public boolean equals(Object o) {
     return o instanceof CodeseOptions other
@@ -230,10 +238,22 @@ public final class CodeseOptions {
         && allowed.equals(other.allowed);
   }
 
+  /**
+   * A hash consistent with {@link #equals}: equal options have equal hashes. The signing key is
+   * hashed by its bytes, the class loader and the filter by identity.
+   *
+   * @return the hash
+   */
   @Override
   public int hashCode() {
-    return Objects.hash(requireSerializable, restoreThreads, classLoader, filter, limits,
-        java.util.Arrays.hashCode(signingKey), allowed);
+    return Objects.hash(
+        requireSerializable,
+        restoreThreads,
+        System.identityHashCode(classLoader),
+        System.identityHashCode(filter),
+        limits,
+        java.util.Arrays.hashCode(signingKey),
+        allowed);
   }
 
   /** @return the settings, without the signing key's bytes */

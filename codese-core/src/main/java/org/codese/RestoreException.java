@@ -7,9 +7,11 @@ import java.io.ObjectStreamException;
  * Snapshot#restore}: a class's own {@code readObject}, {@code readExternal}, {@code readResolve} or
  * {@code validateObject} threw something that is not an {@code IOException} (a {@code
  * RuntimeException}, an {@code Error}, a {@code ClassNotFoundException}: the cause, exactly what
- * {@code ObjectInputStream} would have thrown), or restoring failed in Codese. {@link
- * CodeseInputStream} throws the cause itself, as {@code ObjectInputStream} does, and this exception
- * only for a failure in Codese. No part of the graph is returned.
+ * {@code ObjectInputStream} would have thrown), or restoring failed in Codese. A {@code
+ * VirtualMachineError} ({@code OutOfMemoryError}, {@code StackOverflowError}) is never wrapped: it
+ * leaves as it is, as from {@code ObjectInputStream}. {@link CodeseInputStream} throws the cause
+ * itself, as {@code ObjectInputStream} does, and this exception only for a failure in Codese. No
+ * part of the graph is returned.
  */
 public final class RestoreException extends ObjectStreamException {
   private static final long serialVersionUID = 1L;

@@ -92,8 +92,8 @@ public final class Snapshot implements AutoCloseable {
    *
    * @return the root of the new graph
    * @throws RestoreException if a class's own restore code throws anything but an {@code
-   *     IOException} (the cause is what {@code ObjectInputStream} would throw); nothing partial
-   *     is returned
+   *     IOException} or a {@code VirtualMachineError} (the cause is what {@code ObjectInputStream}
+   *     would throw); nothing partial is returned
    * @throws IOException if the snapshot is closed, or what a class's own restore code threw, or
    *     what {@code ObjectInputStream} throws in its place ({@link java.io.InvalidObjectException}
    *     for a record constructor that threw, {@link java.io.InvalidClassException} "unable to
@@ -105,15 +105,15 @@ public final class Snapshot implements AutoCloseable {
 
   /**
    * Restores a new graph. Object creation and field setting are each split across {@code threads}
-   * threads, with a barrier between the two phases; the calls of classes' own restore hooks
-   * ({@code readObject}, {@code readResolve}, ...) then run in order on the calling thread.
+   * threads, with a barrier between the two phases; the calls of classes' own restore hooks ({@code
+   * readObject}, {@code readResolve}, ...) then run in order on the calling thread.
    *
    * @param threads at least 1; 1 restores on the calling thread only
    * @return the root of the new graph
    * @throws IllegalArgumentException if {@code threads < 1}
    * @throws RestoreException if a class's own restore code throws anything but an {@code
-   *     IOException} (the cause is what {@code ObjectInputStream} would throw); nothing partial
-   *     is returned
+   *     IOException} or a {@code VirtualMachineError} (the cause is what {@code ObjectInputStream}
+   *     would throw); nothing partial is returned
    * @throws IOException if the snapshot is closed, or what a class's own restore code threw, or
    *     what {@code ObjectInputStream} throws in its place ({@link java.io.InvalidObjectException}
    *     for a record constructor that threw, {@link java.io.InvalidClassException} "unable to

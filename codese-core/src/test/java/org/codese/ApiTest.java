@@ -2,6 +2,7 @@ package org.codese;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -9,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.ObjectInputFilter;
 import java.io.Serializable;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -82,6 +84,39 @@ class ApiTest {
     assertEquals(true, strict.requireSerializable());
     assertEquals(3, strict.restoreThreads());
     assertEquals(strict, d.withRestoreThreads(3).withRequireSerializable(true));
+  }
+
+  /**
+   * Options equal by {@code equals} have equal hashes: the signing key is compared, and hashed, by
+   * its bytes (issue 12: it was hashed by the array's identity), and so are the allowed classes and
+   * limits; the class loader and the filter are the same objects.
+   */
+  @Test
+  void equalOptionsHaveEqualHashes() {
+    byte[] key = "0123456789abcdef0123".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    ObjectInputFilter filter = info -> ObjectInputFilter.Status.UNDECIDED;
+    ClassLoader loader = ApiTest.class.getClassLoader();
+    java.util.function.Supplier<CodeseOptions> make =
+        () ->
+            CodeseOptions.defaults()
+                .withSigningKey(key.clone())
+                .withAllowedClasses("com.example.*")
+                .withLimits(CodeseLimits.defaults().withMaxObjects(77))
+                .withObjectInputFilter(filter)
+                .withClassLoader(loader)
+                .withRestoreThreads(2);
+    CodeseOptions a = make.get();
+    CodeseOptions b = make.get();
+    assertNotSame(a, b);
+    assertEquals(a, b);
+    assertEquals(a.hashCode(), b.hashCode());
+    assertEquals(a, a.withSigningKey(key.clone()));
+    assertEquals(a.hashCode(), a.withSigningKey(key.clone()).hashCode());
+    byte[] other = key.clone();
+    other[0]++;
+    assertNotEquals(a, a.withSigningKey(other));
+    assertNotEquals(a, a.withSigningKey(null));
+    assertNotEquals(a, a.withObjectInputFilter(info -> ObjectInputFilter.Status.UNDECIDED));
   }
 
   @Test

@@ -16,8 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A deterministic guard on the cold restore path: a fresh JVM that restores a snapshot of plain
  * objects (no hooks, no records) from its bytes loads no class of ASM, of capture, planning or
- * emitting, and none that only hooks or records need. Every class costs a fresh JVM about a
- * quarter of a millisecond to load and verify (docs/DESIGN.md, Section 6).
+ * emitting, and none that only hooks or records need. Every class costs a fresh JVM about a quarter
+ * of a millisecond to load and verify (docs/DESIGN.md, Section 5).
  */
 class RestoreClassesTest {
   /** A plain graph: a ring of nodes, each with a primitive and a shared label. */

@@ -15,9 +15,9 @@ import java.io.Serializable;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.zip.CRC32C;
 import org.codese.corpus.Types.Point;
 import org.codese.load.StreamReader;
+import org.codese.testkit.Checksums;
 import org.codese.testkit.SideBySide;
 import org.codese.testkit.SideBySide.Streams;
 import org.junit.jupiter.api.Test;
@@ -191,13 +191,6 @@ class SmallSegmentsTest {
     }
   }
 
-  /** Rewrites a compact segment's checksum after an edit. */
-  private static void fixChecksum(byte[] stream, int at, int len) {
-    CRC32C crc = new CRC32C();
-    crc.update(stream, at, len - 4);
-    ByteBuffer.wrap(stream).putInt(at + len - 4, (int) crc.getValue());
-  }
-
   @Test
   void aReferenceToAnEntryNeverSentIsDamage() throws Exception {
     byte[] stream = write(SideBySide.CODESE, 2);
@@ -210,7 +203,7 @@ class SmallSegmentsTest {
     int shapeRef = second + 2;
     assertEquals(2, bad[shapeRef], "the shape reference of the second segment");
     bad[shapeRef] = 10;
-    fixChecksum(bad, second, secondLen);
+    Checksums.fixTrailer(bad, second, second + secondLen);
     try (CodeseInputStream in = new CodeseInputStream(new ByteArrayInputStream(bad))) {
       in.readObject();
       CorruptSnapshotException e = assertThrows(CorruptSnapshotException.class, in::readObject);

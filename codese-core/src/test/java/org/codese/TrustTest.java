@@ -5,11 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
+import java.io.InputStreamReader;
 import java.io.ObjectOutputStream;
 import java.io.Serializable;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -127,7 +130,10 @@ class TrustTest {
     }
   }
 
-  /** Run in a child JVM: writes big snapshots to the same file until killed. */
+  /**
+   * Run in a child JVM: writes big snapshots to the same file until killed, printing "wrote" after
+   * each one is complete.
+   */
   public static void main(String[] args) throws Exception {
     Path target = Path.of(args[0]);
     RedBlackTree tree = RedBlackTree.random(200_000, 1);
@@ -135,9 +141,17 @@ class TrustTest {
     System.out.flush();
     while (true) {
       Codese.write(tree, target);
+      System.out.println("wrote");
+      System.out.flush();
     }
   }
 
+  /**
+   * A writer killed while it rewrites a snapshot file leaves the last complete snapshot there. Each
+   * round waits until the child wrote the file completely once, so the file exists whenever the
+   * child is killed, then kills it at a different point of a later write; the file must then read
+   * back as the whole tree, every round.
+   */
   @Test
   void killedWriterNeverLeavesATruncatedFile(@TempDir Path dir) throws Exception {
     Path target = dir.resolve("tree.cdse");
@@ -146,14 +160,26 @@ class TrustTest {
       Process p = new ProcessBuilder(java.toString(), "-Xmx1g", "-cp",
           System.getProperty("java.class.path"), TrustTest.class.getName(), target.toString())
           .redirectErrorStream(true).start();
-      p.getInputStream().read();
-      Thread.sleep(400 + 350L * round);
-      p.destroyForcibly().waitFor(1, TimeUnit.MINUTES);
-      if (Files.exists(target)) {
-        RedBlackTree copy = (RedBlackTree) Codese.read(target);
-        assertEquals(200_000, copy.size());
-        assertTrue(copy.isValid());
+      List<String> output = new ArrayList<>();
+      try {
+        BufferedReader lines =
+            new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+        for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+          output.add(line);
+          if (line.equals("wrote")) {
+            break;
+          }
+        }
+        assertTrue(
+            output.contains("wrote"), "the writer ended before it wrote a snapshot: " + output);
+        Thread.sleep(200L * round); // into the next write, at a different point each round
+      } finally {
+        p.destroyForcibly().waitFor(1, TimeUnit.MINUTES);
       }
+      assertTrue(Files.exists(target), "round " + round);
+      RedBlackTree copy = (RedBlackTree) Codese.read(target);
+      assertEquals(200_000, copy.size(), "round " + round);
+      assertTrue(copy.isValid(), "round " + round);
     }
   }
 }

@@ -458,14 +458,6 @@ final class Decoder {
       String type = className(a.type());
       stack.push(new Made(type, "new " + Names.simple(type).replaceFirst("\\[\\]",
           "[" + len.bits + "]")));
-    } else if (m.owner.equals(Grammar.HOOKS_OWNER) && m.name.equals(Grammar.HOOK_METHOD)
-        && m.desc.equals(Grammar.HOOK_DESCRIPTOR)) {
-      V hook = stack.pop();
-      V table = stack.pop();
-      if (table != TABLE || !(hook instanceof K k && k.c instanceof Constant.Hook h)) {
-        throw fail("Hooks.run with " + kind(table) + ", " + kind(hook));
-      }
-      hook(h);
     } else if (m.owner.equals(Grammar.HOOKS_OWNER) && m.name.equals(Grammar.STEPS_METHOD)
         && m.desc.equals(Grammar.STEPS_DESCRIPTOR)) {
       Num program = num(stack.pop());

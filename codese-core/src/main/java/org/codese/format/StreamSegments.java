@@ -91,6 +91,11 @@ public final class StreamSegments {
     final int[] v;
     final int hash;
 
+    /**
+     * Keys of the same hash but other content this one was compared with: the cost of collisions.
+     */
+    int collisions;
+
     Ints(int[] v) {
       this.v = v;
       this.hash = Arrays.hashCode(v);
@@ -98,7 +103,14 @@ public final class StreamSegments {
 
     @Override
     public boolean equals(Object o) {
-      return o instanceof Ints b && b.hash == hash && Arrays.equals(b.v, v);
+      if (!(o instanceof Ints b) || b.hash != hash) {
+        return false;
+      }
+      if (Arrays.equals(b.v, v)) {
+        return true;
+      }
+      collisions++;
+      return false;
     }
 
     @Override
@@ -474,6 +486,13 @@ public final class StreamSegments {
     private final List<Constant> constants = new ArrayList<>();
     private final List<Shape> shapes = new ArrayList<>();
     private final Map<Ints, Integer> shapeIndex = new HashMap<>();
+
+    /**
+     * How many times a shape was compared with another of the same hash and other content: the work
+     * colliding hashes cost.
+     */
+    private long collisions;
+
     private final ReuseBudget budget = new ReuseBudget();
     /** The number of segments read, since the stream began. */
     private long segmentsRead;
@@ -625,6 +644,7 @@ public final class StreamSegments {
         shapes.add(new Shape(file.classes(), symbols, file.classFiles(), file.placements(),
             weights.shape));
       }
+      collisions += key.collisions;
       return file;
     }
 
@@ -723,6 +743,15 @@ public final class StreamSegments {
     /** @return how many class entries, class files, constants and shapes the dictionaries hold */
     public int entries() {
       return classes.size() + code.size() + constants.size() + shapes.size();
+    }
+
+    /**
+     * @return how many times shapes were compared with others of the same hash and other content
+     *     (for tests: about n log n for n colliding shapes, as long as the keys are ordered; n^2 /
+     *     2 if they were not)
+     */
+    long collisions() {
+      return collisions;
     }
 
     /** Forgets every entry, at a reset. */

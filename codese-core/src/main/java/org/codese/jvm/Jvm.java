@@ -24,11 +24,6 @@ public final class Jvm {
 
   private Jvm() {}
 
-  /** @return the running JDK's feature release, such as 17 or 25 */
-  public static int feature() {
-    return FEATURE;
-  }
-
   /**
    * @return whether default fields of classes closed to deep reflection are reached through {@code
    *     ReflectionFactory} handles (JDK 24 and later) rather than {@code sun.misc.Unsafe}

@@ -9,8 +9,9 @@ import java.lang.invoke.MethodHandle;
 import org.codese.program.Constant;
 
 /**
- * The sanctioned hooks generated code may call: {@link #run} with a resolved {@link HookCall}. This
- * is the only method of Codese that generated code calls.
+ * The runtime of generated code: {@link #runSteps}, which runs a finish program (hook calls and
+ * deferred reference stores), is the only method of Codese that generated code calls; it runs each
+ * resolved {@link HookCall} with {@link #run}.
  */
 final class Hooks {
   private Hooks() {}
@@ -18,17 +19,17 @@ final class Hooks {
   /**
    * Runs one hook. What the class's own code throws leaves as {@code ObjectInputStream} lets it
    * leave ({@code ObjectStreamClass.invokeReadObject}, {@code invokeReadResolve}, {@code
-   * ObjectInputStream.readRecord}): an {@code IOException} as it is, a {@code RuntimeException},
-   * an {@code Error} or a {@code ClassNotFoundException} inside a {@link HookFailure}, and from
-   * {@code readObject} or {@code readResolve} any other checked exception as the cause of an
-   * {@code IOException("unexpected exception type")}; a record constructor's exception becomes an
-   * {@code InvalidObjectException} with its message and the exception as cause.
+   * ObjectInputStream.readRecord}): an {@code IOException} as it is, a {@code RuntimeException}, an
+   * {@code Error} or a {@code ClassNotFoundException} inside a {@link HookFailure}, and from {@code
+   * readObject} or {@code readResolve} any other checked exception as the cause of an {@code
+   * IOException("unexpected exception type")}; a record constructor's exception becomes an {@code
+   * InvalidObjectException} with its message and the exception as cause.
    *
    * @param table the restore table
    * @param hook a {@link HookCall} from the class data
    * @throws Throwable as described above
    */
-  static void run(Object[] table, Object hook) throws Throwable {
+  private static void run(Object[] table, Object hook) throws Throwable {
     HookCall h = (HookCall) hook;
     RestoreRun run = RestoreRun.current();
     // an if-chain, not a switch over the enum: a switch would load a synthetic class

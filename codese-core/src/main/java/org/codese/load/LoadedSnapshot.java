@@ -16,10 +16,10 @@ import org.codese.CodeseLimits;
 import org.codese.CorruptSnapshotException;
 import org.codese.RestoreException;
 import org.codese.UnsafeSnapshotException;
-import org.codese.verify.GrammarCheck;
 import org.codese.format.SnapshotFile;
 import org.codese.program.Grammar;
 import org.codese.program.Tape;
+import org.codese.verify.GrammarCheck;
 
 /**
  * A snapshot whose classes are defined and whose constants are resolved, ready to run.
@@ -302,8 +302,9 @@ public final class LoadedSnapshot {
    * @param threads threads for the create and set phases
    * @return {@code table}
    * @throws RestoreException if a class's own restore code threw anything but an {@code
-   *     IOException} (the cause), or the restore failed in Codese; the table must then be
-   *     discarded
+   *     IOException} or a {@code VirtualMachineError} (the cause), or the restore failed in Codese;
+   *     the table must then be discarded
+   * @throws VirtualMachineError as it was thrown, by a class's own code or while restoring
    * @throws IOException what a class's own restore code threw, or what {@code ObjectInputStream}
    *     throws in its place: {@code InvalidObjectException} for a record constructor that threw,
    *     {@code InvalidClassException} ("unable to create instance") for a constructor that threw
@@ -312,6 +313,9 @@ public final class LoadedSnapshot {
     try {
       return run(table, threads, new RestoreRun());
     } catch (HookFailure f) {
+      if (f.getCause() instanceof VirtualMachineError e) {
+        throw e; // as ObjectInputStream lets it leave
+      }
       throw new RestoreException("restore failed: " + f.getCause(), f.getCause());
     }
   }
@@ -367,6 +371,9 @@ public final class LoadedSnapshot {
     } catch (Throwable t) {
       if (t instanceof InvocationTargetException e) {
         throw unableToCreate(e);
+      }
+      if (t instanceof VirtualMachineError e) {
+        throw e; // out of memory or stack: not a failure of the snapshot
       }
       throw new RestoreException("restore failed: " + t, t);
     } finally {

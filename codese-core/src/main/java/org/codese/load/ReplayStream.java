@@ -362,11 +362,8 @@ final class ReplayStream extends ObjectInputStream implements ObjectInputFilter 
 
   @Override
   public void registerValidation(ObjectInputValidation validation, int priority)
-      throws java.io.InvalidObjectException {
-    if (validation == null) {
-      throw new java.io.InvalidObjectException("null validation");
-    }
-    run.addValidation(validation, priority);
+      throws NotActiveException, java.io.InvalidObjectException {
+    run.register(validation, priority);
   }
 
   @Override

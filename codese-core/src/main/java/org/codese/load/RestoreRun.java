@@ -1,28 +1,42 @@
 package org.codese.load;
 
 import java.io.InvalidObjectException;
+import java.io.NotActiveException;
 import java.io.ObjectInputValidation;
 import java.util.ArrayList;
 import java.util.BitSet;
-import java.util.Comparator;
 import java.util.List;
 
 /**
  * State of one restore on the thread that runs its finish phase: the validations registered by
- * {@code readObject} methods, which run, highest priority first, once the graph is complete; and,
- * for a segment of an object stream, the stream's unshared objects and the objects this restore
- * replaced with a {@code readResolve} result.
+ * {@code readObject} methods, which run once the graph is complete; and, for a segment of an object
+ * stream, the stream's unshared objects and the objects this restore replaced with a {@code
+ * readResolve} result.
+ *
+ * <p>A run is <em>active</em> from {@link #begin} until {@link #finish} or {@link #abandon}: only
+ * then does it take validations, as {@code ObjectInputStream} takes them only while one of its
+ * {@code readObject} calls is under way. Runs nest on a thread: a restore begun by a class's own
+ * code while another runs (a {@code readObject} that reads another stream) ends by making the run
+ * around it current again.
  */
 final class RestoreRun {
   private static final ThreadLocal<RestoreRun> CURRENT = new ThreadLocal<>();
 
-  private record Entry(ObjectInputValidation validation, int priority, int order) {}
+  private record Entry(ObjectInputValidation validation, int priority) {}
 
+  /** In the order they run: highest priority first, among equal ones the last registered first. */
   private final List<Entry> validations = new ArrayList<>();
+
   /** The object stream's ids read with {@code readUnshared}, or {@code null} outside a stream. */
   private final BitSet unshared;
   /** Ids whose {@code readResolve} returned another object; {@code null} until one did. */
   private BitSet replaced;
+
+  /** Whether this run began and has not ended. */
+  private boolean active;
+
+  /** The run that was current on this thread when this one began, while this one is active. */
+  private RestoreRun outer;
 
   /** A restore outside an object stream. */
   RestoreRun() {
@@ -38,18 +52,57 @@ final class RestoreRun {
     this.unshared = unshared;
   }
 
-  static RestoreRun current() {
+  /**
+   * @return the active run of this thread, the innermost if runs nest
+   * @throws NotActiveException if no restore is running on this thread (generated code runs only
+   *     inside one)
+   */
+  static RestoreRun current() throws NotActiveException {
     RestoreRun r = CURRENT.get();
-    return r != null ? r : new RestoreRun();
+    if (r == null) {
+      throw new NotActiveException("no restore is running on this thread");
+    }
+    return r;
   }
 
+  /** Makes {@code r} active and current on this thread, inside the run current until now. */
   static RestoreRun begin(RestoreRun r) {
+    r.outer = CURRENT.get();
+    r.active = true;
     CURRENT.set(r);
     return r;
   }
 
-  void addValidation(ObjectInputValidation v, int priority) {
-    validations.add(new Entry(v, priority, validations.size()));
+  /**
+   * Registers a validation as {@code ObjectInputStream.registerValidation} does: with this run if
+   * it is active, else with an active run of the same object stream on this thread (a stream a
+   * {@code readObject} kept, used while a later object of the stream is read).
+   *
+   * @throws NotActiveException if no such run is active ("stream inactive"), checked first
+   * @throws InvalidObjectException if {@code v} is {@code null}
+   */
+  void register(ObjectInputValidation v, int priority)
+      throws NotActiveException, InvalidObjectException {
+    RestoreRun r = this;
+    if (!active) {
+      r = CURRENT.get();
+      while (r != null && !(unshared != null && r.unshared == unshared)) {
+        r = r.outer;
+      }
+      if (r == null) {
+        throw new NotActiveException("stream inactive");
+      }
+    }
+    if (v == null) {
+      throw new InvalidObjectException("null validation");
+    }
+    // ObjectInputStream.ValidationList.register: before the first of no higher priority
+    List<Entry> list = r.validations;
+    int at = 0;
+    while (at < list.size() && priority < list.get(at).priority()) {
+      at++;
+    }
+    list.add(at, new Entry(v, priority));
   }
 
   /** @return the object stream's ids read with {@code readUnshared}, or {@code null} */
@@ -78,12 +131,7 @@ final class RestoreRun {
    * else inside a {@link HookFailure}, as {@code ObjectInputStream} lets it through.
    */
   void finish() throws InvalidObjectException {
-    CURRENT.remove();
-    if (validations.isEmpty()) {
-      return;
-    }
-    validations.sort(Comparator.comparingInt((Entry e) -> -e.priority())
-        .thenComparingInt(Entry::order));
+    end();
     for (Entry e : validations) {
       try {
         e.validation().validateObject();
@@ -95,7 +143,22 @@ final class RestoreRun {
     }
   }
 
+  /** Ends this run, if it has not ended, without running its validations. */
   void abandon() {
-    CURRENT.remove();
+    end();
+  }
+
+  /** Makes this run inactive and the run it began inside current again. */
+  private void end() {
+    if (!active) {
+      return;
+    }
+    active = false;
+    if (outer == null) {
+      CURRENT.remove();
+    } else {
+      CURRENT.set(outer);
+      outer = null;
+    }
   }
 }

@@ -4,7 +4,9 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InvalidObjectException;
+import java.io.NotActiveException;
 import java.io.ObjectInputFilter;
+import java.io.ObjectInputValidation;
 import java.io.OptionalDataException;
 import java.io.StreamCorruptedException;
 import java.util.Arrays;
@@ -177,6 +179,23 @@ public final class StreamReader {
       restorePending();
     }
     return current.readTopLevel(unshared);
+  }
+
+  /**
+   * Registers a validation with the segment being restored, as {@code
+   * ObjectInputStream.registerValidation} registers one while a {@code readObject} is under way.
+   *
+   * @param v the validation
+   * @param priority its priority
+   * @throws NotActiveException if no segment of this stream is being restored on this thread
+   * @throws InvalidObjectException if {@code v} is {@code null}
+   */
+  public void registerValidation(ObjectInputValidation v, int priority)
+      throws NotActiveException, InvalidObjectException {
+    if (pendingRun == null) {
+      throw new NotActiveException("stream inactive");
+    }
+    pendingRun.register(v, priority);
   }
 
   private void checkNotFailed() throws StreamCorruptedException {

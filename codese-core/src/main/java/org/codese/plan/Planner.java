@@ -5,12 +5,12 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Array;
+import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.lang.reflect.Modifier;
 import org.codese.capture.Graph;
 import org.codese.capture.Node;
 import org.codese.jvm.SerialClass;
@@ -228,7 +228,7 @@ public final class Planner {
         stringIds.add(id);
         strings.add(t.value());
       } else {
-        create.add(text(id, t.value()));
+        create.add(new Op.NewString(id, null, tables.constant(new Constant.Text(t.value()))));
       }
     } else if (node instanceof Node.Box b) {
       char code = Types.primitiveCode(unboxed(b.value().getClass()));
@@ -247,13 +247,6 @@ public final class Planner {
     } else if (node instanceof Node.Instance i) {
       instance(i);
     }
-  }
-
-  private Op text(int id, String s) {
-    if (modifiedUtf8Length(s) <= MAX_CONSTANT_UTF8) {
-      return new Op.NewString(id, s, -1);
-    }
-    return new Op.NewString(id, null, tables.constant(new Constant.Text(s)));
   }
 
   static int modifiedUtf8Length(String s) {

@@ -22,12 +22,10 @@ public final class Grammar {
   public static final String CLASS_PREFIX = "CodeseRestore";
   /** The interface generated classes implement. */
   public static final String ENTRY_INTERFACE = "java/util/function/BiConsumer";
-  /** The class whose static {@link #HOOK_METHOD} runs a hook constant. */
+
+  /** The class whose static {@link #STEPS_METHOD} runs a finish program. */
   public static final String HOOKS_OWNER = "org/codese/load/Hooks";
-  /** The hook-running method: {@code static void run(Object[] table, Object hook)}. */
-  public static final String HOOK_METHOD = "run";
-  /** Its descriptor. */
-  public static final String HOOK_DESCRIPTOR = "([Ljava/lang/Object;Ljava/lang/Object;)V";
+
   /**
    * The finish-program runner: {@code static void runSteps(Object[] table, Object[] constants, int
    * program)}, where constant {@code program} is an {@code int[]} of steps {@link #STEP_HOOK},

@@ -1,7 +1,6 @@
 package org.codese.fuzz;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -110,25 +109,8 @@ final class FuzzSupport {
     return Checksums.fixed(data);
   }
 
-  /** @return a copy of a Codese object stream with the checksums of each framed segment fixed */
+  /** As {@link Checksums#fixedStream}. */
   static byte[] fixedStream(byte[] data) {
-    byte[] b = data.clone();
-    ByteBuffer buf = ByteBuffer.wrap(b);
-    int pos = 6;
-    while (pos + 4 <= b.length) {
-      int len = buf.getInt(pos);
-      if (len == Integer.MIN_VALUE) {
-        pos += 4; // a reset
-        continue;
-      }
-      if (len == 0 || pos + 4L + Math.abs((long) len) > b.length) {
-        break;
-      }
-      if (len > 0) {
-        fixSnapshot(b, pos + 4, pos + 4 + len);
-      }
-      pos += 4 + Math.abs(len); // a segment, or primitive data
-    }
-    return b;
+    return Checksums.fixedStream(data);
   }
 }

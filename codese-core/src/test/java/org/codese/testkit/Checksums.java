@@ -4,10 +4,13 @@ import java.nio.ByteBuffer;
 import java.util.zip.CRC32C;
 
 /**
- * Recomputes a snapshot's checksums after a test changed its bytes, so that the change reaches the
- * checks behind them. Uses only the layout documented in {@code org.codese.format.SnapshotFile}:
- * magic (4), version (2), then sections of tag (1), length (4), CRC-32C of the payload (4) and
- * payload, then a CRC-32C of everything before it.
+ * Recomputes the checksums of a snapshot or of an object stream's segments after a test changed
+ * their bytes, so that the change reaches the checks behind them: the one place the tests do this.
+ * Uses only the layouts documented in {@code org.codese.format.SnapshotFile} (magic (4), version
+ * (2), then sections of tag (1), length (4), CRC-32C of the payload (4) and payload, then a CRC-32C
+ * of everything before it), {@code org.codese.format.StreamSegments} (a compact segment: its bytes,
+ * then a CRC-32C of them) and {@code org.codese.load.StreamReader} (a stream: magic (4), version
+ * (2), then frames of a {@code u4} word and what it announces).
  */
 public final class Checksums {
   private Checksums() {}
@@ -62,5 +65,56 @@ public final class Checksums {
   public static byte[] fixInPlace(byte[] snapshot) {
     fix(snapshot, 0, snapshot.length);
     return snapshot;
+  }
+
+  /**
+   * Recomputes, in place, the trailer of a snapshot or stream segment at {@code [start, end)}: the
+   * CRC-32C of its bytes before the last four, in those four. Section checksums are left alone,
+   * which is all a compact stream segment (stream format 3) has.
+   *
+   * @param b the bytes holding the snapshot or segment
+   * @param start where it starts
+   * @param end where it ends
+   */
+  public static void fixTrailer(byte[] b, int start, int end) {
+    if (end - start < 4) {
+      return;
+    }
+    CRC32C c = new CRC32C();
+    c.update(b, start, end - 4 - start);
+    ByteBuffer.wrap(b).putInt(end - 4, (int) c.getValue());
+  }
+
+  /**
+   * @param stream a Codese object stream's bytes; not changed
+   * @return a copy with the checksums of each framed segment recomputed: the trailer of a compact
+   *     segment (stream format 3), all of a snapshot's checksums for the older formats, whose
+   *     segments are whole snapshots; frames after a length that runs past the end are left alone
+   */
+  public static byte[] fixedStream(byte[] stream) {
+    byte[] b = stream.clone();
+    if (b.length < 6) {
+      return b;
+    }
+    ByteBuffer buf = ByteBuffer.wrap(b);
+    boolean compact = buf.getShort(4) >= 3;
+    int pos = 6;
+    while (pos + 4 <= b.length) {
+      int len = buf.getInt(pos);
+      if (len == Integer.MIN_VALUE) {
+        pos += 4; // a reset
+        continue;
+      }
+      if (len == 0 || pos + 4L + Math.abs((long) len) > b.length) {
+        break;
+      }
+      if (len > 0 && compact) {
+        fixTrailer(b, pos + 4, pos + 4 + len);
+      } else if (len > 0) {
+        fix(b, pos + 4, pos + 4 + len);
+      }
+      pos += 4 + Math.abs(len); // a segment, or primitive data
+    }
+    return b;
   }
 }

@@ -140,4 +140,43 @@ class TestkitSelfTest {
         () -> RoundTrip.of(new java.util.HashSet<>(List.of(1, 2, 3, 4))).name("unstable").run());
     assertTrue(e.getMessage().contains("TEST BUG"), e.getMessage());
   }
+
+  /**
+   * {@link Checksums#fixedStream} leaves a stream whose checksums are right as it is (it fixes a
+   * compact segment's trailer only, not sections it does not have), and makes a segment changed
+   * after writing pass the checksum, so that the change reaches the checks behind it.
+   */
+  @Test
+  void streamChecksumsAreFixedAndOnlyThem() throws Exception {
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    try (java.io.ObjectOutputStream out = RoundTrip.CodeseStreams.newOutput(bytes)) {
+      for (int i = 0; i < 4; i++) {
+        out.writeObject(new ArrayList<>(List.of(new Point(i, -i), "p" + i)));
+        out.writeInt(i);
+      }
+    }
+    byte[] stream = bytes.toByteArray();
+    org.junit.jupiter.api.Assertions.assertArrayEquals(stream, Checksums.fixedStream(stream));
+    byte[] changed = stream.clone();
+    int firstLength = java.nio.ByteBuffer.wrap(stream).getInt(6); // after the 6-byte header
+    changed[10 + firstLength / 2] ^= 1; // in the first segment
+    assertTrue(read(changed).contains("checksum"), read(changed));
+    assertTrue(
+        !read(Checksums.fixedStream(changed)).contains("checksum"),
+        read(Checksums.fixedStream(changed)));
+  }
+
+  /** Reads a stream to its end: what it read, or the exception that stopped it. */
+  private static String read(byte[] stream) {
+    StringBuilder s = new StringBuilder();
+    try (java.io.ObjectInputStream in =
+        RoundTrip.CodeseStreams.newInput(new java.io.ByteArrayInputStream(stream))) {
+      for (int i = 0; i < 4; i++) {
+        s.append(in.readObject()).append(' ').append(in.readInt()).append(' ');
+      }
+    } catch (Exception e) {
+      s.append(e);
+    }
+    return s.toString();
+  }
 }
