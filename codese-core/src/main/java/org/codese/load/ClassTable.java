@@ -202,7 +202,7 @@ final class ClassTable {
    * @return the field, not yet made accessible
    * @throws ClassMismatchException if the field is not one the snapshot may set
    */
-  synchronized Field writableField(int index, String name) throws ClassMismatchException {
+  Field writableField(int index, String name) throws ClassMismatchException {
     Map<String, Field> known = writable.get(index);
     if (known == null) {
       known = new HashMap<>();

@@ -7,16 +7,12 @@ import org.codese.verify.GrammarCheck;
 
 /**
  * Runs {@link GrammarCheck#check} on a short-lived daemon thread while the loader resolves the
- * snapshot's classes, and then, once the loader hands it the checked class table, {@link
- * ProgramCheck} while the loader resolves the constants: in a cold JVM each side does mostly class
- * loading and interpreted work, and on a machine with more than one processor they overlap.
- * Neither check has a side effect to order against the loader's: the grammar check reads only the
- * parsed file, the program check the file and the class table.
+ * snapshot's classes, so that in a cold JVM the two overlap on a machine with more than one
+ * processor (each does mostly class loading and interpreted work). The check only reads the parsed
+ * file: it has no side effect to order against the loader's.
  *
- * <p>Use, from the thread that started it: {@link #start}; then {@link #result} exactly once; and
- * on every path exactly one of {@link #checkProgram} (followed by {@link #program}) or {@link
- * #abandon}, so that the thread never waits for a table that will not come. Where no second
- * processor or thread is available both checks run on the caller's thread.
+ * <p>Use: {@link #start}, then {@link #result} exactly once, from the thread that started it.
+ * Where no second processor or thread is available the check runs in {@link #start} itself.
  */
 final class CodeCheck extends Thread {
   /**
@@ -38,19 +34,12 @@ final class CodeCheck extends Thread {
 
   private final SnapshotFile file;
   private final GrammarCheck.Checked[] known;
-  /** Guards every field below. */
+  /** Guards {@link #result}, {@link #failure} and {@link #done}. */
   private final Object lock = new Object();
   private GrammarCheck.Result result;
   private Throwable failure;
   private boolean done;
   private boolean started;
-  /** The table handed over by {@link #checkProgram}; null until then. */
-  private ClassTable table;
-  /** Set by {@link #abandon}: no table will come. */
-  private boolean abandoned;
-  private ProgramCheck program;
-  private Throwable programFailure;
-  private boolean programDone;
 
   private CodeCheck(SnapshotFile file, GrammarCheck.Checked[] known) {
     super("codese-code-check");
@@ -138,90 +127,7 @@ final class CodeCheck extends Thread {
           break;
         }
       }
-      runProgram(r);
     }
-  }
-
-  /** Waits for the loader's table (or its abandonment), then checks the program against it. */
-  private void runProgram(GrammarCheck.Result r) {
-    ClassTable t;
-    synchronized (lock) {
-      while (table == null && !abandoned) {
-        try {
-          lock.wait();
-        } catch (InterruptedException e) {
-          abandoned = true; // nobody interrupts this thread but to end it
-        }
-      }
-      t = table;
-    }
-    ProgramCheck p = null;
-    Throwable f = null;
-    if (t != null) {
-      try {
-        p = ProgramCheck.check(file, r.program(), t);
-      } catch (java.io.ObjectStreamException | RuntimeException | Error e) {
-        f = e;
-      }
-    }
-    synchronized (lock) {
-      program = p;
-      programFailure = f;
-      programDone = true;
-      lock.notifyAll();
-    }
-  }
-
-  /**
-   * Hands over the class table, resolved and checked ({@link ClassTable#checkFields}), for the
-   * program check; call {@link #program} for its outcome. The caller may go on resolving the
-   * snapshot's constants meanwhile.
-   *
-   * @param checked the snapshot's class table
-   */
-  void checkProgram(ClassTable checked) {
-    synchronized (lock) {
-      table = checked;
-      lock.notifyAll();
-    }
-  }
-
-  /** Tells the thread that no table will come: the load failed before {@link #checkProgram}. */
-  void abandon() {
-    synchronized (lock) {
-      abandoned = true;
-      lock.notifyAll();
-    }
-  }
-
-  /**
-   * The program check of the table {@link #checkProgram} handed over: waits for the thread, or
-   * runs it here if the thread did not start or stopped before it (a check that failed to run is
-   * run again here, so that its exception comes from this thread's call).
-   *
-   * @return the passed check
-   * @throws java.io.ObjectStreamException at the first statement that breaks an invariant
-   */
-  ProgramCheck program() throws java.io.ObjectStreamException {
-    ClassTable t;
-    boolean interrupted = false;
-    synchronized (lock) {
-      t = table;
-      while (started && !programDone) {
-        try {
-          lock.wait();
-        } catch (InterruptedException e) {
-          interrupted = true;
-        }
-      }
-      if (program != null) {
-        t = null;
-      }
-    }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
-    }
-    return t == null ? program : ProgramCheck.check(file, result.program(), t);
   }
 
   /** Loads and initialises Codese's own {@code classes}, whose initialisers have no effect. */

@@ -158,7 +158,6 @@ public final class LoadedSnapshot {
     ClassTable reused;
     Object[] constants;
     ObjectInputFilter f = null;
-    boolean handedOver = false;
     try {
       Admission.checkLimits(file, limits, 0, 0);
       // a segment of a shape seen before has the same class table: resolved and checked then
@@ -170,10 +169,6 @@ public final class LoadedSnapshot {
       if (reused == null) {
         table.checkFields();
       }
-      if (check != null) {
-        check.checkProgram(table); // the program check needs no constant: it overlaps with these
-        handedOver = true;
-      }
       // hooks ask the filter and the limit about the arrays a readObject allocates (ReplayStream)
       constants = Constants.resolve(file.constants(), table, f, limits.maxArrayLength(), memo);
     } catch (IOException | RuntimeException e) {
@@ -181,10 +176,6 @@ public final class LoadedSnapshot {
         check.result(); // code that breaks the grammar is the first reason to reject a snapshot
       }
       throw e;
-    } finally {
-      if (check != null && !handedOver) {
-        check.abandon();
-      }
     }
     if (check != null) {
       code = check.result();
@@ -195,8 +186,7 @@ public final class LoadedSnapshot {
     int longestArray =
         Admission.checkLimits(file, limits, code.longestArray(), code.arrayElements());
     Admission.checkArrays(file, table, f, longestArray, streamBytes);
-    ProgramCheck checked =
-        check != null ? check.program() : ProgramCheck.check(file, code.program(), table);
+    ProgramCheck checked = ProgramCheck.check(file, code.program(), table, constants);
     // last: reading a declared serialVersionUID initialises the class, so only a snapshot that
     // passed every other check initialises the classes it merely names
     if (reused == null) {

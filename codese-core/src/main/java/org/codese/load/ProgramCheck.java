@@ -68,6 +68,7 @@ final class ProgramCheck {
   private static final byte RESOLVED = 6;
 
   private final List<Constant> raw;
+  private final Object[] resolved;
   private final ClassTable classes;
   private final int first;
   private final int end;
@@ -110,10 +111,11 @@ final class ProgramCheck {
   private Class<?> countOf;
   private int count;
 
-  private ProgramCheck(SnapshotFile file, ClassTable classes, int slots) {
+  private ProgramCheck(SnapshotFile file, ClassTable classes, Object[] resolved, int slots) {
     this.raw = file.constants();
     this.entries = file.classes();
     this.hooksRun = new boolean[raw.size()];
+    this.resolved = resolved;
     this.classes = classes;
     this.first = file.firstId();
     this.end = file.tableSize();
@@ -132,15 +134,14 @@ final class ProgramCheck {
    *
    * @param file the parsed snapshot
    * @param program its lifted classes, from a grammar check without violations
-   * @param classes its resolved class table, after {@link ClassTable#checkFields}; the check
-   *     needs no resolved constant, so it may run while another thread resolves them (it shares
-   *     only {@link ClassTable#writableField}, which is synchronized)
+   * @param classes its resolved class table
+   * @param resolved its resolved constants
    * @return the check, for {@link #priorIds()} and {@link #priorTypes()}
    * @throws ObjectStreamException at the first statement that breaks an invariant
    */
   static ProgramCheck check(SnapshotFile file, List<GrammarCheck.Lifted> program,
-      ClassTable classes) throws ObjectStreamException {
-    ProgramCheck c = new ProgramCheck(file, classes, slots(file, program));
+      ClassTable classes, Object[] resolved) throws ObjectStreamException {
+    ProgramCheck c = new ProgramCheck(file, classes, resolved, slots(file, program));
     c.run(program);
     return c;
   }
@@ -324,19 +325,9 @@ final class ProgramCheck {
           throw reject("stores constant " + k + " into the table; only enum"
               + " constants, classes and stream classes are stored as they are");
         }
-        fill(id, FOREIGN, storedClass(c), 0);
+        fill(id, FOREIGN, resolved[k].getClass(), 0);
       }
     }
-  }
-
-  /**
-   * The class of what a constant stored as it is resolves to: the enum for an enum constant (its
-   * constant-specific body, if any, is a subclass, so whatever the enum fits the constant fits),
-   * {@code Class} for a class, {@code ObjectStreamClass} for a stream class.
-   */
-  private Class<?> storedClass(Constant c) {
-    return c instanceof Constant.EnumRef e ? classes.get(e.type())
-        : c instanceof Constant.TypeRef ? Class.class : java.io.ObjectStreamClass.class;
   }
 
   /** The class an allocator constant allocates, which must be a concrete class. */
@@ -696,10 +687,9 @@ final class ProgramCheck {
   /** The field of a setter constant, whose setter kind and declaring class must fit. */
   private Field setter(int constant, char setterKind, Class<?> targetType)
       throws ObjectStreamException {
-    if (!(raw(constant) instanceof Constant.Setter s)) {
+    if (!(raw(constant) instanceof Constant.Setter) || !(resolved[constant] instanceof Field f)) {
       throw reject("sets a field through constant " + constant + ", which is not a field");
     }
-    Field f = classes.writableField(s.type(), s.field());
     boolean fits = setterKind == 'L' ? !f.getType().isPrimitive()
         : f.getType().isPrimitive() && Types.primitiveCode(f.getType()) == setterKind;
     if (!fits) {
