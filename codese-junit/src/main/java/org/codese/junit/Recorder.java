@@ -73,7 +73,9 @@ final class Recorder {
 
   private static void write(Path file, byte[] bytes) throws IOException {
     Files.createDirectories(file.getParent());
-    Path temp = Files.createTempFile(file.getParent(), file.getFileName().toString(), ".tmp");
+    // not createTempFile, whose file is private to its owner: fixtures are shared sources
+    Path temp = file.resolveSibling(file.getFileName() + "." + ProcessHandle.current().pid()
+        + ".tmp");
     try {
       Files.write(temp, bytes);
       Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);

@@ -54,6 +54,7 @@ final class Launch {
     Map<String, String> config = new HashMap<>();
     config.put(SAMPLES, "true");
     config.put(FixtureSpec.DIR, dir.toString());
+    config.put(FixtureSpec.RECORD, "false"); // not the build's -Dcodese.fixtures.record
     for (int i = 0; i < params.size(); i += 2) {
       config.put(params.get(i), params.get(i + 1));
     }
