@@ -24,10 +24,15 @@ import org.codese.bench.peers.Peers;
  *   <li>{@code verify GRAPH DIR PEER...}: restores each peer's file and checks it;
  *   <li>{@code stats GRAPH}: the paper's Figure 4 counts;
  *   <li>{@code streamwrite PEER FILE}: writes {@link StreamCase}'s many small objects;
- *   <li>{@code streamread PEER FILE}: reads them back, timed.
+ *   <li>{@code streamread PEER FILE}: reads them back, timed;
+ *   <li>{@code fixtureprep DIR}: writes and records {@link FixtureCase}'s fixture in DIR;
+ *   <li>{@code fixture VARIANT DIR TESTS}: runs its TESTS tests with JUnit, timed from start.
  * </ul>
  */
 public final class Child {
+  /** when this class was initialised: the start of a {@code fixture} child's timing */
+  private static final long STARTED = System.nanoTime();
+
   private Child() {}
 
   /**
@@ -68,6 +73,15 @@ public final class Child {
       case "streamread":
         double[] read = StreamCase.read(args[1], Path.of(args[2]));
         System.out.println("@@ " + read[0] + " " + (long) read[1]);
+        break;
+      case "fixtureprep":
+        FixtureCase.prepare(Path.of(args[1]));
+        break;
+      case "fixture":
+        System.setProperty("codese.bench.fixture.tests", args[3]);
+        long[] ran = FixtureCase.run(args[1], Path.of(args[2]));
+        double ms = (System.nanoTime() - STARTED) / 1e6;
+        System.out.println("@@ " + ms + " " + ran[0] + " " + ran[1]);
         break;
       default:
         throw new IllegalArgumentException("unknown mode " + args[0]);

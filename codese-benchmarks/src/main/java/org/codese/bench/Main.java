@@ -266,6 +266,7 @@ public final class Main {
     memoryAll(quick ? List.of("rbt-1000") : graphs);
     curve("rbt-100", quick ? 1_000 : 100_000);
     streams(quick ? 3 : 7);
+    fixtures(quick ? 20 : FixtureCase.TESTS, quick ? 1 : 3);
     warmAll(quick ? List.of("rbt-1000") : graphs);
 
     log("writing report");
@@ -561,6 +562,36 @@ public final class Main {
       double[] jdk = r.streamFiles.get("jdk");
       if (jdk != null && jdk != facts && jdk[2] != facts[2]) {
         r.errors.add("stream case: " + p + " read checksum " + facts[2] + ", the JDK " + jdk[2]);
+      }
+    }
+  }
+
+  /**
+   * {@link FixtureCase}: records the fixture once, then runs each variant's {@code tests} tests in
+   * {@code samples} fresh JVMs each; a run with a failed test is an error.
+   */
+  private void fixtures(int tests, int samples) throws Exception {
+    r.fixtureTests = tests;
+    Path dir = work.resolve("fixtures");
+    Files.createDirectories(dir);
+    log("test fixtures: writing and recording the fixture");
+    if (child(fullClassPath(), List.of(), "fixtureprep", dir.toString()).status != 0) {
+      return;
+    }
+    for (int s = 0; s < samples; s++) {
+      for (String v : FixtureCase.VARIANTS) {
+        log("test fixtures: " + tests + " tests, " + v + ", sample " + (s + 1) + "/" + samples);
+        Run run = child(fullClassPath(), List.of(), "fixture", v, dir.toString(),
+            Integer.toString(tests));
+        if (run.status != 0 || run.lines.isEmpty()) {
+          continue;
+        }
+        String[] f = run.lines.get(0).split(" ");
+        if (Long.parseLong(f[1]) != tests || Long.parseLong(f[2]) != 0) {
+          r.errors.add("fixture case " + v + ": " + f[1] + " tests passed, " + f[2] + " failed");
+          continue;
+        }
+        r.fixtureRuns.computeIfAbsent(v, k -> new ArrayList<>()).add(Double.parseDouble(f[0]));
       }
     }
   }

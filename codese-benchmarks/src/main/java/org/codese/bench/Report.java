@@ -50,6 +50,14 @@ final class Report {
       }
     }
     Files.write(out.resolve("stream.csv"), stream);
+    List<String> fixture = new ArrayList<>(List.of("variant,tests,nodes,sample,total_ms"));
+    for (Map.Entry<String, List<Double>> e : r.fixtureRuns.entrySet()) {
+      for (int i = 0; i < e.getValue().size(); i++) {
+        fixture.add(e.getKey() + "," + r.fixtureTests + "," + FixtureCase.NODES + "," + (i + 1)
+            + "," + e.getValue().get(i));
+      }
+    }
+    Files.write(out.resolve("fixture.csv"), fixture);
     List<String> lines = new ArrayList<>();
     lines.add("graph,objects,reference_fields_set,primitive_fields_set,opaque_objects");
     for (String g : r.graphs) {
@@ -280,6 +288,32 @@ final class Report {
       w.println();
       w.printf("Codese/JDK: bytes %.2fx, read time %.2fx (medians).%n", codese[0] / jdk[0],
           Results.median(r.streamReads.get("codese")) / Results.median(r.streamReads.get("jdk")));
+    }
+    w.println();
+  }
+
+  /** {@link FixtureCase}: total time of a test class whose every test needs a fresh fixture. */
+  private void fixtures(PrintWriter w) {
+    if (r.fixtureRuns.isEmpty()) {
+      return;
+    }
+    w.println("## Test fixtures");
+    w.println();
+    w.println(r.fixtureTests + " JUnit 5 tests, each needing a fresh copy of a "
+        + String.format("%,d", FixtureCase.NODES) + "-node red-black tree that it changes, run by"
+        + " the JUnit launcher in a fresh JVM; total time from the JVM's main to the last test"
+        + " (median [min-max] of " + r.fixtureRuns.values().iterator().next().size()
+        + " JVMs). build: `@BeforeEach` builds the tree; jdk: `@BeforeEach` deserializes bytes"
+        + " read once; codese: a codese-junit `@Fixture` field (loaded once, restored per test).");
+    w.println();
+    w.println("| fixture | total ms | total / tests (ms) | time / codese |");
+    w.println("|---|---:|---:|---:|");
+    double codese = Results.median(r.fixtureRuns.get("codese"));
+    for (Map.Entry<String, List<Double>> e : r.fixtureRuns.entrySet()) {
+      List<Double> runs = e.getValue();
+      double median = Results.median(runs);
+      w.printf("| %s | %.0f [%.0f-%.0f] | %.2f | %.2f |%n", e.getKey(), median,
+          Collections.min(runs), Collections.max(runs), median / r.fixtureTests, median / codese);
     }
     w.println();
   }
@@ -540,6 +574,7 @@ final class Report {
     w.println();
 
     streams(w);
+    fixtures(w);
     w.println("## Memory during one restore in a fresh JVM");
     w.println();
     w.println("Peaks are reset after the JVM starts; the peak is read after reading the file and"

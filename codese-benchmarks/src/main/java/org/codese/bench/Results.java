@@ -60,6 +60,11 @@ final class Results {
   /** {@link StreamCase}: peer to read ms, one per fresh JVM */
   final Map<String, List<Double>> streamReads = new LinkedHashMap<>();
 
+  /** {@link FixtureCase}: the number of tests per run */
+  int fixtureTests;
+  /** {@link FixtureCase}: variant to total ms, one per fresh JVM */
+  final Map<String, List<Double>> fixtureRuns = new LinkedHashMap<>();
+
   static String key(String graph, String peer) {
     return graph + "|" + peer;
   }
