@@ -21,7 +21,6 @@ import org.codese.testkit.Box;
 import org.codese.testkit.SideBySide;
 import org.codese.testkit.SideBySide.Outcome;
 import org.codese.testkit.SideBySide.Streams;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.objectweb.asm.ClassWriter;
@@ -541,9 +540,6 @@ class ClassDescriptorsConformanceTest {
    * fields have type {@code Object} ({@code ObjectStreamField(name, signature)}, "the type of
    * the field, or Object if it is not a primitive type" known only by its signature).
    */
-  @Disabled("issue 16: Codese gives lookup's local descriptor where the JDK gives the one read "
-      + "from the stream: an ObjectStreamClass read back is == lookup(cl), and its fields' and "
-      + "GetField.getObjectStreamClass()'s object fields have their declared types, not Object")
   @Test
   void descriptorsFromTheStreamAreTheStreamsOwn() throws Exception {
     ObjectStreamClass d = ObjectStreamClass.lookup(Declared.class);

@@ -169,7 +169,11 @@ public final class FieldTable {
     return new ObjectInputStream.GetField() {
       @Override
       public ObjectStreamClass getObjectStreamClass() {
-        return ObjectStreamClass.lookupAny(slot.type());
+        try {
+          return StreamDescriptors.of(slot.type()); // the stream's, as ObjectInputStream's is
+        } catch (java.io.InvalidClassException e) {
+          throw new IllegalStateException(e.getMessage(), e);
+        }
       }
 
       @Override

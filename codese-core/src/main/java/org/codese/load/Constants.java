@@ -8,6 +8,7 @@ import java.lang.reflect.Field;
 import java.util.List;
 import org.codese.ClassMismatchException;
 import org.codese.jvm.Jvm;
+import org.codese.jvm.StreamDescriptors;
 import org.codese.jvm.Types;
 import org.codese.program.Constant;
 
@@ -80,7 +81,7 @@ final class Constants {
     if (c instanceof Constant.TypeRef t) {
       return classes.get(t.type());
     } else if (c instanceof Constant.StreamClassRef t) {
-      return java.io.ObjectStreamClass.lookupAny(classes.get(t.type()));
+      return streamClass(classes.get(t.type()));
     } else if (c instanceof Constant.EnumRef e) {
       return enumConstant(classes.get(e.type()), e.name());
     } else if (c instanceof Constant.Allocator a) {
@@ -101,6 +102,15 @@ final class Constants {
       return t.values();
     }
     throw new IllegalArgumentException("unknown constant " + c);
+  }
+
+  /** The descriptor of {@code type} as {@code ObjectInputStream} reads one back. */
+  private static Object streamClass(Class<?> type) throws ClassMismatchException {
+    try {
+      return StreamDescriptors.of(type);
+    } catch (java.io.InvalidClassException e) {
+      throw new ClassMismatchException(type.getName(), null, e.getMessage());
+    }
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})

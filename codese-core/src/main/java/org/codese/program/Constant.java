@@ -9,7 +9,10 @@ public sealed interface Constant {
   /** A {@code Class} object. */
   record TypeRef(int type) implements Constant {}
 
-  /** The JVM's {@code ObjectStreamClass} of a class, as {@code ObjectStreamClass.lookupAny}. */
+  /**
+   * An {@code ObjectStreamClass} of a class, restored as {@code ObjectInputStream} reads one back
+   * (a descriptor built from the stream, not {@code lookup}'s own).
+   */
   record StreamClassRef(int type) implements Constant {}
 
   /** An enum constant, by its declaring enum class and name. */
