@@ -1,0 +1,128 @@
+package org.codese.compat;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.io.Serializable;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import org.codese.Codese;
+import org.codese.CodeseInputStream;
+import org.codese.CodeseOutputStream;
+import org.codese.format.SnapshotFile;
+import org.codese.samples.RedBlackTree;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Snapshot files committed with the project (src/test/resources/org/codese/compat), written by
+ * the format version of this build, that every build must still read: a change that breaks the
+ * stored form fails here, not in a user's cache. Each file restores to the graph its name stands
+ * for, compared by the JDK's serial form. When the format version changes, record the files of
+ * the new version with {@code -Dcodese.compat.record=true} (run from the module directory) and
+ * keep the old ones: they must load or fail with the format-version message.
+ */
+class CompatibilityTest {
+  private static final Path DIR = Path.of("src/test/resources/org/codese/compat");
+
+  /** The graphs, by file name; each built the same way every time, of JDK and sample classes. */
+  private static Map<String, Serializable> graphs() {
+    Map<String, Serializable> g = new LinkedHashMap<>();
+    g.put("rbt-200", RedBlackTree.random(200, 7));
+    HashMap<String, List<Integer>> map = new HashMap<>();
+    for (int i = 0; i < 50; i++) {
+      map.put("k" + i, new ArrayList<>(List.of(i, i * i)));
+    }
+    g.put("hashmap", map);
+    TreeMap<Integer, Object> mixed = new TreeMap<>();
+    mixed.put(1, "text");
+    mixed.put(2, new int[] {1, 2, 3});
+    mixed.put(3, TimeUnit.SECONDS);
+    mixed.put(4, 42L);
+    mixed.put(5, new String[] {"a", null, "a"});
+    mixed.put(6, java.math.BigDecimal.valueOf(314, 2));
+    g.put("mixed", mixed);
+    return g;
+  }
+
+  private static String snapshotName(String graph) {
+    return "v" + SnapshotFile.VERSION + "-" + graph + ".cdse";
+  }
+
+  private static final String STREAM =
+      "stream-v" + org.codese.load.StreamReader.STREAM_VERSION + ".cdse";
+
+  @Test
+  void committedSnapshotsOfThisFormatVersionStillRestore() throws Exception {
+    record();
+    int checked = 0;
+    for (Map.Entry<String, Serializable> e : graphs().entrySet()) {
+      byte[] file = read(snapshotName(e.getKey()));
+      Object restored = Codese.fromBytes(file);
+      assertArrayEquals(jdkForm(e.getValue()), jdkForm(restored), e.getKey());
+      checked++;
+    }
+    assertEquals(graphs().size(), checked);
+  }
+
+  @Test
+  void aCommittedObjectStreamStillReads() throws Exception {
+    record();
+    try (ObjectInputStream in = new CodeseInputStream(new ByteArrayInputStream(read(STREAM)))) {
+      for (Serializable expected : graphs().values()) {
+        assertArrayEquals(jdkForm(expected), jdkForm(in.readObject()));
+      }
+      assertEquals(12345, in.readInt());
+      assertEquals("end", in.readUTF());
+    }
+  }
+
+  /** Writes the files if {@code codese.compat.record} asks for it. */
+  private static void record() throws IOException {
+    if (!Boolean.getBoolean("codese.compat.record")) {
+      return;
+    }
+    Files.createDirectories(DIR);
+    for (Map.Entry<String, Serializable> e : graphs().entrySet()) {
+      Files.write(DIR.resolve(snapshotName(e.getKey())), Codese.toBytes(e.getValue()));
+    }
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (ObjectOutputStream out = new CodeseOutputStream(bytes)) {
+      for (Serializable g : graphs().values()) {
+        out.writeObject(g);
+      }
+      out.writeInt(12345);
+      out.writeUTF("end");
+    }
+    Files.write(DIR.resolve(STREAM), bytes.toByteArray());
+  }
+
+  private static byte[] read(String name) throws IOException {
+    try (InputStream in = CompatibilityTest.class.getResourceAsStream(name)) {
+      assertTrue(in != null, "missing committed file " + name + " of this format version:"
+          + " record it with -Dcodese.compat.record=true and commit it");
+      return in.readAllBytes();
+    }
+  }
+
+  private static byte[] jdkForm(Object o) throws IOException {
+    ByteArrayOutputStream b = new ByteArrayOutputStream();
+    try (ObjectOutputStream out = new ObjectOutputStream(b)) {
+      out.writeObject(o);
+    }
+    return b.toByteArray();
+  }
+}
