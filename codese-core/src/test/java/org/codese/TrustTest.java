@@ -25,6 +25,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.codese.samples.RedBlackTree;
+import org.codese.testkit.TestOutput;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -66,8 +67,8 @@ class TrustTest {
       }
     }
     used[2] = metaspaceUsed();
-    System.out.printf("[metaspace] used after 1,000 / 5,001 / 10,000 snapshots: %d / %d / %d KB%n",
-        used[0] / 1024, used[1] / 1024, used[2] / 1024);
+    TestOutput.detail(String.format("[metaspace] used after 1,000 / 5,001 / 10,000 snapshots:"
+        + " %d / %d / %d KB", used[0] / 1024, used[1] / 1024, used[2] / 1024));
     // Each snapshot defines 3-4 hidden classes; kept alive, 9,000 more snapshots would add tens
     // of megabytes. Unloaded, Metaspace stays where it was after the first thousand.
     assertTrue(used[2] - used[0] < 8L << 20, "Metaspace grew from " + used[0] / 1024 + " KB to "

@@ -10,12 +10,14 @@ import java.io.ObjectInputStream;
 import java.io.ObjectStreamClass;
 import java.io.OptionalDataException;
 import java.io.OutputStream;
+import java.io.PrintWriter;
 import java.io.StreamCorruptedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.codese.CaptureException;
 import org.codese.CodeseOutputStream;
@@ -39,6 +41,8 @@ import picocli.CommandLine.Spec;
             + " an OptionalDataException giving its length; those bytes are read with readFully"
             + " and written unchanged with write(byte[]), so that readInt, readUTF etc. read"
             + " the same values back. Adjacent blocks are joined.",
+        "",
+        "On success prints one line: what was read and written, with sizes.",
         "",
         "INPUT is deserialized by the JDK: convert only files you trust."},
     footer = {"", "Example:", "  codese convert state.ser -o state.cdse --classpath app.jar"})
@@ -91,7 +95,31 @@ final class ConvertCommand implements Callable<Integer> {
       bar.next("Capturing", items.size());
       write(items, bar);
     }
+    PrintWriter out = spec.commandLine().getOut();
+    out.println(summary(items, size));
+    out.flush();
     return Main.OK;
+  }
+
+  /** The line a conversion prints: what was read, and what was written where. */
+  private String summary(List<Object> items, long inputSize) throws IOException {
+    long objects = 0;
+    long blocks = 0;
+    long dataBytes = 0;
+    for (Object item : items) {
+      if (item instanceof Block b) {
+        blocks++;
+        dataBytes += b.bytes.length;
+      } else {
+        objects++;
+      }
+    }
+    String data = blocks == 0 ? "" : String.format(Locale.ROOT,
+        " and %,d byte%s of primitive data in %,d block%s", dataBytes, dataBytes == 1 ? "" : "s",
+        blocks, blocks == 1 ? "" : "s");
+    return String.format(Locale.ROOT, "converted %s (%,d bytes) to %s (%,d bytes): %,d object%s%s,"
+        + " one segment per object", input, inputSize, output, Files.size(output), objects,
+        objects == 1 ? "" : "s", data);
   }
 
   private List<Object> read(ClassLoader loader, long size, Progress bar) {

@@ -23,19 +23,31 @@ import picocli.CommandLine.Spec;
     versionProvider = Main.Version.class,
     description = {
         "Prints what a snapshot or Codese object stream holds, without running any of its code:"
-            + " format version, the JDK it was captured on, checksum status, the classes it"
-            + " creates with their instance counts and the paper's Figure 4 columns, and the"
-            + " size of its generated code and data.",
+            + " format version, the JDK it was captured on, checksum status, sizes, and a table"
+            + " of the classes it creates with how many objects and field values of each.",
         "",
-        "#ref fields and #prim fields count the field and array-element values the restore"
-            + " program sets to something other than null, zero or false (including values"
-            + " set through default-field records of readObject replays); they are charged to"
-            + " the class of the object whose field is set.",
-        "",
-        "allow-list is the CodeseOptions line a program needs to load the file if it"
+        "objects             the objects the restore program creates (one per slot of its"
+            + " restore table);",
+        "items               what a reader gets in order: objects from readObject, and blocks"
+            + " of primitive data for readInt, readUTF etc.;",
+        "generated classes   the class files that hold the restore program;",
+        "generated methods   all methods of the generated classes, and how many of them hold"
+            + " restore statements (the program is split into methods of bounded size);",
+        "generated code      the class files' bytes, and the code section that holds them;",
+        "data                the bytes of constants (strings, numbers, arrays) and of the item"
+            + " list, besides the code;",
+        "own methods run     the classes' own readObject, readExternal and readResolve calls"
+            + " the program makes;",
+        "allow-list          the CodeseOptions line a program needs to load the file if it"
             + " restores classes ObjectInputStream would refuse (classes that are not"
             + " Serializable): judged from the classes on --classpath, never initialising"
-            + " them; 'none needed' when a default load admits every class."},
+            + " them; 'none needed' when a default load admits every class.",
+        "",
+        "In the table, 'references' and 'primitives' count the field and array-element values"
+            + " the restore program sets to something other than null, zero or false"
+            + " (including values set through the default-field records of readObject"
+            + " replays), charged to the class of the object whose field is set (the columns"
+            + " of Figure 4 in the CoDeSe paper)."},
     footer = {"", "Example:", "  codese inspect tree.cdse --classpath app.jar"})
 final class InspectCommand implements Callable<Integer> {
   @Spec
@@ -163,7 +175,7 @@ final class InspectCommand implements Callable<Integer> {
     long objects = 0;
     for (SnapshotSource.Segment s : src.segments) {
       SnapshotFile f = s.file();
-      if (!jdks.contains(f.jdk())) {
+      if (!f.jdk().isEmpty() && !jdks.contains(f.jdk())) {
         jdks.add(f.jdk());
       }
       objects += f.tableSize() - f.firstId();
@@ -190,32 +202,34 @@ final class InspectCommand implements Callable<Integer> {
         ? " (" + src.segments.size() + " segment" + (src.segments.size() == 1 ? "" : "s") + ")"
         : "");
     out.printf("format version:      %d%n", SnapshotFile.VERSION);
-    out.printf("captured on JDK:     %s%n", String.join(", ", jdks));
+    out.printf("captured on JDK:     %s%n",
+        jdks.isEmpty() ? "not recorded in the file" : String.join(", ", jdks));
     out.printf("checksums:           ok%n");
     out.printf("size:                %d bytes%n", src.size);
-    out.printf("table objects:       %d%n", objects);
+    out.printf("objects:             %d%n", objects);
     out.printf("items:               %d (%d objects, %d bytes of primitive data)%n",
         counter.items, counter.objectItems, counter.blockBytes);
     out.printf("generated classes:   %d%n", classFiles);
-    out.printf("generated methods:   %d (%d chunk methods)%n", methods, chunks);
-    out.printf("code bytes:          %d (class files %d)%n", sections[3], classBytes);
-    out.printf("blob bytes:          %d (constants %d, items %d)%n", sections[2] + sections[4],
-        sections[2], sections[4]);
-    out.printf("hook calls:          %d%n", counter.hooks);
+    out.printf("generated methods:   %d (%d with restore statements)%n", methods, chunks);
+    out.printf("generated code:      %d bytes (class files %d)%n", sections[3], classBytes);
+    out.printf("data:                %d bytes (constants %d, item list %d)%n",
+        sections[2] + sections[4], sections[2], sections[4]);
+    out.printf("own methods run:     %d (readObject, readExternal, readResolve)%n",
+        counter.hooks);
     out.printf("allow-list:          %s%n", allowList(src));
     out.println();
-    out.printf("%10s %12s %13s  %s%n", "#objects", "#ref fields", "#prim fields", "class");
+    out.printf("%10s %12s %12s  %s%n", "objects", "references", "primitives", "class");
     long tObj = 0;
     long tRef = 0;
     long tPrim = 0;
     for (Map.Entry<String, Row> e : counter.rows.entrySet()) {
       Row r = e.getValue();
-      out.printf("%10d %12d %13d  %s%n", r.objects, r.refs, r.prims, Names.source(e.getKey()));
+      out.printf("%10d %12d %12d  %s%n", r.objects, r.refs, r.prims, Names.source(e.getKey()));
       tObj += r.objects;
       tRef += r.refs;
       tPrim += r.prims;
     }
-    out.printf("%10d %12d %13d  %s%n", tObj, tRef, tPrim, "total");
+    out.printf("%10d %12d %12d  %s%n", tObj, tRef, tPrim, "total");
     out.flush();
     return Main.OK;
   }

@@ -100,7 +100,11 @@ public final class Main implements Runnable {
         + "; rerun with --verbose and report it";
   }
 
-  /** Reads the version the build wrote into {@code codese-cli.properties}. */
+  /**
+   * The version of the build: the runnable jar's manifest entry {@code Implementation-Version},
+   * or, when the classes run from a directory, the one Maven filtered into {@code
+   * codese-cli.properties}.
+   */
   static final class Version implements CommandLine.IVersionProvider {
     @Override
     public String[] getVersion() {
@@ -109,6 +113,11 @@ public final class Main implements Runnable {
     }
 
     static String version() {
+      String fromJar = Main.class.getPackage().getImplementationVersion();
+      return fromJar != null ? fromJar : fromResource();
+    }
+
+    private static String fromResource() {
       Properties p = new Properties();
       try (InputStream in = Main.class.getResourceAsStream("/codese-cli.properties")) {
         if (in != null) {

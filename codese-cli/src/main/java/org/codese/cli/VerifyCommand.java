@@ -24,7 +24,9 @@ import picocli.CommandLine.Spec;
 /** {@code codese verify}: integrity, class fingerprints and the restore grammar. */
 @Command(name = "verify", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
     description = {
-        "Checks a snapshot or Codese object stream without running any of its code:",
+        "Checks a snapshot or Codese object stream without running any of its code: integrity,"
+            + " class fingerprints, restore grammar, allow-list and the loader's program checks.",
+        "",
         "  integrity    magic, versions, lengths, indices and every checksum;",
         "  fingerprints every class it names is found on the class path with the recorded"
             + " serialVersionUID and fields (name and type);",
@@ -32,7 +34,8 @@ import picocli.CommandLine.Spec;
         "  allow-list   it restores only classes ObjectInputStream would (or --allow admits);"
             + " otherwise the line names the CodeseOptions that admit it, ready to paste;",
         "  program      the loader's checks of what its code does.",
-        "Prints one line per problem, 'FILE: check: problem', and nothing when all hold.",
+        "Prints one line per problem, 'FILE: check: problem', or, when all hold, one line"
+            + " 'verified FILE: ...' with the number of segments, objects and classes checked.",
         "Exits 0 only if all hold, 1 otherwise."},
     footer = {"", "Examples:", "  codese verify tree.cdse --classpath app.jar && echo ok",
         "  codese verify state.cdse --classpath app.jar --allow 'com.example.model.*'"})
@@ -118,8 +121,32 @@ final class VerifyCommand implements Callable<Integer> {
     for (String p : problems) {
       out.println(file + ": " + p);
     }
+    if (problems.isEmpty()) {
+      out.println(summary(src, seen, given));
+    }
     out.flush();
     return problems.isEmpty() ? Main.OK : Main.FAILED;
+  }
+
+  /** The line a passed check prints: what was checked, and which checks passed. */
+  private String summary(SnapshotSource src, Set<ClassEntry> entries, AllowList given) {
+    long objects = 0;
+    for (SnapshotSource.Segment s : src.segments) {
+      objects += s.file().tableSize() - s.file().firstId();
+    }
+    long classes = entries.stream().map(ClassEntry::name)
+        .filter(n -> Types.primitiveNamed(n) == null).distinct().count();
+    int segments = src.segments.size();
+    String what = src.kind == SnapshotSource.Kind.STREAM
+        ? "object stream, " + count(segments, "segment") + ", " : "snapshot, ";
+    return "verified " + file + ": " + what + count(objects, "object") + ", "
+        + count(classes, "class") + "; integrity, fingerprints, grammar, allow-list"
+        + (given.patterns().isEmpty() ? "" : " (with --allow)") + " and program checks passed";
+  }
+
+  private static String count(long n, String noun) {
+    return String.format(java.util.Locale.ROOT, "%,d %s", n,
+        n == 1 ? noun : noun + (noun.endsWith("s") ? "es" : "s"));
   }
 
   /**

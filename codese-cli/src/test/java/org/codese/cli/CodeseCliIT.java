@@ -15,7 +15,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.JarFile;
+import java.util.regex.Pattern;
 import org.codese.Codese;
 import org.codese.CodeseInputStream;
 import org.codese.CodeseOutputStream;
@@ -111,7 +114,9 @@ class CodeseCliIT {
     if (!Files.exists(out)) {
       Result r = run("convert", ser.toString(), "-o", out.toString(), "--classpath", cp);
       assertEquals(0, r.code, r.err);
-      assertEquals("", r.out);
+      assertEquals(String.format(Locale.ROOT, "converted %s (%,d bytes) to %s (%,d bytes): 5"
+          + " objects and 3,021 bytes of primitive data in 2 blocks, one segment per object%n",
+          ser, Files.size(ser), out, Files.size(out)), r.out);
       assertEquals("", r.err);
     }
     return out;
@@ -215,6 +220,8 @@ class CodeseCliIT {
     assertEquals(0, s.code, s.err);
     // one segment per object, as ObjectOutputStream writes each object when it is written
     assertTrue(s.out.contains("object stream (5 segments)"), s.out);
+    // a stream's segments do not record the capturing JDK: say so rather than print nothing
+    assertTrue(s.out.contains("captured on JDK:     not recorded in the file\n"), s.out);
     assertTrue(s.out.contains("items:               7 (5 objects, 3021 bytes of primitive data)"), s.out);
     assertTrue(s.out.contains("org.codese.cli.it.Point"), s.out);
   }
@@ -237,11 +244,40 @@ class CodeseCliIT {
     assertTrue(point.out.lines().anyMatch(l -> l.matches("o\\d+\\.x = 3;")), point.out);
   }
 
+  /** A cut listing says how much it left out; a class the snapshot lacks is an error. */
   @Test
-  void verifyPassesSilentlyWithTheClasses() throws Exception {
+  void showSaysWhatItLeftOut() throws Exception {
+    Result all = run("show", tree.toString());
+    long total = all.out.lines().filter(l -> !l.startsWith("//")).count();
+    Result r = run("show", tree.toString(), "--limit", "5");
+    List<String> lines = r.out.lines().toList();
+    assertEquals("// \u2026 " + (total - 5) + " more statements (--limit 5)",
+        lines.get(lines.size() - 1), r.out);
+    Result nodes = run("show", tree.toString(), "--class", "RedBlackTree.Node", "--limit", "0");
+    assertEquals(0, nodes.code, nodes.err);
+    assertTrue(nodes.out.matches("// \u2026 \\d+ more statements \\(--limit 0\\)\n"), nodes.out);
+    Result whole = run("show", tree.toString(), "--limit", String.valueOf(total));
+    assertTrue(whole.out.lines().noneMatch(l -> l.contains("more statement")), whole.out);
+
+    Result nope = run("show", tree.toString(), "--class", "Nope");
+    assertEquals(1, nope.code, nope.out + nope.err);
+    assertEquals("", nope.out);
+    assertTrue(nope.err.startsWith("codese show: " + tree + ": no object of class Nope in the"
+        + " snapshot; it has objects of org.codese.samples.RedBlackTree,"
+        + " org.codese.samples.RedBlackTree.Node"), nope.err);
+  }
+
+  @Test
+  void verifySaysWhatItChecked() throws Exception {
     Result r = run("verify", converted().toString(), "--classpath", cp);
     assertEquals(0, r.code, r.out + r.err);
-    assertEquals("", r.out + r.err);
+    assertEquals("", r.err);
+    assertTrue(r.out.matches("verified " + Pattern.quote(converted().toString())
+        + ": object stream, 5 segments, [\\d,]+ objects, \\d+ classes; integrity, fingerprints,"
+        + " grammar, allow-list and program checks passed\n"), r.out);
+    Result single = run("verify", tree.toString(), "--classpath", cp, "--verbose");
+    assertEquals("verified " + tree + ": snapshot, 201 objects, 2 classes; integrity, fingerprints,"
+        + " grammar, allow-list and program checks passed\n", single.out);
   }
 
   @Test
@@ -383,7 +419,9 @@ class CodeseCliIT {
     Result ok = run("verify", snap.toString(), "--classpath", location(Plain.class), "--allow",
         "org.codese.cli.it.*");
     assertEquals(0, ok.code, ok.out + ok.err);
-    assertEquals("", ok.out + ok.err);
+    assertEquals("", ok.err);
+    assertTrue(ok.out.startsWith("verified " + snap + ": snapshot, "), ok.out);
+    assertTrue(ok.out.contains("allow-list (with --allow) and program checks passed"), ok.out);
     assertEquals(2, run("verify", snap.toString(), "--allow", "a.*.B").code);
   }
 
@@ -414,6 +452,54 @@ class CodeseCliIT {
       assertEquals(0, v.code, cmd);
       assertTrue(v.out.startsWith("codese "), v.out);
     }
+  }
+
+  /** Each command's line in the top-level help is whole sentences, not a cut-off first line. */
+  @Test
+  void topLevelHelpListsEachCommandInASentence() throws Exception {
+    String help = run("--help").out;
+    String commands = help.substring(help.indexOf("Commands:\n") + 10);
+    for (String entry : commands.split("\n(?=  \\S)")) {
+      String text = entry.strip().replaceAll("\\s+", " ");
+      assertTrue(text.endsWith("."), "ends mid-sentence: " + text);
+    }
+    assertTrue(commands.contains("verify"), help);
+  }
+
+  /** inspect speaks plain words: no internal terms, and its help explains every label. */
+  @Test
+  void inspectAvoidsJargon() throws Exception {
+    Result r = run("inspect", converted().toString(), "--classpath", cp);
+    assertEquals(0, r.code, r.err);
+    for (String jargon : List.of("table objects", "chunk", "blob", "Figure 4", "hook", "#")) {
+      assertFalse(r.out.contains(jargon), jargon + " in\n" + r.out);
+    }
+    assertTrue(r.out.contains("\n   objects   references   primitives  class\n"), r.out);
+    String help = run("inspect", "--help").out.replaceAll("\\s+", " ");
+    for (String label : r.out.lines().takeWhile(l -> !l.isEmpty()).map(l -> l.split(":")[0])
+        .toList()) {
+      if (!List.of("file", "kind", "format version", "captured on JDK", "checksums", "size")
+          .contains(label)) {
+        assertTrue(help.contains(" " + label + " "), "help does not explain '" + label + "'");
+      }
+    }
+    assertTrue(help.contains("'references' and 'primitives' count"), help);
+  }
+
+  /** The version printed is the one the build gave the jar, from its manifest. */
+  @Test
+  void versionComesFromTheBuild() throws Exception {
+    String expected = System.getProperty("codese.version");
+    assertNotNull(expected);
+    try (JarFile jar = new JarFile(System.getProperty("codese.jar"))) {
+      assertEquals(expected,
+          jar.getManifest().getMainAttributes().getValue("Implementation-Version"));
+    }
+    assertEquals("codese " + expected, run("--version").out.lines().findFirst().orElseThrow());
+    Path launcher = Path.of(System.getProperty("codese.launcher"));
+    Result r = exec(List.of(launcher.toString(), "--version"));
+    assertEquals(0, r.code, r.err);
+    assertEquals("codese " + expected, r.out.lines().findFirst().orElseThrow());
   }
 
   @Test

@@ -17,6 +17,7 @@ import org.codese.corpus.Types.Point;
 import org.codese.testkit.RoundTrip;
 import org.codese.testkit.RoundTrip.Jdk;
 import org.codese.testkit.RoundTrip.Path;
+import org.codese.testkit.TestOutput;
 import org.junit.jupiter.api.Test;
 
 /** Graphs of a million objects and chains a million deep: nothing may recurse per object. */
@@ -53,7 +54,7 @@ class LargeGraphTest {
         .paths(Path.TO_BYTES_FROM_BYTES, Path.CAPTURE_RESTORE_TWICE)
         .check(c -> checkChain(c, MILLION))
         .run();
-    System.out.println("[timing] link-chain-1M: total " + (System.nanoTime() - t0) / 1_000_000
+    TestOutput.detail("[timing] link-chain-1M: total " + (System.nanoTime() - t0) / 1_000_000
         + " ms, " + r);
   }
 
@@ -74,7 +75,7 @@ class LargeGraphTest {
         .jdk(Jdk.SKIP)
         .paths(Path.TO_BYTES_FROM_BYTES, Path.RESTORE_PARALLEL)
         .run();
-    System.out.println("[timing] node-chain-1M: total " + (System.nanoTime() - t0) / 1_000_000
+    TestOutput.detail("[timing] node-chain-1M: total " + (System.nanoTime() - t0) / 1_000_000
         + " ms, " + r);
   }
 
@@ -114,7 +115,7 @@ class LargeGraphTest {
         .check(c -> assertEquals(new Point(77, -77), ((Map<?, ?>) c).get(new Key("k77", 77))))
         .run();
     assertTrue(r.objects > MILLION, "graph has only " + r.objects + " objects");
-    System.out.println("[timing] hashmap-350k: total " + (System.nanoTime() - t0) / 1_000_000
+    TestOutput.detail("[timing] hashmap-350k: total " + (System.nanoTime() - t0) / 1_000_000
         + " ms, " + r);
   }
 
@@ -140,7 +141,7 @@ class LargeGraphTest {
         assertEquals("s" + i, x);
       }
     }
-    System.out.println("[timing] list-1M: capture " + (t1 - t0) / 1_000_000 + " ms, restore "
+    TestOutput.detail("[timing] list-1M: capture " + (t1 - t0) / 1_000_000 + " ms, restore "
         + (t2 - t1) / 1_000_000 + " ms, snapshot " + snapshot.length + " B");
   }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.codese.samples.RedBlackTree;
 import org.codese.testkit.RoundTrip;
 import org.codese.testkit.RoundTrip.Path;
+import org.codese.testkit.TestOutput;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -27,7 +28,7 @@ class RbtTest {
           assertTrue(t.isValid(), "restored tree is not a valid red-black tree");
         })
         .run();
-    System.out.println("[timing] RbtTest N=" + n + ": " + r);
+    TestOutput.detail("[timing] RbtTest N=" + n + ": " + r);
   }
 
   /**
@@ -47,7 +48,7 @@ class RbtTest {
           assertTrue(t.isValid(), "restored tree is not a valid red-black tree");
         })
         .run();
-    System.out.println("[timing] RbtTest N=" + n + ": total "
+    TestOutput.detail("[timing] RbtTest N=" + n + ": total "
         + (System.nanoTime() - t0) / 1_000_000 + " ms, " + r);
   }
 }
