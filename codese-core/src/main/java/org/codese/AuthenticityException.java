@@ -9,7 +9,11 @@ import java.io.ObjectStreamException;
 public final class AuthenticityException extends ObjectStreamException {
   private static final long serialVersionUID = 1L;
 
-  /** @param message what is wrong and what to do */
+  /**
+   * Creates the exception.
+   *
+   * @param message what is wrong and what to do
+   */
   public AuthenticityException(String message) {
     super(message);
   }

@@ -10,10 +10,14 @@ import java.io.ObjectStreamException;
 public final class CaptureException extends ObjectStreamException {
   private static final long serialVersionUID = 1L;
 
+  /** The path from the root to the offending object. */
   private final String path;
+  /** The name of the offending object's class. */
   private final String className;
 
   /**
+   * Creates the exception; its message names the path, the class and the reason.
+   *
    * @param path the path from the root to the offending object
    * @param className the offending object's class name
    * @param reason why it cannot be captured and what to do
@@ -24,12 +28,20 @@ public final class CaptureException extends ObjectStreamException {
     this.className = className;
   }
 
-  /** @return the path from the root to the offending object, such as {@code root.items[2]} */
+  /**
+   * Returns the path from the root to the object that cannot be captured.
+   *
+   * @return the path from the root to the offending object, such as {@code root.items[2]}
+   */
   public String path() {
     return path;
   }
 
-  /** @return the name of the offending object's class */
+  /**
+   * Returns the class of the object that cannot be captured.
+   *
+   * @return the name of the offending object's class
+   */
   public String className() {
     return className;
   }

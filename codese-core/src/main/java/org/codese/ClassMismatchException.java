@@ -9,9 +9,12 @@ import java.io.InvalidClassException;
 public final class ClassMismatchException extends InvalidClassException {
   private static final long serialVersionUID = 1L;
 
+  /** The field that changed shape, or {@code null}. */
   private final String fieldName;
 
   /**
+   * Creates the exception; its message names the class and what differs.
+   *
    * @param className the class that is missing or changed
    * @param fieldName the field that changed, or {@code null}
    * @param problem what differs and what to do
@@ -21,7 +24,11 @@ public final class ClassMismatchException extends InvalidClassException {
     this.fieldName = fieldName;
   }
 
-  /** @return the field that changed shape, or {@code null} when the class as a whole differs */
+  /**
+   * Returns the field whose shape changed since capture, if the mismatch is in one field.
+   *
+   * @return the field that changed shape, or {@code null} when the class as a whole differs
+   */
   public String fieldName() {
     return fieldName;
   }

@@ -20,6 +20,8 @@ public final class ClassNotAllowedException extends InvalidClassException {
   private final transient List<String> classesToAllow;
 
   /**
+   * Creates the exception; its message names the class and why it is refused.
+   *
    * @param className the first class not admitted
    * @param reason why {@code ObjectInputStream} would refuse it, and the option that admits it
    * @param classesToAllow the allowed-class patterns that admit every class the snapshot needs
@@ -30,6 +32,8 @@ public final class ClassNotAllowedException extends InvalidClassException {
   }
 
   /**
+   * Returns the allowed-class patterns that would admit every class the snapshot needs.
+   *
    * @return the allowed-class patterns that admit the snapshot (those already given, then the
    *     classes it needs beyond them), for {@link CodeseOptions#withAllowedClasses}; empty after
    *     the exception was deserialized

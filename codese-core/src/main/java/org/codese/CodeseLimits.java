@@ -29,7 +29,11 @@ public final class CodeseLimits {
     this.maxDepth = maxDepth;
   }
 
-  /** @return the default limits */
+  /**
+   * Returns the default limits (see the class description for their values).
+   *
+   * @return the default limits
+   */
   public static CodeseLimits defaults() {
     return DEFAULTS;
   }
@@ -43,6 +47,8 @@ public final class CodeseLimits {
   }
 
   /**
+   * Returns limits with another bound on the number of objects.
+   *
    * @param n the most objects one snapshot (or stream segment) may create
    * @return limits that differ from these only in this bound
    */
@@ -52,6 +58,8 @@ public final class CodeseLimits {
   }
 
   /**
+   * Returns limits with another bound on array elements.
+   *
    * @param n the most array elements a snapshot (or stream segment) may create or carry, in all its
    *     arrays together; also the longest array a class's own {@code readObject} or {@code
    *     readExternal} may allocate from the snapshot's data (a length checked through {@code
@@ -64,6 +72,8 @@ public final class CodeseLimits {
   }
 
   /**
+   * Returns limits with another bound on a snapshot's size in bytes.
+   *
    * @param n the largest snapshot, in bytes, that is read at all
    * @return limits that differ from these only in this bound
    */
@@ -75,6 +85,8 @@ public final class CodeseLimits {
   }
 
   /**
+   * Returns limits with another bound on the number of classes.
+   *
    * @param n the most classes a snapshot may name
    * @return limits that differ from these only in this bound
    */
@@ -84,6 +96,8 @@ public final class CodeseLimits {
   }
 
   /**
+   * Returns limits with another bound on the graph's depth.
+   *
    * @param n the greatest graph depth a snapshot may record
    * @return limits that differ from these only in this bound
    */
@@ -92,12 +106,18 @@ public final class CodeseLimits {
         positive(n, "maxDepth"));
   }
 
-  /** @return the most objects per snapshot */
+  /**
+   * Returns the bound on the number of objects.
+   *
+   * @return the most objects per snapshot
+   */
   public int maxObjects() {
     return maxObjects;
   }
 
   /**
+   * Returns the bound on array elements.
+   *
    * @return the most array elements a snapshot may create or carry, in all its arrays together, and
    *     the longest array a class's own restore code may allocate from its data (see {@link
    *     #withMaxArrayLength})
@@ -106,17 +126,29 @@ public final class CodeseLimits {
     return maxArrayLength;
   }
 
-  /** @return the largest snapshot in bytes */
+  /**
+   * Returns the bound on a snapshot's size.
+   *
+   * @return the largest snapshot in bytes
+   */
   public long maxBytes() {
     return maxBytes;
   }
 
-  /** @return the most classes */
+  /**
+   * Returns the bound on the number of classes.
+   *
+   * @return the most classes
+   */
   public int maxClasses() {
     return maxClasses;
   }
 
-  /** @return the greatest depth */
+  /**
+   * Returns the bound on the graph's depth.
+   *
+   * @return the greatest depth
+   */
   public int maxDepth() {
     return maxDepth;
   }

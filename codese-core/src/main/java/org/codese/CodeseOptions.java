@@ -103,6 +103,8 @@ public final class CodeseOptions {
   }
 
   /**
+   * Returns options with other load limits.
+   *
    * @param limits bounds on what a loaded snapshot may create
    * @return options that differ from these only in this setting
    */
@@ -167,7 +169,11 @@ public final class CodeseOptions {
         signingKey, AllowList.of(List.of(patterns)));
   }
 
-  /** @return the allowed-class patterns, in the order given; empty by default */
+  /**
+   * Returns the patterns of the classes admitted beyond what {@code ObjectInputStream} would restore.
+   *
+   * @return the allowed-class patterns, in the order given; empty by default
+   */
   public List<String> allowedClasses() {
     return allowed.patterns();
   }
@@ -177,22 +183,36 @@ public final class CodeseOptions {
     return allowed;
   }
 
-  /** @return a copy of the signing key, or {@code null} */
+  /**
+   * Returns the key that signs written snapshots and must have signed loaded ones.
+   *
+   * @return a copy of the signing key, or {@code null}
+   */
   public byte[] signingKey() {
     return signingKey == null ? null : signingKey.clone();
   }
 
-  /** @return the per-call serialization filter, or {@code null} */
+  /**
+   * Returns the serialization filter for loading, combined with the JVM-wide filter.
+   *
+   * @return the per-call serialization filter, or {@code null}
+   */
   public ObjectInputFilter objectInputFilter() {
     return filter;
   }
 
-  /** @return the load limits */
+  /**
+   * Returns the bounds on what a loaded snapshot may create.
+   *
+   * @return the load limits
+   */
   public CodeseLimits limits() {
     return limits;
   }
 
   /**
+   * Returns whether capture refuses objects whose classes are not {@code Serializable}.
+   *
    * @return whether capture requires {@code Serializable}: the value set with {@link
    *     #withRequireSerializable}, or {@code false} (the default of {@link Codese}'s capture)
    */
@@ -208,12 +228,20 @@ public final class CodeseOptions {
     return requireSerializable != null ? this : withRequireSerializable(true);
   }
 
-  /** @return the default number of restore threads, at least 1 */
+  /**
+   * Returns how many threads a restore uses unless told otherwise.
+   *
+   * @return the default number of restore threads, at least 1
+   */
   public int restoreThreads() {
     return restoreThreads;
   }
 
-  /** @return the configured class loader, or {@code null} for the context class loader */
+  /**
+   * Returns the class loader that resolves the classes a snapshot names.
+   *
+   * @return the configured class loader, or {@code null} for the context class loader
+   */
   public ClassLoader classLoader() {
     return classLoader;
   }

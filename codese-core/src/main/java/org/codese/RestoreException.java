@@ -17,6 +17,8 @@ public final class RestoreException extends ObjectStreamException {
   private static final long serialVersionUID = 1L;
 
   /**
+   * Creates the exception with the failure that caused it.
+   *
    * @param message what failed, in which class, and what to do
    * @param cause the underlying failure, or {@code null}
    */

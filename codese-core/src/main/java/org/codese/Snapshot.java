@@ -131,6 +131,8 @@ public final class Snapshot implements AutoCloseable {
   }
 
   /**
+   * Returns the snapshot's bytes, as {@link Codese#toBytes} would have written them.
+   *
    * @return the snapshot in its file format, as written by {@link #writeTo}; signed if the options
    *     carry a signing key
    */

@@ -12,9 +12,14 @@ import java.util.List;
 public final class UnsafeSnapshotException extends ObjectStreamException {
   private static final long serialVersionUID = 1L;
 
+  /** What is outside the restore grammar, one violation per element. */
   private final List<String> violations;
 
-  /** @param violations what is outside the grammar: class, method and instruction, one per line */
+  /**
+   * Creates the exception; its message lists the first five violations and counts the rest.
+   *
+   * @param violations what is outside the grammar: class, method and instruction, one per line
+   */
   public UnsafeSnapshotException(List<String> violations) {
     super("snapshot rejected, its code is outside the restore grammar (it was not written by"
         + " Codese; do not load it): " + String.join("; ",
@@ -23,7 +28,11 @@ public final class UnsafeSnapshotException extends ObjectStreamException {
     this.violations = List.copyOf(violations);
   }
 
-  /** @return every violation found, one line each */
+  /**
+   * Returns everything found in the snapshot's code that is outside the restore grammar.
+   *
+   * @return every violation found, one line each (class, method and instruction); unmodifiable
+   */
   public List<String> violations() {
     return violations;
   }
