@@ -330,6 +330,57 @@ class ExceptionsConformanceTest {
     SideBySide.same(out -> out.writeObject(new FragileExternal()), READ_CLOSED);
   }
 
+  /** A non-serializable superclass whose no-arg constructor always runs. */
+  static class SoundBase {}
+
+  static final class OnSoundBase extends SoundBase implements Serializable {
+    private static final long serialVersionUID = 1L;
+    int y = 4;
+  }
+
+  /** An exception without a stack trace, as a preallocated one may be. */
+  static final class Traceless extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    Traceless() {
+      super("no trace", null, false, false);
+    }
+  }
+
+  /** As {@link FragileBase}, with an exception that does not say which constructor threw it. */
+  static class TracelessBase {
+    TracelessBase() {
+      if (closed) {
+        throw new Traceless();
+      }
+    }
+  }
+
+  static final class OnTracelessBase extends TracelessBase implements Serializable {
+    private static final long serialVersionUID = 1L;
+  }
+
+  /**
+   * Appendix B as {@code ObjectInputStream.readOrdinaryObject} words it: "unable to create
+   * instance" names the class of the object whose creation failed, also when the graph creates
+   * objects of other classes before it (by {@code Object}'s constructor, or by a non-serializable
+   * superclass's constructor that runs), and when the exception has no stack trace that tells
+   * which constructor threw.
+   */
+  @Test
+  void unableToCreateInstanceNamesTheClassWhoseCreationFailed() throws Exception {
+    Object[] graphs = {
+        new Object[] {new Holder("first"), new OnSoundBase(), new OnFragileBase()},
+        new Object[] {new Holder("first"), new OnTracelessBase()}};
+    Class<?>[] failing = {OnFragileBase.class, OnTracelessBase.class};
+    for (int i = 0; i < graphs.length; i++) {
+      Object graph = graphs[i];
+      Outcome jdk = SideBySide.same(out -> out.writeObject(graph), READ_CLOSED);
+      assertTrue(jdk.thrown().startsWith(InvalidClassException.class.getName() + ": "
+          + failing[i].getName() + "; unable to create instance"), jdk.thrown());
+    }
+  }
+
   /** The first non-serializable superclass has no no-arg constructor. */
   static class NoNoArgBase {
     NoNoArgBase(int ignored) {}

@@ -440,6 +440,63 @@ class ProgramEdgesTest {
       assertMentions(rejection(c), "of an object of " + Box.class.getName());
     }
 
+    /**
+     * Slots an allocation loop filled keep their class into the set phase: a reflective column
+     * over the loop's own ids still sets only fields of that class.
+     */
+    @Test
+    void aReflectiveColumnOverAnAllocationLoopSetsOnlyFieldsOfItsClass() throws IOException {
+      for (boolean hostile : new boolean[] {false, true}) {
+        Crafted c = new Crafted().slots(2);
+        int box = c.type(BOX_ENTRY);
+        int other = c.type(OTHER_ENTRY);
+        int alloc = alloc(c, box);
+        int field = hostile ? c.constant(new Constant.Setter(other, "x", "I"))
+            : c.constant(new Constant.Setter(box, "value", "I"));
+        int ids = ints(c, 0, 1);
+        int values = ints(c, 7, 8);
+        c.code(0, ch -> ch.allocLoop(ids, alloc));
+        c.code(1, ch -> reflectiveIntLoop(ch, ids, field, values));
+        if (hostile) {
+          assertMentions(rejection(c), "of an object of " + Box.class.getName());
+        } else {
+          assertEquals(7, ((Box) Codese.fromBytes(c.bytes())).value);
+        }
+      }
+    }
+
+    /** A cluster loop over an allocation loop's slots casts them to that loop's class only. */
+    @Test
+    void aClusterLoopOverAnAllocationLoopCastsToItsClassOnly() throws IOException {
+      for (boolean hostile : new boolean[] {false, true}) {
+        Crafted c = new Crafted().slots(2);
+        int box = c.type(BOX_ENTRY);
+        int other = c.type(OTHER_ENTRY);
+        int alloc = alloc(c, box);
+        int ids = ints(c, 0, 1);
+        int values = ints(c, 7, 8);
+        c.code(0, ch -> ch.allocLoop(ids, alloc));
+        if (hostile) {
+          c.code(1, other, ch -> ch.clusterInt(ids, values, "org/codese/ProgramEdgesTest$Other",
+              "x"));
+          assertMentions(rejection(c), "a cluster loop writes to slot 0, which holds no "
+              + Other.class.getName() + " this snapshot allocated");
+        } else {
+          c.code(1, box, ch -> ch.clusterInt(ids, values, BOX, "value"));
+          assertEquals(7, ((Box) Codese.fromBytes(c.bytes())).value);
+        }
+      }
+    }
+
+    /** A cluster loop's ids are this snapshot's slots: one past the last, or -1, is rejected. */
+    @Test
+    void aClusterLoopTargetsOnlyThisSnapshotsSlots() {
+      for (int outside : new int[] {2, -1}) {
+        assertMentions(rejection(clusterOver(new int[] {0, outside}, 1)), "table slot " + outside
+            + " is not one of this snapshot's slots 0..1");
+      }
+    }
+
     private void reflectiveIntLoop(Crafted.Chunk ch, int ids, int field, int values) {
       ch.loadData(ids, "[I", 3).loadData(field, "java/lang/reflect/Field", 5)
           .loadData(values, "[I", 6).loop(() -> {
@@ -709,6 +766,31 @@ class ProgramEdgesTest {
           "sets an element with no array selected");
     }
 
+    /** An element step into a typed array stores only values of its component type. */
+    @Test
+    void anElementStepIntoATypedArrayIsTyped() throws IOException {
+      for (boolean hostile : new boolean[] {false, true}) {
+        Crafted c = new Crafted().slots(2);
+        int boxes = c.type(Box[].class.getName());
+        int box = c.type(BOX_ENTRY);
+        int other = c.type(OTHER_ENTRY);
+        int maker = c.constant(new Constant.ArrayMaker(boxes));
+        int alloc = alloc(c, hostile ? other : box);
+        int finish = program(c, Grammar.STEP_ELEMENT, 0, 0, 1);
+        c.code(0, ch -> {
+          newArray(ch, 0, maker, 1);
+          ch.alloc(1, alloc);
+        });
+        c.code(2, ch -> ch.runSteps(finish));
+        if (hostile) {
+          assertMentions(rejection(c), "stores a " + Other.class.getName() + " (slot 1) where a "
+              + Box.class.getName() + " belongs");
+        } else {
+          assertInstanceOf(Box.class, ((Box[]) Codese.fromBytes(c.bytes()))[0]);
+        }
+      }
+    }
+
     /** Element steps count against the array's length like element stores. */
     @Test
     void elementStepsAreCounted() throws IOException {
@@ -926,6 +1008,27 @@ class ProgramEdgesTest {
         e = assertThrows(CorruptSnapshotException.class, in::readObject);
         assertMentions(e.getMessage(), "segment starts at object 0 but 1 objects were read before"
             + " it", "byte offset " + (10 + segment.length + 4));
+      }
+    }
+
+    /** A later segment's cluster loop targets its own slots, which start at its first id. */
+    @Test
+    void aLaterSegmentsClusterLoopTargetsItsOwnSlots() throws Exception {
+      Crafted first = new Crafted();
+      int box0 = first.type(BOX_ENTRY);
+      int alloc0 = alloc(first, box0);
+      first.code(0, ch -> ch.alloc(0, alloc0));
+      Crafted second = new Crafted().first(1).slots(3).root(2);
+      int box = second.type(BOX_ENTRY);
+      int alloc = alloc(second, box);
+      int ids = ints(second, 1, 2);
+      int values = ints(second, 5, 6);
+      second.code(0, ch -> ch.alloc(1, alloc).alloc(2, alloc));
+      second.code(1, box, ch -> ch.clusterInt(ids, values, BOX, "value"));
+      byte[] stream = SnapshotEdit.stream(first.bytes(), second.bytes());
+      try (CodeseInputStream in = new CodeseInputStream(new ByteArrayInputStream(stream))) {
+        assertEquals(0, ((Box) in.readObject()).value);
+        assertEquals(6, ((Box) in.readObject()).value);
       }
     }
 

@@ -78,6 +78,33 @@ class StreamFilterBytesTest {
     assertEquals(segmentEnds(stream), r.bytes);
   }
 
+  /**
+   * For Codese data the filter's {@code references} are the segment's own objects (README,
+   * "Differences from the JDK streams"), not a count that grows with the objects of earlier
+   * segments: segments of the same shape report the same number.
+   */
+  @Test
+  void referencesAreTheSegmentsOwnObjects() throws Exception {
+    byte[] stream = write(3);
+    List<Long> references = new ArrayList<>();
+    ObjectInputFilter recorder = info -> {
+      if (info.serialClass() == null) {
+        references.add(info.references());
+      }
+      return ObjectInputFilter.Status.UNDECIDED;
+    };
+    try (CodeseInputStream in = new CodeseInputStream(new ByteArrayInputStream(stream))) {
+      in.setObjectInputFilter(recorder);
+      for (int i = 0; i < 3; i++) {
+        assertEquals(i, in.readInt());
+        assertEquals(i, ((SmallSegmentsTest.Item) in.readObject()).id);
+      }
+    }
+    assertEquals(3, references.size());
+    assertTrue(references.get(0) > 0, references.toString());
+    assertEquals(List.of(references.get(0), references.get(0), references.get(0)), references);
+  }
+
   /** A {@code maxbytes} limit bounds the stream as a whole, as it does for the JDK's streams. */
   @Test
   void aMaxbytesLimitStopsTheStreamWhereItPassesIt() throws Exception {

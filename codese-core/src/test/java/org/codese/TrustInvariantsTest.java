@@ -434,6 +434,51 @@ class TrustInvariantsTest {
       }
     }
 
+    /**
+     * As above, for a class the generated class's loader does not find at all: defined only by
+     * the snapshot's loader. Rejected at load, not a NoClassDefFoundError at restore.
+     */
+    @Test
+    void aCastTheGeneratedClassesLoaderCannotFindIsRejected() throws Exception {
+      String name = "org.codese.elsewhere.Only";
+      org.objectweb.asm.ClassWriter cw = new org.objectweb.asm.ClassWriter(0);
+      cw.visit(Opcodes.V17, Opcodes.ACC_PUBLIC | Opcodes.ACC_SUPER, name.replace('.', '/'), null,
+          "java/lang/Object", null);
+      org.objectweb.asm.MethodVisitor init =
+          cw.visitMethod(Opcodes.ACC_PUBLIC, "<init>", "()V", null, null);
+      init.visitCode();
+      init.visitVarInsn(Opcodes.ALOAD, 0);
+      init.visitMethodInsn(Opcodes.INVOKESPECIAL, "java/lang/Object", "<init>", "()V", false);
+      init.visitInsn(Opcodes.RETURN);
+      init.visitMaxs(1, 1);
+      init.visitEnd();
+      cw.visitEnd();
+      byte[] bytes = cw.toByteArray();
+      ClassLoader only = new ClassLoader(TrustInvariantsTest.class.getClassLoader()) {
+        @Override
+        protected Class<?> findClass(String n) throws ClassNotFoundException {
+          if (n.equals(name)) {
+            return defineClass(n, bytes, 0, bytes.length);
+          }
+          throw new ClassNotFoundException(n);
+        }
+      };
+      assertThrows(ClassNotFoundException.class,
+          () -> Class.forName(name, false, TrustInvariantsTest.class.getClassLoader()));
+      Crafted c = new Crafted();
+      int t = c.type(name);
+      int alloc = c.constant(new Constant.Allocator(t, Mode.BARE));
+      c.code(0, ch -> ch.alloc(0, alloc));
+      c.code(1, ch -> ch.select(0, name.replace('.', '/')));
+      CodeseOptions options =
+          CodeseOptions.defaults().withClassLoader(only).withAllowedClasses(name);
+      UnsafeSnapshotException e = assertThrows(UnsafeSnapshotException.class,
+          () -> Codese.load(c.bytes(), options));
+      assertTrue(e.getMessage().contains("casts to " + name + ", which the class loader of"
+          + " generated code in Codese's package resolves to another class or not at all"),
+          e.getMessage());
+    }
+
     @Test
     void aCastThatWouldFailIsRejected() {
       Crafted c = new Crafted();

@@ -235,6 +235,51 @@ class UnsharedConformanceTest {
     }
   }
 
+  /** Resolves to the array of one kind kept in {@link #ARRAYS}. */
+  static final class ResolvingToArray implements Serializable {
+    private static final long serialVersionUID = 1L;
+    static final java.util.Map<String, Object> ARRAYS = java.util.Map.of(
+        "Object[]", new Object[] {"x", 1}, "int[]", new int[] {1, 2}, "byte[]", new byte[] {3},
+        "long[]", new long[] {4L, 5L}, "char[]", new char[] {'c'}, "double[]", new double[] {6.5},
+        "float[]", new float[] {7.5f}, "short[]", new short[] {8, 9},
+        "boolean[]", new boolean[] {true, false});
+    final String kind;
+
+    ResolvingToArray(String kind) {
+      this.kind = kind;
+    }
+
+    private Object readResolve() {
+      return ARRAYS.get(kind);
+    }
+  }
+
+  /**
+   * {@code readUnshared}'s Javadoc ("the returned object is a copy ... if readResolve returns an
+   * array") and {@code ObjectInputStream.cloneArray}, for every kind of array: the caller gets a
+   * new array with the same elements, and a later back reference gets that copy, not the array
+   * {@code readResolve} returned.
+   */
+  @Test
+  void aReadResolveArrayOfEveryKindIsCopiedWhenReadUnshared() throws Exception {
+    for (String kind : new java.util.TreeSet<>(ResolvingToArray.ARRAYS.keySet())) {
+      ResolvingToArray r = new ResolvingToArray(kind);
+      Object original = ResolvingToArray.ARRAYS.get(kind);
+      Outcome jdk = SideBySide.same(out -> {
+        out.writeObject(r);
+        out.writeObject(r);
+      }, (in, facts) -> {
+        Object u = in.readUnshared();
+        facts.add(u.getClass().getSimpleName() + " "
+            + java.util.Arrays.deepToString(new Object[] {u}) + ", a copy: " + (u != original));
+        facts.add("then the copy: " + (in.readObject() == u));
+      });
+      assertEquals(List.of(kind + " " + java.util.Arrays.deepToString(new Object[] {original})
+          + ", a copy: true", "then the copy: true"), jdk.facts(), kind);
+      assertEquals("none", jdk.thrown(), kind);
+    }
+  }
+
   /** Counts {@code writeReplace} calls. */
   static final class Replaced implements Serializable {
     private static final long serialVersionUID = 1L;
@@ -272,6 +317,22 @@ class UnsharedConformanceTest {
       out.writeObject(r);
     }, reads(false, false));
     assertEquals(List.of("writeReplace", "writeReplace"), jdk.log());
+  }
+
+  /**
+   * After {@code reset()} the reader forgets which objects it read unshared, with the rest of its
+   * handles ({@code ObjectInputStream} clears its handle table at {@code TC_RESET}): an object
+   * after the reset that takes the same number is an ordinary object, not a back reference.
+   */
+  @Test
+  void resetForgetsObjectsReadUnshared() throws Exception {
+    Outcome jdk = SideBySide.same(out -> {
+      out.writeObject(new Box(1));
+      out.reset();
+      out.writeObject(new Box(2));
+    }, reads(true, false));
+    assertEquals(List.of("readUnshared #0 (new Box)", "readObject #1 (new Box)"), jdk.facts());
+    assertEquals("none", jdk.thrown());
   }
 
   /** Writes its child unshared, or shared, and reads it back unshared. */

@@ -12,6 +12,7 @@ import org.codese.format.SnapshotFile;
 import org.codese.load.StreamReader;
 import org.codese.program.ClassEntry;
 import org.codese.program.Constant;
+import org.codese.program.Tape;
 
 /**
  * Changes a legitimate snapshot the way an attacker would: decodes it with the format's own
@@ -27,11 +28,13 @@ public final class SnapshotEdit {
   private final SnapshotFile file;
   private final List<ClassEntry> classes;
   private final List<Constant> constants;
+  private Tape items;
 
   private SnapshotEdit(SnapshotFile file) {
     this.file = file;
     this.classes = new ArrayList<>(file.classes());
     this.constants = new ArrayList<>(file.constants());
+    this.items = file.items();
   }
 
   /**
@@ -117,11 +120,20 @@ public final class SnapshotEdit {
     return this;
   }
 
+  /**
+   * Replaces the top-level items: what a stream segment's reader is told comes first, primitive
+   * data or the object, and which objects of earlier segments the object refers back to.
+   */
+  public SnapshotEdit setItems(Tape tape) {
+    items = tape;
+    return this;
+  }
+
   /** @return the edited snapshot, encoded with valid checksums */
   public byte[] bytes() {
     return new SnapshotFile(file.jdk(), file.firstId(), file.tableSize(), file.depth(),
-        List.copyOf(classes), List.copyOf(constants), file.classFiles(), file.placements(),
-        file.items()).bytes();
+        List.copyOf(classes), List.copyOf(constants), file.classFiles(), file.placements(), items)
+        .bytes();
   }
 
   /** The last stream format version whose segments are whole snapshots. */
