@@ -38,6 +38,8 @@ import org.codese.program.Tape;
 final class ReplayStream extends ObjectInputStream implements ObjectInputFilter {
   private final Object[] table;
   private final byte[] data;
+  private static final String UNFOLLOWED =
+      "back references in the stream's data are not followed by the object that makes them";
   private final int[] items;
   private final Object obj;
   private final Slot slot;
@@ -214,6 +216,27 @@ final class ReplayStream extends ObjectInputStream implements ObjectInputFilter 
   }
 
   /**
+   * Checks, before the segment's code runs, that every run of back references among the top-level
+   * items still to come is followed by the object that makes them, as {@link #readTopLevel}
+   * requires when it reaches them.
+   *
+   * @throws StreamCorruptedException if a run is not
+   */
+  void checkTopLevel() throws StreamCorruptedException {
+    int i = item;
+    while (i < items.length) {
+      int from = i;
+      while (i < items.length && items[i] == Tape.BACK_REFERENCE) {
+        i += 2;
+      }
+      if (from < i && (i >= items.length || items[i] != Tape.OBJECT)) {
+        throw new StreamCorruptedException(UNFOLLOWED);
+      }
+      i += 2;
+    }
+  }
+
+  /**
    * Reads the next top-level object of an object stream, with the checks {@code
    * ObjectInputStream} makes of back references ({@code readHandle}) and of {@code readUnshared}
    * ({@code readOrdinaryObject}): an object may not be read unshared if an earlier {@code
@@ -233,8 +256,7 @@ final class ReplayStream extends ObjectInputStream implements ObjectInputFilter 
     }
     int refsEnd = item;
     if (from < refsEnd && (item >= items.length || items[item] != Tape.OBJECT)) {
-      throw new StreamCorruptedException("back references in the stream's data are not followed"
-          + " by the object that makes them");
+      throw new StreamCorruptedException(UNFOLLOWED);
     }
     int id = nextObject();
     if (id < 0) {

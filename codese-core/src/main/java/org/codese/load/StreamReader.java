@@ -176,6 +176,7 @@ public final class StreamReader {
       throw e;
     }
     if (pending != null && current.objectNext()) {
+      current.checkTopLevel(); // the segment's items, like its code, are checked before it runs
       restorePending();
     }
     return current.readTopLevel(unshared);

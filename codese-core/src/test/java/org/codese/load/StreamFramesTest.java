@@ -206,6 +206,41 @@ class StreamFramesTest {
     }
   }
 
+  /** Counts its restores: a readObject with a side effect visible to the test. */
+  static final class Counted implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+    static final java.util.concurrent.atomic.AtomicInteger READS =
+        new java.util.concurrent.atomic.AtomicInteger();
+    int v = 1;
+
+    private void readObject(java.io.ObjectInputStream in)
+        throws IOException, ClassNotFoundException {
+      in.defaultReadObject();
+      READS.incrementAndGet();
+    }
+  }
+
+  /**
+   * The top-level items are checked before the segment's code runs, as its code is: a segment
+   * whose back references no object follows restores nothing (no {@code readObject} ran), also
+   * when the bad run comes after the segment's object.
+   */
+  @Test
+  void badTopLevelItemsStopTheSegmentBeforeItsCodeRuns() throws Exception {
+    int[][] itemLists = {{Tape.BACK_REFERENCE, 0}, {Tape.OBJECT, 0, Tape.BACK_REFERENCE, 0}};
+    for (int[] items : itemLists) {
+      byte[] segment = SnapshotEdit.of(Codese.toBytes(new Counted()))
+          .setItems(new Tape(new byte[0], items)).bytes();
+      Counted.READS.set(0);
+      try (CodeseInputStream in = in(SnapshotEdit.stream(segment))) {
+        StreamCorruptedException e = assertThrows(StreamCorruptedException.class, in::readObject);
+        assertEquals("back references in the stream's data are not followed by the object that"
+            + " makes them", e.getMessage());
+      }
+      assertEquals(0, Counted.READS.get(), "the segment's code ran");
+    }
+  }
+
   /**
    * Primitive data before a segment's object, without back references, is read as data: {@code
    * readObject} there is an {@code OptionalDataException} with the data's length, as {@code
