@@ -24,7 +24,6 @@ import org.codese.testkit.SideBySide.Streams;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.objectweb.asm.ClassWriter;
-import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 
 /**
@@ -369,24 +368,10 @@ class ClassDescriptorsConformanceTest {
     cw.visitField(Opcodes.ACC_PRIVATE | Opcodes.ACC_STATIC | Opcodes.ACC_FINAL,
         "serialVersionUID", "J", null, suid).visitEnd();
     cw.visitField(Opcodes.ACC_PUBLIC, "n", "I", null, null).visitEnd();
-    MethodVisitor mv = cw.visitMethod(Opcodes.ACC_PUBLIC, "<init>", "()V", null, null);
-    mv.visitCode();
-    mv.visitVarInsn(Opcodes.ALOAD, 0);
-    mv.visitMethodInsn(Opcodes.INVOKESPECIAL, "java/lang/Object", "<init>", "()V", false);
-    mv.visitInsn(Opcodes.RETURN);
-    mv.visitMaxs(0, 0);
-    mv.visitEnd();
+    org.codese.testkit.ClassFiles.defaultConstructor(cw);
     cw.visitEnd();
-    byte[] bytes = cw.toByteArray();
-    return new ClassLoader(ClassDescriptorsConformanceTest.class.getClassLoader()) {
-      @Override
-      protected Class<?> findClass(String n) throws ClassNotFoundException {
-        if (!n.equals(VERSIONED)) {
-          throw new ClassNotFoundException(n);
-        }
-        return defineClass(n, bytes, 0, bytes.length);
-      }
-    };
+    return org.codese.testkit.ClassFiles.definingOnly(
+        ClassDescriptorsConformanceTest.class.getClassLoader(), VERSIONED, cw.toByteArray());
   }
 
   private static Object newVersioned(ClassLoader loader, int n) throws Exception {

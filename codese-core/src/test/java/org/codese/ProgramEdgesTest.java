@@ -1011,13 +1011,19 @@ class ProgramEdgesTest {
       }
     }
 
+    /** A first stream segment that allocates one box in slot 0. */
+    private Crafted firstSegmentOfOneBox() {
+      Crafted first = new Crafted();
+      int box = first.type(BOX_ENTRY);
+      int alloc = alloc(first, box);
+      first.code(0, ch -> ch.alloc(0, alloc));
+      return first;
+    }
+
     /** A later segment's cluster loop targets its own slots, which start at its first id. */
     @Test
     void aLaterSegmentsClusterLoopTargetsItsOwnSlots() throws Exception {
-      Crafted first = new Crafted();
-      int box0 = first.type(BOX_ENTRY);
-      int alloc0 = alloc(first, box0);
-      first.code(0, ch -> ch.alloc(0, alloc0));
+      Crafted first = firstSegmentOfOneBox();
       Crafted second = new Crafted().first(1).slots(3).root(2);
       int box = second.type(BOX_ENTRY);
       int alloc = alloc(second, box);
@@ -1035,10 +1041,7 @@ class ProgramEdgesTest {
     /** A later segment's own slots start at its first id, in loops as in single stores. */
     @Test
     void aLaterSegmentsLoopFillsItsOwnSlots() throws Exception {
-      Crafted first = new Crafted();
-      int box0 = first.type(BOX_ENTRY);
-      int alloc0 = alloc(first, box0);
-      first.code(0, ch -> ch.alloc(0, alloc0));
+      Crafted first = firstSegmentOfOneBox();
       Crafted second = new Crafted().first(1).slots(4).root(1);
       int box = second.type(BOX_ENTRY);
       int alloc = alloc(second, box);

@@ -444,25 +444,10 @@ class TrustInvariantsTest {
       org.objectweb.asm.ClassWriter cw = new org.objectweb.asm.ClassWriter(0);
       cw.visit(Opcodes.V17, Opcodes.ACC_PUBLIC | Opcodes.ACC_SUPER, name.replace('.', '/'), null,
           "java/lang/Object", null);
-      org.objectweb.asm.MethodVisitor init =
-          cw.visitMethod(Opcodes.ACC_PUBLIC, "<init>", "()V", null, null);
-      init.visitCode();
-      init.visitVarInsn(Opcodes.ALOAD, 0);
-      init.visitMethodInsn(Opcodes.INVOKESPECIAL, "java/lang/Object", "<init>", "()V", false);
-      init.visitInsn(Opcodes.RETURN);
-      init.visitMaxs(1, 1);
-      init.visitEnd();
+      org.codese.testkit.ClassFiles.defaultConstructor(cw);
       cw.visitEnd();
-      byte[] bytes = cw.toByteArray();
-      ClassLoader only = new ClassLoader(TrustInvariantsTest.class.getClassLoader()) {
-        @Override
-        protected Class<?> findClass(String n) throws ClassNotFoundException {
-          if (n.equals(name)) {
-            return defineClass(n, bytes, 0, bytes.length);
-          }
-          throw new ClassNotFoundException(n);
-        }
-      };
+      ClassLoader only = org.codese.testkit.ClassFiles.definingOnly(
+          TrustInvariantsTest.class.getClassLoader(), name, cw.toByteArray());
       assertThrows(ClassNotFoundException.class,
           () -> Class.forName(name, false, TrustInvariantsTest.class.getClassLoader()));
       Crafted c = new Crafted();

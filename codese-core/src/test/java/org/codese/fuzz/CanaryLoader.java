@@ -72,13 +72,7 @@ final class CanaryLoader extends ClassLoader {
         "serialVersionUID", "J", null, serializable ? 42L : 43L).visitEnd();
     cw.visitField(0, "a", "I", null, null).visitEnd();
     cw.visitField(0, "b", "Ljava/lang/Object;", null, null).visitEnd();
-    MethodVisitor init = cw.visitMethod(Opcodes.ACC_PUBLIC, "<init>", "()V", null, null);
-    init.visitCode();
-    init.visitVarInsn(Opcodes.ALOAD, 0);
-    init.visitMethodInsn(Opcodes.INVOKESPECIAL, "java/lang/Object", "<init>", "()V", false);
-    init.visitInsn(Opcodes.RETURN);
-    init.visitMaxs(0, 0);
-    init.visitEnd();
+    org.codese.testkit.ClassFiles.defaultConstructor(cw);
     MethodVisitor clinit = cw.visitMethod(Opcodes.ACC_STATIC, "<clinit>", "()V", null, null);
     clinit.visitCode();
     clinit.visitLdcInsn(name);
