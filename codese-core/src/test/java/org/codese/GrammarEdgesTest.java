@@ -92,6 +92,9 @@ class GrammarEdgesTest {
           .allocLoop(ids, alloc));
       case "string" -> c.code(0, ch -> ch.loadData(values, "java/lang/Runnable", 6)
           .stringLoop(ids, texts));
+      case "box" -> c.code(0, ch -> ch.loadData(values, "java/lang/Runnable", 6)
+          .boxLoop(ids, values, "[I", org.objectweb.asm.Opcodes.IALOAD, "java/lang/Integer", 'I',
+              true));
       default -> {
         c.code(0, ch -> ch.alloc(0, alloc).alloc(1, alloc));
         c.code(1, box, ch -> ch.loadData(values, "java/lang/Runnable", 7)
@@ -102,7 +105,7 @@ class GrammarEdgesTest {
   }
 
   static Stream<String> loopKinds() {
-    return Stream.of("allocation", "string", "cluster");
+    return Stream.of("allocation", "string", "box", "cluster");
   }
 
   /** The body of a reflective cluster loop: {@code t = table[ids[i]]; field.setInt(t, v[i])}. */
