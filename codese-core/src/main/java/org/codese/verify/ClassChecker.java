@@ -6,7 +6,14 @@ import org.codese.program.Grammar;
 /** Checks the structure of one generated class and hands each method to {@link MethodChecker}. */
 final class ClassChecker {
   private static final int ACC_STATIC = 0x0008;
-  private static final int NOT_PLAIN = 0x0200 | 0x0400 | 0x2000 | 0x4000 | 0x8000;
+  private static final int ACC_INTERFACE = 0x0200;
+  private static final int ACC_ABSTRACT = 0x0400;
+  private static final int ACC_ANNOTATION = 0x2000;
+  private static final int ACC_ENUM = 0x4000;
+  private static final int ACC_MODULE = 0x8000;
+  /** Class access flags (JVMS §4.1) no generated class has: it is a plain concrete class. */
+  private static final int NOT_PLAIN =
+      ACC_INTERFACE | ACC_ABSTRACT | ACC_ANNOTATION | ACC_ENUM | ACC_MODULE;
   /**
    * The deepest operand stack any generated method needs (a chunk needs at most six slots: a new
    * box of a long into the table), with room to spare; a larger {@code max_stack} only asks the

@@ -10,6 +10,24 @@ import java.util.List;
  * so that checking a snapshot loads no bytecode library.
  */
 final class ClassFile {
+  // constant pool tags (JVMS §4.4)
+  private static final int UTF8 = 1;
+  private static final int INTEGER = 3;
+  private static final int FLOAT = 4;
+  private static final int LONG = 5;
+  private static final int DOUBLE = 6;
+  private static final int CLASS = 7;
+  private static final int STRING = 8;
+  private static final int FIELDREF = 9;
+  private static final int METHODREF = 10;
+  private static final int INTERFACE_METHODREF = 11;
+  private static final int NAME_AND_TYPE = 12;
+  private static final int METHOD_HANDLE = 15;
+  private static final int METHOD_TYPE = 16;
+  private static final int DYNAMIC = 17;
+  private static final int INVOKE_DYNAMIC = 18;
+  private static final int MODULE = 19;
+  private static final int PACKAGE = 20;
   /** Marks a constant-pool entry the grammar never loads (method handles, dynamic constants...). */
   static final Object FORBIDDEN = new Object();
 
@@ -47,14 +65,15 @@ final class ClassFile {
       tags[i] = u1();
       offsets[i] = pos;
       switch (tags[i]) {
-        case 1 -> skip(u2());
-        case 3, 4, 9, 10, 11, 12, 17, 18 -> skip(4);
-        case 5, 6 -> {
+        case UTF8 -> skip(u2());
+        case INTEGER, FLOAT, FIELDREF, METHODREF, INTERFACE_METHODREF, NAME_AND_TYPE, DYNAMIC,
+            INVOKE_DYNAMIC -> skip(4);
+        case LONG, DOUBLE -> {
           skip(8);
-          i++;
+          i++; // takes two entries
         }
-        case 7, 8, 16, 19, 20 -> skip(2);
-        case 15 -> skip(3);
+        case CLASS, STRING, METHOD_TYPE, MODULE, PACKAGE -> skip(2);
+        case METHOD_HANDLE -> skip(3);
         default -> throw new IllegalArgumentException("unknown constant tag " + tags[i]);
       }
     }
@@ -220,11 +239,12 @@ final class ClassFile {
     }
     int off = offsets[index];
     return switch (tags[index]) {
-      case 3 -> at4(off);
-      case 4 -> Float.intBitsToFloat(at4(off));
-      case 5 -> ((long) at4(off) << 32) | (at4(off + 4) & 0xFFFFFFFFL);
-      case 6 -> Double.longBitsToDouble(((long) at4(off) << 32) | (at4(off + 4) & 0xFFFFFFFFL));
-      case 8 -> utf8(at2(off));
+      case INTEGER -> at4(off);
+      case FLOAT -> Float.intBitsToFloat(at4(off));
+      case LONG -> ((long) at4(off) << 32) | (at4(off + 4) & 0xFFFFFFFFL);
+      case DOUBLE ->
+          Double.longBitsToDouble(((long) at4(off) << 32) | (at4(off + 4) & 0xFFFFFFFFL));
+      case STRING -> utf8(at2(off));
       default -> FORBIDDEN;
     };
   }

@@ -76,7 +76,8 @@ final class MethodChecker {
       if (len == 0 || pc + len > code.length) {
         break;
       }
-      if ((op >= 153 && op <= 168) || op == 198 || op == 199) {
+      if ((op >= Opcodes.IFEQ && op <= Opcodes.JSR) || op == Opcodes.IFNULL
+          || op == Opcodes.IFNONNULL) {
         targets.add(pc + (short) (((code[pc + 1] & 0xFF) << 8) | (code[pc + 2] & 0xFF)));
       }
       pc += len;

@@ -49,8 +49,11 @@ final class Opcodes {
   static final int SASTORE = 86;
   static final int DUP = 89;
   static final int IINC = 132;
+  /** The first of the 16 two-byte-offset branches {@code IFEQ..JSR} (153..168). */
+  static final int IFEQ = 153;
   static final int IF_ICMPLT = 161;
   static final int GOTO = 167;
+  static final int JSR = 168;
   static final int TABLESWITCH = 170;
   static final int LOOKUPSWITCH = 171;
   static final int RETURN = 177;
@@ -71,6 +74,8 @@ final class Opcodes {
   static final int INSTANCEOF = 193;
   static final int WIDE = 196;
   static final int MULTIANEWARRAY = 197;
+  static final int IFNULL = 198;
+  static final int IFNONNULL = 199;
 
   private static final String[] NAMES = ("nop aconst_null iconst_m1 iconst_0 iconst_1 iconst_2"
       + " iconst_3 iconst_4 iconst_5 lconst_0 lconst_1 fconst_0 fconst_1 fconst_2 dconst_0"
@@ -104,11 +109,12 @@ final class Opcodes {
         169}) {
       LENGTHS[op] = 2;
     }
-    for (int op = 153; op <= 168; op++) {
+    for (int op = IFEQ; op <= JSR; op++) {
       LENGTHS[op] = 3;
     }
     for (int op : new int[] {SIPUSH, LDC_W, LDC2_W, IINC, GETSTATIC, PUTSTATIC, GETFIELD, PUTFIELD,
-        INVOKEVIRTUAL, INVOKESPECIAL, INVOKESTATIC, NEW, ANEWARRAY, CHECKCAST, 193, 198, 199}) {
+        INVOKEVIRTUAL, INVOKESPECIAL, INVOKESTATIC, NEW, ANEWARRAY, CHECKCAST, INSTANCEOF, IFNULL,
+        IFNONNULL}) {
       LENGTHS[op] = 3;
     }
     LENGTHS[MULTIANEWARRAY] = 4;
