@@ -27,12 +27,9 @@ public final class Emitter {
   private static final int LOOP_BYTES = 80;
   /** An upper bound on the bytecode one column adds to a cluster loop. */
   private static final int COLUMN_BYTES = 48;
-  /** Local 0 of every chunk: the restore table. */
-  static final int TABLE = 0;
-  /** Local 1: the resolved constants. */
-  static final int CONSTANTS = 1;
-  /** Local 2: the object the following puts act on. */
-  static final int TARGET = 2;
+  static final int TABLE = Grammar.LOCAL_TABLE;
+  static final int CONSTANTS = Grammar.LOCAL_CONSTANTS;
+  static final int TARGET = Grammar.LOCAL_TARGET;
 
   private final Plan plan;
   private final List<byte[]> classFiles = new ArrayList<>();
@@ -82,7 +79,7 @@ public final class Emitter {
 
   private void startClass(Section section) {
     String pkg = section.host() < 0 ? Grammar.PACKAGE
-        : packageOf(plan.classes().get(section.host()).name());
+        : Grammar.packageOf(plan.classes().get(section.host()).name());
     className = (pkg.isEmpty() ? "" : pkg + "/") + Grammar.CLASS_PREFIX + classFiles.size();
     cw = new ClassWriter(ClassWriter.COMPUTE_FRAMES) {
       @Override
@@ -104,15 +101,10 @@ public final class Emitter {
     opsInClass = 0;
   }
 
-  private static String packageOf(String binaryName) {
-    int dot = binaryName.lastIndexOf('.');
-    return dot < 0 ? "" : binaryName.substring(0, dot).replace('.', '/');
-  }
-
   private void endClass() {
     endChunk();
-    MethodVisitor entry = cw.visitMethod(ACC_PUBLIC, "accept",
-        "(Ljava/lang/Object;Ljava/lang/Object;)V", null, null);
+    MethodVisitor entry =
+        cw.visitMethod(ACC_PUBLIC, Grammar.ENTRY_METHOD, Grammar.ENTRY_DESCRIPTOR, null, null);
     entry.visitCode();
     entry.visitVarInsn(ALOAD, 1);
     entry.visitTypeInsn(CHECKCAST, OBJECT_ARRAY);
@@ -123,7 +115,8 @@ public final class Emitter {
     for (int c = 0; c < chunks; c++) {
       entry.visitVarInsn(ALOAD, 3);
       entry.visitVarInsn(ALOAD, 4);
-      entry.visitMethodInsn(INVOKESTATIC, className, "m" + c, Grammar.CHUNK_DESCRIPTOR, false);
+      entry.visitMethodInsn(INVOKESTATIC, className, Grammar.chunkName(c),
+          Grammar.CHUNK_DESCRIPTOR, false);
     }
     entry.visitInsn(RETURN);
     entry.visitMaxs(0, 0);
@@ -134,7 +127,8 @@ public final class Emitter {
 
   private void startChunk() {
     endChunk();
-    mv = cw.visitMethod(ACC_STATIC, "m" + chunks++, Grammar.CHUNK_DESCRIPTOR, null, null);
+    mv = cw.visitMethod(ACC_STATIC, Grammar.chunkName(chunks++), Grammar.CHUNK_DESCRIPTOR, null,
+        null);
     mv.visitCode();
     methodBytes = 1;
     if (selected != null) {

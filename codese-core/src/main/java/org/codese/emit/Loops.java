@@ -16,8 +16,8 @@ final class Loops {
   private static final int TABLE = Emitter.TABLE;
   private static final int CONSTANTS = Emitter.CONSTANTS;
   private static final int TARGET = Emitter.TARGET;
-  private static final int IDS = 3;
-  private static final int INDEX = 4;
+  private static final int IDS = Grammar.LOCAL_IDS;
+  private static final int INDEX = Grammar.LOCAL_INDEX;
   private static final int DATA = 5;
   private static final String OBJECT_ARRAY = "[Ljava/lang/Object;";
   private static final String FIELD = "java/lang/reflect/Field";

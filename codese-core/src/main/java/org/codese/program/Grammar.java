@@ -43,6 +43,45 @@ public final class Grammar {
 
   /** The descriptor of every chunk method: it takes the restore table and the constants. */
   public static final String CHUNK_DESCRIPTOR = "([Ljava/lang/Object;[Ljava/lang/Object;)V";
+
+  /** The entry method of every generated class, {@code BiConsumer.accept}: it calls the chunks. */
+  public static final String ENTRY_METHOD = "accept";
+  /** {@link #ENTRY_METHOD}'s erased descriptor: the restore table and the constants, as objects. */
+  public static final String ENTRY_DESCRIPTOR = "(Ljava/lang/Object;Ljava/lang/Object;)V";
+
+  // the locals of every chunk method, which the emitter writes and the grammar check requires
+  /** Local 0: the restore table. */
+  public static final int LOCAL_TABLE = 0;
+  /** Local 1: the resolved constants. */
+  public static final int LOCAL_CONSTANTS = 1;
+  /** Local 2: the object the following field and element stores act on. */
+  public static final int LOCAL_TARGET = 2;
+  /** Local 3: a loop's ids (or refs) array. */
+  public static final int LOCAL_IDS = 3;
+  /** Local 4: a loop's index. */
+  public static final int LOCAL_INDEX = 4;
+  /** Local 5 and up: the data arrays a loop reads. */
+  public static final int LOCAL_FIRST_DATA = 5;
+
+  /**
+   * @param index a chunk's number in its class, from 0
+   * @return the chunk method's name
+   */
+  public static String chunkName(int index) {
+    return "m" + index;
+  }
+
+  /**
+   * The internal package name of a class's binary name: where generated code that joins the
+   * class's nest lives.
+   *
+   * @param binaryName a class's binary name, such as {@code com.example.Shop$Item}
+   * @return its package in internal form, such as {@code com/example}; empty for the unnamed one
+   */
+  public static String packageOf(String binaryName) {
+    int dot = binaryName.lastIndexOf('.');
+    return dot < 0 ? "" : binaryName.substring(0, dot).replace('.', '/');
+  }
   /** The number of phases: create, set, finish. */
   public static final int PHASES = 3;
 

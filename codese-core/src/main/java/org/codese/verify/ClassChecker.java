@@ -95,11 +95,11 @@ final class ClassChecker {
       if (m.name().equals("<init>") && m.descriptor().equals("()V") && !init) {
         init = true;
         kind = MethodChecker.Kind.INIT;
-      } else if (m.name().equals("accept") && accept == null
-          && m.descriptor().equals("(Ljava/lang/Object;Ljava/lang/Object;)V")
+      } else if (m.name().equals(Grammar.ENTRY_METHOD) && accept == null
+          && m.descriptor().equals(Grammar.ENTRY_DESCRIPTOR)
           && (m.access() & ACC_STATIC) == 0) {
         kind = MethodChecker.Kind.ACCEPT;
-      } else if (m.name().equals("m" + chunks) && (m.access() & ACC_STATIC) != 0
+      } else if (m.name().equals(Grammar.chunkName(chunks)) && (m.access() & ACC_STATIC) != 0
           && m.descriptor().equals(Grammar.CHUNK_DESCRIPTOR)) {
         chunks++;
         kind = MethodChecker.Kind.CHUNK;

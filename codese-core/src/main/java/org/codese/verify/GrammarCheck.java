@@ -107,7 +107,7 @@ public final class GrammarCheck {
   /** Checks class {@code i}, adding its violations to {@code out}; null if it is unreadable. */
   private static Checked checkClass(SnapshotFile file, int i, List<String> out) {
     int host = file.placements().get(i)[1];
-    String pkg = host < 0 ? Grammar.PACKAGE : packageOf(file.classes().get(host).name());
+    String pkg = host < 0 ? Grammar.PACKAGE : Grammar.packageOf(file.classes().get(host).name());
     String hostClass = host < 0 ? null : file.classes().get(host).name().replace('.', '/');
     long[] arrays = new long[2];
     ClassChecker checker = new ClassChecker(i, pkg, hostClass, arrays, out);
@@ -137,10 +137,5 @@ public final class GrammarCheck {
       case Stmt.CLUSTER_LOOP -> 4 + code[pc + 3] * Stmt.COLUMN_SIZE;
       default -> throw new IllegalArgumentException("no statement starts at " + pc);
     };
-  }
-
-  private static String packageOf(String binaryName) {
-    int dot = binaryName.lastIndexOf('.');
-    return dot < 0 ? "" : binaryName.substring(0, dot).replace('.', '/');
   }
 }

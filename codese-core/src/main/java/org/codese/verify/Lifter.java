@@ -31,12 +31,12 @@ final class Lifter {
     }
   }
 
-  static final int TABLE = 0;
-  static final int CONSTANTS = 1;
-  static final int TARGET = 2;
-  static final int IDS = 3;
-  static final int INDEX = 4;
-  static final int FIRST_DATA = 5;
+  static final int TABLE = Grammar.LOCAL_TABLE;
+  static final int CONSTANTS = Grammar.LOCAL_CONSTANTS;
+  static final int TARGET = Grammar.LOCAL_TARGET;
+  static final int IDS = Grammar.LOCAL_IDS;
+  static final int INDEX = Grammar.LOCAL_INDEX;
+  static final int FIRST_DATA = Grammar.LOCAL_FIRST_DATA;
 
   private static final String CONSTRUCTOR = "java/lang/reflect/Constructor";
   private static final String FIELD = "java/lang/reflect/Field";

@@ -20,8 +20,8 @@ final class MethodChecker {
     CHUNK
   }
 
-  private static final int IDS = 3;
-  private static final int INDEX = 4;
+  private static final int IDS = Grammar.LOCAL_IDS;
+  private static final int INDEX = Grammar.LOCAL_INDEX;
   /** Locals a chunk may use: table, constants, target, loop ids, loop index, loop columns. */
   static final int MAX_LOCALS = 256;
   private static final String OBJECT_ARRAY = "[Ljava/lang/Object;";
@@ -197,7 +197,7 @@ final class MethodChecker {
         && (insns.size() - 7) % 3 == 0;
     for (int i = 6; ok && i < insns.size() - 1; i += 3) {
       ok = is(i, ALOAD, 3) && is(i + 1, ALOAD, 4)
-          && call(i + 2, INVOKESTATIC, owner.className(), "m" + chunkCalls,
+          && call(i + 2, INVOKESTATIC, owner.className(), Grammar.chunkName(chunkCalls),
               Grammar.CHUNK_DESCRIPTOR);
       chunkCalls++;
     }
