@@ -24,25 +24,8 @@ final class Constants {
   private Constants() {}
 
   /**
-   * Resolves every constant.
-   *
-   * @param constants the snapshot's constants
-   * @param classes its class table, accepted by the filter
-   * @param filter the effective serialization filter, or {@code null}; hooks ask it about the
-   *     arrays a class's own {@code readObject} allocates
-   * @param maxArrayLength the longest array such a {@code readObject} may allocate
-   * @return the live values, in constant order
-   * @throws ClassMismatchException if a constant does not fit the live classes
-   */
-  static Object[] resolve(List<Constant> constants, ClassTable classes, ObjectInputFilter filter,
-      int maxArrayLength) throws ClassMismatchException {
-    return resolve(constants, classes, filter, maxArrayLength, null);
-  }
-
-  /**
-   * As {@link #resolve(List, ClassTable, ObjectInputFilter, int)}, taking allocating constructors
-   * from {@code memo} where an earlier segment of the same stream made them, and keeping there
-   * those it makes.
+   * Resolves every constant, taking allocating constructors from {@code memo} where an earlier
+   * segment of the same stream made them, and keeping there those it makes.
    *
    * @param constants the segment's constants
    * @param classes its class table, accepted by the filter

@@ -46,29 +46,8 @@ public final class LoadedSnapshot {
   }
 
   /**
-   * Checks a snapshot against the live classes, resolves its constants and defines its classes.
-   *
-   * @param file a parsed snapshot
-   * @param loader the loader for the classes it names, or {@code null} for the context loader
-   * @param filter gives the effective serialization filter, or is {@code null} for none; asked once,
-   *     after the snapshot's code was checked and before any of its classes is initialised
-   * @param limits bounds on what the snapshot may create
-   * @return the loaded snapshot
-   * @throws ClassMismatchException if a class is missing or changed
-   * @throws CorruptSnapshotException if its code cannot be defined
-   * @throws UnsafeSnapshotException if its code does anything outside the restore grammar
-   * @throws java.io.InvalidObjectException if it exceeds a limit
-   * @throws java.io.InvalidClassException if the filter rejects it
-   */
-  public static LoadedSnapshot load(SnapshotFile file, ClassLoader loader,
-      Supplier<ObjectInputFilter> filter, CodeseLimits limits) throws IOException {
-    return load(file, loader, filter, limits, AllowList.NONE, true, null,
-        Admission.SNAPSHOT_BYTES);
-  }
-
-  /**
-   * As {@link #load(SnapshotFile, ClassLoader, Supplier, CodeseLimits)}, admitting the classes
-   * of {@code allowed} beyond {@code ObjectInputStream}'s surface.
+   * Checks a snapshot against the live classes, resolves its constants and defines its classes,
+   * admitting the classes of {@code allowed} beyond {@code ObjectInputStream}'s surface.
    *
    * @param file a parsed snapshot
    * @param loader the loader for the classes it names, or {@code null} for the context loader
@@ -78,8 +57,13 @@ public final class LoadedSnapshot {
    * @return the loaded snapshot
    * @throws org.codese.ClassNotAllowedException if it instantiates or writes a class that is not
    *     admitted where {@code ObjectInputStream} would refuse it
-   * @throws IOException for every other reason {@link #load(SnapshotFile, ClassLoader, Supplier,
-   *     CodeseLimits)} gives
+   * @throws org.codese.ClassMismatchException if a class is missing or changed
+   * @throws org.codese.CorruptSnapshotException if its code cannot be defined
+   * @throws org.codese.UnsafeSnapshotException if its code does anything outside the restore
+   *     grammar
+   * @throws java.io.InvalidObjectException if it exceeds a limit
+   * @throws java.io.InvalidClassException if the filter rejects it
+   * @throws IOException for every other reason the checks give
    */
   public static LoadedSnapshot load(SnapshotFile file, ClassLoader loader,
       Supplier<ObjectInputFilter> filter, CodeseLimits limits, AllowList allowed)

@@ -67,28 +67,16 @@ final class Surface {
   private Surface() {}
 
   /**
-   * Checks every class of a snapshot against the surface the allow-list admits.
-   *
-   * @param file the parsed snapshot
-   * @param table its resolved, uninitialised classes and the allow-list
-   * @throws ClassNotAllowedException if a class needs admitting and is not admitted; the message
-   *     names it and the option that admits every class the snapshot needs
-   * @throws ClassMismatchException if a class takes a role no snapshot Codese writes gives it
-   */
-  static void check(SnapshotFile file, ClassTable table)
-      throws ClassMismatchException, ClassNotAllowedException {
-    check(file, table, null);
-  }
-
-  /**
-   * As {@link #check(SnapshotFile, ClassTable)}, skipping a class that took the same roles in an
-   * earlier segment of the stream {@code memo} belongs to, and noting those it lets through.
+   * Checks every class of a snapshot against the surface the allow-list admits, skipping a class
+   * that took the same roles in an earlier segment of the stream {@code memo} belongs to, and
+   * noting those it lets through.
    *
    * @param file the parsed segment
    * @param table its classes
    * @param memo the stream's memo, or {@code null}
-   * @throws ClassMismatchException as {@link #check(SnapshotFile, ClassTable)}
-   * @throws ClassNotAllowedException as {@link #check(SnapshotFile, ClassTable)}
+   * @throws ClassNotAllowedException if a class needs admitting and is not admitted; the message
+   *     names it and the option that admits every class the snapshot needs
+   * @throws ClassMismatchException if a class takes a role no snapshot Codese writes gives it
    */
   static void check(SnapshotFile file, ClassTable table, SegmentMemo memo)
       throws ClassMismatchException, ClassNotAllowedException {
