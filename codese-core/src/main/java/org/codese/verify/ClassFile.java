@@ -18,9 +18,9 @@ final class ClassFile {
   private static final int DOUBLE = 6;
   private static final int CLASS = 7;
   private static final int STRING = 8;
-  private static final int FIELDREF = 9;
-  private static final int METHODREF = 10;
-  private static final int INTERFACE_METHODREF = 11;
+  static final int FIELDREF = 9;
+  static final int METHODREF = 10;
+  static final int INTERFACE_METHODREF = 11;
   private static final int NAME_AND_TYPE = 12;
   private static final int METHOD_HANDLE = 15;
   private static final int METHOD_TYPE = 16;
@@ -184,7 +184,7 @@ final class ClassFile {
   }
 
   String utf8(int index) {
-    int off = entry(index, 1);
+    int off = entry(index, UTF8);
     if (strings[index] != null) {
       return strings[index];
     }
@@ -208,25 +208,25 @@ final class ClassFile {
   }
 
   String className(int index) {
-    return utf8(at2(entry(index, 7)));
+    return utf8(at2(entry(index, CLASS)));
   }
 
   /**
    * @param index a constant-pool index
-   * @param tag the kind the instruction needs: 9 (field), 10 (method of a class) or 11 (method of
-   *     an interface); an instruction whose reference is of another kind fails at run time with
+   * @param tag the kind the instruction needs: {@link #FIELDREF}, {@link #METHODREF} (a method of
+   *     a class) or {@link #INTERFACE_METHODREF}; an instruction whose reference is of another kind fails at run time with
    *     {@code IncompatibleClassChangeError}, so it is malformed here
    * @return {owner, name, descriptor} of a field or method reference
    */
   String[] member(int index, int tag) {
     if (index <= 0 || index >= tags.length || tags[index] != tag) {
       throw new IllegalArgumentException("constant " + index + " is not a "
-          + (tag == 9 ? "field" : tag == 10 ? "class method" : "interface method")
+          + (tag == FIELDREF ? "field" : tag == METHODREF ? "class method" : "interface method")
           + " reference, as its instruction needs");
     }
     if (members[index] == null) {
       int off = offsets[index];
-      int nat = entry(at2(off + 2), 12);
+      int nat = entry(at2(off + 2), NAME_AND_TYPE);
       members[index] = new String[] {className(at2(off)), utf8(at2(nat)), utf8(at2(nat + 2))};
     }
     return members[index];
@@ -252,7 +252,7 @@ final class ClassFile {
   /** @return whether the pool holds entries the grammar never needs (handles, dynamic, modules) */
   boolean hasForbiddenConstants() {
     for (int t : tags) {
-      if (t >= 15) {
+      if (t >= METHOD_HANDLE) {
         return true;
       }
     }

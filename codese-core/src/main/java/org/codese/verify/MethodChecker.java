@@ -176,7 +176,8 @@ final class MethodChecker {
       case INVOKESTATIC:
       case INVOKEINTERFACE:
         // the grammar calls only methods of classes (Methodref), never of interfaces
-        String[] m = cf.member(u2, op <= PUTFIELD ? 9 : op == INVOKEINTERFACE ? 11 : 10);
+        String[] m = cf.member(u2, op <= PUTFIELD ? ClassFile.FIELDREF
+            : op == INVOKEINTERFACE ? ClassFile.INTERFACE_METHODREF : ClassFile.METHODREF);
         return new Insn(op, 0, m[0], m[1], m[2], null, null);
       default:
         return Insn.simple(op, 0);
@@ -398,7 +399,8 @@ final class MethodChecker {
     Insn p = insns.get(at - 1);
     long len;
     switch (p.opcode()) {
-      case ICONST_0, ICONST_1, ICONST_2, ICONST_3, ICONST_4, ICONST_5 -> len = p.opcode() - ICONST_0;
+      case ICONST_0, ICONST_1, ICONST_2, ICONST_3, ICONST_4, ICONST_5 ->
+          len = p.opcode() - ICONST_0;
       case BIPUSH, SIPUSH -> len = p.operand();
       case LDC -> len = p.constant() instanceof Integer v ? v : -1;
       default -> len = -1;
