@@ -10,7 +10,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.ObjectOutputStream;
-import java.io.Serializable;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -219,20 +218,6 @@ class StreamReuseBudgetTest {
     }
   }
 
-  /** A small object, as a message. */
-  static final class Item implements Serializable {
-    private static final long serialVersionUID = 1L;
-    int id;
-    String name;
-    double score;
-    Item next;
-
-    Item(int id) {
-      this.id = id;
-      this.name = "item-" + id;
-      this.score = id * 0.5;
-    }
-  }
 
   /** Writes {@code objects} one {@code writeObject} each, with a reset after every {@code every}. */
   private static byte[] write(List<Object> objects, int every) throws IOException {
@@ -290,15 +275,15 @@ class StreamReuseBudgetTest {
     List<Object> boxes = new ArrayList<>();
     List<Object> strings = new ArrayList<>();
     for (int i = 0; i < 2_000; i++) {
-      items.add(new Item(i));
+      items.add(new SmallSegmentsTest.Item(i));
       boxes.add(Integer.valueOf(1_000 + i));
       strings.add("s" + i);
     }
     List<Object> graphs = new ArrayList<>();
     for (int g = 0; g < 20; g++) {
-      List<Item> list = new ArrayList<>();
+      List<SmallSegmentsTest.Item> list = new ArrayList<>();
       for (int k = 0; k < 1_000; k++) {
-        list.add(new Item(k));
+        list.add(new SmallSegmentsTest.Item(k));
         if (k > 0) {
           list.get(k - 1).next = list.get(k);
         }

@@ -390,6 +390,17 @@ class WritingConformanceTest {
     }
   }
 
+  /** What both hooked streams' {@code annotateClass} does: logs the call. */
+  static void annotate(Class<?> cl) {
+    SideBySide.log("annotateClass " + cl.getSimpleName());
+  }
+
+  /** What both hooked streams' {@code replaceObject} does: logs it, replaces boxes. */
+  static Object replace(Object obj) {
+    SideBySide.log("replaceObject " + obj);
+    return obj instanceof Box b ? new Box(b.v + 100) : obj;
+  }
+
   /** A JDK stream with the two hooks Codese does not call. */
   static final class JdkHooked extends ObjectOutputStream {
     JdkHooked(OutputStream out) throws IOException {
@@ -399,13 +410,12 @@ class WritingConformanceTest {
 
     @Override
     protected void annotateClass(Class<?> cl) {
-      SideBySide.log("annotateClass " + cl.getSimpleName());
+      annotate(cl);
     }
 
     @Override
     protected Object replaceObject(Object obj) {
-      SideBySide.log("replaceObject " + obj);
-      return obj instanceof Box b ? new Box(b.v + 100) : obj;
+      return replace(obj);
     }
   }
 
@@ -418,13 +428,12 @@ class WritingConformanceTest {
 
     @Override
     protected void annotateClass(Class<?> cl) {
-      SideBySide.log("annotateClass " + cl.getSimpleName());
+      annotate(cl);
     }
 
     @Override
     protected Object replaceObject(Object obj) {
-      SideBySide.log("replaceObject " + obj);
-      return obj instanceof Box b ? new Box(b.v + 100) : obj;
+      return replace(obj);
     }
   }
 

@@ -39,13 +39,16 @@ public record Slot(
    *     only {@code putFields} can write; empty for most classes
    */
   public List<String> unbackedFields() {
-    List<String> names = new ArrayList<>();
+    List<String> names = null; // capture asks per object: no allocation in the common case
     for (SerialField f : fields) {
       if (f.field() == null) {
+        if (names == null) {
+          names = new ArrayList<>();
+        }
         names.add(f.name());
       }
     }
-    return names;
+    return names == null ? List.of() : names;
   }
 
   /**

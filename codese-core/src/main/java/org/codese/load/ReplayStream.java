@@ -223,17 +223,25 @@ final class ReplayStream extends ObjectInputStream implements ObjectInputFilter 
    * @throws StreamCorruptedException if a run is not
    */
   void checkTopLevel() throws StreamCorruptedException {
-    int i = item;
-    while (i < items.length) {
-      int from = i;
-      while (i < items.length && items[i] == Tape.BACK_REFERENCE) {
-        i += 2;
-      }
-      if (from < i && (i >= items.length || items[i] != Tape.OBJECT)) {
-        throw new StreamCorruptedException(UNFOLLOWED);
-      }
-      i += 2;
+    for (int i = item; i < items.length; i = backReferencesEnd(i) + 2) {
+      // each run checked; the item after it (an object, data or none) skipped
     }
+  }
+
+  /**
+   * @param i a top-level item
+   * @return the end of the run of back references from {@code i} (at {@code i} if there is none)
+   * @throws StreamCorruptedException if a run is not followed by an object
+   */
+  private int backReferencesEnd(int i) throws StreamCorruptedException {
+    int end = i;
+    while (end < items.length && items[end] == Tape.BACK_REFERENCE) {
+      end += 2;
+    }
+    if (end > i && (end >= items.length || items[end] != Tape.OBJECT)) {
+      throw new StreamCorruptedException(UNFOLLOWED);
+    }
+    return end;
   }
 
   /**
@@ -251,13 +259,10 @@ final class ReplayStream extends ObjectInputStream implements ObjectInputFilter 
    */
   Object readTopLevel(boolean unshared) throws IOException {
     int from = item;
-    while (blockLeft == 0 && item < items.length && items[item] == Tape.BACK_REFERENCE) {
-      item += 2;
+    if (blockLeft == 0) {
+      item = backReferencesEnd(item);
     }
     int refsEnd = item;
-    if (from < refsEnd && (item >= items.length || items[item] != Tape.OBJECT)) {
-      throw new StreamCorruptedException(UNFOLLOWED);
-    }
     int id = nextObject();
     if (id < 0) {
       return null;

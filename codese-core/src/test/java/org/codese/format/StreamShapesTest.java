@@ -1,7 +1,6 @@
 package org.codese.format;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -57,15 +56,7 @@ class StreamShapesTest {
     assertEquals(n, colliding.size());
     StreamSegments.Decoder decoder = decodeAll(shapes(dictionary, colliding), m);
     long compared = decoder.collisions();
-    int log2 = 32 - Integer.numberOfLeadingZeros(n);
-    assertTrue(compared > n, "the shapes' hashes collide, so keys meet others: " + compared);
-    assertTrue(
-        compared <= 6L * n * log2,
-        compared
-            + " comparisons of colliding shapes for "
-            + n
-            + " shapes, more than 6 n log2 n = "
-            + 6L * n * log2);
+    org.codese.testkit.Costs.assertCollisionsNLogN(compared, n, "shapes");
   }
 
   /** The dictionary's segment, then one segment per tuple of class references. */

@@ -86,15 +86,7 @@ class SegmentMemoTest {
       assertEquals(java.util.Arrays.hashCode(colliding.get(0)), java.util.Arrays.hashCode(c));
     }
     long compared = rememberAll(colliding).collisions();
-    int log2 = 32 - Integer.numberOfLeadingZeros(n);
-    assertTrue(compared > n, "the files' hashes collide, so keys meet others: " + compared);
-    assertTrue(
-        compared <= 6L * n * log2,
-        compared
-            + " comparisons of colliding class files for "
-            + n
-            + " files, more than 6 n log2 n = "
-            + 6L * n * log2);
+    org.codese.testkit.Costs.assertCollisionsNLogN(compared, n, "class files");
   }
 
   /** Keeps and then finds each file (by a copy of its bytes) in a new memo. */
