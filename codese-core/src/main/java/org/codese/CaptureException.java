@@ -3,15 +3,16 @@ package org.codese;
 import java.io.ObjectStreamException;
 
 /**
- * An object in the graph cannot be captured. The message names the path from the root to the
- * object (for example {@code root.children[3].owner}), its class, why it cannot be captured and,
- * where one exists, what would help.
+ * An object in the graph cannot be captured. The message names the path from the root to the object
+ * (for example {@code root.children[3].owner}), its class, why it cannot be captured and, where one
+ * exists, what would help.
  */
 public final class CaptureException extends ObjectStreamException {
   private static final long serialVersionUID = 1L;
 
   /** The path from the root to the offending object. */
   private final String path;
+
   /** The name of the offending object's class. */
   private final String className;
 

@@ -3,8 +3,8 @@ package org.codese;
 import java.io.InvalidClassException;
 
 /**
- * A class a snapshot needs is missing, or its shape changed since capture. {@link #classname}
- * names the class; {@link #fieldName()} names the field that changed, when one did.
+ * A class a snapshot needs is missing, or its shape changed since capture. {@link #classname} names
+ * the class; {@link #fieldName()} names the field that changed, when one did.
  */
 public final class ClassMismatchException extends InvalidClassException {
   private static final long serialVersionUID = 1L;

@@ -271,9 +271,9 @@ public final class Codese {
    * The classes a snapshot needs admitted with {@link CodeseOptions#withAllowedClasses} to load:
    * those it instantiates or writes where {@code ObjectInputStream} would refuse to (classes that
    * are not {@code Serializable}, and {@code Serializable} ones it allocates without any
-   * constructor). Computed without running any of the snapshot's code and without initialising
-   * any class; the classes are loaded through the options' class loader. Empty for a graph of
-   * {@code Serializable} classes.
+   * constructor). Computed without running any of the snapshot's code and without initialising any
+   * class; the classes are loaded through the options' class loader. Empty for a graph of {@code
+   * Serializable} classes.
    *
    * <pre>{@code
    * List<String> needed = Codese.classesToAllow(bytes, CodeseOptions.defaults());
@@ -286,8 +286,8 @@ public final class Codese {
    * @param options the class loader and signing key to use (a configured key is verified first)
    * @return binary class names, sorted
    * @throws CorruptSnapshotException if the snapshot is damaged
-   * @throws ClassMismatchException if a class it names is missing, or the snapshot gives a class
-   *     a role no snapshot Codese writes gives it
+   * @throws ClassMismatchException if a class it names is missing, or the snapshot gives a class a
+   *     role no snapshot Codese writes gives it
    * @throws AuthenticityException if a signing key is configured and the signature is missing or
    *     wrong
    * @throws IOException if the snapshot is rejected for another reason
@@ -332,9 +332,14 @@ public final class Codese {
   public static Snapshot load(Path file, CodeseOptions options) throws IOException {
     long size = Files.size(file);
     if (size > options.limits().maxBytes()) {
-      throw new java.io.InvalidObjectException("snapshot " + file + " has " + size
-          + " bytes, over the limit of " + options.limits().maxBytes()
-          + "; raise it with CodeseLimits.withMaxBytes if the file is trusted");
+      throw new java.io.InvalidObjectException(
+          "snapshot "
+              + file
+              + " has "
+              + size
+              + " bytes, over the limit of "
+              + options.limits().maxBytes()
+              + "; raise it with CodeseLimits.withMaxBytes if the file is trusted");
     }
     return load(Files.readAllBytes(file), options);
   }
@@ -353,8 +358,8 @@ public final class Codese {
   }
 
   /**
-   * Loads a snapshot from a stream once, for many restores, with the given options. At most
-   * {@link CodeseLimits#maxBytes()} bytes are read before the snapshot is rejected.
+   * Loads a snapshot from a stream once, for many restores, with the given options. At most {@link
+   * CodeseLimits#maxBytes()} bytes are read before the snapshot is rejected.
    *
    * @param in the stream holding exactly one snapshot; read to its end, not closed
    * @param options restore settings (allowed classes, filter, limits, class loader, threads)
@@ -406,17 +411,29 @@ public final class Codese {
     Filters.prepare();
     snapshot = Signing.unwrap(snapshot, options.signingKey());
     if (snapshot.length > options.limits().maxBytes()) {
-      throw new java.io.InvalidObjectException("snapshot has " + snapshot.length
-          + " bytes or more, over the limit of " + options.limits().maxBytes()
-          + "; raise it with CodeseLimits.withMaxBytes if it is trusted");
+      throw new java.io.InvalidObjectException(
+          "snapshot has "
+              + snapshot.length
+              + " bytes or more, over the limit of "
+              + options.limits().maxBytes()
+              + "; raise it with CodeseLimits.withMaxBytes if it is trusted");
     }
     SnapshotFile file = SnapshotFile.parse(snapshot);
     if (file.firstId() != 0) {
-      throw new CorruptSnapshotException("header", 0, "this is a segment of a Codese object stream,"
-          + " not a snapshot; read it with CodeseInputStream");
+      throw new CorruptSnapshotException(
+          "header",
+          0,
+          "this is a segment of a Codese object stream,"
+              + " not a snapshot; read it with CodeseInputStream");
     }
-    return new Snapshot(file, LoadedSnapshot.load(file, options.classLoader(),
-        new Filters(options.objectInputFilter()), options.limits(), options.allowList()),
+    return new Snapshot(
+        file,
+        LoadedSnapshot.load(
+            file,
+            options.classLoader(),
+            new Filters(options.objectInputFilter()),
+            options.limits(),
+            options.allowList()),
         options);
   }
 }

@@ -31,11 +31,11 @@ import org.codese.load.StreamReader;
  * CorruptSnapshotException}. A primitive read where an object was written, or the reverse, throws
  * {@link EOFException} or {@link java.io.OptionalDataException}, as with the JDK. {@link
  * #available()} never blocks. Like {@code ObjectInputStream}'s handle table, the stream holds every
- * object read since the writer's last {@code reset()}; it also keeps, until then, what the
- * writer's segments sent for later ones to refer to and the classes it checked and defined for
- * them (one set per class and shape, not per object), so that a small object of a class already
- * read costs neither a new hidden class nor a second grammar check. Every segment is still checked
- * against the limits, the filter and the program check before its code runs.
+ * object read since the writer's last {@code reset()}; it also keeps, until then, what the writer's
+ * segments sent for later ones to refer to and the classes it checked and defined for them (one set
+ * per class and shape, not per object), so that a small object of a class already read costs
+ * neither a new hidden class nor a second grammar check. Every segment is still checked against the
+ * limits, the filter and the program check before its code runs.
  *
  * <p>Like {@code ObjectInputStream}, it restores by default only classes that are {@code
  * Serializable}, the way Java serialization allocates them; {@link
@@ -43,28 +43,28 @@ import org.codese.load.StreamReader;
  * resolveProxyClass}, {@code resolveObject} and {@code readClassDescriptor} are not called for
  * Codese data, which names its classes and resolves them with {@link CodeseOptions#classLoader()}
  * (or the thread's context class loader). A filter set with {@link #setObjectInputFilter} applies
- * to the segments read after it; the JDK refuses to set one after an object was read. The filter
- * is asked once per segment, before its code runs: about each class it names, then about the
- * segment as a whole. Its {@link ObjectInputFilter.FilterInfo#streamBytes()} is, as with {@code
+ * to the segments read after it; the JDK refuses to set one after an object was read. The filter is
+ * asked once per segment, before its code runs: about each class it names, then about the segment
+ * as a whole. Its {@link ObjectInputFilter.FilterInfo#streamBytes()} is, as with {@code
  * ObjectInputStream}, a running total: the bytes read from the underlying stream so far, up to the
- * end of the segment (header, frames and primitive data included), so that a {@code maxbytes}
- * limit bounds the stream as a whole; its {@code references} and {@code depth} are the segment's
- * own (the objects it creates, the depth its writer recorded).
+ * end of the segment (header, frames and primitive data included), so that a {@code maxbytes} limit
+ * bounds the stream as a whole; its {@code references} and {@code depth} are the segment's own (the
+ * objects it creates, the depth its writer recorded).
  *
  * <p><b>JDK data.</b> A stream that starts with the JDK's magic number ({@code 0xACED}) is read by
  * the JDK's own {@code ObjectInputStream}: the same objects, exceptions and filter checks (the
- * stream's filter, the JVM-wide filter of {@code -Djdk.serialFilter} and the filter factory, as
- * for any {@code ObjectInputStream}). A subclass that overrides {@code resolveClass}, {@code
+ * stream's filter, the JVM-wide filter of {@code -Djdk.serialFilter} and the filter factory, as for
+ * any {@code ObjectInputStream}). A subclass that overrides {@code resolveClass}, {@code
  * resolveProxyClass}, {@code resolveObject} (with {@link #enableResolveObject}) or {@code
  * readClassDescriptor} sees the calls a subclass of {@code ObjectInputStream} would. The default
- * {@code resolveClass} tries {@link CodeseOptions#classLoader()} first, if set. The options'
- * filter is the stream's filter; their limits and allowed classes do not apply: the data can do
- * what it can do to {@code ObjectInputStream}, so use a filter for untrusted sources. With a
- * signing key in the options, JDK data, which cannot be signed, is refused with {@link
- * AuthenticityException}. A filter set with {@code setObjectInputFilter} after an object was read
- * makes the next {@code readObject} throw {@link IllegalStateException} (the JDK throws it from
- * {@code setObjectInputFilter}); a JVM-wide filter factory sees such a filter a second time, as
- * the current filter of the internal stream's request.
+ * {@code resolveClass} tries {@link CodeseOptions#classLoader()} first, if set. The options' filter
+ * is the stream's filter; their limits and allowed classes do not apply: the data can do what it
+ * can do to {@code ObjectInputStream}, so use a filter for untrusted sources. With a signing key in
+ * the options, JDK data, which cannot be signed, is refused with {@link AuthenticityException}. A
+ * filter set with {@code setObjectInputFilter} after an object was read makes the next {@code
+ * readObject} throw {@link IllegalStateException} (the JDK throws it from {@code
+ * setObjectInputFilter}); a JVM-wide filter factory sees such a filter a second time, as the
+ * current filter of the internal stream's request.
  *
  * <p>Exceptions are the JDK's: what a class's own {@code readObject}, {@code readExternal}, {@code
  * readResolve}, {@code validateObject} or constructor throws reaches the caller of {@link
@@ -87,8 +87,10 @@ public class CodeseInputStream extends ObjectInputStream {
   private final JdkFormatStream jdk;
   private final ClassLoader loader;
   private final byte[] scratch = new byte[8];
+
   /** The filter this stream had when {@link #jdk}'s was last set to match it. */
   private ObjectInputFilter filterSeen;
+
   private DataInputStream lines;
 
   /**
@@ -96,8 +98,8 @@ public class CodeseInputStream extends ObjectInputStream {
    *
    * @param in the underlying stream
    * @throws EOFException if the stream ends before its header
-   * @throws CorruptSnapshotException if the header is neither a Codese stream header nor the
-   *     JDK's magic number
+   * @throws CorruptSnapshotException if the header is neither a Codese stream header nor the JDK's
+   *     magic number
    * @throws java.io.StreamCorruptedException if the JDK's magic number is followed by a version
    *     other than 5, as {@code ObjectInputStream} throws it
    * @throws IOException if reading fails
@@ -111,15 +113,14 @@ public class CodeseInputStream extends ObjectInputStream {
   /**
    * Creates a stream and reads the stream header.
    *
-   * @param in the underlying stream; if it does not support {@code mark}, two bytes are read
-   *     ahead through a {@link PushbackInputStream}
-   * @param options restore settings (allowed classes, filter, limits, class loader, signing key);
-   *     a segment that restores a class {@code ObjectInputStream} would refuse, and the options
-   *     do not admit, is rejected with {@link ClassNotAllowedException} before any of its code
-   *     runs
+   * @param in the underlying stream; if it does not support {@code mark}, two bytes are read ahead
+   *     through a {@link PushbackInputStream}
+   * @param options restore settings (allowed classes, filter, limits, class loader, signing key); a
+   *     segment that restores a class {@code ObjectInputStream} would refuse, and the options do
+   *     not admit, is rejected with {@link ClassNotAllowedException} before any of its code runs
    * @throws EOFException if the stream ends before its header
-   * @throws CorruptSnapshotException if the header is neither a Codese stream header nor the
-   *     JDK's magic number
+   * @throws CorruptSnapshotException if the header is neither a Codese stream header nor the JDK's
+   *     magic number
    * @throws java.io.StreamCorruptedException if the JDK's magic number is followed by a version
    *     other than 5, as {@code ObjectInputStream} throws it
    * @throws AuthenticityException if the options have a signing key and the stream is JDK data
@@ -146,20 +147,28 @@ public class CodeseInputStream extends ObjectInputStream {
     }
     if (first.length == 2 && (first[0] & 0xFF) == 0xAC && (first[1] & 0xFF) == 0xED) {
       if (options.signingKey() != null) {
-        throw new AuthenticityException("the stream is JDK serialization data (it starts with"
-            + " 0xACED), which cannot be signed, and a signing key is configured; convert it"
-            + " with 'codese convert' and a signing key, or read it without one");
+        throw new AuthenticityException(
+            "the stream is JDK serialization data (it starts with"
+                + " 0xACED), which cannot be signed, and a signing key is configured; convert it"
+                + " with 'codese convert' and a signing key, or read it without one");
       }
       this.reader = null;
       this.jdk = new JdkFormatStream(src, this);
     } else {
       this.jdk = null;
-      this.reader = new StreamReader(src, loader, new Supplier<ObjectInputFilter>() {
-        @Override
-        public ObjectInputFilter get() {
-          return getObjectInputFilter();
-        }
-      }, options.limits(), options.signingKey(), options.allowList());
+      this.reader =
+          new StreamReader(
+              src,
+              loader,
+              new Supplier<ObjectInputFilter>() {
+                @Override
+                public ObjectInputFilter get() {
+                  return getObjectInputFilter();
+                }
+              },
+              options.limits(),
+              options.signingKey(),
+              options.allowList());
     }
     if (options.objectInputFilter() != null) {
       setObjectInputFilter(options.objectInputFilter());
@@ -172,9 +181,9 @@ public class CodeseInputStream extends ObjectInputStream {
 
   /**
    * For subclasses that implement the whole stream themselves, as {@code ObjectInputStream()}
-   * allows: {@code readObject} calls {@link #readObjectOverride}, which returns {@code null}
-   * unless overridden; every other read method of this class that the subclass does not override
-   * throws {@link NullPointerException}, as {@code ObjectInputStream}'s do when made this way.
+   * allows: {@code readObject} calls {@link #readObjectOverride}, which returns {@code null} unless
+   * overridden; every other read method of this class that the subclass does not override throws
+   * {@link NullPointerException}, as {@code ObjectInputStream}'s do when made this way.
    *
    * @throws IOException never (declared as by {@code ObjectInputStream()})
    * @throws SecurityException if a security manager denies {@code
@@ -189,9 +198,10 @@ public class CodeseInputStream extends ObjectInputStream {
 
   private StreamReader codese() {
     if (reader == null) {
-      throw new NullPointerException("this CodeseInputStream was made with the protected"
-          + " no-argument constructor, which has no underlying stream; the subclass must"
-          + " override the methods it calls");
+      throw new NullPointerException(
+          "this CodeseInputStream was made with the protected"
+              + " no-argument constructor, which has no underlying stream; the subclass must"
+              + " override the methods it calls");
     }
     return reader;
   }
@@ -205,14 +215,16 @@ public class CodeseInputStream extends ObjectInputStream {
     }
   }
 
-  /** @return how many objects the stream holds for later references (for tests) */
+  /**
+   * @return how many objects the stream holds for later references (for tests)
+   */
   int heldObjects() {
     return codese().heldObjects();
   }
 
   /**
-   * @return how many hidden classes the stream defined, and how many class entries and class
-   *     files its segment dictionaries hold (for tests)
+   * @return how many hidden classes the stream defined, and how many class entries and class files
+   *     its segment dictionaries hold (for tests)
    */
   int[] codeStatistics() {
     return codese().codeStatistics();
@@ -224,12 +236,11 @@ public class CodeseInputStream extends ObjectInputStream {
    * @return the object
    * @throws ClassNotFoundException if a class of the object cannot be found (thrown by the class
    *     loader), or a class's own {@code readObject} or {@code readExternal} threw it
-   * @throws java.io.InvalidObjectException if the object refers back to an object read with
-   *     {@link #readUnshared}, or a record's canonical constructor threw (the cause)
+   * @throws java.io.InvalidObjectException if the object refers back to an object read with {@link
+   *     #readUnshared}, or a record's canonical constructor threw (the cause)
    * @throws java.io.InvalidClassException if the constructor run to create an instance threw
-   *     ("unable to create instance"), the serialization filter rejects a class, or a class
-   *     changed ({@link ClassMismatchException}) or is not admitted ({@link
-   *     ClassNotAllowedException})
+   *     ("unable to create instance"), the serialization filter rejects a class, or a class changed
+   *     ({@link ClassMismatchException}) or is not admitted ({@link ClassNotAllowedException})
    * @throws java.io.OptionalDataException if primitive data is next
    * @throws EOFException at the end of the data
    * @throws CorruptSnapshotException if Codese data is damaged or cut short inside an object
@@ -254,9 +265,8 @@ public class CodeseInputStream extends ObjectInputStream {
    * which they then get; an array that {@code readResolve} returned is returned as a copy.
    *
    * @return the object
-   * @throws java.io.InvalidObjectException if the object was written before by {@code
-   *     writeObject} ("cannot read back reference as unshared"), or refers back to an object read
-   *     unshared
+   * @throws java.io.InvalidObjectException if the object was written before by {@code writeObject}
+   *     ("cannot read back reference as unshared"), or refers back to an object read unshared
    * @throws ClassNotFoundException as {@link #readObject()}
    * @throws IOException as {@link #readObject()}
    */
@@ -370,7 +380,9 @@ public class CodeseInputStream extends ObjectInputStream {
     return codese().read(buf, off, len);
   }
 
-  /** @return the bytes of primitive data that can be read without blocking; never blocks */
+  /**
+   * @return the bytes of primitive data that can be read without blocking; never blocks
+   */
   @Override
   public int available() throws IOException {
     if (jdk != null) {
@@ -482,8 +494,8 @@ public class CodeseInputStream extends ObjectInputStream {
   }
 
   /**
-   * Reads a line as {@code ObjectInputStream.readLine} does, through a {@link DataInputStream}
-   * kept for the stream's life (a carriage return's lookahead stays in it).
+   * Reads a line as {@code ObjectInputStream.readLine} does, through a {@link DataInputStream} kept
+   * for the stream's life (a carriage return's lookahead stays in it).
    */
   @Override
   @Deprecated
@@ -494,17 +506,19 @@ public class CodeseInputStream extends ObjectInputStream {
     }
     codese();
     if (lines == null) {
-      lines = new DataInputStream(new InputStream() {
-        @Override
-        public int read() throws IOException {
-          return CodeseInputStream.this.read();
-        }
+      lines =
+          new DataInputStream(
+              new InputStream() {
+                @Override
+                public int read() throws IOException {
+                  return CodeseInputStream.this.read();
+                }
 
-        @Override
-        public int read(byte[] b, int off, int len) throws IOException {
-          return CodeseInputStream.this.read(b, off, len);
-        }
-      });
+                @Override
+                public int read(byte[] b, int off, int len) throws IOException {
+                  return CodeseInputStream.this.read(b, off, len);
+                }
+              });
     }
     return lines.readLine();
   }

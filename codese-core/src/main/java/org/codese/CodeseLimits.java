@@ -20,8 +20,8 @@ public final class CodeseLimits {
   private final int maxClasses;
   private final int maxDepth;
 
-  private CodeseLimits(int maxObjects, int maxArrayLength, long maxBytes, int maxClasses,
-      int maxDepth) {
+  private CodeseLimits(
+      int maxObjects, int maxArrayLength, long maxBytes, int maxClasses, int maxDepth) {
     this.maxObjects = maxObjects;
     this.maxArrayLength = maxArrayLength;
     this.maxBytes = maxBytes;
@@ -40,8 +40,8 @@ public final class CodeseLimits {
 
   private static int positive(long v, String what) {
     if (v < 1 || v > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException(what + " must be between 1 and " + Integer.MAX_VALUE
-          + ", got " + v);
+      throw new IllegalArgumentException(
+          what + " must be between 1 and " + Integer.MAX_VALUE + ", got " + v);
     }
     return (int) v;
   }
@@ -53,8 +53,8 @@ public final class CodeseLimits {
    * @return limits that differ from these only in this bound
    */
   public CodeseLimits withMaxObjects(int n) {
-    return new CodeseLimits(positive(n, "maxObjects"), maxArrayLength, maxBytes, maxClasses,
-        maxDepth);
+    return new CodeseLimits(
+        positive(n, "maxObjects"), maxArrayLength, maxBytes, maxClasses, maxDepth);
   }
 
   /**
@@ -67,8 +67,8 @@ public final class CodeseLimits {
    * @return limits that differ from these only in this bound
    */
   public CodeseLimits withMaxArrayLength(int n) {
-    return new CodeseLimits(maxObjects, positive(n, "maxArrayLength"), maxBytes, maxClasses,
-        maxDepth);
+    return new CodeseLimits(
+        maxObjects, positive(n, "maxArrayLength"), maxBytes, maxClasses, maxDepth);
   }
 
   /**
@@ -91,8 +91,8 @@ public final class CodeseLimits {
    * @return limits that differ from these only in this bound
    */
   public CodeseLimits withMaxClasses(int n) {
-    return new CodeseLimits(maxObjects, maxArrayLength, maxBytes, positive(n, "maxClasses"),
-        maxDepth);
+    return new CodeseLimits(
+        maxObjects, maxArrayLength, maxBytes, positive(n, "maxClasses"), maxDepth);
   }
 
   /**
@@ -102,8 +102,8 @@ public final class CodeseLimits {
    * @return limits that differ from these only in this bound
    */
   public CodeseLimits withMaxDepth(int n) {
-    return new CodeseLimits(maxObjects, maxArrayLength, maxBytes, maxClasses,
-        positive(n, "maxDepth"));
+    return new CodeseLimits(
+        maxObjects, maxArrayLength, maxBytes, maxClasses, positive(n, "maxDepth"));
   }
 
   /**
@@ -155,9 +155,12 @@ public final class CodeseLimits {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof CodeseLimits l && l.maxObjects == maxObjects
-        && l.maxArrayLength == maxArrayLength && l.maxBytes == maxBytes
-        && l.maxClasses == maxClasses && l.maxDepth == maxDepth;
+    return o instanceof CodeseLimits l
+        && l.maxObjects == maxObjects
+        && l.maxArrayLength == maxArrayLength
+        && l.maxBytes == maxBytes
+        && l.maxClasses == maxClasses
+        && l.maxDepth == maxDepth;
   }
 
   @Override
@@ -167,7 +170,16 @@ public final class CodeseLimits {
 
   @Override
   public String toString() {
-    return "CodeseLimits[maxObjects=" + maxObjects + ", maxArrayLength=" + maxArrayLength
-        + ", maxBytes=" + maxBytes + ", maxClasses=" + maxClasses + ", maxDepth=" + maxDepth + "]";
+    return "CodeseLimits[maxObjects="
+        + maxObjects
+        + ", maxArrayLength="
+        + maxArrayLength
+        + ", maxBytes="
+        + maxBytes
+        + ", maxClasses="
+        + maxClasses
+        + ", maxDepth="
+        + maxDepth
+        + "]";
   }
 }

@@ -9,8 +9,8 @@ import org.codese.load.AllowList;
  * Immutable settings for capture and restore.
  *
  * <p>Start from {@link #defaults()} and derive variants with the {@code with...} methods; every
- * method returns a new instance and never changes the receiver, so one options object may be
- * shared freely between threads.
+ * method returns a new instance and never changes the receiver, so one options object may be shared
+ * freely between threads.
  */
 public final class CodeseOptions {
   private static final CodeseOptions DEFAULTS =
@@ -18,6 +18,7 @@ public final class CodeseOptions {
 
   /** {@code null} until set: then each writer applies its own default. */
   private final Boolean requireSerializable;
+
   private final int restoreThreads;
   private final ClassLoader classLoader;
   private final ObjectInputFilter filter;
@@ -25,8 +26,14 @@ public final class CodeseOptions {
   private final byte[] signingKey;
   private final AllowList allowed;
 
-  private CodeseOptions(Boolean requireSerializable, int restoreThreads, ClassLoader classLoader,
-      ObjectInputFilter filter, CodeseLimits limits, byte[] signingKey, AllowList allowed) {
+  private CodeseOptions(
+      Boolean requireSerializable,
+      int restoreThreads,
+      ClassLoader classLoader,
+      ObjectInputFilter filter,
+      CodeseLimits limits,
+      byte[] signingKey,
+      AllowList allowed) {
     this.signingKey = signingKey;
     this.allowed = allowed;
     this.requireSerializable = requireSerializable;
@@ -38,9 +45,10 @@ public final class CodeseOptions {
 
   /**
    * The defaults: {@code Serializable} not required by {@link Codese}'s capture but required by
-   * {@link CodeseOutputStream} (as by {@link java.io.ObjectOutputStream}), restore on the calling thread
-   * only, classes resolved through the thread's context class loader (falling back to Codese's own
-   * loader), no classes admitted beyond what {@link java.io.ObjectInputStream} would restore.
+   * {@link CodeseOutputStream} (as by {@link java.io.ObjectOutputStream}), restore on the calling
+   * thread only, classes resolved through the thread's context class loader (falling back to
+   * Codese's own loader), no classes admitted beyond what {@link java.io.ObjectInputStream} would
+   * restore.
    *
    * @return the default options
    */
@@ -51,15 +59,15 @@ public final class CodeseOptions {
   /**
    * Whether capture insists that every captured class implements {@link java.io.Serializable}, as
    * {@link java.io.ObjectOutputStream} does. When required, a class that does not is reported with
-   * a {@link java.io.NotSerializableException}. Until this is set, {@link Codese}'s capture
-   * does not require it and {@link CodeseOutputStream} does, as a drop-in for the JDK's stream.
+   * a {@link java.io.NotSerializableException}. Until this is set, {@link Codese}'s capture does
+   * not require it and {@link CodeseOutputStream} does, as a drop-in for the JDK's stream.
    *
    * @param required {@code true} to require {@code Serializable}
    * @return options that differ from these only in this setting
    */
   public CodeseOptions withRequireSerializable(boolean required) {
-    return new CodeseOptions(required, restoreThreads, classLoader, filter, limits, signingKey,
-        allowed);
+    return new CodeseOptions(
+        required, restoreThreads, classLoader, filter, limits, signingKey, allowed);
   }
 
   /**
@@ -73,8 +81,8 @@ public final class CodeseOptions {
     if (threads < 1) {
       throw new IllegalArgumentException("restore threads must be at least 1, got " + threads);
     }
-    return new CodeseOptions(requireSerializable, threads, classLoader, filter, limits,
-        signingKey, allowed);
+    return new CodeseOptions(
+        requireSerializable, threads, classLoader, filter, limits, signingKey, allowed);
   }
 
   /**
@@ -84,8 +92,8 @@ public final class CodeseOptions {
    * @return options that differ from these only in this setting
    */
   public CodeseOptions withClassLoader(ClassLoader loader) {
-    return new CodeseOptions(requireSerializable, restoreThreads, loader, filter, limits,
-        signingKey, allowed);
+    return new CodeseOptions(
+        requireSerializable, restoreThreads, loader, filter, limits, signingKey, allowed);
   }
 
   /**
@@ -98,8 +106,8 @@ public final class CodeseOptions {
    * @return options that differ from these only in this setting
    */
   public CodeseOptions withObjectInputFilter(ObjectInputFilter filter) {
-    return new CodeseOptions(requireSerializable, restoreThreads, classLoader, filter, limits,
-        signingKey, allowed);
+    return new CodeseOptions(
+        requireSerializable, restoreThreads, classLoader, filter, limits, signingKey, allowed);
   }
 
   /**
@@ -109,8 +117,14 @@ public final class CodeseOptions {
    * @return options that differ from these only in this setting
    */
   public CodeseOptions withLimits(CodeseLimits limits) {
-    return new CodeseOptions(requireSerializable, restoreThreads, classLoader, filter,
-        Objects.requireNonNull(limits, "limits"), signingKey, allowed);
+    return new CodeseOptions(
+        requireSerializable,
+        restoreThreads,
+        classLoader,
+        filter,
+        Objects.requireNonNull(limits, "limits"),
+        signingKey,
+        allowed);
   }
 
   /**
@@ -124,11 +138,17 @@ public final class CodeseOptions {
    */
   public CodeseOptions withSigningKey(byte[] key) {
     if (key != null && key.length < 16) {
-      throw new IllegalArgumentException("a signing key needs at least 16 bytes, got "
-          + key.length);
+      throw new IllegalArgumentException(
+          "a signing key needs at least 16 bytes, got " + key.length);
     }
-    return new CodeseOptions(requireSerializable, restoreThreads, classLoader, filter, limits,
-        key == null ? null : key.clone(), allowed);
+    return new CodeseOptions(
+        requireSerializable,
+        restoreThreads,
+        classLoader,
+        filter,
+        limits,
+        key == null ? null : key.clone(),
+        allowed);
   }
 
   /**
@@ -148,13 +168,13 @@ public final class CodeseOptions {
    * hashCode} or {@code compareTo}, called by the collections it is restored into) then run on
    * them. Capture needs no admission: this setting only concerns loading.
    *
-   * <p>Patterns, one per argument (JEP 290's class patterns, without modules and negation):
-   * {@code "com.example.Foo"} admits that class ({@code "com.example.Outer$Inner"} a nested
-   * one), {@code "com.example.*"} the classes of a package, {@code "com.example.**"} those of a
-   * package and its subpackages, {@code "com.example.Foo*"} every class whose name starts so,
-   * and {@code "**"} every class, an explicit choice to trust the snapshot's source entirely.
-   * {@link Codese#classesToAllow} and {@link Snapshot#classesToAllow()} give the classes a
-   * snapshot needs; the rejection's message gives them as a ready-to-paste line.
+   * <p>Patterns, one per argument (JEP 290's class patterns, without modules and negation): {@code
+   * "com.example.Foo"} admits that class ({@code "com.example.Outer$Inner"} a nested one), {@code
+   * "com.example.*"} the classes of a package, {@code "com.example.**"} those of a package and its
+   * subpackages, {@code "com.example.Foo*"} every class whose name starts so, and {@code "**"}
+   * every class, an explicit choice to trust the snapshot's source entirely. {@link
+   * Codese#classesToAllow} and {@link Snapshot#classesToAllow()} give the classes a snapshot needs;
+   * the rejection's message gives them as a ready-to-paste line.
    *
    * @param patterns class patterns; none to admit nothing beyond {@code ObjectInputStream}'s
    *     surface
@@ -165,12 +185,19 @@ public final class CodeseOptions {
    * @throws NullPointerException if {@code patterns} or one of them is {@code null}
    */
   public CodeseOptions withAllowedClasses(String... patterns) {
-    return new CodeseOptions(requireSerializable, restoreThreads, classLoader, filter, limits,
-        signingKey, AllowList.of(List.of(patterns)));
+    return new CodeseOptions(
+        requireSerializable,
+        restoreThreads,
+        classLoader,
+        filter,
+        limits,
+        signingKey,
+        AllowList.of(List.of(patterns)));
   }
 
   /**
-   * Returns the patterns of the classes admitted beyond what {@code ObjectInputStream} would restore.
+   * Returns the patterns of the classes admitted beyond what {@code ObjectInputStream} would
+   * restore.
    *
    * @return the allowed-class patterns, in the order given; empty by default
    */
@@ -284,16 +311,25 @@ public final class CodeseOptions {
         allowed);
   }
 
-  /** @return the settings, without the signing key's bytes */
+  /**
+   * @return the settings, without the signing key's bytes
+   */
   @Override
   public String toString() {
     return "CodeseOptions[requireSerializable="
         + (requireSerializable == null ? "default" : requireSerializable)
-        + ", restoreThreads=" + restoreThreads
-        + ", classLoader=" + classLoader
-        + ", objectInputFilter=" + filter
-        + ", limits=" + limits
-        + ", signingKey=" + (signingKey == null ? "none" : "set")
-        + ", allowedClasses=" + allowed.patterns() + "]";
+        + ", restoreThreads="
+        + restoreThreads
+        + ", classLoader="
+        + classLoader
+        + ", objectInputFilter="
+        + filter
+        + ", limits="
+        + limits
+        + ", signingKey="
+        + (signingKey == null ? "none" : "set")
+        + ", allowedClasses="
+        + allowed.patterns()
+        + "]";
   }
 }

@@ -21,25 +21,25 @@ import org.codese.load.StreamReader;
  * #writeUnshared} writes a fresh copy that no later write refers back to (an object replaced by
  * {@code writeReplace} is replaced once, and later writes write that replacement anew), and
  * primitive data may be written between objects. Each top-level object records which objects of
- * earlier writes it refers back to, so that {@link CodeseInputStream#readUnshared} can refuse
- * back references as {@code ObjectInputStream} does.
+ * earlier writes it refers back to, so that {@link CodeseInputStream#readUnshared} can refuse back
+ * references as {@code ObjectInputStream} does.
  *
  * <p><b>When bytes reach the underlying stream</b> is as with {@code ObjectOutputStream}, so that a
  * socket or pipe sees the same thing at the same time: the constructor writes the stream header;
- * {@code writeObject} and {@code writeUnshared} write the object (one snapshot segment) before
- * they return; primitive data is held in a buffer of 1024 bytes, as {@code ObjectOutputStream}
- * holds its block data, and written when the buffer is full and at the next {@code writeObject},
- * {@code writeUnshared}, {@link #reset()}, {@link #drain()}, {@link #flush()} and {@link
- * #close()}; {@code reset()} writes its mark at once. Only {@code flush()} and {@code close()}
- * flush the underlying stream. {@code close()} writes an end mark; a reader that meets the end of
- * the data after a complete object gets {@link java.io.EOFException} with or without it.
+ * {@code writeObject} and {@code writeUnshared} write the object (one snapshot segment) before they
+ * return; primitive data is held in a buffer of 1024 bytes, as {@code ObjectOutputStream} holds its
+ * block data, and written when the buffer is full and at the next {@code writeObject}, {@code
+ * writeUnshared}, {@link #reset()}, {@link #drain()}, {@link #flush()} and {@link #close()}; {@code
+ * reset()} writes its mark at once. Only {@code flush()} and {@code close()} flush the underlying
+ * stream. {@code close()} writes an end mark; a reader that meets the end of the data after a
+ * complete object gets {@link java.io.EOFException} with or without it.
  *
  * <p><b>Memory.</b> Like {@code ObjectOutputStream}'s handle table, the stream keeps a reference to
  * every object written since the last {@code reset()} (and to the original of each {@code
  * writeReplace}), so that a later write of it is a reference; a long-lived stream should call
  * {@code reset()} from time to time. It also keeps what its segments sent (class entries, class
- * files, the constants that name classes and fields, the shapes of segments), which grows with
- * the number of distinct classes and shapes, not of objects, and is forgotten at {@code reset()}.
+ * files, the constants that name classes and fields, the shapes of segments), which grows with the
+ * number of distinct classes and shapes, not of objects, and is forgotten at {@code reset()}.
  *
  * <p><b>Size.</b> A segment refers to what earlier segments of the stream sent since the last
  * {@code reset()} (stream format 3): the first object of a class carries the class's entry and
@@ -64,8 +64,8 @@ public class CodeseOutputStream extends ObjectOutputStream {
 
   /**
    * Whether this JDK's {@code ObjectOutputStream} writes its buffer as soon as {@code writeBytes}
-   * or the ASCII part of {@code writeUTF} fills it, and, in the rest of {@code writeUTF}, before
-   * a character that would reach its end (later JDKs), rather than at the next write, splitting
+   * or the ASCII part of {@code writeUTF} fills it, and, in the rest of {@code writeUTF}, before a
+   * character that would reach its end (later JDKs), rather than at the next write, splitting
    * characters byte by byte (JDK 17). Asked of the JDK itself, once.
    */
   private static final boolean EAGER_STRINGS = eagerStrings();
@@ -87,11 +87,15 @@ public class CodeseOutputStream extends ObjectOutputStream {
 
   private final OutputStream out;
   private final Capturer capturer;
+
   /** What earlier segments sent, so that later ones refer to it (stream format 3). */
   private final StreamSegments.Encoder segments;
+
   private final byte[] signingKey;
+
   /** Primitive data not yet written, as a frame: word, then {@link #pos} - 4 bytes. */
   private final byte[] frame;
+
   private final DataOutputStream data;
   private int pos = 4;
   private boolean closed;
@@ -127,17 +131,19 @@ public class CodeseOutputStream extends ObjectOutputStream {
     this.segments = new StreamSegments.Encoder();
     this.signingKey = options.signingKey();
     this.frame = new byte[4 + MAX_BLOCK];
-    this.data = new DataOutputStream(new OutputStream() {
-      @Override
-      public void write(int b) throws IOException {
-        writeData(b);
-      }
+    this.data =
+        new DataOutputStream(
+            new OutputStream() {
+              @Override
+              public void write(int b) throws IOException {
+                writeData(b);
+              }
 
-      @Override
-      public void write(byte[] b, int off, int len) throws IOException {
-        writeData(b, off, len, true);
-      }
-    });
+              @Override
+              public void write(byte[] b, int off, int len) throws IOException {
+                writeData(b, off, len, true);
+              }
+            });
     byte[] header = new byte[6];
     putInt(header, 0, StreamReader.STREAM_MAGIC);
     header[4] = (byte) (StreamReader.STREAM_VERSION >>> 8);
@@ -148,8 +154,8 @@ public class CodeseOutputStream extends ObjectOutputStream {
   /**
    * For subclasses that implement the whole stream themselves, as {@code ObjectOutputStream()}
    * allows: {@code writeObject} calls {@link #writeObjectOverride}, which does nothing unless
-   * overridden; every other method of this class that the subclass does not override throws
-   * {@link NullPointerException}, as {@code ObjectOutputStream}'s do when made this way.
+   * overridden; every other method of this class that the subclass does not override throws {@link
+   * NullPointerException}, as {@code ObjectOutputStream}'s do when made this way.
    *
    * @throws IOException never (declared as by {@code ObjectOutputStream()})
    * @throws SecurityException if a security manager denies {@code
@@ -167,9 +173,10 @@ public class CodeseOutputStream extends ObjectOutputStream {
 
   private void ensureOpen() throws IOException {
     if (out == null) {
-      throw new NullPointerException("this CodeseOutputStream was made with the protected"
-          + " no-argument constructor, which has no underlying stream; the subclass must"
-          + " override the methods it calls");
+      throw new NullPointerException(
+          "this CodeseOutputStream was made with the protected"
+              + " no-argument constructor, which has no underlying stream; the subclass must"
+              + " override the methods it calls");
     }
     if (closed) {
       throw new IOException("stream closed");
@@ -194,13 +201,13 @@ public class CodeseOutputStream extends ObjectOutputStream {
 
   /**
    * Writes {@code obj} as a new object, as {@link ObjectOutputStream#writeUnshared} does: even if
-   * it was written before, and no later {@code writeObject} or {@code writeUnshared} refers back
-   * to this copy. The objects it refers to are shared as usual.
+   * it was written before, and no later {@code writeObject} or {@code writeUnshared} refers back to
+   * this copy. The objects it refers to are shared as usual.
    *
    * @param obj the object, or {@code null}
    * @throws CaptureException if an object of the graph cannot be captured
-   * @throws IOException if the stream is closed, a class's own {@code writeObject} fails or
-   *     writing fails; a failed capture writes nothing
+   * @throws IOException if the stream is closed, a class's own {@code writeObject} fails or writing
+   *     fails; a failed capture writes nothing
    */
   @Override
   public void writeUnshared(Object obj) throws IOException {
@@ -302,7 +309,9 @@ public class CodeseOutputStream extends ObjectOutputStream {
     }
   }
 
-  /** @return how many objects the stream holds for later references (for tests) */
+  /**
+   * @return how many objects the stream holds for later references (for tests)
+   */
   int heldObjects() {
     return capturer.knownObjects();
   }

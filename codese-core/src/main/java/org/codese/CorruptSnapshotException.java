@@ -3,14 +3,15 @@ package org.codese;
 import java.io.StreamCorruptedException;
 
 /**
- * A snapshot is damaged, truncated or not a snapshot at all. The message names the section and
- * the byte offset where reading failed.
+ * A snapshot is damaged, truncated or not a snapshot at all. The message names the section and the
+ * byte offset where reading failed.
  */
 public final class CorruptSnapshotException extends StreamCorruptedException {
   private static final long serialVersionUID = 1L;
 
   /** The section of the snapshot in which the damage was found. */
   private final String section;
+
   /** The byte offset, from the start of the snapshot, where the damage was found. */
   private final long offset;
 
@@ -22,8 +23,14 @@ public final class CorruptSnapshotException extends StreamCorruptedException {
    * @param problem what is wrong
    */
   public CorruptSnapshotException(String section, long offset, String problem) {
-    super("corrupt snapshot: " + problem + " (section " + section + ", byte offset " + offset
-        + "); the file was damaged or truncated, capture it again");
+    super(
+        "corrupt snapshot: "
+            + problem
+            + " (section "
+            + section
+            + ", byte offset "
+            + offset
+            + "); the file was damaged or truncated, capture it again");
     this.section = section;
     this.offset = offset;
   }

@@ -5,15 +5,17 @@ import java.util.function.Supplier;
 
 /**
  * The effective serialization filter, composed as {@code ObjectInputStream} composes it. An
- * instance gives the loader the effective filter for one per-call filter when it asks; as a
- * {@code Runnable} it initialises the JVM-wide configuration (one class for both, because each
- * class loaded on the restore path costs in a cold JVM).
+ * instance gives the loader the effective filter for one per-call filter when it asks; as a {@code
+ * Runnable} it initialises the JVM-wide configuration (one class for both, because each class
+ * loaded on the restore path costs in a cold JVM).
  */
 final class Filters implements Supplier<ObjectInputFilter>, Runnable {
   private static volatile boolean prepared;
   private final ObjectInputFilter perCall;
 
-  /** @param perCall the per-call filter, or {@code null} */
+  /**
+   * @param perCall the per-call filter, or {@code null}
+   */
   Filters(ObjectInputFilter perCall) {
     this.perCall = perCall;
   }
@@ -40,8 +42,8 @@ final class Filters implements Supplier<ObjectInputFilter>, Runnable {
   }
 
   /**
-   * The JVM-wide filter passed through the filter factory, then, if {@code perCall} is given,
-   * the factory's combination of the two (JEP 290 and 415).
+   * The JVM-wide filter passed through the filter factory, then, if {@code perCall} is given, the
+   * factory's combination of the two (JEP 290 and 415).
    */
   static ObjectInputFilter effective(ObjectInputFilter perCall) {
     var factory = ObjectInputFilter.Config.getSerialFilterFactory();
@@ -49,7 +51,9 @@ final class Filters implements Supplier<ObjectInputFilter>, Runnable {
     return perCall == null ? f : factory.apply(f, perCall);
   }
 
-  /** @return {@link #effective} of this instance's per-call filter */
+  /**
+   * @return {@link #effective} of this instance's per-call filter
+   */
   @Override
   public ObjectInputFilter get() {
     return effective(perCall);

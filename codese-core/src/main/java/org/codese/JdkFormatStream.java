@@ -49,7 +49,9 @@ final class JdkFormatStream extends ObjectInputStream {
     return owner.readClassDescriptor();
   }
 
-  /** @return a class descriptor read as {@code ObjectInputStream} reads it */
+  /**
+   * @return a class descriptor read as {@code ObjectInputStream} reads it
+   */
   ObjectStreamClass defaultReadClassDescriptor() throws IOException, ClassNotFoundException {
     return super.readClassDescriptor();
   }

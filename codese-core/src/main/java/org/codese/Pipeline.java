@@ -30,8 +30,15 @@ final class Pipeline {
 
   private static SnapshotFile toFile(Plan plan) {
     Emitted code = Emitter.emit(plan);
-    return new SnapshotFile(System.getProperty("java.version"), plan.firstId(), plan.tableSize(),
-        plan.depth(), plan.classes(), plan.constants(), code.classFiles(), code.placements(),
+    return new SnapshotFile(
+        System.getProperty("java.version"),
+        plan.firstId(),
+        plan.tableSize(),
+        plan.depth(),
+        plan.classes(),
+        plan.constants(),
+        code.classFiles(),
+        code.placements(),
         plan.items());
   }
 }

@@ -20,10 +20,13 @@ import org.codese.load.LoadedSnapshot;
  */
 public final class Snapshot implements AutoCloseable {
   /** A snapshot just captured in this JVM is not bounded: it holds what the caller gave it. */
-  private static final CodeseLimits OWN_CAPTURE = CodeseLimits.defaults()
-      .withMaxObjects(Integer.MAX_VALUE).withMaxArrayLength(Integer.MAX_VALUE)
-      .withMaxBytes(Long.MAX_VALUE).withMaxClasses(Integer.MAX_VALUE)
-      .withMaxDepth(Integer.MAX_VALUE);
+  private static final CodeseLimits OWN_CAPTURE =
+      CodeseLimits.defaults()
+          .withMaxObjects(Integer.MAX_VALUE)
+          .withMaxArrayLength(Integer.MAX_VALUE)
+          .withMaxBytes(Long.MAX_VALUE)
+          .withMaxClasses(Integer.MAX_VALUE)
+          .withMaxDepth(Integer.MAX_VALUE);
 
   private final SnapshotFile file;
   private final CodeseOptions options;
@@ -57,19 +60,22 @@ public final class Snapshot implements AutoCloseable {
    * @param options capture and restore settings
    * @return the snapshot, ready to restore
    * @throws CaptureException if an object in the graph cannot be captured
-   * @throws java.io.NotSerializableException if {@code Serializable} is required and a class lacks it
+   * @throws java.io.NotSerializableException if {@code Serializable} is required and a class lacks
+   *     it
    * @throws IOException if a class's own {@code writeObject} fails
    */
   public static Snapshot capture(Object root, CodeseOptions options) throws IOException {
     Objects.requireNonNull(options, "options");
     SnapshotFile file = Pipeline.capture(root, options);
-    return new Snapshot(file, LoadedSnapshot.load(file, options.classLoader(), null, OWN_CAPTURE,
-        AllowList.ALL), options);
+    return new Snapshot(
+        file,
+        LoadedSnapshot.load(file, options.classLoader(), null, OWN_CAPTURE, AllowList.ALL),
+        options);
   }
 
   /**
-   * The classes this snapshot needs admitted with {@link CodeseOptions#withAllowedClasses} when
-   * its bytes are loaded with {@link Codese#load} or read by {@link CodeseInputStream}: those it
+   * The classes this snapshot needs admitted with {@link CodeseOptions#withAllowedClasses} when its
+   * bytes are loaded with {@link Codese#load} or read by {@link CodeseInputStream}: those it
    * instantiates or writes where {@code ObjectInputStream} would refuse to, as {@link
    * Codese#classesToAllow} computes them. Record them beside a snapshot you capture to load it
    * again later:

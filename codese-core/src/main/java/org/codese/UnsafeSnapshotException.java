@@ -21,10 +21,11 @@ public final class UnsafeSnapshotException extends ObjectStreamException {
    * @param violations what is outside the grammar: class, method and instruction, one per line
    */
   public UnsafeSnapshotException(List<String> violations) {
-    super("snapshot rejected, its code is outside the restore grammar (it was not written by"
-        + " Codese; do not load it): " + String.join("; ",
-            violations.subList(0, Math.min(5, violations.size())))
-        + (violations.size() > 5 ? "; and " + (violations.size() - 5) + " more" : ""));
+    super(
+        "snapshot rejected, its code is outside the restore grammar (it was not written by"
+            + " Codese; do not load it): "
+            + String.join("; ", violations.subList(0, Math.min(5, violations.size())))
+            + (violations.size() > 5 ? "; and " + (violations.size() - 5) + " more" : ""));
     this.violations = List.copyOf(violations);
   }
 

@@ -5,10 +5,10 @@
  * <p>{@link org.codese.Codese} holds the static entry points: capture a graph to bytes, a file or a
  * stream ({@code toBytes}, {@code write}), restore it ({@code fromBytes}, {@code read}), or load a
  * snapshot once as a {@link org.codese.Snapshot} and restore many independent copies of it. {@link
- * org.codese.CodeseOutputStream} and {@link org.codese.CodeseInputStream} are drop-in
- * {@code ObjectOutputStream} and {@code ObjectInputStream} subclasses whose objects travel as code.
- * {@link org.codese.CodeseOptions} and {@link org.codese.CodeseLimits} set what a snapshot may
- * restore and how large it may be.
+ * org.codese.CodeseOutputStream} and {@link org.codese.CodeseInputStream} are drop-in {@code
+ * ObjectOutputStream} and {@code ObjectInputStream} subclasses whose objects travel as code. {@link
+ * org.codese.CodeseOptions} and {@link org.codese.CodeseLimits} set what a snapshot may restore and
+ * how large it may be.
  *
  * <p>For {@code Serializable} classes Codese follows JDK serialization's rules ({@code
  * writeObject}/{@code readObject}, {@code readResolve}, records, enums, {@code transient} fields),

@@ -67,8 +67,8 @@ class ApiTest {
 
   @Test
   void invalidThreadCounts() throws Exception {
-    assertThrows(IllegalArgumentException.class,
-        () -> CodeseOptions.defaults().withRestoreThreads(0));
+    assertThrows(
+        IllegalArgumentException.class, () -> CodeseOptions.defaults().withRestoreThreads(0));
     try (Snapshot s = Snapshot.capture("x")) {
       assertThrows(IllegalArgumentException.class, () -> s.restore(0));
       assertEquals("x", s.restore(64), "more threads than objects");

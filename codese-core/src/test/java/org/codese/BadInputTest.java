@@ -83,8 +83,9 @@ class BadInputTest {
   static final class UnbackedDefault implements Serializable {
     private static final long serialVersionUID = 1L;
     private static final java.io.ObjectStreamField[] serialPersistentFields = {
-        new java.io.ObjectStreamField("real", int.class),
-        new java.io.ObjectStreamField("ghost", String.class)};
+      new java.io.ObjectStreamField("real", int.class),
+      new java.io.ObjectStreamField("ghost", String.class)
+    };
     int real = 1;
   }
 
@@ -104,14 +105,17 @@ class BadInputTest {
   @Test
   void unbackedSerialPersistentFieldsAreRefusedAsTheJdkRefusesThem() throws Exception {
     Holder h = new Holder("ok", new UnbackedDefault());
-    assertThrows(java.io.InvalidClassException.class,
-        () -> new java.io.ObjectOutputStream(new java.io.ByteArrayOutputStream()).writeObject(
-            new UnbackedDefault()));
+    assertThrows(
+        java.io.InvalidClassException.class,
+        () ->
+            new java.io.ObjectOutputStream(new java.io.ByteArrayOutputStream())
+                .writeObject(new UnbackedDefault()));
     java.io.InvalidClassException e =
         assertThrows(java.io.InvalidClassException.class, () -> Codese.toBytes(h));
     assertEquals(UnbackedDefault.class.getName(), e.classname);
-    for (String part : List.of("unmatched serializable field(s) declared", "ghost",
-        "root.items[1]", "putFields")) {
+    for (String part :
+        List.of(
+            "unmatched serializable field(s) declared", "ghost", "root.items[1]", "putFields")) {
       assertTrue(e.getMessage().contains(part), "lacks " + part + ": " + e.getMessage());
     }
   }
@@ -119,13 +123,15 @@ class BadInputTest {
   @Test
   void fieldsWrittenTwiceInWriteObjectAreRefusedAsTheJdkRefusesThem() throws Exception {
     Holder h = new Holder(new WritesFieldsTwice());
-    assertThrows(java.io.NotActiveException.class,
-        () -> new java.io.ObjectOutputStream(new java.io.ByteArrayOutputStream()).writeObject(
-            new WritesFieldsTwice()));
+    assertThrows(
+        java.io.NotActiveException.class,
+        () ->
+            new java.io.ObjectOutputStream(new java.io.ByteArrayOutputStream())
+                .writeObject(new WritesFieldsTwice()));
     java.io.NotActiveException e =
         assertThrows(java.io.NotActiveException.class, () -> Codese.toBytes(h));
-    for (String part : List.of("defaultWriteObject", WritesFieldsTwice.class.getName(),
-        "root.items[0]", "once")) {
+    for (String part :
+        List.of("defaultWriteObject", WritesFieldsTwice.class.getName(), "root.items[0]", "once")) {
       assertTrue(e.getMessage().contains(part), "lacks " + part + ": " + e.getMessage());
     }
   }
@@ -149,8 +155,8 @@ class BadInputTest {
     CaptureException e = assertThrows(CaptureException.class, () -> Codese.toBytes(h));
     assertEquals("root.name", e.path());
     assertEquals(java.util.Optional.class.getName(), e.className());
-    assertTrue(e.getMessage().contains("--add-opens java.base/java.util=ALL-UNNAMED"),
-        e.getMessage());
+    assertTrue(
+        e.getMessage().contains("--add-opens java.base/java.util=ALL-UNNAMED"), e.getMessage());
   }
 
   @Test
@@ -202,10 +208,14 @@ class BadInputTest {
     CodeseOptions strict = CodeseOptions.defaults().withRequireSerializable(true);
     NotSerializableException e =
         assertThrows(NotSerializableException.class, () -> Snapshot.capture(h, strict));
-    assertTrue(e.getMessage().contains(Holder.class.getName())
-        || e.getMessage().contains(Holder.class.getSimpleName()), e.getMessage());
-    NotSerializableException e2 = assertThrows(NotSerializableException.class,
-        () -> Snapshot.capture(new Object[] {new Plain(1, "p")}, strict));
+    assertTrue(
+        e.getMessage().contains(Holder.class.getName())
+            || e.getMessage().contains(Holder.class.getSimpleName()),
+        e.getMessage());
+    NotSerializableException e2 =
+        assertThrows(
+            NotSerializableException.class,
+            () -> Snapshot.capture(new Object[] {new Plain(1, "p")}, strict));
     assertTrue(e2.getMessage().contains("Plain"), e2.getMessage());
   }
 
@@ -261,11 +271,12 @@ class BadInputTest {
   private static ExecutorService pool = newPool();
 
   private static ExecutorService newPool() {
-    return Executors.newSingleThreadExecutor(r -> {
-      Thread t = new Thread(r, "bad-input-trial");
-      t.setDaemon(true);
-      return t;
-    });
+    return Executors.newSingleThreadExecutor(
+        r -> {
+          Thread t = new Thread(r, "bad-input-trial");
+          t.setDaemon(true);
+          return t;
+        });
   }
 
   @AfterAll
@@ -278,11 +289,13 @@ class BadInputTest {
 
   /** Loads and restores {@code bytes} on another thread, with a time limit. */
   private static Outcome attempt(byte[] bytes) {
-    Future<Object> f = pool.submit(() -> {
-      try (Snapshot s = Codese.load(bytes)) {
-        return s.restore();
-      }
-    });
+    Future<Object> f =
+        pool.submit(
+            () -> {
+              try (Snapshot s = Codese.load(bytes)) {
+                return s.restore();
+              }
+            });
     try {
       return new Outcome(f.get(20, TimeUnit.SECONDS), null, false);
     } catch (ExecutionException e) {
@@ -308,19 +321,25 @@ class BadInputTest {
 
     void assertNone(String experiment) {
       if (!list.isEmpty()) {
-        fail(experiment + ": " + list.size() + " of " + trials + " damaged snapshots were not"
-            + " reported as an IOException; first ones:\n  "
-            + String.join("\n  ", list.subList(0, Math.min(12, list.size()))));
+        fail(
+            experiment
+                + ": "
+                + list.size()
+                + " of "
+                + trials
+                + " damaged snapshots were not"
+                + " reported as an IOException; first ones:\n  "
+                + String.join("\n  ", list.subList(0, Math.min(12, list.size()))));
       }
     }
   }
 
   /**
-   * Requires an IOException subtype. When {@code mayRestore}, a clean restore is also accepted
-   * (a crafted snapshot whose checksums were recomputed may still be a valid one).
+   * Requires an IOException subtype. When {@code mayRestore}, a clean restore is also accepted (a
+   * crafted snapshot whose checksums were recomputed may still be a valid one).
    */
-  private static void judge(Violations v, String label, byte[] bytes, boolean mayRestore,
-      int length) {
+  private static void judge(
+      Violations v, String label, byte[] bytes, boolean mayRestore, int length) {
     v.trials++;
     if (System.getenv("CODESE_TRACE") != null) {
       System.err.println("TRIAL " + label);
@@ -339,8 +358,13 @@ class BadInputTest {
       v.add(label + ": threw " + o.thrown + " at " + top(o.thrown));
     } else if (o.thrown instanceof CorruptSnapshotException c
         && (c.offset() < 0 || c.offset() > length)) {
-      v.add(label + ": CorruptSnapshotException offset " + c.offset() + " outside [0, " + length
-          + "]");
+      v.add(
+          label
+              + ": CorruptSnapshotException offset "
+              + c.offset()
+              + " outside [0, "
+              + length
+              + "]");
     }
   }
 
@@ -376,28 +400,32 @@ class BadInputTest {
 
   @Test
   void truncatedAtManyOffsets() {
-    assertTimeoutPreemptively(Duration.ofMinutes(3), () -> {
-      Violations v = new Violations();
-      for (int cut : offsets(sample.length, 400)) {
-        judge(v, "cut to " + cut + " bytes", Arrays.copyOf(sample, cut), false, cut);
-      }
-      v.assertNone("truncated snapshots (length " + sample.length + ")");
-    });
+    assertTimeoutPreemptively(
+        Duration.ofMinutes(3),
+        () -> {
+          Violations v = new Violations();
+          for (int cut : offsets(sample.length, 400)) {
+            judge(v, "cut to " + cut + " bytes", Arrays.copyOf(sample, cut), false, cut);
+          }
+          v.assertNone("truncated snapshots (length " + sample.length + ")");
+        });
   }
 
   @Test
   void flippedBytesAtManyOffsets() {
-    assertTimeoutPreemptively(Duration.ofMinutes(3), () -> {
-      Violations v = new Violations();
-      for (int at : offsets(sample.length - 1, 600)) {
-        for (int mask : new int[] {0xff, 0x01, 0x80}) {
-          byte[] b = sample.clone();
-          b[at] ^= (byte) mask;
-          judge(v, "byte " + at + " ^ 0x" + Integer.toHexString(mask), b, false, b.length);
-        }
-      }
-      v.assertNone("flipped bytes");
-    });
+    assertTimeoutPreemptively(
+        Duration.ofMinutes(3),
+        () -> {
+          Violations v = new Violations();
+          for (int at : offsets(sample.length - 1, 600)) {
+            for (int mask : new int[] {0xff, 0x01, 0x80}) {
+              byte[] b = sample.clone();
+              b[at] ^= (byte) mask;
+              judge(v, "byte " + at + " ^ 0x" + Integer.toHexString(mask), b, false, b.length);
+            }
+          }
+          v.assertNone("flipped bytes");
+        });
   }
 
   @Test
@@ -433,9 +461,9 @@ class BadInputTest {
   // ------------------------------------------------------------------ crafted snapshots
 
   /**
-   * The section layout as documented in {@code org.codese.format.SnapshotFile}: magic (4),
-   * version (2), then five sections of tag (1), length (4), CRC-32C (4) and payload; last a
-   * CRC-32C of everything before it. Returns {start, length} of each payload.
+   * The section layout as documented in {@code org.codese.format.SnapshotFile}: magic (4), version
+   * (2), then five sections of tag (1), length (4), CRC-32C (4) and payload; last a CRC-32C of
+   * everything before it. Returns {start, length} of each payload.
    */
   private static List<int[]> sections(byte[] b) {
     List<int[]> out = new ArrayList<>();
@@ -454,7 +482,6 @@ class BadInputTest {
   private static byte[] rechecksum(byte[] b) {
     return Checksums.fixInPlace(b);
   }
-
 
   @Test
   void sectionClaimingHugeLengthIsRejected() {
@@ -476,41 +503,49 @@ class BadInputTest {
    */
   @Test
   void lyingLengthsInsidePayloadsWithValidChecksums() {
-    assertTimeoutPreemptively(Duration.ofMinutes(4), () -> {
-      Violations v = new Violations();
-      for (int[] sec : sections(sample)) {
-        int stride = sec[1] > 1500 ? sec[1] / 500 : 1;
-        for (int at = sec[0]; at + 4 <= sec[0] + sec[1]; at += stride) {
-          for (int lie : new int[] {0x7fffffff, 0xfffffff0, 0x00ffffff}) {
-            byte[] b = sample.clone();
-            ByteBuffer.wrap(b).putInt(at, lie);
-            judge(v, "u4 at " + at + " := 0x" + Integer.toHexString(lie), rechecksum(b), true,
-                b.length);
+    assertTimeoutPreemptively(
+        Duration.ofMinutes(4),
+        () -> {
+          Violations v = new Violations();
+          for (int[] sec : sections(sample)) {
+            int stride = sec[1] > 1500 ? sec[1] / 500 : 1;
+            for (int at = sec[0]; at + 4 <= sec[0] + sec[1]; at += stride) {
+              for (int lie : new int[] {0x7fffffff, 0xfffffff0, 0x00ffffff}) {
+                byte[] b = sample.clone();
+                ByteBuffer.wrap(b).putInt(at, lie);
+                judge(
+                    v,
+                    "u4 at " + at + " := 0x" + Integer.toHexString(lie),
+                    rechecksum(b),
+                    true,
+                    b.length);
+              }
+            }
           }
-        }
-      }
-      v.assertNone("lying lengths with valid checksums");
-    });
+          v.assertNone("lying lengths with valid checksums");
+        });
   }
 
   /**
-   * Single flipped bytes with valid checksums: the loader's verification (format, class files,
-   * the restore grammar) must answer with an IOException or a restore, never anything else.
+   * Single flipped bytes with valid checksums: the loader's verification (format, class files, the
+   * restore grammar) must answer with an IOException or a restore, never anything else.
    */
   @Test
   void flippedBytesWithValidChecksums() {
-    assertTimeoutPreemptively(Duration.ofMinutes(4), () -> {
-      Violations v = new Violations();
-      for (int[] sec : sections(sample)) {
-        int stride = sec[1] > 1500 ? sec[1] / 500 : 1;
-        for (int at = sec[0]; at < sec[0] + sec[1]; at += stride) {
-          byte[] b = sample.clone();
-          b[at] ^= (byte) 0x5a;
-          judge(v, "byte " + at + " ^ 0x5a", rechecksum(b), true, b.length);
-        }
-      }
-      v.assertNone("flipped bytes with valid checksums");
-    });
+    assertTimeoutPreemptively(
+        Duration.ofMinutes(4),
+        () -> {
+          Violations v = new Violations();
+          for (int[] sec : sections(sample)) {
+            int stride = sec[1] > 1500 ? sec[1] / 500 : 1;
+            for (int at = sec[0]; at < sec[0] + sec[1]; at += stride) {
+              byte[] b = sample.clone();
+              b[at] ^= (byte) 0x5a;
+              judge(v, "byte " + at + " ^ 0x5a", rechecksum(b), true, b.length);
+            }
+          }
+          v.assertNone("flipped bytes with valid checksums");
+        });
   }
 
   /** All offsets below {@code dense}, then about {@code dense} more spread over the rest. */

@@ -18,13 +18,14 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A snapshot restored against classes that changed since capture: the same class name compiled in
- * several versions, each in its own class loader (the capture's, and the restore's through
- * {@link CodeseOptions#withClassLoader}).
+ * several versions, each in its own class loader (the capture's, and the restore's through {@link
+ * CodeseOptions#withClassLoader}).
  */
 class ClassChangeTest {
   @TempDir Path tmp;
 
-  private static final String V1 = """
+  private static final String V1 =
+      """
       package evo;
       public class Thing implements java.io.Serializable {
         private static final long serialVersionUID = 1L;

@@ -1,6 +1,5 @@
 package org.codese;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -66,12 +65,12 @@ class CraftedCodeTest {
   }
 
   /**
-   * Finds the class files in the code section as u4-length-prefixed runs that start with
-   * 0xCAFEBABE (so the test does not depend on the rest of the section's layout) and replaces
-   * each with its edited form.
+   * Finds the class files in the code section as u4-length-prefixed runs that start with 0xCAFEBABE
+   * (so the test does not depend on the rest of the section's layout) and replaces each with its
+   * edited form.
    */
-  private static byte[] rewriteCodeSection(byte[] payload,
-      java.util.function.UnaryOperator<byte[]> edit) throws IOException {
+  private static byte[] rewriteCodeSection(
+      byte[] payload, java.util.function.UnaryOperator<byte[]> edit) throws IOException {
     ByteBuffer in = ByteBuffer.wrap(payload);
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     DataOutputStream out = new DataOutputStream(bytes);
@@ -94,7 +93,8 @@ class CraftedCodeTest {
       out.write(payload[p]);
       p++;
     }
-    org.junit.jupiter.api.Assertions.assertTrue(found > 0, "no class file found in the code section");
+    org.junit.jupiter.api.Assertions.assertTrue(
+        found > 0, "no class file found in the code section");
     out.flush();
     return bytes.toByteArray();
   }
@@ -103,24 +103,30 @@ class CraftedCodeTest {
   private static byte[] callSetPropertyEverywhere(byte[] cls) {
     ClassReader r = new ClassReader(cls);
     ClassWriter w = new ClassWriter(r, ClassWriter.COMPUTE_MAXS);
-    r.accept(new ClassVisitor(Opcodes.ASM9, w) {
-      @Override
-      public MethodVisitor visitMethod(int access, String name, String desc, String sig,
-          String[] exceptions) {
-        MethodVisitor mv = super.visitMethod(access, name, desc, sig, exceptions);
-        return new MethodVisitor(Opcodes.ASM9, mv) {
+    r.accept(
+        new ClassVisitor(Opcodes.ASM9, w) {
           @Override
-          public void visitCode() {
-            super.visitCode();
-            super.visitLdcInsn(PROPERTY);
-            super.visitLdcInsn(name);
-            super.visitMethodInsn(Opcodes.INVOKESTATIC, "java/lang/System", "setProperty",
-                "(Ljava/lang/String;Ljava/lang/String;)Ljava/lang/String;", false);
-            super.visitInsn(Opcodes.POP);
+          public MethodVisitor visitMethod(
+              int access, String name, String desc, String sig, String[] exceptions) {
+            MethodVisitor mv = super.visitMethod(access, name, desc, sig, exceptions);
+            return new MethodVisitor(Opcodes.ASM9, mv) {
+              @Override
+              public void visitCode() {
+                super.visitCode();
+                super.visitLdcInsn(PROPERTY);
+                super.visitLdcInsn(name);
+                super.visitMethodInsn(
+                    Opcodes.INVOKESTATIC,
+                    "java/lang/System",
+                    "setProperty",
+                    "(Ljava/lang/String;Ljava/lang/String;)Ljava/lang/String;",
+                    false);
+                super.visitInsn(Opcodes.POP);
+              }
+            };
           }
-        };
-      }
-    }, 0);
+        },
+        0);
     return w.toByteArray();
   }
 
@@ -135,55 +141,70 @@ class CraftedCodeTest {
   void foreignCallInGeneratedCodeIsRejected() throws Exception {
     byte[] snapshot = Codese.toBytes(RedBlackTree.random(20, 1));
     byte[] crafted = rewriteCode(snapshot, CraftedCodeTest::callSetPropertyEverywhere);
-    assertThrows(IOException.class, () -> {
-      try (Snapshot s = Codese.load(crafted)) {
-        s.restore();
-      }
-    }, "a snapshot whose code calls System.setProperty was loaded and run");
+    assertThrows(
+        IOException.class,
+        () -> {
+          try (Snapshot s = Codese.load(crafted)) {
+            s.restore();
+          }
+        },
+        "a snapshot whose code calls System.setProperty was loaded and run");
     assertNull(System.getProperty(PROPERTY), "crafted code ran: " + System.getProperty(PROPERTY));
   }
 
   @Test
   void staticInitializerInGeneratedCodeIsRejected() throws Exception {
     byte[] snapshot = Codese.toBytes(List.of("a", new ArrayList<>(List.of(1))));
-    byte[] crafted = rewriteCode(snapshot, cls -> {
-      ClassReader r = new ClassReader(cls);
-      ClassWriter w = new ClassWriter(r, ClassWriter.COMPUTE_MAXS);
-      r.accept(new ClassVisitor(Opcodes.ASM9, w) {
-        private boolean hasClinit;
+    byte[] crafted =
+        rewriteCode(
+            snapshot,
+            cls -> {
+              ClassReader r = new ClassReader(cls);
+              ClassWriter w = new ClassWriter(r, ClassWriter.COMPUTE_MAXS);
+              r.accept(
+                  new ClassVisitor(Opcodes.ASM9, w) {
+                    private boolean hasClinit;
 
-        @Override
-        public MethodVisitor visitMethod(int access, String name, String desc, String sig,
-            String[] exceptions) {
-          hasClinit |= name.equals("<clinit>");
-          return super.visitMethod(access, name, desc, sig, exceptions);
-        }
+                    @Override
+                    public MethodVisitor visitMethod(
+                        int access, String name, String desc, String sig, String[] exceptions) {
+                      hasClinit |= name.equals("<clinit>");
+                      return super.visitMethod(access, name, desc, sig, exceptions);
+                    }
 
-        @Override
-        public void visitEnd() {
-          if (!hasClinit) {
-            MethodVisitor mv = super.visitMethod(Opcodes.ACC_STATIC, "<clinit>", "()V", null,
-                null);
-            mv.visitCode();
-            mv.visitLdcInsn(PROPERTY);
-            mv.visitLdcInsn("<clinit>");
-            mv.visitMethodInsn(Opcodes.INVOKESTATIC, "java/lang/System", "setProperty",
-                "(Ljava/lang/String;Ljava/lang/String;)Ljava/lang/String;", false);
-            mv.visitInsn(Opcodes.POP);
-            mv.visitInsn(Opcodes.RETURN);
-            mv.visitMaxs(0, 0);
-            mv.visitEnd();
+                    @Override
+                    public void visitEnd() {
+                      if (!hasClinit) {
+                        MethodVisitor mv =
+                            super.visitMethod(Opcodes.ACC_STATIC, "<clinit>", "()V", null, null);
+                        mv.visitCode();
+                        mv.visitLdcInsn(PROPERTY);
+                        mv.visitLdcInsn("<clinit>");
+                        mv.visitMethodInsn(
+                            Opcodes.INVOKESTATIC,
+                            "java/lang/System",
+                            "setProperty",
+                            "(Ljava/lang/String;Ljava/lang/String;)Ljava/lang/String;",
+                            false);
+                        mv.visitInsn(Opcodes.POP);
+                        mv.visitInsn(Opcodes.RETURN);
+                        mv.visitMaxs(0, 0);
+                        mv.visitEnd();
+                      }
+                      super.visitEnd();
+                    }
+                  },
+                  0);
+              return w.toByteArray();
+            });
+    assertThrows(
+        IOException.class,
+        () -> {
+          try (Snapshot s = Codese.load(crafted)) {
+            s.restore();
           }
-          super.visitEnd();
-        }
-      }, 0);
-      return w.toByteArray();
-    });
-    assertThrows(IOException.class, () -> {
-      try (Snapshot s = Codese.load(crafted)) {
-        s.restore();
-      }
-    }, "a snapshot whose code has a static initializer was loaded and run");
+        },
+        "a snapshot whose code has a static initializer was loaded and run");
     assertNull(System.getProperty(PROPERTY), "crafted code ran: " + System.getProperty(PROPERTY));
   }
 }

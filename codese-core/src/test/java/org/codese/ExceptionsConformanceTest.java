@@ -14,7 +14,6 @@ import java.io.ObjectInput;
 import java.io.ObjectInputStream;
 import java.io.ObjectInputValidation;
 import java.io.ObjectOutput;
-import java.io.ObjectOutputStream;
 import java.io.Serializable;
 import java.util.List;
 import org.codese.testkit.JdkBytes;
@@ -33,13 +32,13 @@ import org.objectweb.asm.Opcodes;
  * them (JOSS §3.1 "The ObjectInputStream Class", §3.3 "The ObjectInputValidation Interface", §3.4
  * "The readObject Method", §3.5 "The readExternal Method", §3.6 "The readResolve Method", §1.13
  * "Serialization of Records", Appendix B "Exceptions In Serialization"). Every program runs on the
- * JDK's streams and on Codese's, which must end the same way: the same exception class and
- * message, the same causes, the same hook calls ({@link SideBySide}).
+ * JDK's streams and on Codese's, which must end the same way: the same exception class and message,
+ * the same causes, the same hook calls ({@link SideBySide}).
  *
  * <p>The non-stream API ({@link Codese#fromBytes}) keeps its documented contract: what the JDK
  * throws as an {@code IOException}, it throws too; anything else arrives as the cause of a {@link
- * RestoreException}. {@link #fromBytesWrapsWhatTheJdkDoesNotThrowAsIoException} compares that
- * with the JDK as well.
+ * RestoreException}. {@link #fromBytesWrapsWhatTheJdkDoesNotThrowAsIoException} compares that with
+ * the JDK as well.
  */
 class ExceptionsConformanceTest {
 
@@ -220,25 +219,28 @@ class ExceptionsConformanceTest {
   }
 
   /** Reads one object while {@link #closed}. */
-  private static final SideBySide.Reader READ_CLOSED = (in, facts) -> {
-    closed = true;
-    try {
-      facts.add("read " + in.readObject());
-    } finally {
-      closed = false;
-    }
-  };
+  private static final SideBySide.Reader READ_CLOSED =
+      (in, facts) -> {
+        closed = true;
+        try {
+          facts.add("read " + in.readObject());
+        } finally {
+          closed = false;
+        }
+      };
 
   /** Writes an int, {@code obj} and a string; reads the int, then the object. */
   private static Outcome readsIntThenObject(Object obj) throws Exception {
-    return SideBySide.same(out -> {
-      out.writeInt(7);
-      out.writeObject(obj);
-      out.writeObject("after");
-    }, (in, facts) -> {
-      facts.add("int " + in.readInt());
-      facts.add("read " + in.readObject());
-    });
+    return SideBySide.same(
+        out -> {
+          out.writeInt(7);
+          out.writeObject(obj);
+          out.writeObject("after");
+        },
+        (in, facts) -> {
+          facts.add("int " + in.readInt());
+          facts.add("read " + in.readObject());
+        });
   }
 
   /**
@@ -287,8 +289,8 @@ class ExceptionsConformanceTest {
   }
 
   /**
-   * §3.3: validations run once the graph is complete; an {@code InvalidObjectException} from
-   * {@code validateObject} reaches the caller, and so does a {@code RuntimeException}.
+   * §3.3: validations run once the graph is complete; an {@code InvalidObjectException} from {@code
+   * validateObject} reaches the caller, and so does a {@code RuntimeException}.
    */
   @ParameterizedTest
   @ValueSource(strings = {"objectstream", "runtime", "error"})
@@ -305,9 +307,10 @@ class ExceptionsConformanceTest {
    */
   @Test
   void aRecordWhoseConstructorThrowsIsAnInvalidObjectException() throws Exception {
-    Outcome jdk = SideBySide.same(out -> out.writeObject(new Positive(-1, "minus one")),
-        READ_CLOSED);
-    assertTrue(jdk.thrown().startsWith(InvalidObjectException.class.getName() + ": negative: -1"),
+    Outcome jdk =
+        SideBySide.same(out -> out.writeObject(new Positive(-1, "minus one")), READ_CLOSED);
+    assertTrue(
+        jdk.thrown().startsWith(InvalidObjectException.class.getName() + ": negative: -1"),
         jdk.thrown());
     SideBySide.same(out -> out.writeObject(new Holder(new Silent(1))), READ_CLOSED);
   }
@@ -323,8 +326,14 @@ class ExceptionsConformanceTest {
   @Test
   void aConstructorThatThrowsIsUnableToCreateInstance() throws Exception {
     Outcome jdk = SideBySide.same(out -> out.writeObject(new OnFragileBase()), READ_CLOSED);
-    assertTrue(jdk.thrown().startsWith(InvalidClassException.class.getName() + ": "
-        + OnFragileBase.class.getName() + "; unable to create instance"), jdk.thrown());
+    assertTrue(
+        jdk.thrown()
+            .startsWith(
+                InvalidClassException.class.getName()
+                    + ": "
+                    + OnFragileBase.class.getName()
+                    + "; unable to create instance"),
+        jdk.thrown());
     assertEquals(List.of("FragileBase()"), jdk.log());
     SideBySide.same(out -> out.writeObject(new Holder(new OnErrorBase())), READ_CLOSED);
     SideBySide.same(out -> out.writeObject(new FragileExternal()), READ_CLOSED);
@@ -364,20 +373,27 @@ class ExceptionsConformanceTest {
    * Appendix B as {@code ObjectInputStream.readOrdinaryObject} words it: "unable to create
    * instance" names the class of the object whose creation failed, also when the graph creates
    * objects of other classes before it (by {@code Object}'s constructor, or by a non-serializable
-   * superclass's constructor that runs), and when the exception has no stack trace that tells
-   * which constructor threw.
+   * superclass's constructor that runs), and when the exception has no stack trace that tells which
+   * constructor threw.
    */
   @Test
   void unableToCreateInstanceNamesTheClassWhoseCreationFailed() throws Exception {
     Object[] graphs = {
-        new Object[] {new Holder("first"), new OnSoundBase(), new OnFragileBase()},
-        new Object[] {new Holder("first"), new OnTracelessBase()}};
+      new Object[] {new Holder("first"), new OnSoundBase(), new OnFragileBase()},
+      new Object[] {new Holder("first"), new OnTracelessBase()}
+    };
     Class<?>[] failing = {OnFragileBase.class, OnTracelessBase.class};
     for (int i = 0; i < graphs.length; i++) {
       Object graph = graphs[i];
       Outcome jdk = SideBySide.same(out -> out.writeObject(graph), READ_CLOSED);
-      assertTrue(jdk.thrown().startsWith(InvalidClassException.class.getName() + ": "
-          + failing[i].getName() + "; unable to create instance"), jdk.thrown());
+      assertTrue(
+          jdk.thrown()
+              .startsWith(
+                  InvalidClassException.class.getName()
+                      + ": "
+                      + failing[i].getName()
+                      + "; unable to create instance"),
+          jdk.thrown());
     }
   }
 
@@ -402,44 +418,57 @@ class ExceptionsConformanceTest {
    */
   @Test
   void aClassWithoutValidConstructorIsAnInvalidClassException() throws Exception {
-    SideBySide.Reader reader = (in, facts) -> {
-      facts.add("int " + in.readInt());
-      try {
-        in.readObject();
-      } catch (InvalidClassException e) {
-        facts.add("InvalidClassException for " + e.classname);
-        facts.add("message starts " + e.getMessage().startsWith(OnNoNoArgBase.class.getName()
-            + "; no valid constructor"));
-      }
-    };
-    SideBySide.Writer writer = out -> {
-      out.writeInt(5);
-      out.writeObject(new OnNoNoArgBase());
-    };
+    SideBySide.Reader reader =
+        (in, facts) -> {
+          facts.add("int " + in.readInt());
+          try {
+            in.readObject();
+          } catch (InvalidClassException e) {
+            facts.add("InvalidClassException for " + e.classname);
+            facts.add(
+                "message starts "
+                    + e.getMessage()
+                        .startsWith(OnNoNoArgBase.class.getName() + "; no valid constructor"));
+          }
+        };
+    SideBySide.Writer writer =
+        out -> {
+          out.writeInt(5);
+          out.writeObject(new OnNoNoArgBase());
+        };
     Outcome jdk = SideBySide.same(writer, reader);
-    assertEquals(List.of("int 5", "InvalidClassException for " + OnNoNoArgBase.class.getName(),
-        "message starts true"), jdk.facts());
+    assertEquals(
+        List.of(
+            "int 5",
+            "InvalidClassException for " + OnNoNoArgBase.class.getName(),
+            "message starts true"),
+        jdk.facts());
   }
 
   /**
    * §3.1: "ClassNotFoundException: the class of a serialized object cannot be found", thrown by
    * {@code readObject} (the class loader's own exception, whose message is the class name);
-   * primitive data before the object stays readable. The class here exists only in a loader
-   * the reading side does not see.
+   * primitive data before the object stays readable. The class here exists only in a loader the
+   * reading side does not see.
    */
   @Test
   void aClassThatCannotBeFoundIsAClassNotFoundException() throws Exception {
     Object vanished = vanishedInstance();
-    Outcome jdk = SideBySide.same(out -> {
-      out.writeInt(11);
-      out.writeObject(vanished);
-    }, (in, facts) -> {
-      facts.add("int " + in.readInt());
-      facts.add("read " + in.readObject());
-    });
+    Outcome jdk =
+        SideBySide.same(
+            out -> {
+              out.writeInt(11);
+              out.writeObject(vanished);
+            },
+            (in, facts) -> {
+              facts.add("int " + in.readInt());
+              facts.add("read " + in.readObject());
+            });
     assertEquals(ClassNotFoundException.class.getName() + ": " + VANISHED, jdk.thrown());
-    jdk = SideBySide.same(out -> out.writeObject(new Holder(vanished)),
-        (in, facts) -> facts.add("read " + in.readObject()));
+    jdk =
+        SideBySide.same(
+            out -> out.writeObject(new Holder(vanished)),
+            (in, facts) -> facts.add("read " + in.readObject()));
     assertEquals(ClassNotFoundException.class.getName() + ": " + VANISHED, jdk.thrown());
   }
 
@@ -451,20 +480,32 @@ class ExceptionsConformanceTest {
   @ParameterizedTest
   @ValueSource(strings = {"runtime", "objectstream", "io", "cnf", "error", "checked"})
   void fromBytesWrapsWhatTheJdkDoesNotThrowAsIoException(String what) throws Exception {
-    for (Object graph : List.of(new ReadObjectThrows(what), new ReadResolveThrows(what),
-        new ReadExternalThrows(what), new Holder(new ValidationThrows(what)))) {
-      if (graph instanceof Holder && (what.equals("io") || what.equals("cnf")
-          || what.equals("checked"))) {
+    for (Object graph :
+        List.of(
+            new ReadObjectThrows(what),
+            new ReadResolveThrows(what),
+            new ReadExternalThrows(what),
+            new Holder(new ValidationThrows(what)))) {
+      if (graph instanceof Holder
+          && (what.equals("io") || what.equals("cnf") || what.equals("checked"))) {
         continue; // validateObject declares InvalidObjectException only
       }
-      Throwable jdk = assertThrows(Throwable.class,
-          () -> new ObjectInputStream(new ByteArrayInputStream(JdkBytes.serialize(graph)))
-              .readObject());
+      Throwable jdk =
+          assertThrows(
+              Throwable.class,
+              () ->
+                  new ObjectInputStream(new ByteArrayInputStream(JdkBytes.serialize(graph)))
+                      .readObject());
       byte[] snapshot = Codese.toBytes(graph);
       Throwable codese = assertThrows(Throwable.class, () -> Codese.fromBytes(snapshot));
-      String expected = jdk instanceof IOException ? SideBySide.describe(jdk)
-          : RestoreException.class.getName() + ": restore failed: " + jdk + " <- caused by "
-              + SideBySide.describe(jdk);
+      String expected =
+          jdk instanceof IOException
+              ? SideBySide.describe(jdk)
+              : RestoreException.class.getName()
+                  + ": restore failed: "
+                  + jdk
+                  + " <- caused by "
+                  + SideBySide.describe(jdk);
       assertEquals(expected, SideBySide.describe(codese), graph.getClass().getSimpleName());
     }
   }
@@ -472,14 +513,16 @@ class ExceptionsConformanceTest {
   /** The record and constructor cases through {@link Codese#fromBytes}: the JDK's IOExceptions. */
   @Test
   void fromBytesThrowsTheJdksExceptionsForRecordsAndConstructors() throws Exception {
-    for (Object graph : List.of(new Positive(-2, "x"), new Holder(new OnFragileBase()),
-        new FragileExternal())) {
+    for (Object graph :
+        List.of(new Positive(-2, "x"), new Holder(new OnFragileBase()), new FragileExternal())) {
       byte[] jdkBytes = JdkBytes.serialize(graph);
       byte[] snapshot = Codese.toBytes(graph);
       closed = true;
       try {
-        Throwable jdk = assertThrows(IOException.class,
-            () -> new ObjectInputStream(new ByteArrayInputStream(jdkBytes)).readObject());
+        Throwable jdk =
+            assertThrows(
+                IOException.class,
+                () -> new ObjectInputStream(new ByteArrayInputStream(jdkBytes)).readObject());
         Throwable codese = assertThrows(IOException.class, () -> Codese.fromBytes(snapshot));
         assertEquals(SideBySide.describe(jdk), SideBySide.describe(codese));
       } finally {
@@ -496,7 +539,12 @@ class ExceptionsConformanceTest {
   private static Object vanishedInstance() throws Exception {
     ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_MAXS | ClassWriter.COMPUTE_FRAMES);
     String name = VANISHED.replace('.', '/');
-    cw.visit(Opcodes.V17, Opcodes.ACC_PUBLIC, name, null, "java/lang/Object",
+    cw.visit(
+        Opcodes.V17,
+        Opcodes.ACC_PUBLIC,
+        name,
+        null,
+        "java/lang/Object",
         new String[] {"java/io/Serializable"});
     cw.visitField(Opcodes.ACC_PUBLIC, "n", "I", null, null).visitEnd();
     MethodVisitor mv = cw.visitMethod(Opcodes.ACC_PUBLIC, "<init>", "()V", null, null);
@@ -511,15 +559,16 @@ class ExceptionsConformanceTest {
     mv.visitEnd();
     cw.visitEnd();
     byte[] bytes = cw.toByteArray();
-    ClassLoader loader = new ClassLoader(ExceptionsConformanceTest.class.getClassLoader()) {
-      @Override
-      protected Class<?> findClass(String n) throws ClassNotFoundException {
-        if (n.equals(VANISHED)) {
-          return defineClass(n, bytes, 0, bytes.length);
-        }
-        throw new ClassNotFoundException(n);
-      }
-    };
+    ClassLoader loader =
+        new ClassLoader(ExceptionsConformanceTest.class.getClassLoader()) {
+          @Override
+          protected Class<?> findClass(String n) throws ClassNotFoundException {
+            if (n.equals(VANISHED)) {
+              return defineClass(n, bytes, 0, bytes.length);
+            }
+            throw new ClassNotFoundException(n);
+          }
+        };
     return loader.loadClass(VANISHED).getConstructor().newInstance();
   }
 }

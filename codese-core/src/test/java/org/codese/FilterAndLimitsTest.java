@@ -51,8 +51,10 @@ class FilterAndLimitsTest {
   void perCallFilterRejectsAClassAndNothingIsConstructed() throws Exception {
     byte[] snapshot = Codese.toBytes(new ArrayList<>(List.of(new Counted(), new Counted())));
     int before = Base.CONSTRUCTED.get();
-    InvalidClassException e = assertThrows(InvalidClassException.class,
-        () -> Codese.load(snapshot, filtered("!" + Counted.class.getName() + ";*")));
+    InvalidClassException e =
+        assertThrows(
+            InvalidClassException.class,
+            () -> Codese.load(snapshot, filtered("!" + Counted.class.getName() + ";*")));
     assertTrue(e.getMessage().contains(Counted.class.getName()), e.getMessage());
     assertEquals(before, Base.CONSTRUCTED.get(), "a rejected snapshot constructed objects");
     try (Snapshot s = Codese.load(snapshot, filtered("*"))) {
@@ -67,15 +69,16 @@ class FilterAndLimitsTest {
     byte[] snapshot = Codese.toBytes(List.of(tree, new int[300]));
     Set<String> classes = new TreeSet<>();
     long[] max = new long[3];
-    ObjectInputFilter recorder = info -> {
-      if (info.serialClass() != null) {
-        classes.add(info.serialClass().getName());
-      }
-      max[0] = Math.max(max[0], info.references());
-      max[1] = Math.max(max[1], info.arrayLength());
-      max[2] = Math.max(max[2], info.depth());
-      return ObjectInputFilter.Status.UNDECIDED;
-    };
+    ObjectInputFilter recorder =
+        info -> {
+          if (info.serialClass() != null) {
+            classes.add(info.serialClass().getName());
+          }
+          max[0] = Math.max(max[0], info.references());
+          max[1] = Math.max(max[1], info.arrayLength());
+          max[2] = Math.max(max[2], info.depth());
+          return ObjectInputFilter.Status.UNDECIDED;
+        };
     Codese.load(snapshot, CodeseOptions.defaults().withObjectInputFilter(recorder)).close();
     assertTrue(classes.contains(RedBlackTree.class.getName()), classes.toString());
     assertTrue(classes.contains(RedBlackTree.Node.class.getName()), classes.toString());
@@ -102,9 +105,10 @@ class FilterAndLimitsTest {
       out.writeObject(new Counted());
     }
     int before = Base.CONSTRUCTED.get();
-    try (CodeseInputStream in = new CodeseInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
-      in.setObjectInputFilter(ObjectInputFilter.Config.createFilter(
-          "!" + Counted.class.getName() + ";*"));
+    try (CodeseInputStream in =
+        new CodeseInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+      in.setObjectInputFilter(
+          ObjectInputFilter.Config.createFilter("!" + Counted.class.getName() + ";*"));
       assertEquals("fine", in.readObject());
       assertThrows(InvalidClassException.class, in::readObject);
     }
@@ -115,16 +119,22 @@ class FilterAndLimitsTest {
   void limitsRejectBeforeAllocating() throws Exception {
     byte[] snapshot = Codese.toBytes(new Object[] {RedBlackTree.random(100, 2), new long[500]});
     CodeseLimits d = CodeseLimits.defaults();
-    assertThrows(InvalidObjectException.class, () -> Codese.load(snapshot,
-        CodeseOptions.defaults().withLimits(d.withMaxObjects(50))));
-    assertThrows(InvalidObjectException.class, () -> Codese.load(snapshot,
-        CodeseOptions.defaults().withLimits(d.withMaxArrayLength(100))));
-    assertThrows(InvalidObjectException.class, () -> Codese.load(snapshot,
-        CodeseOptions.defaults().withLimits(d.withMaxBytes(100))));
-    assertThrows(InvalidObjectException.class, () -> Codese.load(snapshot,
-        CodeseOptions.defaults().withLimits(d.withMaxClasses(1))));
-    assertThrows(InvalidObjectException.class, () -> Codese.load(snapshot,
-        CodeseOptions.defaults().withLimits(d.withMaxDepth(2))));
+    assertThrows(
+        InvalidObjectException.class,
+        () -> Codese.load(snapshot, CodeseOptions.defaults().withLimits(d.withMaxObjects(50))));
+    assertThrows(
+        InvalidObjectException.class,
+        () ->
+            Codese.load(snapshot, CodeseOptions.defaults().withLimits(d.withMaxArrayLength(100))));
+    assertThrows(
+        InvalidObjectException.class,
+        () -> Codese.load(snapshot, CodeseOptions.defaults().withLimits(d.withMaxBytes(100))));
+    assertThrows(
+        InvalidObjectException.class,
+        () -> Codese.load(snapshot, CodeseOptions.defaults().withLimits(d.withMaxClasses(1))));
+    assertThrows(
+        InvalidObjectException.class,
+        () -> Codese.load(snapshot, CodeseOptions.defaults().withLimits(d.withMaxDepth(2))));
     Codese.load(snapshot, CodeseOptions.defaults().withLimits(d)).close();
   }
 
@@ -136,8 +146,8 @@ class FilterAndLimitsTest {
     }
     byte[] snapshot = Codese.toBytes(arrays);
     assertTrue(snapshot.length < 64 * 1024, "zero-filled arrays should cost little space");
-    CodeseOptions limited = CodeseOptions.defaults()
-        .withLimits(CodeseLimits.defaults().withMaxArrayLength(10 << 20));
+    CodeseOptions limited =
+        CodeseOptions.defaults().withLimits(CodeseLimits.defaults().withMaxArrayLength(10 << 20));
     InvalidObjectException e =
         assertThrows(InvalidObjectException.class, () -> Codese.load(snapshot, limited));
     assertTrue(e.getMessage().contains("total array elements"), e.getMessage());
@@ -166,9 +176,10 @@ class FilterAndLimitsTest {
       implements java.util.function.BinaryOperator<ObjectInputFilter> {
     @Override
     public ObjectInputFilter apply(ObjectInputFilter current, ObjectInputFilter requested) {
-      return info -> info.serialClass() == RedBlackTree.Node.class
-          ? ObjectInputFilter.Status.REJECTED
-          : ObjectInputFilter.Status.UNDECIDED;
+      return info ->
+          info.serialClass() == RedBlackTree.Node.class
+              ? ObjectInputFilter.Status.REJECTED
+              : ObjectInputFilter.Status.UNDECIDED;
     }
   }
 
@@ -176,8 +187,8 @@ class FilterAndLimitsTest {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(List.of(jvmOptions));
-    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"),
-        FilterAndLimitsTest.class.getName()));
+    cmd.addAll(
+        List.of("-cp", System.getProperty("java.class.path"), FilterAndLimitsTest.class.getName()));
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     if (!p.waitFor(2, TimeUnit.MINUTES)) {
       p.destroyForcibly();
@@ -189,9 +200,8 @@ class FilterAndLimitsTest {
   @Test
   void jvmWideFilterAndFilterFactoryAreHonoured() throws Exception {
     assertEquals("ACCEPTED", child());
-    assertEquals("REJECTED",
-        child("-Djdk.serialFilter=!" + RedBlackTree.Node.class.getName() + ";*"));
-    assertEquals("REJECTED",
-        child("-Djdk.serialFilterFactory=" + NoNodesFactory.class.getName()));
+    assertEquals(
+        "REJECTED", child("-Djdk.serialFilter=!" + RedBlackTree.Node.class.getName() + ";*"));
+    assertEquals("REJECTED", child("-Djdk.serialFilterFactory=" + NoNodesFactory.class.getName()));
   }
 }

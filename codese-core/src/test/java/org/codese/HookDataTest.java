@@ -40,16 +40,17 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * What a class's own {@code readObject} gets from the stream Codese hands it on restore
- * ({@code load.ReplayStream}), side by side with {@code ObjectInputStream}: the arrays it sizes
- * from the data are checked against the limits and the filter before they are allocated
- * (structure-fuzzer finding I4, an {@code OutOfMemoryError}), and {@code GetField} answers a field
- * the class has but the data lacks with the caller's default (finding I5, an {@code
- * IllegalArgumentException}). Runs on JDK 17 and 25 alike.
+ * What a class's own {@code readObject} gets from the stream Codese hands it on restore ({@code
+ * load.ReplayStream}), side by side with {@code ObjectInputStream}: the arrays it sizes from the
+ * data are checked against the limits and the filter before they are allocated (structure-fuzzer
+ * finding I4, an {@code OutOfMemoryError}), and {@code GetField} answers a field the class has but
+ * the data lacks with the caller's default (finding I5, an {@code IllegalArgumentException}). Runs
+ * on JDK 17 and 25 alike.
  */
 class HookDataTest {
   /** A length no default limit allows: 2^30 elements, 4 GiB of references. */
   private static final int HUGE = 1 << 30;
+
   /** The size the collections are captured with, and the marker replaced in their data. */
   private static final int SIZE = 5;
 
@@ -101,7 +102,8 @@ class HookDataTest {
       } catch (IndexOutOfBoundsException e) {
         break;
       }
-      if (c instanceof Constant.Hook h && h.tape() != null
+      if (c instanceof Constant.Hook h
+          && h.tape() != null
           && edit.classEntry(h.type()).name().equals(hooked)) {
         byte[] data = h.tape().data().clone();
         ByteBuffer b = ByteBuffer.wrap(data);
@@ -111,8 +113,8 @@ class HookDataTest {
             replaced++;
           }
         }
-        edit.setConstant(i, new Constant.Hook(h.kind(), h.type(), h.id(),
-            new Tape(data, h.tape().items())));
+        edit.setConstant(
+            i, new Constant.Hook(h.kind(), h.type(), h.id(), new Tape(data, h.tape().items())));
       }
     }
     assertTrue(replaced > 0, "no size " + SIZE + " in the data of " + hooked);
@@ -121,11 +123,13 @@ class HookDataTest {
 
   private static String hookedClass(Object root) {
     return root.getClass().getName().startsWith("java.util.ImmutableCollections")
-        ? "java.util.CollSer" : root.getClass().getName();
+        ? "java.util.CollSer"
+        : root.getClass().getName();
   }
 
   private static int size(Object collectionOrMap) {
-    return collectionOrMap instanceof java.util.Map<?, ?> m ? m.size()
+    return collectionOrMap instanceof java.util.Map<?, ?> m
+        ? m.size()
         : ((java.util.Collection<?>) collectionOrMap).size();
   }
 
@@ -137,19 +141,31 @@ class HookDataTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"ArrayList", "HashMap", "HashSet", "PriorityQueue", "ArrayDeque",
-      "IdentityHashMap", "CopyOnWriteArrayList", "List.of"})
+  @ValueSource(
+      strings = {
+        "ArrayList",
+        "HashMap",
+        "HashSet",
+        "PriorityQueue",
+        "ArrayDeque",
+        "IdentityHashMap",
+        "CopyOnWriteArrayList",
+        "List.of"
+      })
   void aCollectionSizeBeyondTheLimitIsRejectedBeforeItsArrayIsAllocated(String kind)
       throws IOException {
     Object root = collection(kind);
     byte[] hostile = withSize(root, hookedClass(root), HUGE);
     try (Snapshot s = Codese.load(hostile)) {
       InvalidObjectException[] thrown = new InvalidObjectException[1];
-      long allocated = allocatedBy(
-          () -> thrown[0] = assertThrows(InvalidObjectException.class, s::restore));
+      long allocated =
+          allocatedBy(() -> thrown[0] = assertThrows(InvalidObjectException.class, s::restore));
       String m = thrown[0].getMessage();
-      assertTrue(m.contains("beyond the limit of " + CodeseLimits.defaults().maxArrayLength())
-          && m.contains("CodeseLimits.withMaxArrayLength") && m.contains(".readObject"), m);
+      assertTrue(
+          m.contains("beyond the limit of " + CodeseLimits.defaults().maxArrayLength())
+              && m.contains("CodeseLimits.withMaxArrayLength")
+              && m.contains(".readObject"),
+          m);
       // no side effect: the 4 GiB array was never allocated
       assertTrue(allocated < 64L << 20, kind + ": the restore allocated " + allocated + " bytes");
     }
@@ -161,14 +177,18 @@ class HookDataTest {
   void theLimitIsCodeseLimitsMaxArrayLength() throws IOException {
     List<Integer> thousand = new ArrayList<>(Collections.nCopies(1000, 7));
     byte[] bytes = Codese.toBytes(thousand);
-    CodeseOptions tight = CodeseOptions.defaults()
-        .withLimits(CodeseLimits.defaults().withMaxArrayLength(999));
+    CodeseOptions tight =
+        CodeseOptions.defaults().withLimits(CodeseLimits.defaults().withMaxArrayLength(999));
     InvalidObjectException e =
         assertThrows(InvalidObjectException.class, () -> Codese.fromBytes(bytes, tight));
-    assertTrue(e.getMessage().contains("java.util.ArrayList.readObject asks for an array of 1000"
-        + " elements (java.lang.Object[])"), e.getMessage());
-    CodeseOptions enough = CodeseOptions.defaults()
-        .withLimits(CodeseLimits.defaults().withMaxArrayLength(1000));
+    assertTrue(
+        e.getMessage()
+            .contains(
+                "java.util.ArrayList.readObject asks for an array of 1000"
+                    + " elements (java.lang.Object[])"),
+        e.getMessage());
+    CodeseOptions enough =
+        CodeseOptions.defaults().withLimits(CodeseLimits.defaults().withMaxArrayLength(1000));
     assertEquals(thousand, Codese.fromBytes(bytes, enough));
   }
 
@@ -189,12 +209,19 @@ class HookDataTest {
     InvalidClassException jdkRejection = assertThrows(InvalidClassException.class, in::readObject);
     // Codese: the same check, the same exception
     byte[] bytes = Codese.toBytes(map);
-    InvalidClassException rejection = assertThrows(InvalidClassException.class,
-        () -> Codese.fromBytes(bytes, CodeseOptions.defaults().withObjectInputFilter(maxArray)));
+    InvalidClassException rejection =
+        assertThrows(
+            InvalidClassException.class,
+            () ->
+                Codese.fromBytes(bytes, CodeseOptions.defaults().withObjectInputFilter(maxArray)));
     assertEquals(jdkRejection.getMessage(), rejection.getMessage());
     assertEquals("filter status: REJECTED", rejection.getMessage());
-    assertEquals(map, Codese.fromBytes(bytes, CodeseOptions.defaults().withObjectInputFilter(
-        ObjectInputFilter.Config.createFilter("maxarray=2048"))));
+    assertEquals(
+        map,
+        Codese.fromBytes(
+            bytes,
+            CodeseOptions.defaults()
+                .withObjectInputFilter(ObjectInputFilter.Config.createFilter("maxarray=2048"))));
   }
 
   /** The class as written: one field. Same name length as {@link V2}, same serialVersionUID. */
@@ -204,8 +231,8 @@ class HookDataTest {
   }
 
   /**
-   * The class as read: two more fields, and a {@code readObject} that asks for all of them, for
-   * one it does not have, and for one with the wrong type, and records what it got.
+   * The class as read: two more fields, and a {@code readObject} that asks for all of them, for one
+   * it does not have, and for one with the wrong type, and records what it got.
    */
   static final class V2 implements Serializable {
     private static final long serialVersionUID = 1L;
@@ -238,8 +265,20 @@ class HookDataTest {
     }
 
     String seen() {
-      return "a=" + a + " b=" + b + " s=" + s + " bDefaulted=" + bDefaulted + " sDefaulted="
-          + sDefaulted + " c: " + unknownField + ", a as long: " + wrongType;
+      return "a="
+          + a
+          + " b="
+          + b
+          + " s="
+          + s
+          + " bDefaulted="
+          + bDefaulted
+          + " sDefaulted="
+          + sDefaulted
+          + " c: "
+          + unknownField
+          + ", a as long: "
+          + wrongType;
     }
   }
 
@@ -257,16 +296,24 @@ class HookDataTest {
     }
     byte[] stream = replace(jdk.toByteArray(), V1.class.getName(), V2.class.getName());
     V2 fromJdk = (V2) new ObjectInputStream(new ByteArrayInputStream(stream)).readObject();
-    assertEquals("a=7 b=42 s=default bDefaulted=true sDefaulted=true"
-        + " c: IllegalArgumentException, a as long: IllegalArgumentException", fromJdk.seen());
+    assertEquals(
+        "a=7 b=42 s=default bDefaulted=true sDefaulted=true"
+            + " c: IllegalArgumentException, a as long: IllegalArgumentException",
+        fromJdk.seen());
 
     // Codese: a snapshot whose class entry for V2 records field a only
     Crafted c = new Crafted();
-    int v2 = c.type(new ClassEntry(V2.class.getName(), List.of(new FieldEntry("a", "I", true)),
-        1L, true));
+    int v2 =
+        c.type(
+            new ClassEntry(V2.class.getName(), List.of(new FieldEntry("a", "I", true)), 1L, true));
     int alloc = c.constant(new Constant.Allocator(v2, Mode.SERIAL));
-    int hook = c.constant(new Constant.Hook(HookKind.SLOT, v2, 0,
-        new Tape(new byte[] {0, 0, 0, 7}, new int[] {Tape.FIELDS, 0})));
+    int hook =
+        c.constant(
+            new Constant.Hook(
+                HookKind.SLOT,
+                v2,
+                0,
+                new Tape(new byte[] {0, 0, 0, 7}, new int[] {Tape.FIELDS, 0})));
     int steps = c.constant(new Constant.PrimArray(new int[] {Grammar.STEP_HOOK, hook}));
     c.code(0, ch -> ch.alloc(0, alloc));
     c.code(2, ch -> ch.runSteps(steps));
@@ -281,8 +328,10 @@ class HookDataTest {
     v.b = 2;
     v.s = "three";
     V2 back = (V2) Codese.fromBytes(Codese.toBytes(v));
-    assertEquals("a=1 b=2 s=three bDefaulted=false sDefaulted=false"
-        + " c: IllegalArgumentException, a as long: IllegalArgumentException", back.seen());
+    assertEquals(
+        "a=1 b=2 s=three bDefaulted=false sDefaulted=false"
+            + " c: IllegalArgumentException, a as long: IllegalArgumentException",
+        back.seen());
     assertFalse(back.bDefaulted);
   }
 

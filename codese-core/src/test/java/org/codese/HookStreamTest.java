@@ -49,23 +49,57 @@ class HookStreamTest {
     private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
       in.defaultReadObject();
       StringBuilder b = new StringBuilder();
-      b.append(in.readBoolean()).append(' ').append(in.readBoolean()).append(' ')
-          .append(in.readByte()).append(' ').append(in.readUnsignedByte()).append(' ')
-          .append((int) in.readChar()).append(' ').append(in.readShort()).append(' ')
-          .append(in.readUnsignedShort()).append(' ').append(in.readInt()).append(' ')
-          .append(in.readLong()).append(' ').append(in.readFloat()).append(' ')
-          .append(in.readDouble()).append(' ').append(in.readUTF()).append(" |");
+      b.append(in.readBoolean())
+          .append(' ')
+          .append(in.readBoolean())
+          .append(' ')
+          .append(in.readByte())
+          .append(' ')
+          .append(in.readUnsignedByte())
+          .append(' ')
+          .append((int) in.readChar())
+          .append(' ')
+          .append(in.readShort())
+          .append(' ')
+          .append(in.readUnsignedShort())
+          .append(' ')
+          .append(in.readInt())
+          .append(' ')
+          .append(in.readLong())
+          .append(' ')
+          .append(in.readFloat())
+          .append(' ')
+          .append(in.readDouble())
+          .append(' ')
+          .append(in.readUTF())
+          .append(" |");
       @SuppressWarnings("deprecation")
       String lines = in.readLine() + "|" + in.readLine() + "|" + in.readLine();
-      b.append(lines).append("| ").append(in.available() > 0).append(' ')
-          .append(in.skipBytes(2)).append(' ');
+      b.append(lines)
+          .append("| ")
+          .append(in.available() > 0)
+          .append(' ')
+          .append(in.skipBytes(2))
+          .append(' ');
       byte[] two = new byte[2];
       in.readFully(two);
       byte[] three = new byte[5];
-      b.append(Arrays.toString(two)).append(' ').append(in.read(three, 1, 4)).append(' ')
-          .append(Arrays.toString(three)).append(' ').append(in.read(three, 0, 0)).append(' ')
-          .append(in.read()).append(' ').append(in.skipBytes(3)).append(' ')
-          .append(in.readObject()).append(' ').append(in.readInt()).append(' ');
+      b.append(Arrays.toString(two))
+          .append(' ')
+          .append(in.read(three, 1, 4))
+          .append(' ')
+          .append(Arrays.toString(three))
+          .append(' ')
+          .append(in.read(three, 0, 0))
+          .append(' ')
+          .append(in.read())
+          .append(' ')
+          .append(in.skipBytes(3))
+          .append(' ')
+          .append(in.readObject())
+          .append(' ')
+          .append(in.readInt())
+          .append(' ');
       in.readFully(new byte[2]);
       @SuppressWarnings("deprecation")
       String tail = in.readLine();
@@ -91,8 +125,8 @@ class HookStreamTest {
       out.writeObject(original);
     }
     Everything jdk;
-    try (ObjectInputStream in = new ObjectInputStream(
-        new ByteArrayInputStream(bytes.toByteArray()))) {
+    try (ObjectInputStream in =
+        new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
       jdk = (Everything) in.readObject();
     }
     Everything codese = (Everything) Codese.fromBytes(Codese.toBytes(original));

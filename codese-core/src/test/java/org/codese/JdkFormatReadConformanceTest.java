@@ -46,12 +46,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * JDK serialization data read by {@link CodeseInputStream}, against {@code ObjectInputStream} on
- * the same bytes: chapter 3 of the Java Object Serialization Specification (reading: 3.1 the
- * {@code ObjectInputStream} class and its hooks, 3.3 validation, 3.4 a class's own {@code
- * readObject}), chapter 4 (class descriptors: 4.1 {@code ObjectStreamClass}, {@code
- * readClassDescriptor}), chapter 6 (6.4 the stream format: magic and version) and the filter of
- * JEP 290/415 ({@code ObjectInputFilter}, section 3.1's {@code setObjectInputFilter}). Results are
- * compared by JDK-serializing both; exceptions by type and cause; hooks by the calls they saw.
+ * the same bytes: chapter 3 of the Java Object Serialization Specification (reading: 3.1 the {@code
+ * ObjectInputStream} class and its hooks, 3.3 validation, 3.4 a class's own {@code readObject}),
+ * chapter 4 (class descriptors: 4.1 {@code ObjectStreamClass}, {@code readClassDescriptor}),
+ * chapter 6 (6.4 the stream format: magic and version) and the filter of JEP 290/415 ({@code
+ * ObjectInputFilter}, section 3.1's {@code setObjectInputFilter}). Results are compared by
+ * JDK-serializing both; exceptions by type and cause; hooks by the calls they saw.
  */
 @Timeout(120)
 class JdkFormatReadConformanceTest {
@@ -60,8 +60,12 @@ class JdkFormatReadConformanceTest {
   private record Outcome(Object value, Throwable thrown, int effects) {
     String describe() {
       if (thrown != null) {
-        return thrown.getClass().getName() + ": " + thrown.getMessage() + " (cause "
-            + (thrown.getCause() == null ? null : thrown.getCause().getClass().getName()) + ")";
+        return thrown.getClass().getName()
+            + ": "
+            + thrown.getMessage()
+            + " (cause "
+            + (thrown.getCause() == null ? null : thrown.getCause().getClass().getName())
+            + ")";
       }
       try {
         return Arrays.toString(JdkBytes.serialize(value));
@@ -98,9 +102,9 @@ class JdkFormatReadConformanceTest {
   /**
    * Section 3.1 ("ObjectInputStream ... reads data written by ObjectOutputStream"): every
    * serializable graph of the corpus, written by {@code ObjectOutputStream}, reads from {@code
-   * CodeseInputStream} as from {@code ObjectInputStream}: the same graph (JDK bytes of both
-   * copies, or where identity hashes order a container, the graph walker), the same side effects
-   * of the classes' own methods, the same exception.
+   * CodeseInputStream} as from {@code ObjectInputStream}: the same graph (JDK bytes of both copies,
+   * or where identity hashes order a container, the graph walker), the same side effects of the
+   * classes' own methods, the same exception.
    */
   @ParameterizedTest(name = "{0}")
   @MethodSource("serializableCorpus")
@@ -119,8 +123,9 @@ class JdkFormatReadConformanceTest {
     String actual = codese.describe();
     if (!expected.equals(actual) && jdk.thrown() == null && codese.thrown() == null) {
       // containers ordered by identity hash codes serialize in another order: walk the graphs
-      List<String> failures = GraphWalker.walk(jdk.value(), codese.value(),
-          GraphWalker.Mode.JDK_REFERENCE, null).failures();
+      List<String> failures =
+          GraphWalker.walk(jdk.value(), codese.value(), GraphWalker.Mode.JDK_REFERENCE, null)
+              .failures();
       assertEquals(List.of(), failures);
       return;
     }
@@ -201,12 +206,14 @@ class JdkFormatReadConformanceTest {
     List<String> results = new ArrayList<>();
     for (Opener opener : List.<Opener>of(ObjectInputStream::new, CodeseInputStream::new)) {
       try (SocketPair pair = SocketPair.open()) {
-        Future<Object> writer = pair.writer(() -> {
-          ObjectOutputStream out = new ObjectOutputStream(pair.out);
-          writeProgram(out);
-          pair.crashWriter();
-          return null;
-        });
+        Future<Object> writer =
+            pair.writer(
+                () -> {
+                  ObjectOutputStream out = new ObjectOutputStream(pair.out);
+                  writeProgram(out);
+                  pair.crashWriter();
+                  return null;
+                });
         SocketPair.join(writer);
         results.add(readProgram(opener.open(pair.in)));
       }
@@ -253,20 +260,33 @@ class JdkFormatReadConformanceTest {
     Object graph = new ArrayList<>(List.of("ok", new Point(1, 2)));
     byte[] jdkData = jdkBytes(graph);
     byte[] codeseData = codeseBytes(graph);
-    Outcome jdk = read(jdkData, in -> {
-      ObjectInputStream s = new ObjectInputStream(in);
-      s.setObjectInputFilter(NO_POINT);
-      return s;
-    }, null);
+    Outcome jdk =
+        read(
+            jdkData,
+            in -> {
+              ObjectInputStream s = new ObjectInputStream(in);
+              s.setObjectInputFilter(NO_POINT);
+              return s;
+            },
+            null);
     assertInstanceOf(InvalidClassException.class, jdk.thrown());
     for (byte[] data : List.of(jdkData, codeseData)) {
-      Outcome set = read(data, in -> {
-        ObjectInputStream s = new CodeseInputStream(in);
-        s.setObjectInputFilter(NO_POINT);
-        return s;
-      }, null);
-      Outcome option = read(data, in -> new CodeseInputStream(in,
-          CodeseOptions.defaults().withObjectInputFilter(NO_POINT)), null);
+      Outcome set =
+          read(
+              data,
+              in -> {
+                ObjectInputStream s = new CodeseInputStream(in);
+                s.setObjectInputFilter(NO_POINT);
+                return s;
+              },
+              null);
+      Outcome option =
+          read(
+              data,
+              in ->
+                  new CodeseInputStream(
+                      in, CodeseOptions.defaults().withObjectInputFilter(NO_POINT)),
+              null);
       for (Outcome o : List.of(set, option)) {
         assertEquals(jdk.thrown().getClass(), o.thrown().getClass(), o.describe());
         if (data == jdkData) {
@@ -277,8 +297,15 @@ class JdkFormatReadConformanceTest {
     // a filter that accepts reads both formats
     ObjectInputFilter accept = ObjectInputFilter.Config.createFilter("maxdepth=20");
     for (byte[] data : List.of(jdkData, codeseData)) {
-      assertEquals(graph, read(data, in -> new CodeseInputStream(in,
-          CodeseOptions.defaults().withObjectInputFilter(accept)), null).value());
+      assertEquals(
+          graph,
+          read(
+                  data,
+                  in ->
+                      new CodeseInputStream(
+                          in, CodeseOptions.defaults().withObjectInputFilter(accept)),
+                  null)
+              .value());
     }
   }
 
@@ -313,22 +340,28 @@ class JdkFormatReadConformanceTest {
   }
 
   /**
-   * JEP 290 ({@code -Djdk.serialFilter}, the JVM-wide filter): in a child JVM started with a
-   * filter that rejects a class, {@code CodeseInputStream} rejects it in JDK data exactly as
-   * {@code ObjectInputStream} does, and in Codese data with the same exception type.
+   * JEP 290 ({@code -Djdk.serialFilter}, the JVM-wide filter): in a child JVM started with a filter
+   * that rejects a class, {@code CodeseInputStream} rejects it in JDK data exactly as {@code
+   * ObjectInputStream} does, and in Codese data with the same exception type.
    */
   @Test
   void theJvmWideFilterRejectsInBothFormats() throws Exception {
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-    Process p = new ProcessBuilder(java.toString(), "-Djdk.serialFilter=!" + Point.class.getName(),
-        "-cp", System.getProperty("java.class.path"), JdkFormatReadConformanceTest.class.getName())
-        .redirectErrorStream(true).start();
+    Process p =
+        new ProcessBuilder(
+                java.toString(),
+                "-Djdk.serialFilter=!" + Point.class.getName(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                JdkFormatReadConformanceTest.class.getName())
+            .redirectErrorStream(true)
+            .start();
     if (!p.waitFor(60, TimeUnit.SECONDS)) {
       p.destroyForcibly();
       throw new AssertionError("child JVM did not finish");
     }
-    String[] lines = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim()
-        .split("\n");
+    String[] lines =
+        new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim().split("\n");
     assertEquals(3, lines.length, String.join("\n", lines));
     assertTrue(lines[0].startsWith(InvalidClassException.class.getName()), lines[0]);
     assertEquals(lines[0], lines[1]);
@@ -507,28 +540,34 @@ class JdkFormatReadConformanceTest {
    */
   @Test
   void subclassHooksSeeTheSameCallsOnJdkData() throws Exception {
-    Object proxy = Proxy.newProxyInstance(getClass().getClassLoader(),
-        new Class<?>[] {Supplier.class}, new Handler());
+    Object proxy =
+        Proxy.newProxyInstance(
+            getClass().getClassLoader(), new Class<?>[] {Supplier.class}, new Handler());
     ByteArrayOutputStream b = new ByteArrayOutputStream();
     try (ObjectOutputStream out = new ObjectOutputStream(b)) {
-      out.writeObject(new ArrayList<>(List.of("secret", new Point(1, 2), new Validated("ab"),
-          new Validated("abcd"))));
+      out.writeObject(
+          new ArrayList<>(
+              List.of("secret", new Point(1, 2), new Validated("ab"), new Validated("abcd"))));
       out.writeObject(proxy);
       out.writeObject(new Missing());
       out.writeObject(new FailsOnRead());
     }
     String jdk = readWithHooks(b.toByteArray(), JdkHooked::new);
     assertEquals(jdk, readWithHooks(b.toByteArray(), CodeseHooked::new));
-    assertTrue(jdk.contains("resolveObject String") && jdk.contains("resolveProxyClass")
-        && jdk.contains("readClassDescriptor") && jdk.contains("ClassNotFoundException")
-        && jdk.contains("refused by readObject") && jdk.contains("validate abcd, validate ab"),
+    assertTrue(
+        jdk.contains("resolveObject String")
+            && jdk.contains("resolveProxyClass")
+            && jdk.contains("readClassDescriptor")
+            && jdk.contains("ClassNotFoundException")
+            && jdk.contains("refused by readObject")
+            && jdk.contains("validate abcd, validate ab"),
         jdk);
   }
 
   /**
    * Section 3.1 and {@code ObjectOutputStream.writeObject} ("Exceptions are thrown for problems
-   * with the OutputStream and for classes that should not be serialized ... the stream is left
-   * in an unknown and unusable state"; the JDK writes the exception for the reader): a stream whose
+   * with the OutputStream and for classes that should not be serialized ... the stream is left in
+   * an unknown and unusable state"; the JDK writes the exception for the reader): a stream whose
    * writer failed on a non-serializable object reads back with {@link
    * java.io.WriteAbortedException}, as with the JDK.
    */
@@ -537,11 +576,11 @@ class JdkFormatReadConformanceTest {
     ByteArrayOutputStream b = new ByteArrayOutputStream();
     ObjectOutputStream out = new ObjectOutputStream(b);
     out.writeObject("before");
-    assertThrows(NotSerializableException.class,
-        () -> out.writeObject(List.of(new Object())));
+    assertThrows(NotSerializableException.class, () -> out.writeObject(List.of(new Object())));
     out.writeObject("after");
     out.close();
-    assertEquals(readWithHooks(b.toByteArray(), ObjectInputStream::new),
+    assertEquals(
+        readWithHooks(b.toByteArray(), ObjectInputStream::new),
         readWithHooks(b.toByteArray(), CodeseInputStream::new));
   }
 
@@ -557,8 +596,14 @@ class JdkFormatReadConformanceTest {
     badVersion[3] = 6;
     byte[] badType = good.clone();
     badType[4] = 0x01;
-    List<byte[]> inputs = List.of(badVersion, new byte[0], Arrays.copyOf(good, 3), badType,
-        Arrays.copyOf(good, good.length - 5), Arrays.copyOf(good, 2));
+    List<byte[]> inputs =
+        List.of(
+            badVersion,
+            new byte[0],
+            Arrays.copyOf(good, 3),
+            badType,
+            Arrays.copyOf(good, good.length - 5),
+            Arrays.copyOf(good, 2));
     for (byte[] input : inputs) {
       String jdk = read(input, ObjectInputStream::new, null).describe();
       String codese = read(input, CodeseInputStream::new, null).describe();
@@ -578,8 +623,10 @@ class JdkFormatReadConformanceTest {
   void aSigningKeyRefusesJdkData() throws Exception {
     byte[] key = new byte[32];
     CodeseOptions signed = CodeseOptions.defaults().withSigningKey(key);
-    AuthenticityException e = assertThrows(AuthenticityException.class,
-        () -> new CodeseInputStream(new ByteArrayInputStream(jdkBytes("x")), signed));
+    AuthenticityException e =
+        assertThrows(
+            AuthenticityException.class,
+            () -> new CodeseInputStream(new ByteArrayInputStream(jdkBytes("x")), signed));
     assertTrue(e.getMessage().contains("0xACED"), e.getMessage());
   }
 }

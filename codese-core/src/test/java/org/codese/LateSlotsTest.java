@@ -10,12 +10,12 @@ import java.io.Serializable;
 import org.junit.jupiter.api.Test;
 
 /**
- * Objects of one class whose fields refer to "late" objects (records, made in the finish phase):
- * in a stream segment, where loops set every field, they are set one by one, since a loop would
- * store into the field before the finish phase stores the record (two stores into one field,
- * which the program check refuses); in a snapshot they stay in loops over data. Many such objects
- * in one snapshot (a loop from 32 on), objects whose every field refers to a record, and one
- * object per stream segment (a loop from one on).
+ * Objects of one class whose fields refer to "late" objects (records, made in the finish phase): in
+ * a stream segment, where loops set every field, they are set one by one, since a loop would store
+ * into the field before the finish phase stores the record (two stores into one field, which the
+ * program check refuses); in a snapshot they stay in loops over data. Many such objects in one
+ * snapshot (a loop from 32 on), objects whose every field refers to a record, and one object per
+ * stream segment (a loop from one on).
  */
 class LateSlotsTest {
   record Rec(int x, String s) implements Serializable {}
@@ -26,6 +26,7 @@ class LateSlotsTest {
     Rec rec;
     Holder other;
     Object none;
+
     /** A record for even {@code i}, a string for odd: a column of late and other objects. */
     Object mixed;
   }

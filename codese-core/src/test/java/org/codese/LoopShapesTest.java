@@ -54,8 +54,11 @@ class LoopShapesTest {
     List<Item> items = new ArrayList<>();
     Money shared = new Money(100, "EUR");
     for (int i = 0; i < n; i++) {
-      Item it = new Item(i, i % 4 == 0 ? shared : new Money(i, "USD"),
-          LocalDate.of(2026, 1 + i % 12, 1 + i % 28));
+      Item it =
+          new Item(
+              i,
+              i % 4 == 0 ? shared : new Money(i, "USD"),
+              LocalDate.of(2026, 1 + i % 12, 1 + i % 28));
       if (i > 0) {
         items.get(i - 1).next = it;
       }
@@ -75,8 +78,8 @@ class LoopShapesTest {
   }
 
   /**
-   * {@code n} boxes of every kind, from the JDK's caches and made anew, a shared one and a NaN
-   * with a payload among them.
+   * {@code n} boxes of every kind, from the JDK's caches and made anew, a shared one and a NaN with
+   * a payload among them.
    */
   static ArrayList<Object> boxes(int n) {
     ArrayList<Object> out = new ArrayList<>();
@@ -180,8 +183,8 @@ class LoopShapesTest {
         list.add(o);
         prev = o;
       }
-      CodeseOptions options = CodeseOptions.defaults().withClassLoader(other)
-          .withAllowedClasses(Far.class.getName());
+      CodeseOptions options =
+          CodeseOptions.defaults().withClassLoader(other).withAllowedClasses(Far.class.getName());
       byte[] snapshot = Codese.toBytes(list);
       try (Snapshot s = Codese.load(snapshot, options)) {
         @SuppressWarnings("unchecked")

@@ -31,9 +31,13 @@ import org.junit.jupiter.api.Test;
  */
 class NoWarningsTest {
   /** A user class holding JDK classes, some closed to reflection. */
-  record Holder(Map<String, List<Object>> map, TreeMap<Integer, String> tree,
-      EnumMap<TimeUnit, AtomicLong> counters, ConcurrentHashMap<UUID, BigDecimal> money,
-      LocalDate day) implements Serializable {}
+  record Holder(
+      Map<String, List<Object>> map,
+      TreeMap<Integer, String> tree,
+      EnumMap<TimeUnit, AtomicLong> counters,
+      ConcurrentHashMap<UUID, BigDecimal> money,
+      LocalDate day)
+      implements Serializable {}
 
   static Holder graph() {
     Map<String, List<Object>> map = new HashMap<>();
@@ -56,11 +60,13 @@ class NoWarningsTest {
       out.writeObject(original);
     }
     Object streamed;
-    try (CodeseInputStream in = new CodeseInputStream(new ByteArrayInputStream(buffer.toByteArray()))) {
+    try (CodeseInputStream in =
+        new CodeseInputStream(new ByteArrayInputStream(buffer.toByteArray()))) {
       streamed = in.readObject();
     }
     byte[] reference = jdkRoundTrip(original);
-    System.out.println(Arrays.equals(reference, jdk(restored)) && Arrays.equals(reference, jdk(streamed)));
+    System.out.println(
+        Arrays.equals(reference, jdk(restored)) && Arrays.equals(reference, jdk(streamed)));
   }
 
   private static byte[] jdk(Object o) throws Exception {
@@ -80,8 +86,13 @@ class NoWarningsTest {
   @Test
   void childJvmPrintsNoWarningAndRestoresCorrectly() throws Exception {
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-    Process p = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
-        NoWarningsTest.class.getName()).start();
+    Process p =
+        new ProcessBuilder(
+                java.toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                NoWarningsTest.class.getName())
+            .start();
     if (!p.waitFor(2, TimeUnit.MINUTES)) {
       p.destroyForcibly();
       throw new AssertionError("child JVM did not finish");

@@ -12,11 +12,9 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.OptionalDataException;
-import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -33,9 +31,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * {@code CodeseOutputStream}/{@code CodeseInputStream} as drop-in replacements for the JDK's
- * object streams. Every scenario runs on the JDK's streams too, as the reference: what the JDK
- * does, Codese's streams must do.
+ * {@code CodeseOutputStream}/{@code CodeseInputStream} as drop-in replacements for the JDK's object
+ * streams. Every scenario runs on the JDK's streams too, as the reference: what the JDK does,
+ * Codese's streams must do.
  */
 class ObjectStreamsTest {
 
@@ -55,7 +53,8 @@ class ObjectStreamsTest {
 
   private void use(Streams s) {
     if (s == CODESE) {
-      assumeTrue(RoundTrip.CODESE_STREAMS,
+      assumeTrue(
+          RoundTrip.CODESE_STREAMS,
           "CodeseOutputStream/CodeseInputStream not enabled yet (RoundTrip.CODESE_STREAMS)");
     }
     current = s;
@@ -82,21 +81,23 @@ class ObjectStreamsTest {
   void objectsAndPrimitivesInterleaved(Streams s) throws Exception {
     use(s);
     Point p = new Point(1, 2);
-    byte[] bytes = write(out -> {
-      out.writeInt(42);
-      out.writeObject(p);
-      out.writeUTF("between \u00e9");
-      out.writeLong(-1L);
-      out.writeObject(List.of("a", "b"));
-      out.writeDouble(2.5);
-      out.writeBoolean(true);
-      out.writeObject(null);
-      out.writeByte(7);
-      out.writeChar('\u20ac');
-      out.writeShort(-3);
-      out.writeFloat(1.25f);
-      out.write(new byte[] {9, 8, 7});
-    });
+    byte[] bytes =
+        write(
+            out -> {
+              out.writeInt(42);
+              out.writeObject(p);
+              out.writeUTF("between \u00e9");
+              out.writeLong(-1L);
+              out.writeObject(List.of("a", "b"));
+              out.writeDouble(2.5);
+              out.writeBoolean(true);
+              out.writeObject(null);
+              out.writeByte(7);
+              out.writeChar('\u20ac');
+              out.writeShort(-3);
+              out.writeFloat(1.25f);
+              out.write(new byte[] {9, 8, 7});
+            });
     try (ObjectInputStream in = read(bytes)) {
       assertEquals(42, in.readInt());
       assertEquals(p, in.readObject());
@@ -123,13 +124,15 @@ class ObjectStreamsTest {
     Node shared = new Node("shared");
     Pair a = new Pair(shared, "a");
     Pair b = new Pair(shared, a);
-    byte[] bytes = write(out -> {
-      out.writeObject(a);
-      out.writeInt(1);
-      out.writeObject(b);
-      out.writeObject(shared);
-      out.writeObject(a);
-    });
+    byte[] bytes =
+        write(
+            out -> {
+              out.writeObject(a);
+              out.writeInt(1);
+              out.writeObject(b);
+              out.writeObject(shared);
+              out.writeObject(a);
+            });
     try (ObjectInputStream in = read(bytes)) {
       Pair a2 = (Pair) in.readObject();
       assertEquals(1, in.readInt());
@@ -149,13 +152,15 @@ class ObjectStreamsTest {
   void resetForgetsIdentity(Streams s) throws Exception {
     use(s);
     Node n = new Node("n");
-    byte[] bytes = write(out -> {
-      out.writeObject(n);
-      out.reset();
-      n.value = "changed";
-      out.writeObject(n);
-      out.writeObject(n);
-    });
+    byte[] bytes =
+        write(
+            out -> {
+              out.writeObject(n);
+              out.reset();
+              n.value = "changed";
+              out.writeObject(n);
+              out.writeObject(n);
+            });
     try (ObjectInputStream in = read(bytes)) {
       Node first = (Node) in.readObject();
       Node second = (Node) in.readObject();
@@ -173,12 +178,14 @@ class ObjectStreamsTest {
     use(s);
     Point p = new Point(3, 4);
     List<Object> list = new ArrayList<>(List.of(p));
-    byte[] bytes = write(out -> {
-      out.writeUnshared(list);
-      out.writeObject(list);
-      out.writeObject(p);
-      out.writeUnshared(p);
-    });
+    byte[] bytes =
+        write(
+            out -> {
+              out.writeUnshared(list);
+              out.writeObject(list);
+              out.writeObject(p);
+              out.writeUnshared(p);
+            });
     try (ObjectInputStream in = read(bytes)) {
       Object l1 = in.readUnshared();
       Object l2 = in.readObject();
@@ -195,10 +202,12 @@ class ObjectStreamsTest {
   @MethodSource("both")
   void readObjectWherePrimitivesWereWritten(Streams s) throws Exception {
     use(s);
-    byte[] bytes = write(out -> {
-      out.writeInt(5);
-      out.writeObject("x");
-    });
+    byte[] bytes =
+        write(
+            out -> {
+              out.writeInt(5);
+              out.writeObject("x");
+            });
     try (ObjectInputStream in = read(bytes)) {
       OptionalDataException e = assertThrows(OptionalDataException.class, in::readObject);
       assertEquals(4, e.length, "bytes of primitive data ahead");
@@ -228,17 +237,21 @@ class ObjectStreamsTest {
     use(s);
     RedBlackTree t = RedBlackTree.random(200, 9);
     List<Object> parts = List.of(t, new Point(1, 1), "text", new int[] {1, 2});
-    byte[] bytes = write(out -> {
-      for (Object o : parts) {
-        out.writeObject(o);
-        out.writeInt(o.hashCode() == 0 ? 1 : 2);
-      }
-    });
+    byte[] bytes =
+        write(
+            out -> {
+              for (Object o : parts) {
+                out.writeObject(o);
+                out.writeInt(o.hashCode() == 0 ? 1 : 2);
+              }
+            });
     try (ObjectInputStream in = read(bytes)) {
       for (Object o : parts) {
         Object copy = in.readObject();
         in.readInt();
-        assertArrayEquals(JdkBytes.serialize(o), JdkBytes.serialize(copy),
+        assertArrayEquals(
+            JdkBytes.serialize(o),
+            JdkBytes.serialize(copy),
             "JDK bytes of " + o.getClass().getName());
       }
       assertTrue(((RedBlackTree) JdkBytes.deserialize(JdkBytes.serialize(t))).isValid());

@@ -28,12 +28,11 @@ import org.junit.jupiter.api.Test;
 import org.objectweb.asm.MethodVisitor;
 
 /**
- * The edges of the load-time program check (issue 15, measured with PIT): what each slot holds,
- * how many stores the allocated objects take, cluster, element and finish-program stores, typed
- * arrays, and references to earlier stream segments. Each hostile snapshot is crafted as an
- * attacker would (the format's writer and ASM, checksums valid) and must be rejected at load with
- * the slot or constant named; each boundary is tried at the limit (restores) and one past it
- * (rejected).
+ * The edges of the load-time program check (issue 15, measured with PIT): what each slot holds, how
+ * many stores the allocated objects take, cluster, element and finish-program stores, typed arrays,
+ * and references to earlier stream segments. Each hostile snapshot is crafted as an attacker would
+ * (the format's writer and ASM, checksums valid) and must be rejected at load with the slot or
+ * constant named; each boundary is tried at the limit (restores) and one past it (rejected).
  */
 class ProgramEdgesTest {
   /** A Serializable class with one int field. */
@@ -93,19 +92,22 @@ class ProgramEdgesTest {
   private static final ClassEntry BOX_ENTRY = entry(Box.class, "value", "I");
   private static final ClassEntry TWO_ENTRY = entry(Two.class, "a", "I", "b", "I");
   private static final ClassEntry OTHER_ENTRY = entry(Other.class, "x", "I");
-  private static final ClassEntry HOLDER_ENTRY = entry(Holder.class, "box", "L" + BOX + ";",
-      "other", "Lorg/codese/ProgramEdgesTest$Other;");
+  private static final ClassEntry HOLDER_ENTRY =
+      entry(Holder.class, "box", "L" + BOX + ";", "other", "Lorg/codese/ProgramEdgesTest$Other;");
 
   private static ClassEntry entry(Class<?> c, String... namesAndDescriptors) {
-    List<FieldEntry> fields = IntStream.range(0, namesAndDescriptors.length / 2)
-        .mapToObj(i -> new FieldEntry(namesAndDescriptors[2 * i], namesAndDescriptors[2 * i + 1],
-            true)).toList();
+    List<FieldEntry> fields =
+        IntStream.range(0, namesAndDescriptors.length / 2)
+            .mapToObj(
+                i ->
+                    new FieldEntry(
+                        namesAndDescriptors[2 * i], namesAndDescriptors[2 * i + 1], true))
+            .toList();
     return new ClassEntry(c.getName(), fields, 1L, true);
   }
 
   private static String rejection(Crafted c) {
-    return assertThrows(UnsafeSnapshotException.class, () -> Codese.load(c.bytes()))
-        .getMessage();
+    return assertThrows(UnsafeSnapshotException.class, () -> Codese.load(c.bytes())).getMessage();
   }
 
   private static void assertMentions(String message, String... parts) {
@@ -128,16 +130,18 @@ class ProgramEdgesTest {
 
   /** The element loop: {@code target[i] = table[refs[i]]} over the int[] in local 3. */
   private static void elementLoop(Crafted.Chunk ch, int refs) {
-    ch.loadData(refs, "[I", 3).loop(() -> {
-      ch.mv.visitVarInsn(ALOAD, 2);
-      ch.mv.visitVarInsn(ILOAD, 4);
-      ch.mv.visitVarInsn(ALOAD, 0);
-      ch.mv.visitVarInsn(ALOAD, 3);
-      ch.mv.visitVarInsn(ILOAD, 4);
-      ch.mv.visitInsn(IALOAD);
-      ch.mv.visitInsn(AALOAD);
-      ch.mv.visitInsn(AASTORE);
-    });
+    ch.loadData(refs, "[I", 3)
+        .loop(
+            () -> {
+              ch.mv.visitVarInsn(ALOAD, 2);
+              ch.mv.visitVarInsn(ILOAD, 4);
+              ch.mv.visitVarInsn(ALOAD, 0);
+              ch.mv.visitVarInsn(ALOAD, 3);
+              ch.mv.visitVarInsn(ILOAD, 4);
+              ch.mv.visitInsn(IALOAD);
+              ch.mv.visitInsn(AALOAD);
+              ch.mv.visitInsn(AASTORE);
+            });
   }
 
   /** {@code table[id] = Array.newInstance((Class) constants[maker], length)}. */
@@ -150,8 +154,12 @@ class ProgramEdgesTest {
     mv.visitInsn(AALOAD);
     mv.visitTypeInsn(CHECKCAST, "java/lang/Class");
     ch.push(length);
-    mv.visitMethodInsn(INVOKESTATIC, "java/lang/reflect/Array", "newInstance",
-        "(Ljava/lang/Class;I)Ljava/lang/Object;", false);
+    mv.visitMethodInsn(
+        INVOKESTATIC,
+        "java/lang/reflect/Array",
+        "newInstance",
+        "(Ljava/lang/Class;I)Ljava/lang/Object;",
+        false);
     mv.visitInsn(AASTORE);
   }
 
@@ -195,23 +203,27 @@ class ProgramEdgesTest {
       Crafted c = new Crafted();
       c.type("[I");
       int array = ints(c, 1, 2, 3);
-      c.code(0, ch -> {
-        ch.mv.visitVarInsn(ALOAD, 0);
-        ch.push(0);
-        ch.mv.visitVarInsn(ALOAD, 1);
-        ch.push(array);
-        ch.mv.visitInsn(AALOAD);
-        ch.mv.visitTypeInsn(CHECKCAST, "[I");
-        ch.mv.visitMethodInsn(INVOKEVIRTUAL, "[I", "clone", "()Ljava/lang/Object;", false);
-        ch.mv.visitInsn(AASTORE);
-      });
-      c.code(1, ch -> {
-        ch.select(0, "[I");
-        ch.mv.visitVarInsn(ALOAD, 2);
-        ch.push(0);
-        ch.push(9);
-        ch.mv.visitInsn(IASTORE);
-      });
+      c.code(
+          0,
+          ch -> {
+            ch.mv.visitVarInsn(ALOAD, 0);
+            ch.push(0);
+            ch.mv.visitVarInsn(ALOAD, 1);
+            ch.push(array);
+            ch.mv.visitInsn(AALOAD);
+            ch.mv.visitTypeInsn(CHECKCAST, "[I");
+            ch.mv.visitMethodInsn(INVOKEVIRTUAL, "[I", "clone", "()Ljava/lang/Object;", false);
+            ch.mv.visitInsn(AASTORE);
+          });
+      c.code(
+          1,
+          ch -> {
+            ch.select(0, "[I");
+            ch.mv.visitVarInsn(ALOAD, 2);
+            ch.push(0);
+            ch.push(9);
+            ch.mv.visitInsn(IASTORE);
+          });
       assertArrayEquals(new int[] {9, 2, 3}, (int[]) Codese.fromBytes(c.bytes()));
     }
 
@@ -235,8 +247,12 @@ class ProgramEdgesTest {
       int value = c.constant(new Constant.Setter(box, "value", "I"));
       c.code(0, ch -> ch.alloc(0, alloc));
       c.code(1, box, ch -> ch.select(0, "java/util/ArrayList$Itr").setInt(value, 1));
-      assertMentions(rejection(c), "casts to java.util.ArrayList$Itr, which generated code in the"
-          + " nest of " + Box.class.getName() + " cannot access");
+      assertMentions(
+          rejection(c),
+          "casts to java.util.ArrayList$Itr, which generated code in the"
+              + " nest of "
+              + Box.class.getName()
+              + " cannot access");
     }
 
     /** A slot holding an enum constant is typed by it, not left empty (anything fits empty). */
@@ -250,8 +266,13 @@ class ProgramEdgesTest {
       int box = c.constant(new Constant.Setter(holder, "box", "L" + BOX + ";"));
       c.code(0, ch -> ch.alloc(0, allocHolder).storeConstant(1, red));
       c.code(1, ch -> ch.select(0, null).setRef(box, 1));
-      assertMentions(rejection(c), "stores a " + Color.class.getName() + " (slot 1) where a "
-          + Box.class.getName() + " belongs");
+      assertMentions(
+          rejection(c),
+          "stores a "
+              + Color.class.getName()
+              + " (slot 1) where a "
+              + Box.class.getName()
+              + " belongs");
     }
 
     /** A slot that fitted one field's type is checked again against the next field's type. */
@@ -263,12 +284,17 @@ class ProgramEdgesTest {
       int allocHolder = alloc(c, holder);
       int allocBox = alloc(c, box);
       int toBox = c.constant(new Constant.Setter(holder, "box", "L" + BOX + ";"));
-      int toOther = c.constant(new Constant.Setter(holder, "other",
-          "Lorg/codese/ProgramEdgesTest$Other;"));
+      int toOther =
+          c.constant(new Constant.Setter(holder, "other", "Lorg/codese/ProgramEdgesTest$Other;"));
       c.code(0, ch -> ch.alloc(0, allocHolder).alloc(1, allocBox));
       c.code(1, ch -> ch.select(0, null).setRef(toBox, 1).setRef(toOther, 1));
-      assertMentions(rejection(c), "statement 2: stores a " + Box.class.getName()
-          + " (slot 1) where a " + Other.class.getName() + " belongs");
+      assertMentions(
+          rejection(c),
+          "statement 2: stores a "
+              + Box.class.getName()
+              + " (slot 1) where a "
+              + Other.class.getName()
+              + " belongs");
     }
   }
 
@@ -285,16 +311,19 @@ class ProgramEdgesTest {
         int value = c.constant(new Constant.Setter(box, "value", "I"));
         boolean twice = stores == 3;
         c.code(0, ch -> ch.allocLoop(ids, alloc));
-        c.code(1, ch -> {
-          ch.select(0, null).setInt(value, 1);
-          if (twice) {
-            ch.setInt(value, 2);
-          }
-          ch.select(1, null).setInt(value, 3);
-        });
+        c.code(
+            1,
+            ch -> {
+              ch.select(0, null).setInt(value, 1);
+              if (twice) {
+                ch.setInt(value, 2);
+              }
+              ch.select(1, null).setInt(value, 3);
+            });
         if (twice) {
-          assertMentions(rejection(c), "makes 3 field and element stores into objects that hold"
-              + " 2 fields and elements");
+          assertMentions(
+              rejection(c),
+              "makes 3 field and element stores into objects that hold" + " 2 fields and elements");
         } else {
           assertEquals(1, ((Box) Codese.fromBytes(c.bytes())).value);
         }
@@ -313,30 +342,38 @@ class ProgramEdgesTest {
         int bs = ints(c, 3, 4);
         int n = loops;
         c.code(0, ch -> ch.allocLoop(ids, alloc));
-        c.code(1, two, ch -> {
-          for (int i = 0; i < n; i++) {
-            ch.loadData(ids, "[I", 3).loadData(as, "[I", 5).loadData(bs, "[I", 6).loop(() -> {
-              MethodVisitor mv = ch.mv;
-              mv.visitVarInsn(ALOAD, 0);
-              mv.visitVarInsn(ALOAD, 3);
-              mv.visitVarInsn(ILOAD, 4);
-              mv.visitInsn(IALOAD);
-              mv.visitInsn(AALOAD);
-              mv.visitTypeInsn(CHECKCAST, TWO);
-              mv.visitVarInsn(ASTORE, 2);
-              for (String[] column : new String[][] {{"a", "5"}, {"b", "6"}}) {
-                mv.visitVarInsn(ALOAD, 2);
-                mv.visitVarInsn(ALOAD, Integer.parseInt(column[1]));
-                mv.visitVarInsn(ILOAD, 4);
-                mv.visitInsn(IALOAD);
-                mv.visitFieldInsn(PUTFIELD, TWO, column[0], "I");
+        c.code(
+            1,
+            two,
+            ch -> {
+              for (int i = 0; i < n; i++) {
+                ch.loadData(ids, "[I", 3)
+                    .loadData(as, "[I", 5)
+                    .loadData(bs, "[I", 6)
+                    .loop(
+                        () -> {
+                          MethodVisitor mv = ch.mv;
+                          mv.visitVarInsn(ALOAD, 0);
+                          mv.visitVarInsn(ALOAD, 3);
+                          mv.visitVarInsn(ILOAD, 4);
+                          mv.visitInsn(IALOAD);
+                          mv.visitInsn(AALOAD);
+                          mv.visitTypeInsn(CHECKCAST, TWO);
+                          mv.visitVarInsn(ASTORE, 2);
+                          for (String[] column : new String[][] {{"a", "5"}, {"b", "6"}}) {
+                            mv.visitVarInsn(ALOAD, 2);
+                            mv.visitVarInsn(ALOAD, Integer.parseInt(column[1]));
+                            mv.visitVarInsn(ILOAD, 4);
+                            mv.visitInsn(IALOAD);
+                            mv.visitFieldInsn(PUTFIELD, TWO, column[0], "I");
+                          }
+                        });
               }
             });
-          }
-        });
         if (loops == 2) {
-          assertMentions(rejection(c), "makes 8 field and element stores into objects that hold"
-              + " 4 fields");
+          assertMentions(
+              rejection(c),
+              "makes 8 field and element stores into objects that hold" + " 4 fields");
         } else {
           Two t = (Two) Codese.fromBytes(c.bytes());
           assertEquals(1, t.a);
@@ -383,15 +420,22 @@ class ProgramEdgesTest {
       int allocOther = alloc(c, other);
       int idsK = ints(c, ids);
       int values = ints(c, 7, 8);
-      int record = c.constant(new Constant.Hook(HookKind.RECORD, point, 1,
-          new Tape(new byte[] {0, 0, 0, 1}, new int[] {Tape.FIELDS, 0})));
+      int record =
+          c.constant(
+              new Constant.Hook(
+                  HookKind.RECORD,
+                  point,
+                  1,
+                  new Tape(new byte[] {0, 0, 0, 1}, new int[] {Tape.FIELDS, 0})));
       int finish = program(c, Grammar.STEP_HOOK, record);
-      c.code(0, ch -> {
-        ch.alloc(0, allocBox);
-        if (secondSlot == other) {
-          ch.alloc(1, allocOther);
-        }
-      });
+      c.code(
+          0,
+          ch -> {
+            ch.alloc(0, allocBox);
+            if (secondSlot == other) {
+              ch.alloc(1, allocOther);
+            }
+          });
       c.code(1, box, ch -> ch.clusterInt(idsK, values, BOX, "value"));
       if (secondSlot == point) {
         c.code(2, ch -> ch.runSteps(finish));
@@ -402,14 +446,19 @@ class ProgramEdgesTest {
     /** Slot 1 is empty while the set phase runs (a record fills it later): not a target. */
     @Test
     void aClusterLoopNeverTargetsAnEmptySlot() {
-      assertMentions(rejection(clusterOver(new int[] {1, 0}, 2)), "a cluster loop writes to slot"
-          + " 1, which holds no " + Box.class.getName() + " this snapshot allocated");
+      assertMentions(
+          rejection(clusterOver(new int[] {1, 0}, 2)),
+          "a cluster loop writes to slot"
+              + " 1, which holds no "
+              + Box.class.getName()
+              + " this snapshot allocated");
     }
 
     @Test
     void aClusterLoopChecksTheClassOfItsFirstTarget() {
-      assertMentions(rejection(clusterOver(new int[] {1, 0}, 1)), "a cluster loop writes to slot"
-          + " 1, which holds no " + Box.class.getName());
+      assertMentions(
+          rejection(clusterOver(new int[] {1, 0}, 1)),
+          "a cluster loop writes to slot" + " 1, which holds no " + Box.class.getName());
     }
 
     /** A reflective cluster loop (no cast) over a string: no object to write to. */
@@ -422,8 +471,9 @@ class ProgramEdgesTest {
       int values = ints(c, 7);
       c.code(0, ch -> ch.newString(0, "not an object to write to"));
       c.code(1, ch -> reflectiveIntLoop(ch, ids, value, values));
-      assertMentions(rejection(c), "a cluster loop writes to slot 0, which holds no object this"
-          + " snapshot allocated");
+      assertMentions(
+          rejection(c),
+          "a cluster loop writes to slot 0, which holds no object this" + " snapshot allocated");
     }
 
     @Test
@@ -441,8 +491,8 @@ class ProgramEdgesTest {
     }
 
     /**
-     * Slots an allocation loop filled keep their class into the set phase: a reflective column
-     * over the loop's own ids still sets only fields of that class.
+     * Slots an allocation loop filled keep their class into the set phase: a reflective column over
+     * the loop's own ids still sets only fields of that class.
      */
     @Test
     void aReflectiveColumnOverAnAllocationLoopSetsOnlyFieldsOfItsClass() throws IOException {
@@ -451,8 +501,10 @@ class ProgramEdgesTest {
         int box = c.type(BOX_ENTRY);
         int other = c.type(OTHER_ENTRY);
         int alloc = alloc(c, box);
-        int field = hostile ? c.constant(new Constant.Setter(other, "x", "I"))
-            : c.constant(new Constant.Setter(box, "value", "I"));
+        int field =
+            hostile
+                ? c.constant(new Constant.Setter(other, "x", "I"))
+                : c.constant(new Constant.Setter(box, "value", "I"));
         int ids = ints(c, 0, 1);
         int values = ints(c, 7, 8);
         c.code(0, ch -> ch.allocLoop(ids, alloc));
@@ -477,10 +529,13 @@ class ProgramEdgesTest {
         int values = ints(c, 7, 8);
         c.code(0, ch -> ch.allocLoop(ids, alloc));
         if (hostile) {
-          c.code(1, other, ch -> ch.clusterInt(ids, values, "org/codese/ProgramEdgesTest$Other",
-              "x"));
-          assertMentions(rejection(c), "a cluster loop writes to slot 0, which holds no "
-              + Other.class.getName() + " this snapshot allocated");
+          c.code(
+              1, other, ch -> ch.clusterInt(ids, values, "org/codese/ProgramEdgesTest$Other", "x"));
+          assertMentions(
+              rejection(c),
+              "a cluster loop writes to slot 0, which holds no "
+                  + Other.class.getName()
+                  + " this snapshot allocated");
         } else {
           c.code(1, box, ch -> ch.clusterInt(ids, values, BOX, "value"));
           assertEquals(7, ((Box) Codese.fromBytes(c.bytes())).value);
@@ -492,22 +547,30 @@ class ProgramEdgesTest {
     @Test
     void aClusterLoopTargetsOnlyThisSnapshotsSlots() {
       for (int outside : new int[] {2, -1}) {
-        assertMentions(rejection(clusterOver(new int[] {0, outside}, 1)), "table slot " + outside
-            + " is not one of this snapshot's slots 0..1");
+        assertMentions(
+            rejection(clusterOver(new int[] {0, outside}, 1)),
+            "table slot " + outside + " is not one of this snapshot's slots 0..1");
       }
     }
 
     private void reflectiveIntLoop(Crafted.Chunk ch, int ids, int field, int values) {
-      ch.loadData(ids, "[I", 3).loadData(field, "java/lang/reflect/Field", 5)
-          .loadData(values, "[I", 6).loop(() -> {
-            MethodVisitor mv = ch.mv;
-            ch.reflectiveTarget();
-            mv.visitVarInsn(ALOAD, 6);
-            mv.visitVarInsn(ILOAD, 4);
-            mv.visitInsn(IALOAD);
-            mv.visitMethodInsn(INVOKEVIRTUAL, "java/lang/reflect/Field", "setInt",
-                "(Ljava/lang/Object;I)V", false);
-          });
+      ch.loadData(ids, "[I", 3)
+          .loadData(field, "java/lang/reflect/Field", 5)
+          .loadData(values, "[I", 6)
+          .loop(
+              () -> {
+                MethodVisitor mv = ch.mv;
+                ch.reflectiveTarget();
+                mv.visitVarInsn(ALOAD, 6);
+                mv.visitVarInsn(ILOAD, 4);
+                mv.visitInsn(IALOAD);
+                mv.visitMethodInsn(
+                    INVOKEVIRTUAL,
+                    "java/lang/reflect/Field",
+                    "setInt",
+                    "(Ljava/lang/Object;I)V",
+                    false);
+              });
     }
 
     /** A cluster loop may set one column with putfield and the next through a field constant. */
@@ -521,29 +584,41 @@ class ProgramEdgesTest {
       int bs = ints(c, 3, 4);
       int b = c.constant(new Constant.Setter(two, "b", "I"));
       c.code(0, ch -> ch.allocLoop(ids, alloc));
-      c.code(1, two, ch -> ch.loadData(ids, "[I", 3).loadData(as, "[I", 5).loadData(bs, "[I", 6)
-          .loadData(b, "java/lang/reflect/Field", 7).loop(() -> {
-            MethodVisitor mv = ch.mv;
-            mv.visitVarInsn(ALOAD, 0);
-            mv.visitVarInsn(ALOAD, 3);
-            mv.visitVarInsn(ILOAD, 4);
-            mv.visitInsn(IALOAD);
-            mv.visitInsn(AALOAD);
-            mv.visitTypeInsn(CHECKCAST, TWO);
-            mv.visitVarInsn(ASTORE, 2);
-            mv.visitVarInsn(ALOAD, 2);
-            mv.visitVarInsn(ALOAD, 5);
-            mv.visitVarInsn(ILOAD, 4);
-            mv.visitInsn(IALOAD);
-            mv.visitFieldInsn(PUTFIELD, TWO, "a", "I");
-            mv.visitVarInsn(ALOAD, 7);
-            mv.visitVarInsn(ALOAD, 2);
-            mv.visitVarInsn(ALOAD, 6);
-            mv.visitVarInsn(ILOAD, 4);
-            mv.visitInsn(IALOAD);
-            mv.visitMethodInsn(INVOKEVIRTUAL, "java/lang/reflect/Field", "setInt",
-                "(Ljava/lang/Object;I)V", false);
-          }));
+      c.code(
+          1,
+          two,
+          ch ->
+              ch.loadData(ids, "[I", 3)
+                  .loadData(as, "[I", 5)
+                  .loadData(bs, "[I", 6)
+                  .loadData(b, "java/lang/reflect/Field", 7)
+                  .loop(
+                      () -> {
+                        MethodVisitor mv = ch.mv;
+                        mv.visitVarInsn(ALOAD, 0);
+                        mv.visitVarInsn(ALOAD, 3);
+                        mv.visitVarInsn(ILOAD, 4);
+                        mv.visitInsn(IALOAD);
+                        mv.visitInsn(AALOAD);
+                        mv.visitTypeInsn(CHECKCAST, TWO);
+                        mv.visitVarInsn(ASTORE, 2);
+                        mv.visitVarInsn(ALOAD, 2);
+                        mv.visitVarInsn(ALOAD, 5);
+                        mv.visitVarInsn(ILOAD, 4);
+                        mv.visitInsn(IALOAD);
+                        mv.visitFieldInsn(PUTFIELD, TWO, "a", "I");
+                        mv.visitVarInsn(ALOAD, 7);
+                        mv.visitVarInsn(ALOAD, 2);
+                        mv.visitVarInsn(ALOAD, 6);
+                        mv.visitVarInsn(ILOAD, 4);
+                        mv.visitInsn(IALOAD);
+                        mv.visitMethodInsn(
+                            INVOKEVIRTUAL,
+                            "java/lang/reflect/Field",
+                            "setInt",
+                            "(Ljava/lang/Object;I)V",
+                            false);
+                      }));
       Two t = (Two) Codese.fromBytes(c.bytes());
       assertEquals(1, t.a);
       assertEquals(3, t.b);
@@ -562,27 +637,39 @@ class ProgramEdgesTest {
         int ids = ints(c, 0);
         int refs = ints(c, 1);
         c.code(0, ch -> ch.alloc(0, allocHolder).alloc(1, allocValue));
-        c.code(1, holder, ch -> ch.loadData(ids, "[I", 3).loadData(refs, "[I", 5).loop(() -> {
-          MethodVisitor mv = ch.mv;
-          mv.visitVarInsn(ALOAD, 0);
-          mv.visitVarInsn(ALOAD, 3);
-          mv.visitVarInsn(ILOAD, 4);
-          mv.visitInsn(IALOAD);
-          mv.visitInsn(AALOAD);
-          mv.visitTypeInsn(CHECKCAST, HOLDER);
-          mv.visitVarInsn(ASTORE, 2);
-          mv.visitVarInsn(ALOAD, 2);
-          mv.visitVarInsn(ALOAD, 0);
-          mv.visitVarInsn(ALOAD, 5);
-          mv.visitVarInsn(ILOAD, 4);
-          mv.visitInsn(IALOAD);
-          mv.visitInsn(AALOAD);
-          mv.visitTypeInsn(CHECKCAST, BOX);
-          mv.visitFieldInsn(PUTFIELD, HOLDER, "box", "L" + BOX + ";");
-        }));
+        c.code(
+            1,
+            holder,
+            ch ->
+                ch.loadData(ids, "[I", 3)
+                    .loadData(refs, "[I", 5)
+                    .loop(
+                        () -> {
+                          MethodVisitor mv = ch.mv;
+                          mv.visitVarInsn(ALOAD, 0);
+                          mv.visitVarInsn(ALOAD, 3);
+                          mv.visitVarInsn(ILOAD, 4);
+                          mv.visitInsn(IALOAD);
+                          mv.visitInsn(AALOAD);
+                          mv.visitTypeInsn(CHECKCAST, HOLDER);
+                          mv.visitVarInsn(ASTORE, 2);
+                          mv.visitVarInsn(ALOAD, 2);
+                          mv.visitVarInsn(ALOAD, 0);
+                          mv.visitVarInsn(ALOAD, 5);
+                          mv.visitVarInsn(ILOAD, 4);
+                          mv.visitInsn(IALOAD);
+                          mv.visitInsn(AALOAD);
+                          mv.visitTypeInsn(CHECKCAST, BOX);
+                          mv.visitFieldInsn(PUTFIELD, HOLDER, "box", "L" + BOX + ";");
+                        }));
         if (hostile) {
-          assertMentions(rejection(c), "stores a " + Other.class.getName() + " (slot 1) where a "
-              + Box.class.getName() + " belongs");
+          assertMentions(
+              rejection(c),
+              "stores a "
+                  + Other.class.getName()
+                  + " (slot 1) where a "
+                  + Box.class.getName()
+                  + " belongs");
         } else {
           assertInstanceOf(Box.class, ((Holder) Codese.fromBytes(c.bytes())).box);
         }
@@ -601,10 +688,12 @@ class ProgramEdgesTest {
         int alloc = alloc(c, box);
         int refs = ints(c, new int[n]);
         c.code(0, ch -> ch.newObjectArray(0, 2).alloc(1, alloc));
-        c.code(1, ch -> {
-          ch.select(0, OBJECTS);
-          elementLoop(ch, refs);
-        });
+        c.code(
+            1,
+            ch -> {
+              ch.select(0, OBJECTS);
+              elementLoop(ch, refs);
+            });
         if (n == 3) {
           assertMentions(rejection(c), "sets element 2 of an array of length 2");
         } else {
@@ -624,16 +713,21 @@ class ProgramEdgesTest {
       int maker = c.constant(new Constant.ArrayMaker(strings));
       int alloc = alloc(c, box);
       int refs = ints(c, 1, 1);
-      c.code(0, ch -> {
-        newArray(ch, 0, maker, 2);
-        ch.alloc(1, alloc);
-      });
-      c.code(1, ch -> {
-        ch.select(0, OBJECTS);
-        elementLoop(ch, refs);
-      });
-      assertMentions(rejection(c), "stores a " + Box.class.getName()
-          + " (slot 1) where a java.lang.String belongs");
+      c.code(
+          0,
+          ch -> {
+            newArray(ch, 0, maker, 2);
+            ch.alloc(1, alloc);
+          });
+      c.code(
+          1,
+          ch -> {
+            ch.select(0, OBJECTS);
+            elementLoop(ch, refs);
+          });
+      assertMentions(
+          rejection(c),
+          "stores a " + Box.class.getName() + " (slot 1) where a java.lang.String belongs");
     }
 
     /** Constant index 0 is an array maker like any other (not "an Object[]"). */
@@ -645,10 +739,12 @@ class ProgramEdgesTest {
       assertEquals(0, maker);
       int box = c.type(BOX_ENTRY);
       int alloc = alloc(c, box);
-      c.code(0, ch -> {
-        newArray(ch, 0, maker, 1);
-        ch.alloc(1, alloc);
-      });
+      c.code(
+          0,
+          ch -> {
+            newArray(ch, 0, maker, 1);
+            ch.alloc(1, alloc);
+          });
       c.code(1, ch -> ch.select(0, OBJECTS).putElement(0, 1));
       assertMentions(rejection(c), "where a java.lang.String belongs");
     }
@@ -680,17 +776,19 @@ class ProgramEdgesTest {
       for (Constant k : List.of(new Constant.PrimArray(new long[] {1}), new Constant.Text("t"))) {
         Crafted c = new Crafted();
         int array = c.constant(k);
-        c.code(0, ch -> {
-          MethodVisitor mv = ch.mv;
-          mv.visitVarInsn(ALOAD, 0);
-          ch.push(0);
-          mv.visitVarInsn(ALOAD, 1);
-          ch.push(array);
-          mv.visitInsn(AALOAD);
-          mv.visitTypeInsn(CHECKCAST, "[I");
-          mv.visitMethodInsn(INVOKEVIRTUAL, "[I", "clone", "()Ljava/lang/Object;", false);
-          mv.visitInsn(AASTORE);
-        });
+        c.code(
+            0,
+            ch -> {
+              MethodVisitor mv = ch.mv;
+              mv.visitVarInsn(ALOAD, 0);
+              ch.push(0);
+              mv.visitVarInsn(ALOAD, 1);
+              ch.push(array);
+              mv.visitInsn(AALOAD);
+              mv.visitTypeInsn(CHECKCAST, "[I");
+              mv.visitMethodInsn(INVOKEVIRTUAL, "[I", "clone", "()Ljava/lang/Object;", false);
+              mv.visitInsn(AASTORE);
+            });
         assertMentions(rejection(c), "clones constant 0, which is not a [I array");
       }
     }
@@ -701,20 +799,24 @@ class ProgramEdgesTest {
       for (String array : new String[] {"[Z", "[C"}) {
         Crafted c = new Crafted();
         c.type(array.equals("[Z") ? "[Z" : "[C");
-        c.code(0, ch -> {
-          ch.mv.visitVarInsn(ALOAD, 0);
-          ch.push(0);
-          ch.push(2);
-          ch.mv.visitIntInsn(NEWARRAY, array.equals("[Z") ? T_BOOLEAN : T_CHAR);
-          ch.mv.visitInsn(AASTORE);
-        });
-        c.code(1, ch -> {
-          ch.select(0, array);
-          ch.mv.visitVarInsn(ALOAD, 2);
-          ch.push(1);
-          ch.push(1);
-          ch.mv.visitInsn(BASTORE);
-        });
+        c.code(
+            0,
+            ch -> {
+              ch.mv.visitVarInsn(ALOAD, 0);
+              ch.push(0);
+              ch.push(2);
+              ch.mv.visitIntInsn(NEWARRAY, array.equals("[Z") ? T_BOOLEAN : T_CHAR);
+              ch.mv.visitInsn(AASTORE);
+            });
+        c.code(
+            1,
+            ch -> {
+              ch.select(0, array);
+              ch.mv.visitVarInsn(ALOAD, 2);
+              ch.push(1);
+              ch.push(1);
+              ch.mv.visitInsn(BASTORE);
+            });
         if (array.equals("[Z")) {
           assertArrayEquals(new boolean[] {false, true}, (boolean[]) Codese.fromBytes(c.bytes()));
         } else {
@@ -744,15 +846,23 @@ class ProgramEdgesTest {
 
     @Test
     void aFieldStepStoresOnlyValuesOfTheFieldsType() throws IOException {
-      assertInstanceOf(Box.class, ((Holder) Codese.fromBytes(
-          finishing(true, Grammar.STEP_FIELD, SETTER, 0, 1).bytes())).box);
-      assertMentions(rejection(finishing(false, Grammar.STEP_FIELD, SETTER, 0, 1)), "stores a "
-          + Other.class.getName() + " (slot 1) where a " + Box.class.getName() + " belongs");
+      assertInstanceOf(
+          Box.class,
+          ((Holder) Codese.fromBytes(finishing(true, Grammar.STEP_FIELD, SETTER, 0, 1).bytes()))
+              .box);
+      assertMentions(
+          rejection(finishing(false, Grammar.STEP_FIELD, SETTER, 0, 1)),
+          "stores a "
+              + Other.class.getName()
+              + " (slot 1) where a "
+              + Box.class.getName()
+              + " belongs");
     }
 
     @Test
     void aFieldStepWritesOnlyToAnAllocatedObject() {
-      assertMentions(rejection(finishing(true, Grammar.STEP_FIELD, SETTER, 2, 1)),
+      assertMentions(
+          rejection(finishing(true, Grammar.STEP_FIELD, SETTER, 2, 1)),
           "a finish step sets a field of slot 2, which holds no object this snapshot allocated");
     }
 
@@ -760,9 +870,11 @@ class ProgramEdgesTest {
     void anElementStepStaysInsideItsArray() throws IOException {
       Crafted ok = finishing(true, Grammar.STEP_ELEMENT, 2, 1, 1).root(2);
       assertInstanceOf(Box.class, ((Object[]) Codese.fromBytes(ok.bytes()))[1]);
-      assertMentions(rejection(finishing(true, Grammar.STEP_ELEMENT, 2, 2, 1)),
+      assertMentions(
+          rejection(finishing(true, Grammar.STEP_ELEMENT, 2, 2, 1)),
           "sets element 2 of an array of length 2");
-      assertMentions(rejection(finishing(true, Grammar.STEP_ELEMENT, 1, 0, 1)),
+      assertMentions(
+          rejection(finishing(true, Grammar.STEP_ELEMENT, 1, 0, 1)),
           "sets an element with no array selected");
     }
 
@@ -777,14 +889,21 @@ class ProgramEdgesTest {
         int maker = c.constant(new Constant.ArrayMaker(boxes));
         int alloc = alloc(c, hostile ? other : box);
         int finish = program(c, Grammar.STEP_ELEMENT, 0, 0, 1);
-        c.code(0, ch -> {
-          newArray(ch, 0, maker, 1);
-          ch.alloc(1, alloc);
-        });
+        c.code(
+            0,
+            ch -> {
+              newArray(ch, 0, maker, 1);
+              ch.alloc(1, alloc);
+            });
         c.code(2, ch -> ch.runSteps(finish));
         if (hostile) {
-          assertMentions(rejection(c), "stores a " + Other.class.getName() + " (slot 1) where a "
-              + Box.class.getName() + " belongs");
+          assertMentions(
+              rejection(c),
+              "stores a "
+                  + Other.class.getName()
+                  + " (slot 1) where a "
+                  + Box.class.getName()
+                  + " belongs");
         } else {
           assertInstanceOf(Box.class, ((Box[]) Codese.fromBytes(c.bytes()))[0]);
         }
@@ -818,8 +937,10 @@ class ProgramEdgesTest {
     void aRecordComponentLeftOutIsZero() throws IOException {
       Crafted c = new Crafted();
       int point = c.type(Point.class.getName());
-      int make = c.constant(new Constant.Hook(HookKind.RECORD, point, 0,
-          new Tape(new byte[0], new int[] {Tape.FIELDS, 0})));
+      int make =
+          c.constant(
+              new Constant.Hook(
+                  HookKind.RECORD, point, 0, new Tape(new byte[0], new int[] {Tape.FIELDS, 0})));
       int finish = program(c, Grammar.STEP_HOOK, make);
       c.code(2, ch -> ch.runSteps(finish));
       assertEquals(new Point(0), Codese.fromBytes(c.bytes()));
@@ -843,10 +964,17 @@ class ProgramEdgesTest {
 
     private byte[] resolvedRecord() {
       Crafted c = new Crafted();
-      int type = c.type(new ClassEntry(Resolved.class.getName(),
-          List.of(new FieldEntry("x", "I", true)), 0, false));
-      int make = c.constant(new Constant.Hook(HookKind.RECORD, type, 0,
-          new Tape(new byte[] {0, 0, 0, 1}, new int[] {Tape.FIELDS, 0})));
+      int type =
+          c.type(
+              new ClassEntry(
+                  Resolved.class.getName(), List.of(new FieldEntry("x", "I", true)), 0, false));
+      int make =
+          c.constant(
+              new Constant.Hook(
+                  HookKind.RECORD,
+                  type,
+                  0,
+                  new Tape(new byte[] {0, 0, 0, 1}, new int[] {Tape.FIELDS, 0})));
       int resolve = c.constant(new Constant.Hook(HookKind.RESOLVE, type, 0, null));
       int finish = program(c, Grammar.STEP_HOOK, make, Grammar.STEP_HOOK, resolve);
       c.code(2, ch -> ch.runSteps(finish));
@@ -865,8 +993,8 @@ class ProgramEdgesTest {
     }
 
     /**
-     * The one check left to run time: a {@code readResolve} result stored into a field must fit
-     * it, as with {@code ObjectInputStream}; one that fits is stored.
+     * The one check left to run time: a {@code readResolve} result stored into a field must fit it,
+     * as with {@code ObjectInputStream}; one that fits is stored.
      */
     @Test
     void aReadResolveResultIsCheckedWhenItIsStored() throws IOException {
@@ -876,8 +1004,12 @@ class ProgramEdgesTest {
         int resolves = c.type(Resolves.class.getName());
         int allocHolder = alloc(c, holder);
         int allocResolves = alloc(c, resolves);
-        int setter = c.constant(new Constant.Setter(holder, field, field.equals("box")
-            ? "L" + BOX + ";" : "Lorg/codese/ProgramEdgesTest$Other;"));
+        int setter =
+            c.constant(
+                new Constant.Setter(
+                    holder,
+                    field,
+                    field.equals("box") ? "L" + BOX + ";" : "Lorg/codese/ProgramEdgesTest$Other;"));
         int hook = c.constant(new Constant.Hook(HookKind.RESOLVE, resolves, 1, null));
         int finish = program(c, Grammar.STEP_HOOK, hook, Grammar.STEP_FIELD, setter, 0, 1);
         c.code(0, ch -> ch.alloc(0, allocHolder).alloc(1, allocResolves));
@@ -910,12 +1042,14 @@ class ProgramEdgesTest {
       int allocBox = alloc(c, box);
       int allocOther = alloc(c, other);
       int ids = ints(c, IntStream.range(0, lastIsOther ? N - 1 : N).toArray());
-      c.code(0, ch -> {
-        ch.allocLoop(ids, allocBox);
-        if (lastIsOther) {
-          ch.alloc(N - 1, allocOther);
-        }
-      });
+      c.code(
+          0,
+          ch -> {
+            ch.allocLoop(ids, allocBox);
+            if (lastIsOther) {
+              ch.alloc(N - 1, allocOther);
+            }
+          });
       return c.bytes();
     }
 
@@ -926,10 +1060,12 @@ class ProgramEdgesTest {
       int maker = c.constant(new Constant.ArrayMaker(boxes));
       int refs = ints(c, IntStream.range(0, N).toArray());
       c.code(0, ch -> newArray(ch, N, maker, N));
-      c.code(1, ch -> {
-        ch.select(N, OBJECTS);
-        elementLoop(ch, refs);
-      });
+      c.code(
+          1,
+          ch -> {
+            ch.select(N, OBJECTS);
+            elementLoop(ch, refs);
+          });
       return c.bytes();
     }
 
@@ -946,9 +1082,16 @@ class ProgramEdgesTest {
       try (CodeseInputStream in = new CodeseInputStream(new ByteArrayInputStream(hostile))) {
         assertInstanceOf(Box.class, in.readObject());
         InvalidObjectException e = assertThrows(InvalidObjectException.class, in::readObject);
-        assertMentions(e.getMessage(), "rejected before it ran", "object " + (N - 1)
-            + " of an earlier segment, a " + Other.class.getName() + ", where a "
-            + Box.class.getName() + " belongs");
+        assertMentions(
+            e.getMessage(),
+            "rejected before it ran",
+            "object "
+                + (N - 1)
+                + " of an earlier segment, a "
+                + Other.class.getName()
+                + ", where a "
+                + Box.class.getName()
+                + " belongs");
       }
     }
 
@@ -977,37 +1120,58 @@ class ProgramEdgesTest {
       // version 1 streams, still read, have no data frames: a negative length is damage
       byte[] negative = stream.clone();
       java.nio.ByteBuffer.wrap(negative).putShort(4, (short) 1).putInt(6, -1);
-      CorruptSnapshotException e = assertThrows(CorruptSnapshotException.class,
-          () -> read(negative, CodeseOptions.defaults()));
+      CorruptSnapshotException e =
+          assertThrows(
+              CorruptSnapshotException.class, () -> read(negative, CodeseOptions.defaults()));
       assertMentions(e.getMessage(), "negative segment length -1", "byte offset 6");
 
       byte[] truncated = java.util.Arrays.copyOf(stream, 10 + segment.length - 1);
-      e = assertThrows(CorruptSnapshotException.class,
-          () -> read(truncated, CodeseOptions.defaults()));
-      assertMentions(e.getMessage(), "segment of " + segment.length + " bytes is truncated after "
-          + (segment.length - 1) + " bytes", "byte offset 10");
+      e =
+          assertThrows(
+              CorruptSnapshotException.class, () -> read(truncated, CodeseOptions.defaults()));
+      assertMentions(
+          e.getMessage(),
+          "segment of "
+              + segment.length
+              + " bytes is truncated after "
+              + (segment.length - 1)
+              + " bytes",
+          "byte offset 10");
 
-      CodeseOptions small = CodeseOptions.defaults()
-          .withLimits(CodeseLimits.defaults().withMaxBytes(segment.length - 1));
+      CodeseOptions small =
+          CodeseOptions.defaults()
+              .withLimits(CodeseLimits.defaults().withMaxBytes(segment.length - 1));
       InvalidObjectException over =
           assertThrows(InvalidObjectException.class, () -> read(stream, small));
-      assertMentions(over.getMessage(), "stream segment of " + segment.length + " bytes at byte"
-          + " 10 is over the limit of " + (segment.length - 1));
-      assertInstanceOf(Box.class, read(stream, CodeseOptions.defaults()
-          .withLimits(CodeseLimits.defaults().withMaxBytes(segment.length))));
+      assertMentions(
+          over.getMessage(),
+          "stream segment of "
+              + segment.length
+              + " bytes at byte"
+              + " 10 is over the limit of "
+              + (segment.length - 1));
+      assertInstanceOf(
+          Box.class,
+          read(
+              stream,
+              CodeseOptions.defaults()
+                  .withLimits(CodeseLimits.defaults().withMaxBytes(segment.length))));
 
       byte[] damaged = stream.clone();
       damaged[10] ^= 1;
-      e = assertThrows(CorruptSnapshotException.class,
-          () -> read(damaged, CodeseOptions.defaults()));
+      e =
+          assertThrows(
+              CorruptSnapshotException.class, () -> read(damaged, CodeseOptions.defaults()));
       assertMentions(e.getMessage(), "section stream segment at byte 10: ");
 
       byte[] misplaced = SnapshotEdit.stream(segment, segment);
       try (CodeseInputStream in = new CodeseInputStream(new ByteArrayInputStream(misplaced))) {
         assertInstanceOf(Box.class, in.readObject());
         e = assertThrows(CorruptSnapshotException.class, in::readObject);
-        assertMentions(e.getMessage(), "segment starts at object 0 but 1 objects were read before"
-            + " it", "byte offset " + (10 + segment.length + 4));
+        assertMentions(
+            e.getMessage(),
+            "segment starts at object 0 but 1 objects were read before" + " it",
+            "byte offset " + (10 + segment.length + 4));
       }
     }
 

@@ -20,13 +20,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Chapter 3 of the Java Object Serialization Specification, "Object Input Classes", as the
- * drop-in streams claim it: §3.1 "The ObjectInputStream Class" (what {@code readObject} gives,
- * which constructor runs), §3.2 "The ObjectInputStream.GetField Class", §3.4 "The readObject
- * Method" (class-specific data after the default fields, reading less or more than was written,
- * objects where primitive data stands), §3.5 "The readExternal Method" and §3.6 "The readResolve
- * Method". §3.3 ("The ObjectInputValidation Interface") is {@link ValidationConformanceTest}'s,
- * the exceptions of every section {@link ExceptionsConformanceTest}'s and unshared reads {@link
+ * Chapter 3 of the Java Object Serialization Specification, "Object Input Classes", as the drop-in
+ * streams claim it: §3.1 "The ObjectInputStream Class" (what {@code readObject} gives, which
+ * constructor runs), §3.2 "The ObjectInputStream.GetField Class", §3.4 "The readObject Method"
+ * (class-specific data after the default fields, reading less or more than was written, objects
+ * where primitive data stands), §3.5 "The readExternal Method" and §3.6 "The readResolve Method".
+ * §3.3 ("The ObjectInputValidation Interface") is {@link ValidationConformanceTest}'s, the
+ * exceptions of every section {@link ExceptionsConformanceTest}'s and unshared reads {@link
  * UnsharedConformanceTest}'s. Every program runs on the JDK's streams and on Codese's ({@link
  * SideBySide}), which must observe the same: facts, hook calls in order, and what was thrown.
  */
@@ -45,8 +45,10 @@ class ReadingConformanceTest {
   /** Writes class-specific data after its fields and reads it back as told by {@code mode}. */
   static final class Custom extends Base implements Serializable {
     @Serial private static final long serialVersionUID = 1L;
+
     /** How readObject reads: 0 all, 1 less than written, 2 more, 3 an object where an int is. */
     static int mode;
+
     int a = 1;
     String s = "s";
     transient List<String> facts = new ArrayList<>();
@@ -187,13 +189,15 @@ class ReadingConformanceTest {
   private static Outcome custom(int mode) throws Exception {
     Custom.mode = mode;
     Custom c = new Custom(3);
-    return SideBySide.same(out -> {
-      out.writeObject(c);
-      out.writeObject("after");
-    }, (in, facts) -> {
-      facts.addAll(((Custom) in.readObject()).facts);
-      facts.add("next " + in.readObject());
-    });
+    return SideBySide.same(
+        out -> {
+          out.writeObject(c);
+          out.writeObject("after");
+        },
+        (in, facts) -> {
+          facts.addAll(((Custom) in.readObject()).facts);
+          facts.add("next " + in.readObject());
+        });
   }
 
   /**
@@ -228,13 +232,14 @@ class ReadingConformanceTest {
 
   /**
    * §3.4 and {@code ObjectInputStream.readObject}'s Javadoc: an object read where primitive data
-   * stands throws {@code OptionalDataException} with the bytes of data left; the rest of the
-   * object still restores.
+   * stands throws {@code OptionalDataException} with the bytes of data left; the rest of the object
+   * still restores.
    */
   @Test
   void anObjectReadWherePrimitiveDataStands() throws Exception {
     Outcome jdk = custom(3);
-    assertEquals("object where an int is: OptionalDataException eof false length 4",
+    assertEquals(
+        "object where an int is: OptionalDataException eof false length 4",
         jdk.facts().get(1).replaceFirst("length \\d+", "length 4"));
     assertEquals("none", jdk.thrown());
   }
@@ -245,29 +250,38 @@ class ReadingConformanceTest {
    */
   @Test
   void getFieldGivesTheStreamsValues() throws Exception {
-    Outcome jdk = SideBySide.same(out -> out.writeObject(new ByGetField()),
-        (in, facts) -> facts.addAll(((ByGetField) in.readObject()).facts));
-    assertEquals(List.of("n 5 defaulted false", "text t",
-        "missing java.lang.IllegalArgumentException",
-        "wrong type java.lang.IllegalArgumentException"), jdk.facts());
+    Outcome jdk =
+        SideBySide.same(
+            out -> out.writeObject(new ByGetField()),
+            (in, facts) -> facts.addAll(((ByGetField) in.readObject()).facts));
+    assertEquals(
+        List.of(
+            "n 5 defaulted false",
+            "text t",
+            "missing java.lang.IllegalArgumentException",
+            "wrong type java.lang.IllegalArgumentException"),
+        jdk.facts());
   }
 
   /**
-   * §3.6: every reference to an object whose {@code readResolve} replaces it gets the
-   * replacement, shared references the same one, also of another class.
+   * §3.6: every reference to an object whose {@code readResolve} replaces it gets the replacement,
+   * shared references the same one, also of another class.
    */
   @Test
   void readResolveReplacesEveryReference() throws Exception {
     Interned other = new Interned(2);
     Object[] graph = {new Interned(1), new Interned(1), other, other, new Token()};
-    Outcome jdk = SideBySide.same(out -> out.writeObject(graph), (in, facts) -> {
-      Object[] read = (Object[]) in.readObject();
-      facts.add("canonical " + (read[0] == Interned.ONE) + " " + (read[1] == Interned.ONE));
-      facts.add("shared " + (read[2] == read[3]) + " key " + ((Interned) read[2]).key);
-      facts.add("token " + read[4].getClass().getSimpleName() + " " + read[4]);
-    });
-    assertEquals(List.of("canonical true true", "shared true key 2", "token String v!"),
-        jdk.facts());
+    Outcome jdk =
+        SideBySide.same(
+            out -> out.writeObject(graph),
+            (in, facts) -> {
+              Object[] read = (Object[]) in.readObject();
+              facts.add("canonical " + (read[0] == Interned.ONE) + " " + (read[1] == Interned.ONE));
+              facts.add("shared " + (read[2] == read[3]) + " key " + ((Interned) read[2]).key);
+              facts.add("token " + read[4].getClass().getSimpleName() + " " + read[4]);
+            });
+    assertEquals(
+        List.of("canonical true true", "shared true key 2", "token String v!"), jdk.facts());
   }
 
   /**
@@ -276,11 +290,13 @@ class ReadingConformanceTest {
    */
   @Test
   void readExternalReadsItsOwnForm() throws Exception {
-    Outcome jdk = SideBySide.same(out -> out.writeObject(new Ext(9, List.of(1, 2))),
-        (in, facts) -> {
-          Ext e = (Ext) in.readObject();
-          facts.add("x " + e.x + " ref " + e.ref);
-        });
+    Outcome jdk =
+        SideBySide.same(
+            out -> out.writeObject(new Ext(9, List.of(1, 2))),
+            (in, facts) -> {
+              Ext e = (Ext) in.readObject();
+              facts.add("x " + e.x + " ref " + e.ref);
+            });
     assertEquals(List.of("x 9 ref [1, 2]"), jdk.facts());
     assertEquals(List.of("Ext()", "readExternal 9 [1, 2] same true"), jdk.log());
   }
@@ -288,18 +304,21 @@ class ReadingConformanceTest {
   /** §3.1: {@code null}, strings, arrays and enum constants read back as written. */
   @Test
   void valuesReadBackAsWritten() throws Exception {
-    Outcome jdk = SideBySide.same(out -> {
-      out.writeObject(null);
-      out.writeObject("text");
-      out.writeObject(new int[][] {{1}, {2, 3}});
-      out.writeObject(java.util.concurrent.TimeUnit.SECONDS);
-    }, (in, facts) -> {
-      facts.add("null " + (in.readObject() == null));
-      facts.add("string " + in.readObject());
-      facts.add("array " + java.util.Arrays.deepToString((Object[]) in.readObject()));
-      facts.add("enum same " + (in.readObject() == java.util.concurrent.TimeUnit.SECONDS));
-    });
-    assertEquals(List.of("null true", "string text", "array [[1], [2, 3]]", "enum same true"),
-        jdk.facts());
+    Outcome jdk =
+        SideBySide.same(
+            out -> {
+              out.writeObject(null);
+              out.writeObject("text");
+              out.writeObject(new int[][] {{1}, {2, 3}});
+              out.writeObject(java.util.concurrent.TimeUnit.SECONDS);
+            },
+            (in, facts) -> {
+              facts.add("null " + (in.readObject() == null));
+              facts.add("string " + in.readObject());
+              facts.add("array " + java.util.Arrays.deepToString((Object[]) in.readObject()));
+              facts.add("enum same " + (in.readObject() == java.util.concurrent.TimeUnit.SECONDS));
+            });
+    assertEquals(
+        List.of("null true", "string text", "array [[1], [2, 3]]", "enum same true"), jdk.facts());
   }
 }

@@ -147,13 +147,27 @@ class RecordHooksTest {
     out.add(Arguments.of("plain proxy", new Money(250)));
     out.add(Arguments.of("replaced by enum", new Flag(true)));
     out.add(Arguments.of("replaced and resolved", new Chain(5)));
-    out.add(Arguments.of("nested", new Pair(new Pair(new Bump(1), new Point(1, 2)),
-        new Pair(new Money(3), new ToEnum("RED")))));
+    out.add(
+        Arguments.of(
+            "nested",
+            new Pair(
+                new Pair(new Bump(1), new Point(1, 2)),
+                new Pair(new Money(3), new ToEnum("RED")))));
     Bump bump = new Bump(9);
     Point point = new Point(5, 6);
     Money money = new Money(8);
-    out.add(Arguments.of("shared", new ArrayList<>(List.of(bump, bump, point, point, money,
-        new Pair(money, bump), new Pair(point, point)))));
+    out.add(
+        Arguments.of(
+            "shared",
+            new ArrayList<>(
+                List.of(
+                    bump,
+                    bump,
+                    point,
+                    point,
+                    money,
+                    new Pair(money, bump),
+                    new Pair(point, point)))));
     Plain a = new Plain("a");
     Plain b = new Plain("b");
     a.next = new Back(b, 1);
@@ -190,7 +204,9 @@ class RecordHooksTest {
   }
 
   private static void assertSameAsJdk(Object jdk, Object copy) throws IOException {
-    assertArrayEquals(JdkBytes.serialize(jdk), JdkBytes.serialize(copy),
+    assertArrayEquals(
+        JdkBytes.serialize(jdk),
+        JdkBytes.serialize(copy),
         "the restored graph differs from the JDK's: " + copy);
     GraphWalker.Result walk = GraphWalker.walk(jdk, copy, GraphWalker.Mode.JDK_REFERENCE, null);
     assertEquals(List.of(), walk.failures());

@@ -57,9 +57,16 @@ class RestoreClassesTest {
     Files.write(snapshot, Codese.toBytes(ring(500)));
     Path log = dir.resolve("classes.log");
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-    Process p = new ProcessBuilder(java.toString(), "-Xlog:class+load=info:file=" + log,
-        "-cp", System.getProperty("java.class.path"), RestoreClassesTest.class.getName(),
-        snapshot.toString()).redirectErrorStream(true).start();
+    Process p =
+        new ProcessBuilder(
+                java.toString(),
+                "-Xlog:class+load=info:file=" + log,
+                "-cp",
+                System.getProperty("java.class.path"),
+                RestoreClassesTest.class.getName(),
+                snapshot.toString())
+            .redirectErrorStream(true)
+            .start();
     if (!p.waitFor(2, TimeUnit.MINUTES)) {
       p.destroyForcibly();
       throw new AssertionError("child JVM did not finish");
@@ -78,9 +85,12 @@ class RestoreClassesTest {
       if (name.startsWith("org.codese.") && !name.startsWith("org.codese.RestoreClassesTest")) {
         codese.add(name);
       }
-      if (name.startsWith("org.objectweb.asm.") || name.startsWith("org.codese.capture.")
-          || name.startsWith("org.codese.plan.") || name.startsWith("org.codese.emit.")
-          || name.equals("org.codese.load.RecordMaker") || name.equals("org.codese.load.Hooks")
+      if (name.startsWith("org.objectweb.asm.")
+          || name.startsWith("org.codese.capture.")
+          || name.startsWith("org.codese.plan.")
+          || name.startsWith("org.codese.emit.")
+          || name.equals("org.codese.load.RecordMaker")
+          || name.equals("org.codese.load.Hooks")
           || name.equals("org.codese.load.ReplayStream")) {
         unwanted.add(name);
       }

@@ -14,9 +14,11 @@ import org.junit.jupiter.api.Test;
 /** Optional HMAC-SHA256 signing: with a key, only snapshots signed with that key load. */
 class SigningTest {
   private static final CodeseOptions SIGNED =
-      CodeseOptions.defaults().withSigningKey("0123456789abcdef-key-one".getBytes(StandardCharsets.UTF_8));
+      CodeseOptions.defaults()
+          .withSigningKey("0123456789abcdef-key-one".getBytes(StandardCharsets.UTF_8));
   private static final CodeseOptions OTHER_KEY =
-      CodeseOptions.defaults().withSigningKey("0123456789abcdef-key-two".getBytes(StandardCharsets.UTF_8));
+      CodeseOptions.defaults()
+          .withSigningKey("0123456789abcdef-key-two".getBytes(StandardCharsets.UTF_8));
 
   @Test
   void signedSnapshotLoadsWithItsKeyOnly() throws Exception {
@@ -65,7 +67,7 @@ class SigningTest {
 
   @Test
   void shortKeysAreRefused() {
-    assertThrows(IllegalArgumentException.class,
-        () -> CodeseOptions.defaults().withSigningKey(new byte[8]));
+    assertThrows(
+        IllegalArgumentException.class, () -> CodeseOptions.defaults().withSigningKey(new byte[8]));
   }
 }

@@ -88,13 +88,14 @@ class SmallSegmentsTest {
     // the first segment carries the class entry and the code; the later ones neither
     assertTrue(segments.get(0).length > 500, "first segment: " + segments.get(0).length);
     for (int i = 1; i < N; i++) {
-      assertTrue(segments.get(i).length <= 64, "segment " + i + ": " + segments.get(i).length
-          + " bytes");
+      assertTrue(
+          segments.get(i).length <= 64, "segment " + i + ": " + segments.get(i).length + " bytes");
     }
     // with a whole snapshot per segment (stream format 2): about 1,400 bytes per object
     double perObject = codese.length / (double) N;
     double jdkPerObject = jdk.length / (double) N;
-    assertTrue(perObject <= 2.25 * jdkPerObject,
+    assertTrue(
+        perObject <= 2.25 * jdkPerObject,
         "Codese " + perObject + " bytes per object, JDK " + jdkPerObject);
   }
 
@@ -109,8 +110,12 @@ class SmallSegmentsTest {
         assertEquals(i + ":item-" + i + ":" + i * 0.5, in.readObject().toString());
       }
       assertThrows(EOFException.class, in::readObject);
-      assertArrayEquals(first, in.codeStatistics(), "classes defined and dictionary entries"
-          + " after the first segment, and after all " + N);
+      assertArrayEquals(
+          first,
+          in.codeStatistics(),
+          "classes defined and dictionary entries"
+              + " after the first segment, and after all "
+              + N);
     }
     assertTrue(first[0] >= 1 && first[0] <= 3, "classes for the first segment: " + first[0]);
   }
@@ -118,38 +123,40 @@ class SmallSegmentsTest {
   /** Objects of other shapes, references back, a reset: read as the JDK reads them. */
   @Test
   void mixedSegmentsReadAsTheJdkReadsThem() throws Exception {
-    SideBySide.Writer w = out -> {
-      Item shared = new Item(-1);
-      for (int i = 0; i < 300; i++) {
-        Item it = new Item(i);
-        it.next = i % 3 == 0 ? shared : null;
-        it.name = i % 7 == 0 ? null : it.name;
-        out.writeObject(i % 5 == 0 ? new Point(i, -i) : it);
-        out.writeInt(i);
-        if (i % 11 == 0) {
-          out.writeObject(shared);
-        }
-        if (i == 150) {
-          out.reset();
-        }
-      }
-    };
-    SideBySide.Reader r = (in, facts) -> {
-      Object shared = null;
-      for (int i = 0; i < 300; i++) {
-        Object o = in.readObject();
-        facts.add(o.toString() + "/" + in.readInt());
-        if (o instanceof Item it && it.next != null) {
-          facts.add(it.next == shared ? "same shared" : "new shared");
-          shared = it.next;
-        }
-        if (i % 11 == 0) {
-          Object s = in.readObject();
-          facts.add(s == shared ? "same" : "other " + s);
-          shared = s;
-        }
-      }
-    };
+    SideBySide.Writer w =
+        out -> {
+          Item shared = new Item(-1);
+          for (int i = 0; i < 300; i++) {
+            Item it = new Item(i);
+            it.next = i % 3 == 0 ? shared : null;
+            it.name = i % 7 == 0 ? null : it.name;
+            out.writeObject(i % 5 == 0 ? new Point(i, -i) : it);
+            out.writeInt(i);
+            if (i % 11 == 0) {
+              out.writeObject(shared);
+            }
+            if (i == 150) {
+              out.reset();
+            }
+          }
+        };
+    SideBySide.Reader r =
+        (in, facts) -> {
+          Object shared = null;
+          for (int i = 0; i < 300; i++) {
+            Object o = in.readObject();
+            facts.add(o.toString() + "/" + in.readInt());
+            if (o instanceof Item it && it.next != null) {
+              facts.add(it.next == shared ? "same shared" : "new shared");
+              shared = it.next;
+            }
+            if (i % 11 == 0) {
+              Object s = in.readObject();
+              facts.add(s == shared ? "same" : "other " + s);
+              shared = s;
+            }
+          }
+        };
     assertEquals(facts(SideBySide.JDK, w, r), facts(SideBySide.CODESE, w, r));
   }
 
@@ -177,8 +184,10 @@ class SmallSegmentsTest {
     }
     List<byte[]> segments = segments(bytes.toByteArray());
     assertTrue(segments.get(1).length < segments.get(0).length / 4);
-    assertEquals(segments.get(0).length, segments.get(2).length, "after the reset, the first"
-        + " object of the class costs what the stream's first did");
+    assertEquals(
+        segments.get(0).length,
+        segments.get(2).length,
+        "after the reset, the first" + " object of the class costs what the stream's first did");
     try (CodeseInputStream in =
         new CodeseInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
       in.readObject();
@@ -207,8 +216,8 @@ class SmallSegmentsTest {
     try (CodeseInputStream in = new CodeseInputStream(new ByteArrayInputStream(bad))) {
       in.readObject();
       CorruptSnapshotException e = assertThrows(CorruptSnapshotException.class, in::readObject);
-      assertTrue(e.getMessage().contains("shape reference 5 is out of range [0, 2)"),
-          e.getMessage());
+      assertTrue(
+          e.getMessage().contains("shape reference 5 is out of range [0, 2)"), e.getMessage());
     }
     // damage without a new checksum
     byte[] damaged = stream.clone();

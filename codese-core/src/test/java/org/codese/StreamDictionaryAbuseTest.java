@@ -56,8 +56,9 @@ class StreamDictionaryAbuseTest {
     for (Constant c : again.constants()) {
       assertEquals(big, c);
       // not assertSame: its message would print the name
-      assertTrue(((Constant.EnumRef) sent.constants().get(0)).name()
-          == ((Constant.EnumRef) c).name(), "the name decoded when it was sent, not a copy");
+      assertTrue(
+          ((Constant.EnumRef) sent.constants().get(0)).name() == ((Constant.EnumRef) c).name(),
+          "the name decoded when it was sent, not a copy");
     }
   }
 
@@ -72,8 +73,9 @@ class StreamDictionaryAbuseTest {
     decoder.decode(first, 0);
     CorruptSnapshotException e =
         assertThrows(CorruptSnapshotException.class, () -> decoder.decode(bad, 0));
-    assertTrue(e.getMessage().contains("class index 1")
-        && e.getMessage().contains("out of range [0, 1)"), e.getMessage());
+    assertTrue(
+        e.getMessage().contains("class index 1") && e.getMessage().contains("out of range [0, 1)"),
+        e.getMessage());
   }
 
   /** Counts the runs of the constructor Java serialization runs for {@link Victim}. */
@@ -92,9 +94,9 @@ class StreamDictionaryAbuseTest {
   }
 
   /**
-   * A class entry that lists one field many times, which a later segment could refer to for a
-   * byte per table index, making the loader check every listed field each time: refused as
-   * damage, before anything runs.
+   * A class entry that lists one field many times, which a later segment could refer to for a byte
+   * per table index, making the loader check every listed field each time: refused as damage,
+   * before anything runs.
    */
   @Test
   void aClassEntryListingAFieldTwiceIsDamage() throws Exception {
@@ -122,9 +124,19 @@ class StreamDictionaryAbuseTest {
       fields.add(e.fields().get(0));
     }
     classes.set(victim, new ClassEntry(e.name(), List.copyOf(fields), e.suid(), e.hasSuid()));
-    byte[] hostile = new StreamSegments.Encoder().encode(new SnapshotFile("", 0, f.tableSize(),
-        f.depth(), List.copyOf(classes), f.constants(), f.classFiles(), f.placements(),
-        f.items()));
+    byte[] hostile =
+        new StreamSegments.Encoder()
+            .encode(
+                new SnapshotFile(
+                    "",
+                    0,
+                    f.tableSize(),
+                    f.depth(),
+                    List.copyOf(classes),
+                    f.constants(),
+                    f.classFiles(),
+                    f.placements(),
+                    f.items()));
     // the unchanged segment, re-encoded the same way, reads
     byte[] same = new StreamSegments.Encoder().encode(f);
     try (CodeseInputStream in = new CodeseInputStream(new ByteArrayInputStream(stream(same)))) {
@@ -133,7 +145,8 @@ class StreamDictionaryAbuseTest {
     int before = Base.constructed;
     try (CodeseInputStream in = new CodeseInputStream(new ByteArrayInputStream(stream(hostile)))) {
       CorruptSnapshotException x = assertThrows(CorruptSnapshotException.class, in::readObject);
-      assertTrue(x.getMessage().contains("lists field " + e.fields().get(0).name() + " twice"),
+      assertTrue(
+          x.getMessage().contains("lists field " + e.fields().get(0).name() + " twice"),
           x.getMessage());
       assertEquals(0, in.codeStatistics()[0], "no class defined");
     }

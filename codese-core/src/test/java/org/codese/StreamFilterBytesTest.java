@@ -87,12 +87,13 @@ class StreamFilterBytesTest {
   void referencesAreTheSegmentsOwnObjects() throws Exception {
     byte[] stream = write(3);
     List<Long> references = new ArrayList<>();
-    ObjectInputFilter recorder = info -> {
-      if (info.serialClass() == null) {
-        references.add(info.references());
-      }
-      return ObjectInputFilter.Status.UNDECIDED;
-    };
+    ObjectInputFilter recorder =
+        info -> {
+          if (info.serialClass() == null) {
+            references.add(info.references());
+          }
+          return ObjectInputFilter.Status.UNDECIDED;
+        };
     try (CodeseInputStream in = new CodeseInputStream(new ByteArrayInputStream(stream))) {
       in.setObjectInputFilter(recorder);
       for (int i = 0; i < 3; i++) {

@@ -22,11 +22,11 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Future;
 import java.util.concurrent.SynchronousQueue;
-import org.codese.testkit.SideBySide.Streams;
 import org.codese.corpus.Types.Node;
 import org.codese.corpus.Types.Pair;
 import org.codese.corpus.Types.Point;
 import org.codese.testkit.JdkBytes;
+import org.codese.testkit.SideBySide.Streams;
 import org.codese.testkit.SocketPair;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -34,12 +34,12 @@ import org.junit.jupiter.api.Timeout;
 /**
  * The stream protocol of the Java Object Serialization Specification as the drop-in streams must
  * keep it: when bytes reach the underlying stream (section 2.1 and {@code ObjectOutputStream}'s
- * Javadoc on block-data records), the end of the data (section 3.1 and {@code
- * ObjectInputStream}'s Javadoc), {@code reset} (sections 2.1 and 6.2, {@code TC_RESET} in the
- * grammar of 6.4.1), primitive data between objects (6.2, {@code blockdata} in 6.4.1), {@code
- * available}, {@code skipBytes} and underlying streams without {@code mark}. Every test runs one
- * program against {@code ObjectOutputStream}/{@code ObjectInputStream} and against Codese's
- * streams and compares what each observes; the socket tests use a real TCP socket pair.
+ * Javadoc on block-data records), the end of the data (section 3.1 and {@code ObjectInputStream}'s
+ * Javadoc), {@code reset} (sections 2.1 and 6.2, {@code TC_RESET} in the grammar of 6.4.1),
+ * primitive data between objects (6.2, {@code blockdata} in 6.4.1), {@code available}, {@code
+ * skipBytes} and underlying streams without {@code mark}. Every test runs one program against
+ * {@code ObjectOutputStream}/{@code ObjectInputStream} and against Codese's streams and compares
+ * what each observes; the socket tests use a real TCP socket pair.
  */
 @Timeout(60)
 class StreamProtocolConformanceTest {
@@ -81,36 +81,42 @@ class StreamProtocolConformanceTest {
 
   /**
    * A program that crosses every rule of the block-data buffer: data before and after objects,
-   * writes larger than a block with an empty and a partly full buffer, a reset, a flush,
-   * primitives that straddle the 1024-byte boundary, and strings that fill the buffer or cross
-   * its end with multi-byte characters (where JDK 17 and later JDKs drain at different points:
-   * Codese follows the JDK it runs on).
+   * writes larger than a block with an empty and a partly full buffer, a reset, a flush, primitives
+   * that straddle the 1024-byte boundary, and strings that fill the buffer or cross its end with
+   * multi-byte characters (where JDK 17 and later JDKs drain at different points: Codese follows
+   * the JDK it runs on).
    */
-  private static final List<Op> PROGRAM = List.of(
-      data("writeInt", 4, o -> o.writeInt(7)),
-      object("writeObject(\"x\")", o -> o.writeObject("x")),
-      data("write(3000 bytes), buffer empty", 3000, o -> o.write(pattern(3000))),
-      data("writeUTF", 8, o -> o.writeUTF("h\u00e9llo")),
-      object("writeObject(list)", o -> o.writeObject(new ArrayList<>(List.of(1, "two")))),
-      other("reset", ObjectOutputStream::reset),
-      data("writeLong", 8, o -> o.writeLong(-1L)),
-      data("writeBytes(1500 chars)", 1500, o -> o.writeBytes("a".repeat(1500))),
-      data("write(1100 bytes), buffer partly full", 1100, o -> o.write(pattern(1100))),
-      data("writeChars", 4, o -> o.writeChars("ab")),
-      object("writeUnshared", o -> o.writeUnshared(new Point(1, 2))),
-      data("write(1024 bytes), buffer empty", 1024, o -> o.write(pattern(1024))),
-      data("writeDouble", 8, o -> o.writeDouble(2.5)),
-      data("writeBytes(1016 chars)", 1016, o -> o.writeBytes("b".repeat(1016))),
-      data("writeInt across the block boundary", 4, o -> o.writeInt(0x01020304)),
-      data("writeBytes(1017 chars), filling the buffer", 1017, o -> o.writeBytes("c".repeat(1017))),
-      data("writeUTF(1019 ASCII chars)", 1021, o -> o.writeUTF("d".repeat(1019))),
-      data("writeUTF(non-ASCII) across the boundary", 2 + 1010 + 100,
-          o -> o.writeUTF("e".repeat(1010) + "\u00e9\u20ac".repeat(20))),
-      other("flush", ObjectOutputStream::flush),
-      data("writeBoolean", 1, o -> o.writeBoolean(true)),
-      object("writeObject(node)", o -> o.writeObject(new Node("n"))),
-      data("writeShort", 2, o -> o.writeShort(3)),
-      other("close", ObjectOutputStream::close));
+  private static final List<Op> PROGRAM =
+      List.of(
+          data("writeInt", 4, o -> o.writeInt(7)),
+          object("writeObject(\"x\")", o -> o.writeObject("x")),
+          data("write(3000 bytes), buffer empty", 3000, o -> o.write(pattern(3000))),
+          data("writeUTF", 8, o -> o.writeUTF("h\u00e9llo")),
+          object("writeObject(list)", o -> o.writeObject(new ArrayList<>(List.of(1, "two")))),
+          other("reset", ObjectOutputStream::reset),
+          data("writeLong", 8, o -> o.writeLong(-1L)),
+          data("writeBytes(1500 chars)", 1500, o -> o.writeBytes("a".repeat(1500))),
+          data("write(1100 bytes), buffer partly full", 1100, o -> o.write(pattern(1100))),
+          data("writeChars", 4, o -> o.writeChars("ab")),
+          object("writeUnshared", o -> o.writeUnshared(new Point(1, 2))),
+          data("write(1024 bytes), buffer empty", 1024, o -> o.write(pattern(1024))),
+          data("writeDouble", 8, o -> o.writeDouble(2.5)),
+          data("writeBytes(1016 chars)", 1016, o -> o.writeBytes("b".repeat(1016))),
+          data("writeInt across the block boundary", 4, o -> o.writeInt(0x01020304)),
+          data(
+              "writeBytes(1017 chars), filling the buffer",
+              1017,
+              o -> o.writeBytes("c".repeat(1017))),
+          data("writeUTF(1019 ASCII chars)", 1021, o -> o.writeUTF("d".repeat(1019))),
+          data(
+              "writeUTF(non-ASCII) across the boundary",
+              2 + 1010 + 100,
+              o -> o.writeUTF("e".repeat(1010) + "\u00e9\u20ac".repeat(20))),
+          other("flush", ObjectOutputStream::flush),
+          data("writeBoolean", 1, o -> o.writeBoolean(true)),
+          object("writeObject(node)", o -> o.writeObject(new Node("n"))),
+          data("writeShort", 2, o -> o.writeShort(3)),
+          other("close", ObjectOutputStream::close));
 
   /**
    * What a reader of the bytes written so far gets: for each step, the objects and the bytes of
@@ -147,26 +153,33 @@ class StreamProtocolConformanceTest {
     SocketPair.Counting under = new SocketPair.Counting(bytes);
     List<String> seen = new ArrayList<>();
     ObjectOutputStream out = s.out(under);
-    seen.add("constructor: " + readable(s, bytes.toByteArray(), program) + " | flushed "
-        + (under.flushes > 0));
+    seen.add(
+        "constructor: "
+            + readable(s, bytes.toByteArray(), program)
+            + " | flushed "
+            + (under.flushes > 0));
     for (Op op : program) {
       int flushes = under.flushes;
       op.step().run(out);
-      seen.add(op.name() + ": " + readable(s, bytes.toByteArray(), program) + " | flushed "
-          + (under.flushes > flushes));
+      seen.add(
+          op.name()
+              + ": "
+              + readable(s, bytes.toByteArray(), program)
+              + " | flushed "
+              + (under.flushes > flushes));
     }
     return seen;
   }
 
   /**
-   * Section 2.1 and {@code ObjectOutputStream}'s Javadoc: "Each block-data record will be filled
-   * up to 1024 bytes, or be written whenever there is a termination of block-data mode. Calls to
-   * the ObjectOutputStream methods writeObject, defaultWriteObject and writeFields initially
-   * terminate any existing block-data record." After every step of a program, a reader of what
-   * reached the underlying stream reads as much with Codese as with the JDK: an object as soon as
-   * {@code writeObject} returned, primitive data in the same 1024-byte steps; and only {@code
-   * flush} and {@code close} flush the underlying stream (how often they call its {@code flush}
-   * is not compared).
+   * Section 2.1 and {@code ObjectOutputStream}'s Javadoc: "Each block-data record will be filled up
+   * to 1024 bytes, or be written whenever there is a termination of block-data mode. Calls to the
+   * ObjectOutputStream methods writeObject, defaultWriteObject and writeFields initially terminate
+   * any existing block-data record." After every step of a program, a reader of what reached the
+   * underlying stream reads as much with Codese as with the JDK: an object as soon as {@code
+   * writeObject} returned, primitive data in the same 1024-byte steps; and only {@code flush} and
+   * {@code close} flush the underlying stream (how often they call its {@code flush} is not
+   * compared).
    */
   @Test
   void whatReachesTheUnderlyingStreamAfterEveryStep() throws Exception {
@@ -174,7 +187,8 @@ class StreamProtocolConformanceTest {
     List<String> codese = observe(CODESE, PROGRAM);
     assertEquals(String.join("\n", jdk), String.join("\n", codese));
     // the program does test the buffer: some step leaves data unreadable until a later one
-    assertTrue(jdk.stream().anyMatch(l -> l.contains(": 4 bytes; object String; 2048 bytes")),
+    assertTrue(
+        jdk.stream().anyMatch(l -> l.contains(": 4 bytes; object String; 2048 bytes")),
         String.join("\n", jdk));
   }
 
@@ -203,36 +217,42 @@ class StreamProtocolConformanceTest {
         drain();
       }
     }
-    List<Op> program = List.of(data("writeInt", 4, o -> o.writeInt(1)),
-        other("drain", o -> {
-          if (o instanceof JdkDraining j) {
-            j.callDrain();
-          } else {
-            ((CodeseDraining) o).callDrain();
+    List<Op> program =
+        List.of(
+            data("writeInt", 4, o -> o.writeInt(1)),
+            other(
+                "drain",
+                o -> {
+                  if (o instanceof JdkDraining j) {
+                    j.callDrain();
+                  } else {
+                    ((CodeseDraining) o).callDrain();
+                  }
+                }));
+    Streams jdk =
+        new Streams() {
+          @Override
+          public ObjectOutputStream out(OutputStream o) throws IOException {
+            return new JdkDraining(o);
           }
-        }));
-    Streams jdk = new Streams() {
-      @Override
-      public ObjectOutputStream out(OutputStream o) throws IOException {
-        return new JdkDraining(o);
-      }
 
-      @Override
-      public ObjectInputStream in(InputStream i) throws IOException {
-        return JDK.in(i);
-      }
-    };
-    Streams codese = new Streams() {
-      @Override
-      public ObjectOutputStream out(OutputStream o) throws IOException {
-        return new CodeseDraining(o);
-      }
+          @Override
+          public ObjectInputStream in(InputStream i) throws IOException {
+            return JDK.in(i);
+          }
+        };
+    Streams codese =
+        new Streams() {
+          @Override
+          public ObjectOutputStream out(OutputStream o) throws IOException {
+            return new CodeseDraining(o);
+          }
 
-      @Override
-      public ObjectInputStream in(InputStream i) throws IOException {
-        return CODESE.in(i);
-      }
-    };
+          @Override
+          public ObjectInputStream in(InputStream i) throws IOException {
+            return CODESE.in(i);
+          }
+        };
     List<String> seen = observe(jdk, program);
     assertEquals(seen, observe(codese, program));
     assertEquals("drain: 4 bytes; ;  | flushed false", seen.get(2));
@@ -249,11 +269,13 @@ class StreamProtocolConformanceTest {
 
   private static String overSocket(Streams s, SocketWriter w, SocketReader r) throws Exception {
     try (SocketPair pair = SocketPair.open()) {
-      Future<Object> writer = pair.writer(() -> {
-        ObjectOutputStream out = s.out(pair.out);
-        w.write(out, pair);
-        return null;
-      });
+      Future<Object> writer =
+          pair.writer(
+              () -> {
+                ObjectOutputStream out = s.out(pair.out);
+                w.write(out, pair);
+                return null;
+              });
       try (ObjectInputStream in = s.in(pair.in)) {
         String result = r.read(in, pair);
         SocketPair.join(writer);
@@ -267,7 +289,9 @@ class StreamProtocolConformanceTest {
     Object call() throws Exception;
   }
 
-  /** @return the simple name of what {@code c} throws, or "returned X" */
+  /**
+   * @return the simple name of what {@code c} throws, or "returned X"
+   */
   private static String thrown(Call c) {
     try {
       return "returned " + c.call();
@@ -286,25 +310,27 @@ class StreamProtocolConformanceTest {
   }
 
   /**
-   * Section 2.1 ("The writeObject method is used to serialize an object to the stream") with
-   * {@code ObjectOutputStream}'s block-data rule: over a real socket, objects written and never
-   * flushed are read by the peer, as with the JDK (the socket's stream is not buffered).
+   * Section 2.1 ("The writeObject method is used to serialize an object to the stream") with {@code
+   * ObjectOutputStream}'s block-data rule: over a real socket, objects written and never flushed
+   * are read by the peer, as with the JDK (the socket's stream is not buffered).
    */
   @Test
   void objectsWrittenToASocketArriveWithoutFlush() throws Exception {
-    SocketWriter w = (out, pair) -> {
-      out.writeObject("first");
-      out.writeObject(new Pair(new Node("a"), 3));
-      out.writeInt(5); // held in the block-data buffer ...
-      out.writeObject(List.of(1, 2)); // ... and written before the object
-      // no flush, no close: the reader must still read all of it
-    };
-    SocketReader r = (in, pair) -> {
-      StringBuilder sb = new StringBuilder();
-      sb.append(jdkForm(in.readObject())).append(jdkForm(in.readObject()));
-      sb.append(in.readInt()).append(jdkForm(in.readObject()));
-      return sb.toString();
-    };
+    SocketWriter w =
+        (out, pair) -> {
+          out.writeObject("first");
+          out.writeObject(new Pair(new Node("a"), 3));
+          out.writeInt(5); // held in the block-data buffer ...
+          out.writeObject(List.of(1, 2)); // ... and written before the object
+          // no flush, no close: the reader must still read all of it
+        };
+    SocketReader r =
+        (in, pair) -> {
+          StringBuilder sb = new StringBuilder();
+          sb.append(jdkForm(in.readObject())).append(jdkForm(in.readObject()));
+          sb.append(in.readInt()).append(jdkForm(in.readObject()));
+          return sb.toString();
+        };
     assertEquals(overSocket(JDK, w, r), overSocket(CODESE, w, r));
   }
 
@@ -316,27 +342,32 @@ class StreamProtocolConformanceTest {
    */
   @Test
   void aPeerThatCrashedAfterFlushEndsTheStreamWithEofException() throws Exception {
-    SocketWriter w = (out, pair) -> {
-      out.writeObject(new Node("one"));
-      out.writeInt(42);
-      out.writeObject(new Node("two"));
-      out.flush();
-      pair.crashWriter();
-    };
-    SocketReader r = (in, pair) -> {
-      List<String> got = new ArrayList<>();
-      while (true) {
-        try {
-          got.add(jdkForm(in.readObject()));
-        } catch (OptionalDataException e) {
-          got.add("data " + e.length + ": " + in.readInt());
-        } catch (EOFException e) {
-          got.add("EOFException; then readInt: " + assertThrows(IOException.class, in::readInt)
-              .getClass().getSimpleName() + ", read: " + in.read());
-          return got.toString();
-        }
-      }
-    };
+    SocketWriter w =
+        (out, pair) -> {
+          out.writeObject(new Node("one"));
+          out.writeInt(42);
+          out.writeObject(new Node("two"));
+          out.flush();
+          pair.crashWriter();
+        };
+    SocketReader r =
+        (in, pair) -> {
+          List<String> got = new ArrayList<>();
+          while (true) {
+            try {
+              got.add(jdkForm(in.readObject()));
+            } catch (OptionalDataException e) {
+              got.add("data " + e.length + ": " + in.readInt());
+            } catch (EOFException e) {
+              got.add(
+                  "EOFException; then readInt: "
+                      + assertThrows(IOException.class, in::readInt).getClass().getSimpleName()
+                      + ", read: "
+                      + in.read());
+              return got.toString();
+            }
+          }
+        };
     String jdk = overSocket(JDK, w, r);
     assertEquals(jdk, overSocket(CODESE, w, r));
     assertTrue(jdk.contains("EOFException; then readInt: EOFException, read: -1"), jdk);
@@ -409,10 +440,10 @@ class StreamProtocolConformanceTest {
   }
 
   /**
-   * A truncated object stays damage, not a clean end: the JDK throws an {@code IOException}
-   * ({@code EOFException} inside an object, {@code StreamCorruptedException} inside block data);
-   * Codese throws {@link CorruptSnapshotException}, a {@code StreamCorruptedException}, in both
-   * cases, naming where the data ends. Neither returns an object.
+   * A truncated object stays damage, not a clean end: the JDK throws an {@code IOException} ({@code
+   * EOFException} inside an object, {@code StreamCorruptedException} inside block data); Codese
+   * throws {@link CorruptSnapshotException}, a {@code StreamCorruptedException}, in both cases,
+   * naming where the data ends. Neither returns an object.
    */
   @Test
   void dataCutInsideAnObjectOrABlockIsDamage() throws Exception {
@@ -432,11 +463,15 @@ class StreamProtocolConformanceTest {
         byte[] cut = Arrays.copyOf(bytes.toByteArray(), before + (bytes.size() - before) / 2);
         ObjectInputStream in = s.in(new ByteArrayInputStream(cut));
         assertEquals("complete", in.readObject());
-        IOException e = assertThrows(IOException.class, () -> {
-          if (in.readObject() == null) {
-            throw new AssertionError();
-          }
-        }, s.toString());
+        IOException e =
+            assertThrows(
+                IOException.class,
+                () -> {
+                  if (in.readObject() == null) {
+                    throw new AssertionError();
+                  }
+                },
+                s.toString());
         if (cutInside == 1) {
           assertInstanceOf(OptionalDataException.class, e);
           e = assertThrows(IOException.class, () -> in.readFully(new byte[500]), s.toString());
@@ -460,95 +495,97 @@ class StreamProtocolConformanceTest {
     // the writer waits at each step until the reader has looked at what arrived
     SynchronousQueue<String> steps = new SynchronousQueue<>();
     SynchronousQueue<String> seen = new SynchronousQueue<>();
-    SocketWriter w = (out, pair) -> {
-      out.writeInt(7);
-      out.writeShort(-2);
-      out.flush();
-      steps.put("int and short flushed");
-      seen.take();
-      out.writeObject("object");
-      steps.put("object written");
-      seen.take();
-      out.writeInt(11); // held in the buffer: nothing arrives
-      steps.put("int held");
-      seen.take();
-      out.flush();
-      steps.put("int flushed");
-      seen.take();
-      out.reset();
-      out.writeLong(99L);
-      out.flush();
-      steps.put("reset and long flushed");
-      seen.take();
-      out.write(pattern(1020));
-      out.writeLong(0x0102030405060708L); // spans the 1024-byte boundary
-      out.writeUTF("x".repeat(2000)); // spans two more
-      out.writeObject(new Point(3, 4));
-      out.write(pattern(3000));
-      out.writeObject("after skipped data");
-      out.writeByte(-1);
-      out.writeChar('\u20ac');
-      out.writeFloat(1.5f);
-      out.writeDouble(-0.0);
-      out.writeBoolean(false);
-      out.writeBytes("line\r\n");
-      out.flush();
-      steps.put("rest flushed");
-      seen.take();
-    };
-    SocketReader r = (in, pair) -> {
-      List<Object> log = new ArrayList<>();
-      log.add(steps.take());
-      pair.awaitArrived();
-      log.add("available " + in.available());
-      log.add(in.readInt());
-      log.add("available " + in.available());
-      log.add(in.readShort());
-      seen.put("looked");
-      log.add(steps.take());
-      pair.awaitArrived();
-      log.add("available " + in.available());
-      log.add(in.readObject());
-      seen.put("looked");
-      log.add(steps.take());
-      pair.awaitArrived();
-      log.add("available " + in.available());
-      seen.put("looked");
-      log.add(steps.take());
-      pair.awaitArrived();
-      log.add("available " + in.available());
-      log.add(in.readInt());
-      seen.put("looked");
-      log.add(steps.take());
-      pair.awaitArrived();
-      log.add("available " + in.available());
-      log.add(in.readLong());
-      seen.put("looked");
-      log.add(steps.take());
-      pair.awaitArrived();
-      byte[] head = new byte[1020];
-      in.readFully(head);
-      log.add(Arrays.equals(head, pattern(1020)));
-      log.add(in.readLong());
-      log.add(in.readUTF().length());
-      log.add("available " + in.available());
-      log.add("readInt at an object: " + thrown(in::readInt));
-      log.add(in.readObject());
-      log.add("skipped " + in.skipBytes(5000));
-      log.add("skipped " + in.skipBytes(10));
-      log.add(in.readObject());
-      log.add(in.readByte());
-      log.add(in.readChar());
-      log.add(in.readFloat());
-      log.add(in.readDouble());
-      log.add(in.readBoolean());
-      @SuppressWarnings("deprecation")
-      String line = in.readLine();
-      log.add(line);
-      log.add("available " + in.available());
-      seen.put("looked");
-      return log.toString();
-    };
+    SocketWriter w =
+        (out, pair) -> {
+          out.writeInt(7);
+          out.writeShort(-2);
+          out.flush();
+          steps.put("int and short flushed");
+          seen.take();
+          out.writeObject("object");
+          steps.put("object written");
+          seen.take();
+          out.writeInt(11); // held in the buffer: nothing arrives
+          steps.put("int held");
+          seen.take();
+          out.flush();
+          steps.put("int flushed");
+          seen.take();
+          out.reset();
+          out.writeLong(99L);
+          out.flush();
+          steps.put("reset and long flushed");
+          seen.take();
+          out.write(pattern(1020));
+          out.writeLong(0x0102030405060708L); // spans the 1024-byte boundary
+          out.writeUTF("x".repeat(2000)); // spans two more
+          out.writeObject(new Point(3, 4));
+          out.write(pattern(3000));
+          out.writeObject("after skipped data");
+          out.writeByte(-1);
+          out.writeChar('\u20ac');
+          out.writeFloat(1.5f);
+          out.writeDouble(-0.0);
+          out.writeBoolean(false);
+          out.writeBytes("line\r\n");
+          out.flush();
+          steps.put("rest flushed");
+          seen.take();
+        };
+    SocketReader r =
+        (in, pair) -> {
+          List<Object> log = new ArrayList<>();
+          log.add(steps.take());
+          pair.awaitArrived();
+          log.add("available " + in.available());
+          log.add(in.readInt());
+          log.add("available " + in.available());
+          log.add(in.readShort());
+          seen.put("looked");
+          log.add(steps.take());
+          pair.awaitArrived();
+          log.add("available " + in.available());
+          log.add(in.readObject());
+          seen.put("looked");
+          log.add(steps.take());
+          pair.awaitArrived();
+          log.add("available " + in.available());
+          seen.put("looked");
+          log.add(steps.take());
+          pair.awaitArrived();
+          log.add("available " + in.available());
+          log.add(in.readInt());
+          seen.put("looked");
+          log.add(steps.take());
+          pair.awaitArrived();
+          log.add("available " + in.available());
+          log.add(in.readLong());
+          seen.put("looked");
+          log.add(steps.take());
+          pair.awaitArrived();
+          byte[] head = new byte[1020];
+          in.readFully(head);
+          log.add(Arrays.equals(head, pattern(1020)));
+          log.add(in.readLong());
+          log.add(in.readUTF().length());
+          log.add("available " + in.available());
+          log.add("readInt at an object: " + thrown(in::readInt));
+          log.add(in.readObject());
+          log.add("skipped " + in.skipBytes(5000));
+          log.add("skipped " + in.skipBytes(10));
+          log.add(in.readObject());
+          log.add(in.readByte());
+          log.add(in.readChar());
+          log.add(in.readFloat());
+          log.add(in.readDouble());
+          log.add(in.readBoolean());
+          @SuppressWarnings("deprecation")
+          String line = in.readLine();
+          log.add(line);
+          log.add("available " + in.available());
+          seen.put("looked");
+          return log.toString();
+        };
     String jdk = overSocket(JDK, w, r);
     assertEquals(jdk, overSocket(CODESE, w, r));
     assertTrue(jdk.contains("skipped 3000, skipped 0"), jdk);
@@ -584,50 +621,54 @@ class StreamProtocolConformanceTest {
     List<Integer> writerHeld = new ArrayList<>();
     List<Integer> readerHeld = new ArrayList<>();
     boolean[] withReset = {true};
-    SocketWriter w = (out, pair) -> {
-      for (int r = 0; r < rounds; r++) {
-        List<Node> nodes = round(r, size);
-        for (Node n : nodes) {
-          out.writeObject(n);
-          out.writeInt(r);
-        }
-        for (Node n : nodes) {
-          out.writeObject(n);
-        }
-        if (out instanceof CodeseOutputStream c) {
-          writerHeld.add(c.heldObjects());
-        }
-        if (withReset[0]) {
-          out.reset();
-          if (out instanceof CodeseOutputStream c) {
-            writerHeld.add(c.heldObjects());
+    SocketWriter w =
+        (out, pair) -> {
+          for (int r = 0; r < rounds; r++) {
+            List<Node> nodes = round(r, size);
+            for (Node n : nodes) {
+              out.writeObject(n);
+              out.writeInt(r);
+            }
+            for (Node n : nodes) {
+              out.writeObject(n);
+            }
+            if (out instanceof CodeseOutputStream c) {
+              writerHeld.add(c.heldObjects());
+            }
+            if (withReset[0]) {
+              out.reset();
+              if (out instanceof CodeseOutputStream c) {
+                writerHeld.add(c.heldObjects());
+              }
+            }
           }
-        }
-      }
-      out.flush();
-    };
-    SocketReader r = (in, pair) -> {
-      StringBuilder sb = new StringBuilder();
-      Object previousFirst = null;
-      for (int round = 0; round < rounds; round++) {
-        List<Object> firsts = new ArrayList<>();
-        for (int i = 0; i < size; i++) {
-          Node n = (Node) in.readObject();
-          firsts.add(n);
-          sb.append(n.value).append(n.next == null ? "" : "->" + n.next.value).append(in.readInt())
-              .append(' ');
-        }
-        for (int i = 0; i < size; i++) {
-          sb.append(in.readObject() == firsts.get(i) ? "same " : "new ");
-        }
-        sb.append(firsts.get(0) == previousFirst ? "kept" : "fresh").append('\n');
-        previousFirst = firsts.get(0);
-        if (in instanceof CodeseInputStream c) {
-          readerHeld.add(c.heldObjects());
-        }
-      }
-      return sb.toString();
-    };
+          out.flush();
+        };
+    SocketReader r =
+        (in, pair) -> {
+          StringBuilder sb = new StringBuilder();
+          Object previousFirst = null;
+          for (int round = 0; round < rounds; round++) {
+            List<Object> firsts = new ArrayList<>();
+            for (int i = 0; i < size; i++) {
+              Node n = (Node) in.readObject();
+              firsts.add(n);
+              sb.append(n.value)
+                  .append(n.next == null ? "" : "->" + n.next.value)
+                  .append(in.readInt())
+                  .append(' ');
+            }
+            for (int i = 0; i < size; i++) {
+              sb.append(in.readObject() == firsts.get(i) ? "same " : "new ");
+            }
+            sb.append(firsts.get(0) == previousFirst ? "kept" : "fresh").append('\n');
+            previousFirst = firsts.get(0);
+            if (in instanceof CodeseInputStream c) {
+              readerHeld.add(c.heldObjects());
+            }
+          }
+          return sb.toString();
+        };
     String jdk = overSocket(JDK, w, r);
     assertEquals(jdk, overSocket(CODESE, w, r));
     assertTrue(jdk.contains("same same"), jdk);
@@ -672,8 +713,18 @@ class StreamProtocolConformanceTest {
       List<String> reads = new ArrayList<>();
       for (ByteArrayOutputStream b : List.of(closed, flushed)) {
         ObjectInputStream in = s.in(new ByteArrayInputStream(b.toByteArray()));
-        reads.add(in.readObject() + " " + in.readShort() + " " + in.read() + " "
-            + thrown(in::readObject) + " " + thrown(in::readByte) + " " + in.available());
+        reads.add(
+            in.readObject()
+                + " "
+                + in.readShort()
+                + " "
+                + in.read()
+                + " "
+                + thrown(in::readObject)
+                + " "
+                + thrown(in::readByte)
+                + " "
+                + in.available());
       }
       assertEquals(reads.get(0), reads.get(1), s.toString());
       assertEquals("Point[x=1, y=2] 4 -1 EOFException EOFException 0", reads.get(0));
@@ -692,29 +743,39 @@ class StreamProtocolConformanceTest {
     for (Streams s : List.of(JDK, CODESE)) {
       ObjectOutputStream out = s.out(new ByteArrayOutputStream());
       List<String> r = new ArrayList<>();
-      r.add(thrown(() -> {
-        out.useProtocolVersion(ObjectStreamConstants.PROTOCOL_VERSION_1);
-        return null;
-      }));
-      r.add(thrown(() -> {
-        out.useProtocolVersion(3);
-        return null;
-      }));
+      r.add(
+          thrown(
+              () -> {
+                out.useProtocolVersion(ObjectStreamConstants.PROTOCOL_VERSION_1);
+                return null;
+              }));
+      r.add(
+          thrown(
+              () -> {
+                out.useProtocolVersion(3);
+                return null;
+              }));
       out.writeObject("x");
-      r.add(thrown(() -> {
-        out.useProtocolVersion(ObjectStreamConstants.PROTOCOL_VERSION_2);
-        return null;
-      }));
+      r.add(
+          thrown(
+              () -> {
+                out.useProtocolVersion(ObjectStreamConstants.PROTOCOL_VERSION_2);
+                return null;
+              }));
       out.reset();
-      r.add(thrown(() -> {
-        out.useProtocolVersion(ObjectStreamConstants.PROTOCOL_VERSION_2);
-        return null;
-      }));
+      r.add(
+          thrown(
+              () -> {
+                out.useProtocolVersion(ObjectStreamConstants.PROTOCOL_VERSION_2);
+                return null;
+              }));
       results.add(r);
     }
     assertEquals(results.get(0), results.get(1));
-    assertEquals(List.of("returned null", "IllegalArgumentException", "IllegalStateException",
-        "returned null"), results.get(0));
+    assertEquals(
+        List.of(
+            "returned null", "IllegalArgumentException", "IllegalStateException", "returned null"),
+        results.get(0));
   }
 
   /**
@@ -729,10 +790,12 @@ class StreamProtocolConformanceTest {
     for (Streams s : List.of(JDK, CODESE)) {
       ObjectOutputStream out = s.out(new ByteArrayOutputStream());
       out.close();
-      results.add(thrown(() -> {
-        out.writeObject("late");
-        return null;
-      }));
+      results.add(
+          thrown(
+              () -> {
+                out.writeObject("late");
+                return null;
+              }));
     }
     assertEquals(List.of("returned null", "IOException"), results);
     assertNotEquals(results.get(0), results.get(1));

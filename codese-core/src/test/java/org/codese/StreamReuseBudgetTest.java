@@ -24,22 +24,26 @@ import org.codese.testkit.Crafted;
 import org.junit.jupiter.api.Test;
 
 /**
- * The stream's reuse budget ({@link ReuseBudget}): a segment of a dozen bytes may refer to a
- * shape whose code an earlier segment sent once, and the reader checks and runs that code again
- * for it; over a stream, what segments reuse may not exceed {@code ALLOWANCE + FACTOR} times
- * their bytes. Hostile streams are written with the format's own encoder (valid checksums), one
- * whose account was credited with a segment the reader never gets; the guards are counts of
- * segments, never timings.
+ * The stream's reuse budget ({@link ReuseBudget}): a segment of a dozen bytes may refer to a shape
+ * whose code an earlier segment sent once, and the reader checks and runs that code again for it;
+ * over a stream, what segments reuse may not exceed {@code ALLOWANCE + FACTOR} times their bytes.
+ * Hostile streams are written with the format's own encoder (valid checksums), one whose account
+ * was credited with a segment the reader never gets; the guards are counts of segments, never
+ * timings.
  */
 class StreamReuseBudgetTest {
-  /** Loops in the big shape's code: about 55 bytes of class file each, in one method (at most 64 KB). */
+  /**
+   * Loops in the big shape's code: about 55 bytes of class file each, in one method (at most 64
+   * KB).
+   */
   private static final int LOOPS = 1_000;
+
   private static final int TINY = 2_000;
 
   /**
-   * A segment that makes one string at {@code first} with a string loop, then runs {@link
-   * #LOOPS} more string loops over empty data: valid at any first id, since the code holds only
-   * constant indices, as the code of a legit segment does. Its code: about 55 KB.
+   * A segment that makes one string at {@code first} with a string loop, then runs {@link #LOOPS}
+   * more string loops over empty data: valid at any first id, since the code holds only constant
+   * indices, as the code of a legit segment does. Its code: about 55 KB.
    */
   private static SnapshotFile bigShape(int first) throws IOException {
     Crafted c = new Crafted().first(first).slots(first + 1).root(first);
@@ -47,12 +51,14 @@ class StreamReuseBudgetTest {
     int texts = c.constant(new Constant.Texts(new String[] {"s" + first}));
     int noIds = c.constant(new Constant.PrimArray(new int[0]));
     int noTexts = c.constant(new Constant.Texts(new String[0]));
-    c.code(0, ch -> {
-      ch.stringLoop(ids, texts);
-      for (int i = 0; i < LOOPS; i++) {
-        ch.stringLoop(noIds, noTexts);
-      }
-    });
+    c.code(
+        0,
+        ch -> {
+          ch.stringLoop(ids, texts);
+          for (int i = 0; i < LOOPS; i++) {
+            ch.stringLoop(noIds, noTexts);
+          }
+        });
     return SnapshotFile.parse(c.bytes());
   }
 
@@ -66,8 +72,16 @@ class StreamReuseBudgetTest {
 
   /** A segment of nothing but data, never sent: credit for an encoder that forges references. */
   private static SnapshotFile credit(int bytes) {
-    return new SnapshotFile("", 0, 0, 0, List.of(), List.of(new Constant.PrimArray(
-        new byte[bytes])), List.of(), List.of(), new Tape(new byte[0], new int[0]));
+    return new SnapshotFile(
+        "",
+        0,
+        0,
+        0,
+        List.of(),
+        List.of(new Constant.PrimArray(new byte[bytes])),
+        List.of(),
+        List.of(),
+        new Tape(new byte[0], new int[0]));
   }
 
   private static byte[] stream(List<byte[]> segments) throws IOException {
@@ -103,12 +117,11 @@ class StreamReuseBudgetTest {
    * One big shape, then {@link #TINY} segments of about two dozen bytes each referring to it: the
    * reader takes as many as the budget pays for (about 32, from the first segment's bytes), then
    * refuses the next with a {@code CorruptSnapshotException} that says which segment, where and
-   * why, before checking or running anything of it. Without the budget it would check and run
-   * the 1,001 loops of the shape 2,000 times, for 2,000 times two dozen bytes.
+   * why, before checking or running anything of it. Without the budget it would check and run the
+   * 1,001 loops of the shape 2,000 times, for 2,000 times two dozen bytes.
    */
   @Test
-  void tinySegmentsReferringToABigShapeAreRefusedOnceTheirBytesNoLongerPayForIt()
-      throws Exception {
+  void tinySegmentsReferringToABigShapeAreRefusedOnceTheirBytesNoLongerPayForIt() throws Exception {
     StreamSegments.Encoder forger = new StreamSegments.Encoder();
     byte[] first = forger.encode(bigShape(0));
     forger.encode(credit(10_000_000));
@@ -137,9 +150,13 @@ class StreamReuseBudgetTest {
       }
       CorruptSnapshotException e = assertThrows(CorruptSnapshotException.class, in::readObject);
       String m = e.getMessage();
-      assertTrue(m.contains("segment " + (allowed + 2) + " of the stream")
-          && m.contains("refers to shape 0") && m.contains("reuse budget")
-          && m.contains("stream segment at byte ") && m.contains("crafted or damaged"), m);
+      assertTrue(
+          m.contains("segment " + (allowed + 2) + " of the stream")
+              && m.contains("refers to shape 0")
+              && m.contains("reuse budget")
+              && m.contains("stream segment at byte ")
+              && m.contains("crafted or damaged"),
+          m);
       assertEquals(1, in.codeStatistics()[0], "the first segment's classes, once");
     }
     assertEquals(allowed + 1, read);
@@ -155,14 +172,14 @@ class StreamReuseBudgetTest {
       assertTrue(e.getMessage().contains("reuse budget"), e.getMessage());
     }
     assertEquals(allowed + 1, decoded);
-    assertTrue(d.budget().reused()
-        <= ReuseBudget.ALLOWANCE + ReuseBudget.FACTOR * d.budget().received());
+    assertTrue(
+        d.budget().reused() <= ReuseBudget.ALLOWANCE + ReuseBudget.FACTOR * d.budget().received());
   }
 
   /**
-   * The same attack through a segment sent in parts: each segment has a class table and a
-   * symbolic constant of its own (so a shape of its own) and refers to the big class file for a
-   * byte or two. Charged the same way, at decoding.
+   * The same attack through a segment sent in parts: each segment has a class table and a symbolic
+   * constant of its own (so a shape of its own) and refers to the big class file for a byte or two.
+   * Charged the same way, at decoding.
    */
   @Test
   void referencesToABigClassFileFromSegmentsInPartsAreChargedToo() throws Exception {
@@ -176,27 +193,41 @@ class StreamReuseBudgetTest {
       SnapshotFile s = bigShape(i);
       List<Constant> constants = new ArrayList<>(s.constants());
       constants.add(new Constant.EnumRef(0, "E" + i));
-      segments.add(forger.encode(new SnapshotFile("", i, i + 1, 0,
-          List.of(new ClassEntry("java.time.DayOfWeek", List.of(), 0, false)),
-          List.copyOf(constants), s.classFiles(), s.placements(), s.items())));
+      segments.add(
+          forger.encode(
+              new SnapshotFile(
+                  "",
+                  i,
+                  i + 1,
+                  0,
+                  List.of(new ClassEntry("java.time.DayOfWeek", List.of(), 0, false)),
+                  List.copyOf(constants),
+                  s.classFiles(),
+                  s.placements(),
+                  s.items())));
     }
     StreamSegments.Decoder d = new StreamSegments.Decoder();
-    CorruptSnapshotException e = assertThrows(CorruptSnapshotException.class, () -> {
-      for (int i = 0; i < segments.size(); i++) {
-        d.decode(segments.get(i), i);
-      }
-    });
-    assertTrue(e.getMessage().contains("refers to entries sent before")
-        && e.getMessage().contains("reuse budget"), e.getMessage());
+    CorruptSnapshotException e =
+        assertThrows(
+            CorruptSnapshotException.class,
+            () -> {
+              for (int i = 0; i < segments.size(); i++) {
+                d.decode(segments.get(i), i);
+              }
+            });
+    assertTrue(
+        e.getMessage().contains("refers to entries sent before")
+            && e.getMessage().contains("reuse budget"),
+        e.getMessage());
     int decoded = (int) (d.budget().reused() / codeBytes(big));
     assertTrue(decoded > 10 && decoded < 40, decoded + " segments reused the class file");
   }
 
   /**
-   * The honest writer keeps the same account: the big shape followed by tiny segments of the
-   * same shape goes over it after about 32 of them, so the writer sends the parts again (and the
-   * reader, which knows the class file by its bytes, checks nothing twice): every object reads,
-   * no segment is refused, and every class file is defined once.
+   * The honest writer keeps the same account: the big shape followed by tiny segments of the same
+   * shape goes over it after about 32 of them, so the writer sends the parts again (and the reader,
+   * which knows the class file by its bytes, checks nothing twice): every object reads, no segment
+   * is refused, and every class file is defined once.
    */
   @Test
   void theWriterSendsThePartsAgainRatherThanGoOverTheBudget() throws Exception {
@@ -205,12 +236,13 @@ class StreamReuseBudgetTest {
     for (int i = 0; i <= 300; i++) {
       segments.add(honest.encode(bigShape(i)));
     }
-    assertTrue(honest.resentSegments() >= 5 && honest.resentSegments() <= 12,
+    assertTrue(
+        honest.resentSegments() >= 5 && honest.resentSegments() <= 12,
         honest.resentSegments() + " segments sent again");
-    assertTrue(honest.budget().reused()
-        <= ReuseBudget.ALLOWANCE + ReuseBudget.FACTOR * honest.budget().received());
-    try (CodeseInputStream in = new CodeseInputStream(new ByteArrayInputStream(
-        stream(segments)))) {
+    assertTrue(
+        honest.budget().reused()
+            <= ReuseBudget.ALLOWANCE + ReuseBudget.FACTOR * honest.budget().received());
+    try (CodeseInputStream in = new CodeseInputStream(new ByteArrayInputStream(stream(segments)))) {
       for (int i = 0; i <= 300; i++) {
         assertEquals("s" + i, in.readObject());
       }
@@ -218,8 +250,9 @@ class StreamReuseBudgetTest {
     }
   }
 
-
-  /** Writes {@code objects} one {@code writeObject} each, with a reset after every {@code every}. */
+  /**
+   * Writes {@code objects} one {@code writeObject} each, with a reset after every {@code every}.
+   */
   private static byte[] write(List<Object> objects, int every) throws IOException {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (ObjectOutputStream out = new CodeseOutputStream(bytes)) {
@@ -264,9 +297,9 @@ class StreamReuseBudgetTest {
   }
 
   /**
-   * Legit streams stay within the budget without sending anything again: small messages (about
-   * 26 bytes reused per byte, the heaviest legit ratio measured: the shape of a small object
-   * weighs about 1.6 KB, its segment 60 bytes), boxes, strings, and big graphs one per {@code
+   * Legit streams stay within the budget without sending anything again: small messages (about 26
+   * bytes reused per byte, the heaviest legit ratio measured: the shape of a small object weighs
+   * about 1.6 KB, its segment 60 bytes), boxes, strings, and big graphs one per {@code
    * writeObject}, new and repeated, with and without resets.
    */
   @Test

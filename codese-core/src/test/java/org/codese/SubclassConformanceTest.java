@@ -89,45 +89,61 @@ class SubclassConformanceTest {
 
   private static List<String> exercise(ObjectOutputStream out) {
     List<String> r = new ArrayList<>();
-    r.add(outcome(() -> {
-      out.writeObject("a");
-      return null;
-    }));
-    r.add(outcome(() -> {
-      out.writeObject(List.of(1));
-      return null;
-    }));
-    for (Call c : List.<Call>of(() -> {
-      out.writeUnshared("u");
-      return null;
-    }, () -> {
-      out.writeInt(1);
-      return null;
-    }, () -> {
-      out.write(new byte[2]);
-      return null;
-    }, () -> {
-      out.writeUTF("s");
-      return null;
-    }, () -> {
-      out.reset();
-      return null;
-    }, () -> {
-      out.flush();
-      return null;
-    }, () -> {
-      out.useProtocolVersion(ObjectOutputStream.PROTOCOL_VERSION_2);
-      return null;
-    }, () -> {
-      out.defaultWriteObject();
-      return null;
-    }, out::putFields, () -> {
-      out.writeFields();
-      return null;
-    }, () -> {
-      out.close();
-      return null;
-    })) {
+    r.add(
+        outcome(
+            () -> {
+              out.writeObject("a");
+              return null;
+            }));
+    r.add(
+        outcome(
+            () -> {
+              out.writeObject(List.of(1));
+              return null;
+            }));
+    for (Call c :
+        List.<Call>of(
+            () -> {
+              out.writeUnshared("u");
+              return null;
+            },
+            () -> {
+              out.writeInt(1);
+              return null;
+            },
+            () -> {
+              out.write(new byte[2]);
+              return null;
+            },
+            () -> {
+              out.writeUTF("s");
+              return null;
+            },
+            () -> {
+              out.reset();
+              return null;
+            },
+            () -> {
+              out.flush();
+              return null;
+            },
+            () -> {
+              out.useProtocolVersion(ObjectOutputStream.PROTOCOL_VERSION_2);
+              return null;
+            },
+            () -> {
+              out.defaultWriteObject();
+              return null;
+            },
+            out::putFields,
+            () -> {
+              out.writeFields();
+              return null;
+            },
+            () -> {
+              out.close();
+              return null;
+            })) {
       r.add(outcome(c));
     }
     return r;
@@ -135,11 +151,11 @@ class SubclassConformanceTest {
 
   /**
    * Section 2.1: "protected ObjectOutputStream() ... Provide a way for subclasses that are
-   * completely reimplementing ObjectOutputStream to not have to allocate private data just used
-   * by this implementation". {@code writeObject} calls the subclass's {@code writeObjectOverride}
-   * (a no-op where not overridden); the methods the subclass did not reimplement fail as the
-   * JDK's do ({@code NullPointerException}; {@code NotActiveException} outside {@code
-   * writeObject}), and nothing is written anywhere.
+   * completely reimplementing ObjectOutputStream to not have to allocate private data just used by
+   * this implementation". {@code writeObject} calls the subclass's {@code writeObjectOverride} (a
+   * no-op where not overridden); the methods the subclass did not reimplement fail as the JDK's do
+   * ({@code NullPointerException}; {@code NotActiveException} outside {@code writeObject}), and
+   * nothing is written anywhere.
    */
   @Test
   void outputSubclassesReimplementWritingAsWithTheJdk() throws Exception {
@@ -149,7 +165,8 @@ class SubclassConformanceTest {
     assertEquals(jdkSeen, exercise(codese));
     assertEquals(jdk.written, codese.written);
     assertEquals(List.of("a", List.of(1)), codese.written);
-    assertTrue(jdkSeen.contains("NullPointerException") && jdkSeen.contains("NotActiveException"),
+    assertTrue(
+        jdkSeen.contains("NullPointerException") && jdkSeen.contains("NotActiveException"),
         jdkSeen.toString());
     assertEquals(exercise(new JdkBare()), exercise(new CodeseBare()));
   }
@@ -199,21 +216,37 @@ class SubclassConformanceTest {
   @SuppressWarnings("deprecation")
   private static List<String> exercise(ObjectInputStream in) {
     List<String> r = new ArrayList<>();
-    for (Call c : List.<Call>of(in::readObject, in::readObject, in::readObject, in::readUnshared,
-        in::readInt, in::read, () -> in.read(new byte[2]), in::available, () -> in.skipBytes(1),
-        in::readUTF, in::readLine, () -> {
-          in.readFully(new byte[1]);
-          return null;
-        }, () -> {
-          in.defaultReadObject();
-          return null;
-        }, in::readFields, () -> {
-          in.registerValidation(() -> { }, 0);
-          return null;
-        }, in::getObjectInputFilter, () -> {
-          in.close();
-          return null;
-        })) {
+    for (Call c :
+        List.<Call>of(
+            in::readObject,
+            in::readObject,
+            in::readObject,
+            in::readUnshared,
+            in::readInt,
+            in::read,
+            () -> in.read(new byte[2]),
+            in::available,
+            () -> in.skipBytes(1),
+            in::readUTF,
+            in::readLine,
+            () -> {
+              in.readFully(new byte[1]);
+              return null;
+            },
+            () -> {
+              in.defaultReadObject();
+              return null;
+            },
+            in::readFields,
+            () -> {
+              in.registerValidation(() -> {}, 0);
+              return null;
+            },
+            in::getObjectInputFilter,
+            () -> {
+              in.close();
+              return null;
+            })) {
       r.add(outcome(c));
     }
     return r;
@@ -263,7 +296,8 @@ class SubclassConformanceTest {
 
     @Override
     public void checkPermission(Permission p) {
-      if (deny && p instanceof SerializablePermission
+      if (deny
+          && p instanceof SerializablePermission
           && p.getName().equals("enableSubclassImplementation")) {
         throw new SecurityException("denied: " + p);
       }
@@ -275,7 +309,9 @@ class SubclassConformanceTest {
     }
   }
 
-  /** @return "ok", or the simple name of what {@code c} throws */
+  /**
+   * @return "ok", or the simple name of what {@code c} throws
+   */
   private static String kind(Call c) {
     String o = outcome(c);
     return o.startsWith("returned") ? "ok" : o;
@@ -294,10 +330,14 @@ class SubclassConformanceTest {
       guard.deny = deny;
       lines.add(kind(JdkOwnWriter::new) + " " + kind(CodeseOwnWriter::new));
       lines.add(kind(JdkOwnReader::new) + " " + kind(CodeseOwnReader::new));
-      lines.add(kind(() -> new JdkSensitiveWriter(new ByteArrayOutputStream())) + " "
-          + kind(() -> new CodeseOutputStream(new ByteArrayOutputStream())));
-      lines.add(kind(() -> new JdkSensitiveReader(new ByteArrayInputStream(jdkData))) + " "
-          + kind(() -> new CodeseInputStream(new ByteArrayInputStream(codese.toByteArray()))));
+      lines.add(
+          kind(() -> new JdkSensitiveWriter(new ByteArrayOutputStream()))
+              + " "
+              + kind(() -> new CodeseOutputStream(new ByteArrayOutputStream())));
+      lines.add(
+          kind(() -> new JdkSensitiveReader(new ByteArrayInputStream(jdkData)))
+              + " "
+              + kind(() -> new CodeseInputStream(new ByteArrayInputStream(codese.toByteArray()))));
     }
     guard.deny = false;
     System.setSecurityManager(null);
@@ -305,18 +345,23 @@ class SubclassConformanceTest {
   }
 
   /**
-   * JDK 17 with a security manager: the protected constructors of both streams, and the public
-   * ones (Codese's streams are subclasses that override {@code writeUnshared}/{@code
-   * readUnshared}, for which the JDK asks the same permission), throw {@code SecurityException}
-   * where {@code enableSubclassImplementation} is denied, as the JDK's do, and succeed where it
-   * is granted.
+   * JDK 17 with a security manager: the protected constructors of both streams, and the public ones
+   * (Codese's streams are subclasses that override {@code writeUnshared}/{@code readUnshared}, for
+   * which the JDK asks the same permission), throw {@code SecurityException} where {@code
+   * enableSubclassImplementation} is denied, as the JDK's do, and succeed where it is granted.
    */
   @Test
   void constructorsCheckEnableSubclassImplementationUnderASecurityManager() throws Exception {
     assumeTrue(Runtime.version().feature() < 24, "no SecurityManager after JDK 23");
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-    Process p = new ProcessBuilder(java.toString(), "-Djava.security.manager=allow", "-cp",
-        System.getProperty("java.class.path"), SubclassConformanceTest.class.getName()).start();
+    Process p =
+        new ProcessBuilder(
+                java.toString(),
+                "-Djava.security.manager=allow",
+                "-cp",
+                System.getProperty("java.class.path"),
+                SubclassConformanceTest.class.getName())
+            .start();
     if (!p.waitFor(60, TimeUnit.SECONDS)) {
       p.destroyForcibly();
       throw new AssertionError("child JVM did not finish");
@@ -328,8 +373,7 @@ class SubclassConformanceTest {
     for (int i = 0; i < lines.length; i++) {
       String[] pair = lines[i].split(" ", 2);
       assertEquals(pair[0], pair[1], "line " + i + ": " + out);
-      assertEquals(i < 4 ? "SecurityException" : "ok", pair[0],
-          "line " + i + ": " + out);
+      assertEquals(i < 4 ? "SecurityException" : "ok", pair[0], "line " + i + ": " + out);
     }
   }
 }

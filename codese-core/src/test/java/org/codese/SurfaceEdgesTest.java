@@ -131,7 +131,8 @@ class SurfaceEdgesTest {
   static final class IgnoredPersistentFields implements Serializable {
     private static final long serialVersionUID = 1L;
     static final ObjectStreamField[] serialPersistentFields = {
-        new ObjectStreamField("t", int.class)};
+      new ObjectStreamField("t", int.class)
+    };
     transient int t;
     int n;
   }
@@ -148,16 +149,18 @@ class SurfaceEdgesTest {
 
   /** The classes the filter was asked about, in order. */
   private final List<Object> asked = new ArrayList<>();
+
   private CodeseOptions recording;
 
   @BeforeEach
   void reset() {
     Effects.readObjectRan = false;
     Effects.readResolveRan = false;
-    ObjectInputFilter filter = info -> {
-      asked.add(info.serialClass() == null ? "the snapshot" : info.serialClass());
-      return ObjectInputFilter.Status.UNDECIDED;
-    };
+    ObjectInputFilter filter =
+        info -> {
+          asked.add(info.serialClass() == null ? "the snapshot" : info.serialClass());
+          return ObjectInputFilter.Status.UNDECIDED;
+        };
     recording = CodeseOptions.defaults().withObjectInputFilter(filter);
   }
 
@@ -188,22 +191,29 @@ class SurfaceEdgesTest {
     int steps = c.constant(new Constant.PrimArray(new int[] {Grammar.STEP_HOOK, hook}));
     c.code(0, ch -> ch.alloc(0, alloc));
     c.code(2, ch -> ch.runSteps(steps));
-    assertMentions(mismatchBeforeTheFilter(c), ExternalWithReadObject.class.getName(),
-        "sets fields of it", "an Externalizable class");
+    assertMentions(
+        mismatchBeforeTheFilter(c),
+        ExternalWithReadObject.class.getName(),
+        "sets fields of it",
+        "an Externalizable class");
     assertFalse(Effects.readObjectRan, "readObject ran");
   }
 
   @Test
   void aRecordHookOnAClassThatIsNotARecordIsRejectedBeforeTheFilter() {
     Crafted c = new Crafted();
-    int box = c.type(new ClassEntry(Box.class.getName(),
-        List.of(new FieldEntry("value", "I", true)), 1L, true));
-    int hook = c.constant(new Constant.Hook(HookKind.RECORD, box, 0,
-        new Tape(new byte[4], new int[] {Tape.FIELDS, 0})));
+    int box =
+        c.type(
+            new ClassEntry(
+                Box.class.getName(), List.of(new FieldEntry("value", "I", true)), 1L, true));
+    int hook =
+        c.constant(
+            new Constant.Hook(
+                HookKind.RECORD, box, 0, new Tape(new byte[4], new int[] {Tape.FIELDS, 0})));
     int steps = c.constant(new Constant.PrimArray(new int[] {Grammar.STEP_HOOK, hook}));
     c.code(2, ch -> ch.runSteps(steps));
-    assertMentions(mismatchBeforeTheFilter(c), "record's canonical constructor, but it is not a"
-        + " record");
+    assertMentions(
+        mismatchBeforeTheFilter(c), "record's canonical constructor, but it is not a" + " record");
   }
 
   @Test
@@ -215,22 +225,26 @@ class SurfaceEdgesTest {
     int steps = c.constant(new Constant.PrimArray(new int[] {Grammar.STEP_HOOK, hook}));
     c.code(0, ch -> ch.storeConstant(0, one));
     c.code(2, ch -> ch.runSteps(steps));
-    assertMentions(mismatchBeforeTheFilter(c), "calls its readResolve, which ObjectInputStream"
-        + " only calls on Serializable classes that are not enums");
+    assertMentions(
+        mismatchBeforeTheFilter(c),
+        "calls its readResolve, which ObjectInputStream"
+            + " only calls on Serializable classes that are not enums");
     assertFalse(Effects.readResolveRan, "readResolve ran");
   }
 
   @Test
   void anExternalizableClassNeedsAPublicNoArgConstructor() {
-    for (Class<?> k : List.of(ExternalWithPrivateConstructor.class,
-        ExternalWithoutNoArgConstructor.class)) {
+    for (Class<?> k :
+        List.of(ExternalWithPrivateConstructor.class, ExternalWithoutNoArgConstructor.class)) {
       asked.clear();
       Crafted c = new Crafted();
       int type = c.type(k.getName());
       int alloc = c.constant(new Constant.Allocator(type, Mode.EXTERNAL));
       c.code(0, ch -> ch.alloc(0, alloc));
-      assertMentions(mismatchBeforeTheFilter(c), k.getName(), "an Externalizable class needs a"
-          + " public no-arg constructor");
+      assertMentions(
+          mismatchBeforeTheFilter(c),
+          k.getName(),
+          "an Externalizable class needs a" + " public no-arg constructor");
     }
   }
 
@@ -240,8 +254,9 @@ class SurfaceEdgesTest {
     int type = c.type(ExternalWithReadObject.class.getName());
     int alloc = c.constant(new Constant.Allocator(type, Mode.SERIAL));
     c.code(0, ch -> ch.alloc(0, alloc));
-    assertMentions(mismatchBeforeTheFilter(c), "with a serialization constructor, but it is"
-        + " Externalizable");
+    assertMentions(
+        mismatchBeforeTheFilter(c),
+        "with a serialization constructor, but it is" + " Externalizable");
   }
 
   @Test
@@ -250,17 +265,20 @@ class SurfaceEdgesTest {
     int type = serial.type(NoValidConstructor.class.getName());
     int alloc = serial.constant(new Constant.Allocator(type, Mode.SERIAL));
     serial.code(0, ch -> ch.alloc(0, alloc));
-    assertMentions(mismatchBeforeTheFilter(serial), "no valid constructor: "
-        + PrivateBase.class.getName() + " has no no-arg constructor");
+    assertMentions(
+        mismatchBeforeTheFilter(serial),
+        "no valid constructor: " + PrivateBase.class.getName() + " has no no-arg constructor");
 
     Crafted bare = new Crafted();
     type = bare.type(NoValidConstructor.class.getName());
     int allocBare = bare.constant(new Constant.Allocator(type, Mode.BARE));
     bare.code(0, ch -> ch.alloc(0, allocBare));
-    ClassNotAllowedException e = assertThrows(ClassNotAllowedException.class,
-        () -> Codese.load(bare.bytes(), recording));
-    assertMentions(e.getMessage(), "without running any constructor", "no valid constructor: "
-        + PrivateBase.class.getName());
+    ClassNotAllowedException e =
+        assertThrows(ClassNotAllowedException.class, () -> Codese.load(bare.bytes(), recording));
+    assertMentions(
+        e.getMessage(),
+        "without running any constructor",
+        "no valid constructor: " + PrivateBase.class.getName());
     assertEquals(List.of(), asked);
   }
 
@@ -273,8 +291,8 @@ class SurfaceEdgesTest {
     int plain = c.type(Plain.class.getName());
     c.constant(new Constant.Setter(plain, "x", "I"));
     c.code(0, ch -> ch.newString(0, "s"));
-    ClassNotAllowedException e = assertThrows(ClassNotAllowedException.class,
-        () -> Codese.load(c.bytes(), recording));
+    ClassNotAllowedException e =
+        assertThrows(ClassNotAllowedException.class, () -> Codese.load(c.bytes(), recording));
     assertEquals(Plain.class.getName(), e.classname);
     assertMentions(e.getMessage(), "this snapshot sets fields of it", "admit it with");
     assertEquals(List.of(), asked);
@@ -301,13 +319,15 @@ class SurfaceEdgesTest {
     int allocFirst = two.constant(new Constant.Allocator(first, Mode.BARE));
     int allocSecond = two.constant(new Constant.Allocator(second, Mode.BARE));
     two.code(0, ch -> ch.alloc(0, allocFirst).alloc(1, allocSecond));
-    assertMentions(refusal(two), "admit it and the other classes it needs with",
-        "\"" + AlsoPlain.class.getName() + "\"", "\"" + Plain.class.getName() + "\"");
+    assertMentions(
+        refusal(two),
+        "admit it and the other classes it needs with",
+        "\"" + AlsoPlain.class.getName() + "\"",
+        "\"" + Plain.class.getName() + "\"");
   }
 
   private String refusal(Crafted c) {
-    return assertThrows(ClassNotAllowedException.class, () -> Codese.load(c.bytes()))
-        .getMessage();
+    return assertThrows(ClassNotAllowedException.class, () -> Codese.load(c.bytes())).getMessage();
   }
 
   // ---------------------------------------------------------------- the JDK's field rules
@@ -323,13 +343,13 @@ class SurfaceEdgesTest {
   }
 
   /**
-   * A class entry without fields makes the allocated object take no stores; these snapshots
-   * list the field so that the store is counted against it.
+   * A class entry without fields makes the allocated object take no stores; these snapshots list
+   * the field so that the store is counted against it.
    */
   private static byte[] settingListed(Class<?> type, String field, int value) {
     Crafted c = new Crafted();
-    int t = c.type(new ClassEntry(type.getName(), List.of(new FieldEntry(field, "I", true)), 1L,
-        true));
+    int t =
+        c.type(new ClassEntry(type.getName(), List.of(new FieldEntry(field, "I", true)), 1L, true));
     int alloc = c.constant(new Constant.Allocator(t, Mode.SERIAL));
     int setter = c.constant(new Constant.Setter(t, field, "I"));
     c.code(0, ch -> ch.alloc(0, alloc));
@@ -339,11 +359,14 @@ class SurfaceEdgesTest {
 
   @Test
   void serialPersistentFieldsCountOnlyWhenPrivateStaticFinal() throws IOException {
-    IgnoredPersistentFields restored = (IgnoredPersistentFields) Codese.fromBytes(
-        settingListed(IgnoredPersistentFields.class, "n", 7));
+    IgnoredPersistentFields restored =
+        (IgnoredPersistentFields)
+            Codese.fromBytes(settingListed(IgnoredPersistentFields.class, "n", 7));
     assertEquals(7, restored.n);
-    ClassMismatchException e = assertThrows(ClassMismatchException.class,
-        () -> Codese.load(setting(IgnoredPersistentFields.class, "t", 7)));
+    ClassMismatchException e =
+        assertThrows(
+            ClassMismatchException.class,
+            () -> Codese.load(setting(IgnoredPersistentFields.class, "t", 7)));
     assertMentions(e.getMessage(), "field t is not a serializable field of the class");
   }
 

@@ -65,8 +65,8 @@ class TrustInvariantsTest {
   }
 
   private static final String COLOR = "org/codese/TrustInvariantsTest$Color";
-  private static final ClassEntry BOX_ENTRY = new ClassEntry(Box.class.getName(),
-      List.of(new FieldEntry("value", "I", true)), 1L, true);
+  private static final ClassEntry BOX_ENTRY =
+      new ClassEntry(Box.class.getName(), List.of(new FieldEntry("value", "I", true)), 1L, true);
 
   /** A hook tape that default-reads one field record: primitive bytes and no references. */
   private static Tape fields(byte... data) {
@@ -78,14 +78,18 @@ class TrustInvariantsTest {
   }
 
   /**
-   * A finish program with one SLOT hook that default-reads 1337 into {@code Integer.value} of
-   * table slot 0; returns the program's constant.
+   * A finish program with one SLOT hook that default-reads 1337 into {@code Integer.value} of table
+   * slot 0; returns the program's constant.
    */
   private static int integerValueHook(Crafted c) {
-    int integer = c.type(new ClassEntry("java.lang.Integer",
-        List.of(new FieldEntry("value", "I", true)), 0, false));
-    int hook = c.constant(new Constant.Hook(HookKind.SLOT, integer, 0,
-        fields((byte) 0, (byte) 0, (byte) 5, (byte) 57)));
+    int integer =
+        c.type(
+            new ClassEntry(
+                "java.lang.Integer", List.of(new FieldEntry("value", "I", true)), 0, false));
+    int hook =
+        c.constant(
+            new Constant.Hook(
+                HookKind.SLOT, integer, 0, fields((byte) 0, (byte) 0, (byte) 5, (byte) 57)));
     return program(c, Grammar.STEP_HOOK, hook);
   }
 
@@ -98,8 +102,10 @@ class TrustInvariantsTest {
     @Test
     void cachedBooleanIsNeverAHookTarget() {
       Crafted c = new Crafted();
-      int bool = c.type(new ClassEntry("java.lang.Boolean",
-          List.of(new FieldEntry("value", "Z", true)), 0, false));
+      int bool =
+          c.type(
+              new ClassEntry(
+                  "java.lang.Boolean", List.of(new FieldEntry("value", "Z", true)), 0, false));
       int hook = c.constant(new Constant.Hook(HookKind.SLOT, bool, 0, fields((byte) 0)));
       int steps = program(c, Grammar.STEP_HOOK, hook);
       c.code(0, ch -> ch.storeCachedBox(0, "java/lang/Boolean", 'Z', 1));
@@ -124,8 +130,8 @@ class TrustInvariantsTest {
       int steps = integerValueHook(c);
       int ids = c.constant(new Constant.PrimArray(new int[] {0}));
       int values = c.constant(new Constant.PrimArray(new int[] {9}));
-      c.code(0, ch -> ch.boxLoop(ids, values, "[I", Opcodes.IALOAD, "java/lang/Integer", 'I',
-          true));
+      c.code(
+          0, ch -> ch.boxLoop(ids, values, "[I", Opcodes.IALOAD, "java/lang/Integer", 'I', true));
       c.code(2, ch -> ch.runSteps(steps));
       assertTrue(rejected(c).getMessage().contains("slot 0"));
       assertEquals(9, Integer.valueOf(9).intValue());
@@ -159,11 +165,15 @@ class TrustInvariantsTest {
     @Test
     void jdkEnumConstantIsNeverAHookTarget() {
       Crafted c = new Crafted();
-      int unit = c.type(new ClassEntry(TimeUnit.class.getName(),
-          List.of(new FieldEntry("scale", "J", true)), 0, false));
+      int unit =
+          c.type(
+              new ClassEntry(
+                  TimeUnit.class.getName(), List.of(new FieldEntry("scale", "J", true)), 0, false));
       int seconds = c.constant(new Constant.EnumRef(unit, "SECONDS"));
-      int hook = c.constant(new Constant.Hook(HookKind.SLOT, unit, 0,
-          fields(new byte[] {0, 0, 0, 0, 0, 0, 0, 1})));
+      int hook =
+          c.constant(
+              new Constant.Hook(
+                  HookKind.SLOT, unit, 0, fields(new byte[] {0, 0, 0, 0, 0, 0, 0, 1})));
       int steps = program(c, Grammar.STEP_HOOK, hook);
       c.code(0, ch -> ch.storeConstant(0, seconds));
       c.code(2, ch -> ch.runSteps(steps));
@@ -188,12 +198,14 @@ class TrustInvariantsTest {
     @Test
     void internedLiteralIsNeverStoredAsItIs() {
       Crafted c = new Crafted();
-      c.code(0, ch -> {
-        ch.mv.visitVarInsn(Opcodes.ALOAD, 0);
-        ch.push(0);
-        ch.mv.visitLdcInsn("codese-interned-canary");
-        ch.mv.visitInsn(Opcodes.AASTORE);
-      });
+      c.code(
+          0,
+          ch -> {
+            ch.mv.visitVarInsn(Opcodes.ALOAD, 0);
+            ch.push(0);
+            ch.mv.visitLdcInsn("codese-interned-canary");
+            ch.mv.visitInsn(Opcodes.AASTORE);
+          });
       assertTrue(rejected(c).getMessage().contains("not a statement of the restore grammar"));
     }
 
@@ -209,12 +221,16 @@ class TrustInvariantsTest {
     void readResolveResultIsNeverWritten() throws IOException {
       Crafted c = new Crafted();
       int resolves = c.type(ResolvesToGlobal.class.getName());
-      int global = c.type(new ClassEntry(Global.class.getName(),
-          List.of(new FieldEntry("x", "I", true)), 1L, true));
+      int global =
+          c.type(
+              new ClassEntry(
+                  Global.class.getName(), List.of(new FieldEntry("x", "I", true)), 1L, true));
       int alloc = c.constant(new Constant.Allocator(resolves, Mode.SERIAL));
       int resolve = c.constant(new Constant.Hook(HookKind.RESOLVE, resolves, 0, null));
-      int write = c.constant(new Constant.Hook(HookKind.SLOT, global, 0,
-          fields((byte) 0, (byte) 0, (byte) 0, (byte) 42)));
+      int write =
+          c.constant(
+              new Constant.Hook(
+                  HookKind.SLOT, global, 0, fields((byte) 0, (byte) 0, (byte) 0, (byte) 42)));
       int steps = program(c, Grammar.STEP_HOOK, resolve, Grammar.STEP_HOOK, write);
       c.code(0, ch -> ch.alloc(0, alloc));
       c.code(2, ch -> ch.runSteps(steps));
@@ -250,27 +266,34 @@ class TrustInvariantsTest {
     void anArrayAllocatedInALoopBodyIsRejected() {
       Crafted c = new Crafted().slots(2);
       int ids = c.constant(new Constant.PrimArray(new int[] {0, 1}));
-      c.code(0, ch -> ch.loadData(ids, "[I", 3).loop(() -> {
-        ch.mv.visitVarInsn(Opcodes.ALOAD, 0);
-        ch.mv.visitVarInsn(Opcodes.ALOAD, 3);
-        ch.mv.visitVarInsn(Opcodes.ILOAD, 4);
-        ch.mv.visitInsn(Opcodes.IALOAD);
-        ch.push(16 << 20);
-        ch.mv.visitIntInsn(Opcodes.NEWARRAY, Opcodes.T_BYTE);
-        ch.mv.visitInsn(Opcodes.AASTORE);
-      }));
+      c.code(
+          0,
+          ch ->
+              ch.loadData(ids, "[I", 3)
+                  .loop(
+                      () -> {
+                        ch.mv.visitVarInsn(Opcodes.ALOAD, 0);
+                        ch.mv.visitVarInsn(Opcodes.ALOAD, 3);
+                        ch.mv.visitVarInsn(Opcodes.ILOAD, 4);
+                        ch.mv.visitInsn(Opcodes.IALOAD);
+                        ch.push(16 << 20);
+                        ch.mv.visitIntInsn(Opcodes.NEWARRAY, Opcodes.T_BYTE);
+                        ch.mv.visitInsn(Opcodes.AASTORE);
+                      }));
       rejected(c);
     }
 
     @Test
     void aLoopBoundedByAnArrayItCreatedIsRejected() {
       Crafted c = new Crafted();
-      c.code(0, ch -> {
-        ch.push(1_000_000);
-        ch.mv.visitIntInsn(Opcodes.NEWARRAY, Opcodes.T_INT);
-        ch.mv.visitVarInsn(Opcodes.ASTORE, 3);
-        ch.loop(() -> ch.newObjectArray(0, 1 << 20));
-      });
+      c.code(
+          0,
+          ch -> {
+            ch.push(1_000_000);
+            ch.mv.visitIntInsn(Opcodes.NEWARRAY, Opcodes.T_INT);
+            ch.mv.visitVarInsn(Opcodes.ASTORE, 3);
+            ch.loop(() -> ch.newObjectArray(0, 1 << 20));
+          });
       rejected(c);
     }
 
@@ -298,31 +321,40 @@ class TrustInvariantsTest {
       Crafted c = new Crafted();
       int refs = c.constant(new Constant.PrimArray(new int[1000]));
       c.code(0, ch -> ch.newObjectArray(0, 1000));
-      c.code(1, ch -> {
-        for (int i = 0; i < 3; i++) {
-          ch.select(0, "[Ljava/lang/Object;").loadData(refs, "[I", 3).loop(() -> {
-            ch.mv.visitVarInsn(Opcodes.ALOAD, 2);
-            ch.mv.visitVarInsn(Opcodes.ILOAD, 4);
-            ch.mv.visitVarInsn(Opcodes.ALOAD, 0);
-            ch.mv.visitVarInsn(Opcodes.ALOAD, 3);
-            ch.mv.visitVarInsn(Opcodes.ILOAD, 4);
-            ch.mv.visitInsn(Opcodes.IALOAD);
-            ch.mv.visitInsn(Opcodes.AALOAD);
-            ch.mv.visitInsn(Opcodes.AASTORE);
+      c.code(
+          1,
+          ch -> {
+            for (int i = 0; i < 3; i++) {
+              ch.select(0, "[Ljava/lang/Object;")
+                  .loadData(refs, "[I", 3)
+                  .loop(
+                      () -> {
+                        ch.mv.visitVarInsn(Opcodes.ALOAD, 2);
+                        ch.mv.visitVarInsn(Opcodes.ILOAD, 4);
+                        ch.mv.visitVarInsn(Opcodes.ALOAD, 0);
+                        ch.mv.visitVarInsn(Opcodes.ALOAD, 3);
+                        ch.mv.visitVarInsn(Opcodes.ILOAD, 4);
+                        ch.mv.visitInsn(Opcodes.IALOAD);
+                        ch.mv.visitInsn(Opcodes.AALOAD);
+                        ch.mv.visitInsn(Opcodes.AASTORE);
+                      });
+            }
           });
-        }
-      });
       assertTrue(rejected(c).getMessage().contains("at most once"));
     }
 
     @Test
     void aHookRunTwiceIsRejected() {
       Crafted c = new Crafted();
-      int box = c.type(new ClassEntry(Box.class.getName(),
-          List.of(new FieldEntry("value", "I", true)), 1L, true));
+      int box =
+          c.type(
+              new ClassEntry(
+                  Box.class.getName(), List.of(new FieldEntry("value", "I", true)), 1L, true));
       int alloc = c.constant(new Constant.Allocator(box, Mode.SERIAL));
-      int hook = c.constant(new Constant.Hook(HookKind.SLOT, box, 0,
-          fields((byte) 0, (byte) 0, (byte) 0, (byte) 1)));
+      int hook =
+          c.constant(
+              new Constant.Hook(
+                  HookKind.SLOT, box, 0, fields((byte) 0, (byte) 0, (byte) 0, (byte) 1)));
       int steps = program(c, Grammar.STEP_HOOK, hook, Grammar.STEP_HOOK, hook);
       c.code(0, ch -> ch.alloc(0, alloc));
       c.code(2, ch -> ch.runSteps(steps));
@@ -345,21 +377,28 @@ class TrustInvariantsTest {
   @Nested
   class HostileFilesGetCleanEarlyTypedRejections {
     /**
-     * {@code Character.valueOf} through an interface-method reference (one flipped tag byte in
-     * the constant pool; structure-fuzzer finding {@code i5-interface-methodref}): the JVM would
-     * fail it with {@code IncompatibleClassChangeError} at restore, the grammar check rejects it.
+     * {@code Character.valueOf} through an interface-method reference (one flipped tag byte in the
+     * constant pool; structure-fuzzer finding {@code i5-interface-methodref}): the JVM would fail
+     * it with {@code IncompatibleClassChangeError} at restore, the grammar check rejects it.
      */
     @Test
     void aMethodReferenceOfTheWrongKindIsRejected() throws IOException {
       Crafted c = new Crafted();
-      c.code(0, ch -> {
-        ch.mv.visitVarInsn(Opcodes.ALOAD, 0);
-        ch.push(0).push(7);
-        ch.mv.visitMethodInsn(Opcodes.INVOKESTATIC, "java/lang/Character", "valueOf",
-            "(C)Ljava/lang/Character;", true);
-        ch.mv.visitInsn(Opcodes.AASTORE);
-      });
-      assertTrue(rejected(c).getMessage().contains("not a class method reference"),
+      c.code(
+          0,
+          ch -> {
+            ch.mv.visitVarInsn(Opcodes.ALOAD, 0);
+            ch.push(0).push(7);
+            ch.mv.visitMethodInsn(
+                Opcodes.INVOKESTATIC,
+                "java/lang/Character",
+                "valueOf",
+                "(C)Ljava/lang/Character;",
+                true);
+            ch.mv.visitInsn(Opcodes.AASTORE);
+          });
+      assertTrue(
+          rejected(c).getMessage().contains("not a class method reference"),
           rejected(c).getMessage());
       Crafted control = new Crafted();
       control.code(0, ch -> ch.storeCachedBox(0, "java/lang/Character", 'C', 7));
@@ -377,8 +416,7 @@ class TrustInvariantsTest {
 
     @Test
     void nonInstantiableAllocatorsAreRejected() {
-      for (String name : List.of("[I", "int", "void", "java.util.List",
-          "java.util.AbstractList")) {
+      for (String name : List.of("[I", "int", "void", "java.util.List", "java.util.AbstractList")) {
         Crafted c = new Crafted();
         int t = c.type(name);
         int alloc = c.constant(new Constant.Allocator(t, Mode.SERIAL));
@@ -416,8 +454,8 @@ class TrustInvariantsTest {
      */
     @Test
     void aCastTheGeneratedClassesLoaderResolvesElsewhereIsRejected() throws IOException {
-      java.net.URL jar = LoopShapesTest.Far.class.getProtectionDomain().getCodeSource()
-          .getLocation();
+      java.net.URL jar =
+          LoopShapesTest.Far.class.getProtectionDomain().getCodeSource().getLocation();
       try (java.net.URLClassLoader other =
           new java.net.URLClassLoader(new java.net.URL[] {jar}, null)) {
         Crafted c = new Crafted();
@@ -425,30 +463,39 @@ class TrustInvariantsTest {
         int alloc = c.constant(new Constant.Allocator(far, Mode.BARE));
         c.code(0, ch -> ch.alloc(0, alloc));
         c.code(1, ch -> ch.select(0, "org/codese/LoopShapesTest$Far"));
-        CodeseOptions options = CodeseOptions.defaults().withClassLoader(other)
-            .withAllowedClasses(LoopShapesTest.Far.class.getName());
-        UnsafeSnapshotException e = assertThrows(UnsafeSnapshotException.class,
-            () -> Codese.load(c.bytes(), options));
-        assertTrue(e.getMessage().contains("resolves to another class or not at all"),
-            e.getMessage());
+        CodeseOptions options =
+            CodeseOptions.defaults()
+                .withClassLoader(other)
+                .withAllowedClasses(LoopShapesTest.Far.class.getName());
+        UnsafeSnapshotException e =
+            assertThrows(UnsafeSnapshotException.class, () -> Codese.load(c.bytes(), options));
+        assertTrue(
+            e.getMessage().contains("resolves to another class or not at all"), e.getMessage());
       }
     }
 
     /**
-     * As above, for a class the generated class's loader does not find at all: defined only by
-     * the snapshot's loader. Rejected at load, not a NoClassDefFoundError at restore.
+     * As above, for a class the generated class's loader does not find at all: defined only by the
+     * snapshot's loader. Rejected at load, not a NoClassDefFoundError at restore.
      */
     @Test
     void aCastTheGeneratedClassesLoaderCannotFindIsRejected() throws Exception {
       String name = "org.codese.elsewhere.Only";
       org.objectweb.asm.ClassWriter cw = new org.objectweb.asm.ClassWriter(0);
-      cw.visit(Opcodes.V17, Opcodes.ACC_PUBLIC | Opcodes.ACC_SUPER, name.replace('.', '/'), null,
-          "java/lang/Object", null);
+      cw.visit(
+          Opcodes.V17,
+          Opcodes.ACC_PUBLIC | Opcodes.ACC_SUPER,
+          name.replace('.', '/'),
+          null,
+          "java/lang/Object",
+          null);
       org.codese.testkit.ClassFiles.defaultConstructor(cw);
       cw.visitEnd();
-      ClassLoader only = org.codese.testkit.ClassFiles.definingOnly(
-          TrustInvariantsTest.class.getClassLoader(), name, cw.toByteArray());
-      assertThrows(ClassNotFoundException.class,
+      ClassLoader only =
+          org.codese.testkit.ClassFiles.definingOnly(
+              TrustInvariantsTest.class.getClassLoader(), name, cw.toByteArray());
+      assertThrows(
+          ClassNotFoundException.class,
           () -> Class.forName(name, false, TrustInvariantsTest.class.getClassLoader()));
       Crafted c = new Crafted();
       int t = c.type(name);
@@ -457,10 +504,15 @@ class TrustInvariantsTest {
       c.code(1, ch -> ch.select(0, name.replace('.', '/')));
       CodeseOptions options =
           CodeseOptions.defaults().withClassLoader(only).withAllowedClasses(name);
-      UnsafeSnapshotException e = assertThrows(UnsafeSnapshotException.class,
-          () -> Codese.load(c.bytes(), options));
-      assertTrue(e.getMessage().contains("casts to " + name + ", which the class loader of"
-          + " generated code in Codese's package resolves to another class or not at all"),
+      UnsafeSnapshotException e =
+          assertThrows(UnsafeSnapshotException.class, () -> Codese.load(c.bytes(), options));
+      assertTrue(
+          e.getMessage()
+              .contains(
+                  "casts to "
+                      + name
+                      + ", which the class loader of"
+                      + " generated code in Codese's package resolves to another class or not at all"),
           e.getMessage());
     }
 
@@ -501,14 +553,16 @@ class TrustInvariantsTest {
         int values =
             c.constant(new Constant.PrimArray(variant == 1 ? new int[] {7} : new int[] {7, 8}));
         boolean foreign = variant == 0;
-        c.code(0, ch -> {
-          ch.alloc(0, alloc);
-          if (foreign) {
-            ch.newString(1, "not a box");
-          } else {
-            ch.alloc(1, alloc);
-          }
-        });
+        c.code(
+            0,
+            ch -> {
+              ch.alloc(0, alloc);
+              if (foreign) {
+                ch.newString(1, "not a box");
+              } else {
+                ch.alloc(1, alloc);
+              }
+            });
         c.code(1, box, ch -> ch.clusterInt(ids, values, owner, "value"));
         if (variant == 2) {
           assertEquals(7, ((Box) Codese.fromBytes(c.bytes())).value);
@@ -526,8 +580,9 @@ class TrustInvariantsTest {
         Crafted c = new Crafted().slots(2);
         int ids = c.constant(new Constant.PrimArray(new int[] {0, 1}));
         int values = c.constant(new Constant.PrimArray(data[variant]));
-        c.code(0, ch -> ch.boxLoop(ids, values, "[I", Opcodes.IALOAD, "java/lang/Integer", 'I',
-            false));
+        c.code(
+            0,
+            ch -> ch.boxLoop(ids, values, "[I", Opcodes.IALOAD, "java/lang/Integer", 'I', false));
         if (variant == 2) {
           Object root = Codese.fromBytes(c.bytes());
           assertEquals(7, root);
@@ -545,14 +600,16 @@ class TrustInvariantsTest {
         Crafted c = new Crafted();
         int ids = c.constant(new Constant.PrimArray(new int[] {0}));
         int values = c.constant(new Constant.PrimArray(new int[] {3}));
-        c.code(0, ch -> {
-          ch.boxLoop(ids, values, "[I", Opcodes.IALOAD, "java/lang/Integer", 'I', false);
-          if (secondIsLoop) {
-            ch.boxLoop(ids, values, "[I", Opcodes.IALOAD, "java/lang/Integer", 'I', false);
-          } else {
-            ch.newString(0, "again");
-          }
-        });
+        c.code(
+            0,
+            ch -> {
+              ch.boxLoop(ids, values, "[I", Opcodes.IALOAD, "java/lang/Integer", 'I', false);
+              if (secondIsLoop) {
+                ch.boxLoop(ids, values, "[I", Opcodes.IALOAD, "java/lang/Integer", 'I', false);
+              } else {
+                ch.newString(0, "again");
+              }
+            });
         String m = rejected(c).getMessage();
         assertTrue(m.contains("fills table slot 0 a second time"), m);
       }
@@ -561,8 +618,12 @@ class TrustInvariantsTest {
     @Test
     void aBoxLoopMustBoxWhatItLoadsWithItsKindsOwnCall() {
       // another box's call; the wrong array load; a narrower array than the box holds
-      String[][] shapes = {{"[I", "java/lang/Long", "I"}, {"[I", "java/lang/Integer", "I"},
-          {"[B", "java/lang/Integer", "I"}, {"[S", "java/lang/Integer", "I"}};
+      String[][] shapes = {
+        {"[I", "java/lang/Long", "I"},
+        {"[I", "java/lang/Integer", "I"},
+        {"[B", "java/lang/Integer", "I"},
+        {"[S", "java/lang/Integer", "I"}
+      };
       int[] loads = {Opcodes.IALOAD, Opcodes.BALOAD, Opcodes.BALOAD, Opcodes.SALOAD};
       for (int i = 0; i < shapes.length; i++) {
         String[] shape = shapes[i];
@@ -571,8 +632,9 @@ class TrustInvariantsTest {
           Crafted c = new Crafted();
           int ids = c.constant(new Constant.PrimArray(new int[] {0}));
           int values = c.constant(new Constant.PrimArray(new int[] {1}));
-          c.code(0, ch -> ch.boxLoop(ids, values, shape[0], load, shape[1], shape[2].charAt(0),
-              cached));
+          c.code(
+              0,
+              ch -> ch.boxLoop(ids, values, shape[0], load, shape[1], shape[2].charAt(0), cached));
           String m = rejected(c).getMessage();
           assertTrue(m.contains("not a statement of the restore grammar"), m);
         }
@@ -584,8 +646,9 @@ class TrustInvariantsTest {
       for (int texts = 1; texts <= 2; texts++) {
         Crafted c = new Crafted().slots(2);
         int ids = c.constant(new Constant.PrimArray(new int[] {0, 1}));
-        int strings = c.constant(new Constant.Texts(texts == 1 ? new String[] {"a"}
-            : new String[] {"a", "b"}));
+        int strings =
+            c.constant(
+                new Constant.Texts(texts == 1 ? new String[] {"a"} : new String[] {"a", "b"}));
         c.code(0, ch -> ch.stringLoop(ids, strings));
         if (texts == 1) {
           assertTrue(rejected(c).getMessage().contains("texts"));
@@ -608,8 +671,10 @@ class TrustInvariantsTest {
       Crafted blocks = new Crafted();
       int box = blocks.type(BOX_ENTRY);
       int alloc = blocks.constant(new Constant.Allocator(box, Mode.SERIAL));
-      int hook = blocks.constant(new Constant.Hook(HookKind.SLOT, box, 0,
-          new Tape(new byte[2], new int[] {Tape.BLOCK, 100})));
+      int hook =
+          blocks.constant(
+              new Constant.Hook(
+                  HookKind.SLOT, box, 0, new Tape(new byte[2], new int[] {Tape.BLOCK, 100})));
       int steps = program(blocks, Grammar.STEP_HOOK, hook);
       blocks.code(0, ch -> ch.alloc(0, alloc));
       blocks.code(2, ch -> ch.runSteps(steps));
@@ -618,8 +683,13 @@ class TrustInvariantsTest {
       Crafted fields = new Crafted();
       box = fields.type(BOX_ENTRY);
       int alloc2 = fields.constant(new Constant.Allocator(box, Mode.SERIAL));
-      int hook2 = fields.constant(new Constant.Hook(HookKind.SLOT, box, 0,
-          new Tape(new byte[4], new int[] {Tape.FIELDS, 1, Tape.OBJECT, 0})));
+      int hook2 =
+          fields.constant(
+              new Constant.Hook(
+                  HookKind.SLOT,
+                  box,
+                  0,
+                  new Tape(new byte[4], new int[] {Tape.FIELDS, 1, Tape.OBJECT, 0})));
       int steps2 = program(fields, Grammar.STEP_HOOK, hook2);
       fields.code(0, ch -> ch.alloc(0, alloc2));
       fields.code(2, ch -> ch.runSteps(steps2));
@@ -643,9 +713,15 @@ class TrustInvariantsTest {
     @Test
     void aRecordComponentOfTheWrongTypeIsAnInvalidObjectException() throws IOException {
       Crafted c = new Crafted().slots(2);
-      int pair = c.type(new ClassEntry(Pair.class.getName(), List.of(
-          new FieldEntry("n", "I", true),
-          new FieldEntry("box", "Lorg/codese/TrustInvariantsTest$Box;", true)), 0, false));
+      int pair =
+          c.type(
+              new ClassEntry(
+                  Pair.class.getName(),
+                  List.of(
+                      new FieldEntry("n", "I", true),
+                      new FieldEntry("box", "Lorg/codese/TrustInvariantsTest$Box;", true)),
+                  0,
+                  false));
       Tape tape = new Tape(new byte[] {0, 0, 0, 3}, new int[] {Tape.FIELDS, 1, Tape.OBJECT, 1});
       int hook = c.constant(new Constant.Hook(HookKind.RECORD, pair, 0, tape));
       int steps = program(c, Grammar.STEP_HOOK, hook);
@@ -662,12 +738,17 @@ class TrustInvariantsTest {
     void aValueOfTheWrongTypeIsRejected() {
       Crafted c = new Crafted().slots(2);
       int resolves = c.type(ResolvesToGlobal.class.getName());
-      int holder = c.type(new ClassEntry(Holder.class.getName(), List.of(
-          new FieldEntry("box", "Lorg/codese/TrustInvariantsTest$Box;", true)), 1L, true));
+      int holder =
+          c.type(
+              new ClassEntry(
+                  Holder.class.getName(),
+                  List.of(new FieldEntry("box", "Lorg/codese/TrustInvariantsTest$Box;", true)),
+                  1L,
+                  true));
       int allocHolder = c.constant(new Constant.Allocator(holder, Mode.SERIAL));
       int allocOther = c.constant(new Constant.Allocator(resolves, Mode.SERIAL));
-      int box = c.constant(
-          new Constant.Setter(holder, "box", "Lorg/codese/TrustInvariantsTest$Box;"));
+      int box =
+          c.constant(new Constant.Setter(holder, "box", "Lorg/codese/TrustInvariantsTest$Box;"));
       c.code(0, ch -> ch.alloc(0, allocHolder).alloc(1, allocOther));
       c.code(1, ch -> ch.select(0, null).setRef(box, 1));
       assertTrue(rejected(c).getMessage().contains("belongs"));

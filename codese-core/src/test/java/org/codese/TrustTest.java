@@ -67,12 +67,19 @@ class TrustTest {
       }
     }
     used[2] = metaspaceUsed();
-    TestOutput.detail(String.format("[metaspace] used after 1,000 / 5,001 / 10,000 snapshots:"
-        + " %d / %d / %d KB", used[0] / 1024, used[1] / 1024, used[2] / 1024));
+    TestOutput.detail(
+        String.format(
+            "[metaspace] used after 1,000 / 5,001 / 10,000 snapshots:" + " %d / %d / %d KB",
+            used[0] / 1024, used[1] / 1024, used[2] / 1024));
     // Each snapshot defines 3-4 hidden classes; kept alive, 9,000 more snapshots would add tens
     // of megabytes. Unloaded, Metaspace stays where it was after the first thousand.
-    assertTrue(used[2] - used[0] < 8L << 20, "Metaspace grew from " + used[0] / 1024 + " KB to "
-        + used[2] / 1024 + " KB: generated classes are not unloaded");
+    assertTrue(
+        used[2] - used[0] < 8L << 20,
+        "Metaspace grew from "
+            + used[0] / 1024
+            + " KB to "
+            + used[2] / 1024
+            + " KB: generated classes are not unloaded");
   }
 
   @Test
@@ -90,16 +97,18 @@ class TrustTest {
     try (Snapshot s = Codese.load(Codese.toBytes(graph))) {
       List<Future<?>> futures = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
-        futures.add(pool.submit(() -> {
-          for (int i = 0; i < total / threads; i++) {
-            Object copy = s.restore();
-            if (copy == graph || !java.util.Arrays.equals(expected, jdk(copy))) {
-              throw new AssertionError("restore " + i + " differs");
-            }
-            verified.incrementAndGet();
-          }
-          return null;
-        }));
+        futures.add(
+            pool.submit(
+                () -> {
+                  for (int i = 0; i < total / threads; i++) {
+                    Object copy = s.restore();
+                    if (copy == graph || !java.util.Arrays.equals(expected, jdk(copy))) {
+                      throw new AssertionError("restore " + i + " differs");
+                    }
+                    verified.incrementAndGet();
+                  }
+                  return null;
+                }));
       }
       for (Future<?> f : futures) {
         f.get(5, TimeUnit.MINUTES);
@@ -123,8 +132,8 @@ class TrustTest {
     Path target = dir.resolve("state.cdse");
     Codese.write(List.of("old"), target);
     byte[] before = Files.readAllBytes(target);
-    assertThrows(CaptureException.class,
-        () -> Codese.write(List.of("new", new Thread(() -> {})), target));
+    assertThrows(
+        CaptureException.class, () -> Codese.write(List.of("new", new Thread(() -> {})), target));
     assertArrayEquals(before, Files.readAllBytes(target));
     try (var files = Files.list(dir)) {
       assertEquals(List.of(target), files.toList());
@@ -158,9 +167,16 @@ class TrustTest {
     Path target = dir.resolve("tree.cdse");
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
     for (int round = 0; round < 3; round++) {
-      Process p = new ProcessBuilder(java.toString(), "-Xmx1g", "-cp",
-          System.getProperty("java.class.path"), TrustTest.class.getName(), target.toString())
-          .redirectErrorStream(true).start();
+      Process p =
+          new ProcessBuilder(
+                  java.toString(),
+                  "-Xmx1g",
+                  "-cp",
+                  System.getProperty("java.class.path"),
+                  TrustTest.class.getName(),
+                  target.toString())
+              .redirectErrorStream(true)
+              .start();
       List<String> output = new ArrayList<>();
       try {
         BufferedReader lines =

@@ -61,18 +61,28 @@ class UnsharedConformanceTest {
     };
   }
 
-  /** §2.1: {@code writeUnshared} writes a new object each time, even of an object written before. */
+  /**
+   * §2.1: {@code writeUnshared} writes a new object each time, even of an object written before.
+   */
   @Test
   void writeUnsharedWritesANewObjectEachTime() throws Exception {
     Box b = new Box(1);
-    Outcome jdk = SideBySide.same(out -> {
-      out.writeObject(b);
-      out.writeUnshared(b);
-      out.writeUnshared(b);
-      out.writeObject(b);
-    }, reads(false, false, false, false));
-    assertEquals(List.of("readObject #0 (new Box)", "readObject #1 (new Box)",
-        "readObject #2 (new Box)", "readObject #0"), jdk.facts());
+    Outcome jdk =
+        SideBySide.same(
+            out -> {
+              out.writeObject(b);
+              out.writeUnshared(b);
+              out.writeUnshared(b);
+              out.writeObject(b);
+            },
+            reads(false, false, false, false));
+    assertEquals(
+        List.of(
+            "readObject #0 (new Box)",
+            "readObject #1 (new Box)",
+            "readObject #2 (new Box)",
+            "readObject #0"),
+        jdk.facts());
   }
 
   /** §2.1: a later {@code writeObject} does not refer back to an unshared copy. */
@@ -80,15 +90,18 @@ class UnsharedConformanceTest {
   void aLaterWriteObjectDoesNotReferBackToAnUnsharedCopy() throws Exception {
     int[] array = {1, 2, 3};
     String s = new String("text");
-    Outcome jdk = SideBySide.same(out -> {
-      out.writeUnshared(array);
-      out.writeObject(array);
-      out.writeObject(array);
-      out.writeUnshared(s);
-      out.writeObject(s);
-      out.writeUnshared(Color.RED);
-      out.writeObject(Color.RED);
-    }, reads(false, false, false, false, false, false, false));
+    Outcome jdk =
+        SideBySide.same(
+            out -> {
+              out.writeUnshared(array);
+              out.writeObject(array);
+              out.writeObject(array);
+              out.writeUnshared(s);
+              out.writeObject(s);
+              out.writeUnshared(Color.RED);
+              out.writeObject(Color.RED);
+            },
+            reads(false, false, false, false, false, false, false));
     assertEquals("readObject #1", jdk.facts().get(2));
   }
 
@@ -100,18 +113,30 @@ class UnsharedConformanceTest {
     outer.ref = inner;
     Box self = new Box(3);
     self.ref = self;
-    SideBySide.same(out -> {
-      out.writeObject(inner);
-      out.writeUnshared(outer);
-      out.writeUnshared(self);
-    }, (in, facts) -> {
-      Ids ids = new Ids();
-      Object i = in.readObject();
-      Box o = (Box) in.readUnshared();
-      Box c = (Box) in.readUnshared();
-      facts.add(ids.of(i) + " " + ids.of(o) + " " + ids.of(o.ref) + " " + ids.of(c) + " "
-          + ids.of(c.ref) + " " + ids.of(((Box) c.ref).ref));
-    });
+    SideBySide.same(
+        out -> {
+          out.writeObject(inner);
+          out.writeUnshared(outer);
+          out.writeUnshared(self);
+        },
+        (in, facts) -> {
+          Ids ids = new Ids();
+          Object i = in.readObject();
+          Box o = (Box) in.readUnshared();
+          Box c = (Box) in.readUnshared();
+          facts.add(
+              ids.of(i)
+                  + " "
+                  + ids.of(o)
+                  + " "
+                  + ids.of(o.ref)
+                  + " "
+                  + ids.of(c)
+                  + " "
+                  + ids.of(c.ref)
+                  + " "
+                  + ids.of(((Box) c.ref).ref));
+        });
   }
 
   /**
@@ -122,29 +147,38 @@ class UnsharedConformanceTest {
   @Test
   void aBackReferenceToAnUnsharedObjectIsRefused() throws Exception {
     Box b = new Box(1);
-    Outcome jdk = SideBySide.same(out -> {
-      out.writeObject(b);
-      out.writeObject(b);
-      out.writeObject("next");
-    }, (in, facts) -> {
-      facts.add("readUnshared " + in.readUnshared());
-      try {
-        in.readObject();
-      } catch (java.io.InvalidObjectException e) {
-        facts.add(e.getMessage());
-      }
-      facts.add("then " + in.readObject());
-    });
-    assertEquals(List.of("readUnshared Box1", "cannot read back reference to unshared object",
-        "then next"), jdk.facts());
+    Outcome jdk =
+        SideBySide.same(
+            out -> {
+              out.writeObject(b);
+              out.writeObject(b);
+              out.writeObject("next");
+            },
+            (in, facts) -> {
+              facts.add("readUnshared " + in.readUnshared());
+              try {
+                in.readObject();
+              } catch (java.io.InvalidObjectException e) {
+                facts.add(e.getMessage());
+              }
+              facts.add("then " + in.readObject());
+            });
+    assertEquals(
+        List.of("readUnshared Box1", "cannot read back reference to unshared object", "then next"),
+        jdk.facts());
     Box holder = new Box(2);
     holder.ref = b;
-    jdk = SideBySide.same(out -> {
-      out.writeObject(b);
-      out.writeObject(holder);
-    }, reads(true, false));
-    assertEquals(java.io.InvalidObjectException.class.getName()
-        + ": cannot read back reference to unshared object", jdk.thrown());
+    jdk =
+        SideBySide.same(
+            out -> {
+              out.writeObject(b);
+              out.writeObject(holder);
+            },
+            reads(true, false));
+    assertEquals(
+        java.io.InvalidObjectException.class.getName()
+            + ": cannot read back reference to unshared object",
+        jdk.thrown());
   }
 
   /**
@@ -154,12 +188,16 @@ class UnsharedConformanceTest {
   @Test
   void readUnsharedOfABackReferenceIsRefused() throws Exception {
     Box b = new Box(1);
-    Outcome jdk = SideBySide.same(out -> {
-      out.writeObject(b);
-      out.writeObject(b);
-    }, reads(false, true));
-    assertEquals(java.io.InvalidObjectException.class.getName()
-        + ": cannot read back reference as unshared", jdk.thrown());
+    Outcome jdk =
+        SideBySide.same(
+            out -> {
+              out.writeObject(b);
+              out.writeObject(b);
+            },
+            reads(false, true));
+    assertEquals(
+        java.io.InvalidObjectException.class.getName() + ": cannot read back reference as unshared",
+        jdk.thrown());
   }
 
   /**
@@ -168,19 +206,33 @@ class UnsharedConformanceTest {
    */
   @Test
   void everyKindOfObjectReadUnsharedRefusesBackReferences() throws Exception {
-    for (Object o : new Object[] {new int[] {4, 5}, new Object[] {"x"}, new String("s"),
-        Color.RED, new Pair(1, "one"), TimeUnit.class, 42L}) {
-      Outcome jdk = SideBySide.same(out -> {
-        out.writeObject(o);
-        out.writeObject(o);
-      }, reads(true, false));
-      assertTrue(jdk.thrown().endsWith("cannot read back reference to unshared object"),
+    for (Object o :
+        new Object[] {
+          new int[] {4, 5},
+          new Object[] {"x"},
+          new String("s"),
+          Color.RED,
+          new Pair(1, "one"),
+          TimeUnit.class,
+          42L
+        }) {
+      Outcome jdk =
+          SideBySide.same(
+              out -> {
+                out.writeObject(o);
+                out.writeObject(o);
+              },
+              reads(true, false));
+      assertTrue(
+          jdk.thrown().endsWith("cannot read back reference to unshared object"),
           o.getClass() + ": " + jdk.thrown());
     }
-    SideBySide.same(out -> {
-      out.writeObject(null);
-      out.writeObject(null);
-    }, reads(true, true));
+    SideBySide.same(
+        out -> {
+          out.writeObject(null);
+          out.writeObject(null);
+        },
+        reads(true, true));
   }
 
   /** Resolves to what its field says; counts its calls. */
@@ -197,12 +249,13 @@ class UnsharedConformanceTest {
 
     private Object readResolve() {
       SideBySide.log("readResolve " + to);
-      lastResult = switch (to) {
-        case "this" -> this;
-        case "singleton" -> SINGLETON;
-        case "array" -> SHARED_ARRAY;
-        default -> new Box(9);
-      };
+      lastResult =
+          switch (to) {
+            case "this" -> this;
+            case "singleton" -> SINGLETON;
+            case "array" -> SHARED_ARRAY;
+            default -> new Box(9);
+          };
       return lastResult;
     }
   }
@@ -217,20 +270,26 @@ class UnsharedConformanceTest {
   void readResolveResultsReadUnshared() throws Exception {
     for (String to : List.of("this", "singleton", "array", "new")) {
       Resolving r = new Resolving(to);
-      Outcome jdk = SideBySide.same(out -> {
-        out.writeObject(r);
-        out.writeObject(r);
-      }, (in, facts) -> {
-        Ids ids = new Ids();
-        Object u = in.readUnshared();
-        facts.add("readUnshared " + ids.of(u) + ", the readResolve result itself: "
-            + (u == Resolving.lastResult));
-        try {
-          facts.add("readObject " + ids.of(in.readObject()));
-        } catch (java.io.InvalidObjectException e) {
-          facts.add(e.getMessage());
-        }
-      });
+      Outcome jdk =
+          SideBySide.same(
+              out -> {
+                out.writeObject(r);
+                out.writeObject(r);
+              },
+              (in, facts) -> {
+                Ids ids = new Ids();
+                Object u = in.readUnshared();
+                facts.add(
+                    "readUnshared "
+                        + ids.of(u)
+                        + ", the readResolve result itself: "
+                        + (u == Resolving.lastResult));
+                try {
+                  facts.add("readObject " + ids.of(in.readObject()));
+                } catch (java.io.InvalidObjectException e) {
+                  facts.add(e.getMessage());
+                }
+              });
       assertEquals(List.of("readResolve " + to), jdk.log(), to);
     }
   }
@@ -238,11 +297,26 @@ class UnsharedConformanceTest {
   /** Resolves to the array of one kind kept in {@link #ARRAYS}. */
   static final class ResolvingToArray implements Serializable {
     private static final long serialVersionUID = 1L;
-    static final java.util.Map<String, Object> ARRAYS = java.util.Map.of(
-        "Object[]", new Object[] {"x", 1}, "int[]", new int[] {1, 2}, "byte[]", new byte[] {3},
-        "long[]", new long[] {4L, 5L}, "char[]", new char[] {'c'}, "double[]", new double[] {6.5},
-        "float[]", new float[] {7.5f}, "short[]", new short[] {8, 9},
-        "boolean[]", new boolean[] {true, false});
+    static final java.util.Map<String, Object> ARRAYS =
+        java.util.Map.of(
+            "Object[]",
+            new Object[] {"x", 1},
+            "int[]",
+            new int[] {1, 2},
+            "byte[]",
+            new byte[] {3},
+            "long[]",
+            new long[] {4L, 5L},
+            "char[]",
+            new char[] {'c'},
+            "double[]",
+            new double[] {6.5},
+            "float[]",
+            new float[] {7.5f},
+            "short[]",
+            new short[] {8, 9},
+            "boolean[]",
+            new boolean[] {true, false});
     final String kind;
 
     ResolvingToArray(String kind) {
@@ -265,17 +339,31 @@ class UnsharedConformanceTest {
     for (String kind : new java.util.TreeSet<>(ResolvingToArray.ARRAYS.keySet())) {
       ResolvingToArray r = new ResolvingToArray(kind);
       Object original = ResolvingToArray.ARRAYS.get(kind);
-      Outcome jdk = SideBySide.same(out -> {
-        out.writeObject(r);
-        out.writeObject(r);
-      }, (in, facts) -> {
-        Object u = in.readUnshared();
-        facts.add(u.getClass().getSimpleName() + " "
-            + java.util.Arrays.deepToString(new Object[] {u}) + ", a copy: " + (u != original));
-        facts.add("then the copy: " + (in.readObject() == u));
-      });
-      assertEquals(List.of(kind + " " + java.util.Arrays.deepToString(new Object[] {original})
-          + ", a copy: true", "then the copy: true"), jdk.facts(), kind);
+      Outcome jdk =
+          SideBySide.same(
+              out -> {
+                out.writeObject(r);
+                out.writeObject(r);
+              },
+              (in, facts) -> {
+                Object u = in.readUnshared();
+                facts.add(
+                    u.getClass().getSimpleName()
+                        + " "
+                        + java.util.Arrays.deepToString(new Object[] {u})
+                        + ", a copy: "
+                        + (u != original));
+                facts.add("then the copy: " + (in.readObject() == u));
+              });
+      assertEquals(
+          List.of(
+              kind
+                  + " "
+                  + java.util.Arrays.deepToString(new Object[] {original})
+                  + ", a copy: true",
+              "then the copy: true"),
+          jdk.facts(),
+          kind);
       assertEquals("none", jdk.thrown(), kind);
     }
   }
@@ -291,19 +379,22 @@ class UnsharedConformanceTest {
   }
 
   /**
-   * §2.1 and {@code ObjectOutputStream}'s replacement table: an object written unshared is
-   * replaced once; a later write of it writes that replacement again, as a new object, without
-   * calling {@code writeReplace} again.
+   * §2.1 and {@code ObjectOutputStream}'s replacement table: an object written unshared is replaced
+   * once; a later write of it writes that replacement again, as a new object, without calling
+   * {@code writeReplace} again.
    */
   @Test
   void anUnsharedObjectIsReplacedOnce() throws Exception {
     Replaced r = new Replaced();
-    Outcome jdk = SideBySide.same(out -> {
-      out.writeUnshared(r);
-      out.writeObject(r);
-      out.writeObject(r);
-      out.writeUnshared(r);
-    }, reads(false, false, false, false));
+    Outcome jdk =
+        SideBySide.same(
+            out -> {
+              out.writeUnshared(r);
+              out.writeObject(r);
+              out.writeObject(r);
+              out.writeUnshared(r);
+            },
+            reads(false, false, false, false));
     assertEquals(List.of("writeReplace"), jdk.log());
   }
 
@@ -311,11 +402,14 @@ class UnsharedConformanceTest {
   @Test
   void resetForgetsUnsharedReplacements() throws Exception {
     Replaced r = new Replaced();
-    Outcome jdk = SideBySide.same(out -> {
-      out.writeUnshared(r);
-      out.reset();
-      out.writeObject(r);
-    }, reads(false, false));
+    Outcome jdk =
+        SideBySide.same(
+            out -> {
+              out.writeUnshared(r);
+              out.reset();
+              out.writeObject(r);
+            },
+            reads(false, false));
     assertEquals(List.of("writeReplace", "writeReplace"), jdk.log());
   }
 
@@ -326,11 +420,14 @@ class UnsharedConformanceTest {
    */
   @Test
   void resetForgetsObjectsReadUnshared() throws Exception {
-    Outcome jdk = SideBySide.same(out -> {
-      out.writeObject(new Box(1));
-      out.reset();
-      out.writeObject(new Box(2));
-    }, reads(true, false));
+    Outcome jdk =
+        SideBySide.same(
+            out -> {
+              out.writeObject(new Box(1));
+              out.reset();
+              out.writeObject(new Box(2));
+            },
+            reads(true, false));
     assertEquals(List.of("readUnshared #0 (new Box)", "readObject #1 (new Box)"), jdk.facts());
     assertEquals("none", jdk.thrown());
   }
@@ -363,22 +460,25 @@ class UnsharedConformanceTest {
 
   /**
    * §3.1 inside a class's own {@code readObject}: an object it reads unshared cannot be referred
-   * back to by a later top-level object; one its {@code writeObject} wrote unshared is written
-   * anew by a later {@code writeObject}.
+   * back to by a later top-level object; one its {@code writeObject} wrote unshared is written anew
+   * by a later {@code writeObject}.
    */
   @Test
   void readUnsharedInsideReadObject() throws Exception {
     Box child = new Box(1);
     for (boolean unshared : new boolean[] {true, false}) {
-      Outcome jdk = SideBySide.same(out -> {
-        out.writeObject(new Parent(unshared, child));
-        out.writeObject(child);
-      }, (in, facts) -> {
-        Ids ids = new Ids();
-        Parent p = (Parent) in.readObject();
-        facts.add("parent " + ids.of(p) + " child " + ids.of(p.child));
-        facts.add("then " + ids.of(in.readObject()));
-      });
+      Outcome jdk =
+          SideBySide.same(
+              out -> {
+                out.writeObject(new Parent(unshared, child));
+                out.writeObject(child);
+              },
+              (in, facts) -> {
+                Ids ids = new Ids();
+                Parent p = (Parent) in.readObject();
+                facts.add("parent " + ids.of(p) + " child " + ids.of(p.child));
+                facts.add("then " + ids.of(in.readObject()));
+              });
       assertEquals(unshared, jdk.thrown().equals("none"), jdk.thrown());
     }
   }
@@ -386,18 +486,21 @@ class UnsharedConformanceTest {
   /** {@code readUnshared} where primitive data is next: {@code OptionalDataException}, as usual. */
   @Test
   void readUnsharedBeforePrimitiveData() throws Exception {
-    Outcome jdk = SideBySide.same(out -> {
-      out.writeInt(3);
-      out.writeObject("x");
-    }, (in, facts) -> {
-      try {
-        in.readUnshared();
-      } catch (java.io.OptionalDataException e) {
-        facts.add("OptionalDataException length " + e.length + " eof " + e.eof);
-      }
-      facts.add("int " + in.readInt());
-      facts.add("readUnshared " + in.readUnshared());
-    });
+    Outcome jdk =
+        SideBySide.same(
+            out -> {
+              out.writeInt(3);
+              out.writeObject("x");
+            },
+            (in, facts) -> {
+              try {
+                in.readUnshared();
+              } catch (java.io.OptionalDataException e) {
+                facts.add("OptionalDataException length " + e.length + " eof " + e.eof);
+              }
+              facts.add("int " + in.readInt());
+              facts.add("readUnshared " + in.readUnshared());
+            });
     assertEquals("readUnshared x", jdk.facts().get(2));
   }
 }

@@ -23,15 +23,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Chapter 2 of the Java Object Serialization Specification, "Object Output Classes", as the
- * drop-in streams claim it: §2.1 "The ObjectOutputStream Class", §2.2 "The
- * ObjectOutputStream.PutField Class", §2.3 "The writeObject Method", §2.4 "The writeExternal
- * Method", §2.5 "The writeReplace Method" and §2.6 "The useProtocolVersion Method". Every program
- * runs on the JDK's streams and on Codese's ({@link SideBySide}): what the reader observes (the
- * JDK's serial form of what it restored, which objects are the same instance), the hook calls in
- * order, and the exceptions by type and cause type. {@code writeObjectOverride} is covered by
- * {@link SubclassConformanceTest}; {@code replaceObject} and {@code annotateClass} are documented
- * differences (README, "Differences from the JDK streams") and asserted as such.
+ * Chapter 2 of the Java Object Serialization Specification, "Object Output Classes", as the drop-in
+ * streams claim it: §2.1 "The ObjectOutputStream Class", §2.2 "The ObjectOutputStream.PutField
+ * Class", §2.3 "The writeObject Method", §2.4 "The writeExternal Method", §2.5 "The writeReplace
+ * Method" and §2.6 "The useProtocolVersion Method". Every program runs on the JDK's streams and on
+ * Codese's ({@link SideBySide}): what the reader observes (the JDK's serial form of what it
+ * restored, which objects are the same instance), the hook calls in order, and the exceptions by
+ * type and cause type. {@code writeObjectOverride} is covered by {@link SubclassConformanceTest};
+ * {@code replaceObject} and {@code annotateClass} are documented differences (README, "Differences
+ * from the JDK streams") and asserted as such.
  */
 @Timeout(120)
 class WritingConformanceTest {
@@ -69,8 +69,15 @@ class WritingConformanceTest {
     private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
       SideBySide.log("WithData.readObject");
       in.defaultReadObject();
-      SideBySide.log("data " + in.readInt() + " " + in.readUTF() + " partner "
-          + (in.readObject() == partner) + " self " + (in.readObject() == this));
+      SideBySide.log(
+          "data "
+              + in.readInt()
+              + " "
+              + in.readUTF()
+              + " partner "
+              + (in.readObject() == partner)
+              + " self "
+              + (in.readObject() == this));
     }
   }
 
@@ -142,9 +149,10 @@ class WritingConformanceTest {
   static final class Put implements Serializable {
     private static final long serialVersionUID = 1L;
     private static final ObjectStreamField[] serialPersistentFields = {
-        new ObjectStreamField("count", int.class), new ObjectStreamField("label", String.class),
-        new ObjectStreamField("peer", Object.class), new ObjectStreamField("total", long.class),
-        new ObjectStreamField("ratio", double.class)};
+      new ObjectStreamField("count", int.class), new ObjectStreamField("label", String.class),
+      new ObjectStreamField("peer", Object.class), new ObjectStreamField("total", long.class),
+      new ObjectStreamField("ratio", double.class)
+    };
     int count = 4;
     String label = "kept";
     Object peer;
@@ -165,9 +173,21 @@ class WritingConformanceTest {
       label = (String) g.get("label", "absent");
       peer = g.get("peer", null);
       ratio = g.get("ratio", 9.0);
-      SideBySide.log("read " + count + " " + label + " " + peer + " " + ratio + " total "
-          + g.get("total", 0L) + " defaulted " + g.defaulted("label") + " then "
-          + in.readInt());
+      SideBySide.log(
+          "read "
+              + count
+              + " "
+              + label
+              + " "
+              + peer
+              + " "
+              + ratio
+              + " total "
+              + g.get("total", 0L)
+              + " defaulted "
+              + g.defaulted("label")
+              + " then "
+              + in.readInt());
     }
   }
 
@@ -471,34 +491,45 @@ class WritingConformanceTest {
 
   /** Writes each object, then the string "end"; reads them back with their serial forms. */
   private static Outcome writesAndReads(Object... objects) throws Exception {
-    return SideBySide.same(out -> {
-      for (Object o : objects) {
-        out.writeObject(o);
-      }
-      out.writeObject("end");
-    }, readsForms(objects.length + 1));
+    return SideBySide.same(
+        out -> {
+          for (Object o : objects) {
+            out.writeObject(o);
+          }
+          out.writeObject("end");
+        },
+        readsForms(objects.length + 1));
   }
 
   /**
-   * JOSS §2.3 The writeObject Method: each class's {@code writeObject} is called superclass
-   * first, writes its fields with {@code defaultWriteObject}, then optional data (primitives, an
-   * object shared with the graph, a back reference to the object itself), which the matching
-   * {@code readObject} reads back in order.
+   * JOSS §2.3 The writeObject Method: each class's {@code writeObject} is called superclass first,
+   * writes its fields with {@code defaultWriteObject}, then optional data (primitives, an object
+   * shared with the graph, a back reference to the object itself), which the matching {@code
+   * readObject} reads back in order.
    */
   @Test
   void writeObjectWritesFieldsThenOptionalDataClassByClass() throws Exception {
     WithData w = new WithData();
     w.partner = new Box(1);
-    Outcome jdk = SideBySide.same(out -> {
-      out.writeObject(w);
-      out.writeObject(w.partner);
-    }, (in, facts) -> {
-      WithData r = (WithData) in.readObject();
-      facts.add(SideBySide.jdkForm(r));
-      facts.add("partner shared " + (in.readObject() == r.partner));
-    });
-    assertEquals(List.of("Base.writeObject", "WithData.writeObject", "Base.readObject",
-        "WithData.readObject", "data 42 utf partner true self true"), jdk.log());
+    Outcome jdk =
+        SideBySide.same(
+            out -> {
+              out.writeObject(w);
+              out.writeObject(w.partner);
+            },
+            (in, facts) -> {
+              WithData r = (WithData) in.readObject();
+              facts.add(SideBySide.jdkForm(r));
+              facts.add("partner shared " + (in.readObject() == r.partner));
+            });
+    assertEquals(
+        List.of(
+            "Base.writeObject",
+            "WithData.writeObject",
+            "Base.readObject",
+            "WithData.readObject",
+            "data 42 utf partner true self true"),
+        jdk.log());
     assertEquals("partner shared true", jdk.facts().get(1));
   }
 
@@ -509,30 +540,36 @@ class WritingConformanceTest {
    */
   @Test
   void writeObjectMayWriteOnlyItsOwnData() throws Exception {
-    Outcome jdk = SideBySide.same(out -> {
-      out.writeObject(new DataOnly(3));
-      out.writeObject(new DataOnly(4));
-    }, readsForms(2));
+    Outcome jdk =
+        SideBySide.same(
+            out -> {
+              out.writeObject(new DataOnly(3));
+              out.writeObject(new DataOnly(4));
+            },
+            readsForms(2));
     assertEquals(List.of("DataOnly 3 tag3", "DataOnly 4 tag4"), jdk.log());
   }
 
   /**
-   * JOSS §2.3 The writeObject Method: optional data that the class's {@code readObject} does
-   * not read is skipped (up to the end of the object's data), so that the objects after it, in
-   * the same graph and at the top level, read as written.
+   * JOSS §2.3 The writeObject Method: optional data that the class's {@code readObject} does not
+   * read is skipped (up to the end of the object's data), so that the objects after it, in the same
+   * graph and at the top level, read as written.
    */
   @Test
   void optionalDataNotReadIsSkipped() throws Exception {
     ArrayList<Object> list = new ArrayList<>(List.of(new Chatty(), "after", new Chatty()));
-    Outcome jdk = SideBySide.same(out -> {
-      out.writeObject(list);
-      out.writeInt(11);
-      out.writeObject(new Chatty());
-    }, (in, facts) -> {
-      facts.add(SideBySide.jdkForm(in.readObject()));
-      facts.add("int " + in.readInt());
-      facts.add(SideBySide.jdkForm(in.readObject()));
-    });
+    Outcome jdk =
+        SideBySide.same(
+            out -> {
+              out.writeObject(list);
+              out.writeInt(11);
+              out.writeObject(new Chatty());
+            },
+            (in, facts) -> {
+              facts.add(SideBySide.jdkForm(in.readObject()));
+              facts.add("int " + in.readInt());
+              facts.add(SideBySide.jdkForm(in.readObject()));
+            });
     assertEquals("int 11", jdk.facts().get(1));
   }
 
@@ -543,88 +580,110 @@ class WritingConformanceTest {
    */
   @Test
   void fieldWritingMethodsOutsideWriteObjectAreNotActive() throws Exception {
-    Outcome jdk = SideBySide.same(out -> {
-      SideBySide.log("defaultWriteObject " + thrown(out::defaultWriteObject));
-      SideBySide.log("putFields " + thrown(out::putFields));
-      SideBySide.log("writeFields " + thrown(out::writeFields));
-      out.writeObject(new Box(1));
-    }, readsForms(1));
+    Outcome jdk =
+        SideBySide.same(
+            out -> {
+              SideBySide.log("defaultWriteObject " + thrown(out::defaultWriteObject));
+              SideBySide.log("putFields " + thrown(out::putFields));
+              SideBySide.log("writeFields " + thrown(out::writeFields));
+              out.writeObject(new Box(1));
+            },
+            readsForms(1));
     String notActive = "java.io.NotActiveException";
-    assertEquals(List.of("defaultWriteObject " + notActive, "putFields " + notActive,
-        "writeFields " + notActive), jdk.log());
+    assertEquals(
+        List.of(
+            "defaultWriteObject " + notActive,
+            "putFields " + notActive,
+            "writeFields " + notActive),
+        jdk.log());
   }
 
   /**
    * JOSS §2.3 The writeObject Method: "Either ObjectOutputStream's defaultWriteObject or
-   * writeFields method must be called once (and only once)"; the JDK enforces it: a second
-   * {@code defaultWriteObject}, {@code putFields} after {@code defaultWriteObject}, {@code
-   * writeFields} without {@code putFields} and {@code defaultWriteObject} after {@code
-   * writeFields} throw {@code NotActiveException}, and {@code putFields} returns the same {@code
-   * PutField} each time.
+   * writeFields method must be called once (and only once)"; the JDK enforces it: a second {@code
+   * defaultWriteObject}, {@code putFields} after {@code defaultWriteObject}, {@code writeFields}
+   * without {@code putFields} and {@code defaultWriteObject} after {@code writeFields} throw {@code
+   * NotActiveException}, and {@code putFields} returns the same {@code PutField} each time.
    */
   @Test
   void fieldWritingMethodsOnceAndOnlyOncePerClass() throws Exception {
     Outcome jdk = writesAndReads(new Misuser(false), new Misuser(true));
     String notActive = "java.io.NotActiveException";
-    assertEquals(List.of("defaultWriteObject " + notActive, "putFields " + notActive,
-        "writeFields " + notActive, "putFields again same true",
-        "defaultWriteObject " + notActive), jdk.log());
+    assertEquals(
+        List.of(
+            "defaultWriteObject " + notActive,
+            "putFields " + notActive,
+            "writeFields " + notActive,
+            "putFields again same true",
+            "defaultWriteObject " + notActive),
+        jdk.log());
   }
 
   /**
    * JOSS §2.2 The ObjectOutputStream.PutField Class: {@code putFields} and {@code writeFields}
    * write the values put, the default value for a field not put, and values for {@code
-   * serialPersistentFields} that no declared field backs; {@code readFields} reads them back,
-   * and optional data follows.
+   * serialPersistentFields} that no declared field backs; {@code readFields} reads them back, and
+   * optional data follows.
    */
   @Test
   void putFieldsWritesThePutValuesAndDefaultsForTheRest() throws Exception {
     Put p = new Put();
     Box shared = new Box(9);
     p.peer = shared;
-    Outcome jdk = SideBySide.same(out -> {
-      out.writeObject(p);
-      out.writeObject(shared);
-    }, (in, facts) -> {
-      Put r = (Put) in.readObject();
-      facts.add(SideBySide.jdkForm(r));
-      facts.add("peer shared " + (in.readObject() == r.peer));
-    });
-    assertEquals(List.of("read 40 null Box9 0.0 total 123456789012 defaulted false then -1"),
-        jdk.log());
+    Outcome jdk =
+        SideBySide.same(
+            out -> {
+              out.writeObject(p);
+              out.writeObject(shared);
+            },
+            (in, facts) -> {
+              Put r = (Put) in.readObject();
+              facts.add(SideBySide.jdkForm(r));
+              facts.add("peer shared " + (in.readObject() == r.peer));
+            });
+    assertEquals(
+        List.of("read 40 null Box9 0.0 total 123456789012 defaulted false then -1"), jdk.log());
     assertEquals("peer shared true", jdk.facts().get(1));
   }
 
   /**
-   * JOSS §2.2 The ObjectOutputStream.PutField Class: {@code put} "throws
-   * IllegalArgumentException if name does not match the name of a serializable field for the
-   * class whose fields are being written, or if the type of the named field is not" the type of
-   * the value; the fields put correctly are still written.
+   * JOSS §2.2 The ObjectOutputStream.PutField Class: {@code put} "throws IllegalArgumentException
+   * if name does not match the name of a serializable field for the class whose fields are being
+   * written, or if the type of the named field is not" the type of the value; the fields put
+   * correctly are still written.
    */
   @Test
   void putFieldRefusesUnknownNamesAndOtherTypes() throws Exception {
     Outcome jdk = SideBySide.same(out -> out.writeObject(new BadPut()), readsForms(1));
     String illegal = "java.lang.IllegalArgumentException";
-    assertEquals(List.of("unknown " + illegal, "int as long " + illegal,
-        "object into int " + illegal, "int into object " + illegal), jdk.log());
+    assertEquals(
+        List.of(
+            "unknown " + illegal,
+            "int as long " + illegal,
+            "object into int " + illegal,
+            "int into object " + illegal),
+        jdk.log());
   }
 
   /**
-   * JOSS §2.4 The writeExternal Method: the class writes its whole state itself; on reading,
-   * the public no-arg constructor runs, then {@code readExternal} reads the data back, including
-   * an object shared with the rest of the stream and a back reference to the object itself.
+   * JOSS §2.4 The writeExternal Method: the class writes its whole state itself; on reading, the
+   * public no-arg constructor runs, then {@code readExternal} reads the data back, including an
+   * object shared with the rest of the stream and a back reference to the object itself.
    */
   @Test
   void writeExternalWritesTheWholeState() throws Exception {
     Box shared = new Box(2);
     Ext e = new Ext(6, shared);
-    Outcome jdk = SideBySide.same(out -> {
-      out.writeObject(e);
-      out.writeObject(shared);
-    }, (in, facts) -> {
-      Ext r = (Ext) in.readObject();
-      facts.add("n " + r.n + " partner shared " + (in.readObject() == r.partner));
-    });
+    Outcome jdk =
+        SideBySide.same(
+            out -> {
+              out.writeObject(e);
+              out.writeObject(shared);
+            },
+            (in, facts) -> {
+              Ext r = (Ext) in.readObject();
+              facts.add("n " + r.n + " partner shared " + (in.readObject() == r.partner));
+            });
     assertEquals(List.of("writeExternal", "Ext()", "readExternal 6 ext self true"), jdk.log());
     assertEquals(List.of("n 6 partner shared true"), jdk.facts());
   }
@@ -641,19 +700,22 @@ class WritingConformanceTest {
   }
 
   /**
-   * JOSS §2.4 The writeExternal Method: "the Externalizable interface ... is solely responsible
-   * for writing the state of the object, including the state of its supertypes": the fields and
-   * the {@code writeObject} method of a serializable superclass take no part; the superclass
-   * field keeps the value the constructor gave it.
+   * JOSS §2.4 The writeExternal Method: "the Externalizable interface ... is solely responsible for
+   * writing the state of the object, including the state of its supertypes": the fields and the
+   * {@code writeObject} method of a serializable superclass take no part; the superclass field
+   * keeps the value the constructor gave it.
    */
   @Test
   void externalizableSupertypesAreNotWrittenByTheStream() throws Exception {
     ExtOnBase e = new ExtOnBase();
     e.b = 5;
-    Outcome jdk = SideBySide.same(out -> out.writeObject(e), (in, facts) -> {
-      ExtOnBase r = (ExtOnBase) in.readObject();
-      facts.add("b " + r.b);
-    });
+    Outcome jdk =
+        SideBySide.same(
+            out -> out.writeObject(e),
+            (in, facts) -> {
+              ExtOnBase r = (ExtOnBase) in.readObject();
+              facts.add("b " + r.b);
+            });
     assertEquals(List.of("readExternal 5 b 1"), jdk.log());
     assertEquals(List.of("b 1"), jdk.facts());
   }
@@ -667,35 +729,48 @@ class WritingConformanceTest {
   void writeReplaceByAnotherClass() throws Exception {
     Original plain = new Original(1);
     Original resolved = new Original(2);
-    Outcome jdk = SideBySide.same(out -> {
-      out.writeObject(plain);
-      out.writeObject(resolved);
-    }, (in, facts) -> {
-      facts.add(in.readObject().getClass().getSimpleName());
-      facts.add(in.readObject().getClass().getSimpleName());
-    });
+    Outcome jdk =
+        SideBySide.same(
+            out -> {
+              out.writeObject(plain);
+              out.writeObject(resolved);
+            },
+            (in, facts) -> {
+              facts.add(in.readObject().getClass().getSimpleName());
+              facts.add(in.readObject().getClass().getSimpleName());
+            });
     assertEquals(List.of("Ticket", "Ticket"), jdk.facts());
-    assertEquals(List.of("Original.writeReplace 1", "Original.writeReplace 2",
-        "Ticket.readResolve 1", "Ticket.readResolve 2"), jdk.log());
+    assertEquals(
+        List.of(
+            "Original.writeReplace 1",
+            "Original.writeReplace 2",
+            "Ticket.readResolve 1",
+            "Ticket.readResolve 2"),
+        jdk.log());
   }
 
   /**
-   * JOSS §2.5 The writeReplace Method: replacement is repeated while the replacement's class
-   * has a {@code writeReplace} and differs from the class just replaced ({@code
+   * JOSS §2.5 The writeReplace Method: replacement is repeated while the replacement's class has a
+   * {@code writeReplace} and differs from the class just replaced ({@code
    * ObjectOutputStream.writeObject0}); a {@code writeReplace} that returns an object of its own
    * class ends the chain after one call.
    */
   @Test
   void replacementChainsAreFollowedUntilTheClassRepeats() throws Exception {
     Outcome jdk = writesAndReads(new First(), new Successor(1));
-    assertEquals(List.of("First.writeReplace", "Second.writeReplace", "Third.writeReplace",
-        "Successor.writeReplace 1"), jdk.log());
+    assertEquals(
+        List.of(
+            "First.writeReplace",
+            "Second.writeReplace",
+            "Third.writeReplace",
+            "Successor.writeReplace 1"),
+        jdk.log());
   }
 
   /**
    * JOSS §2.5 The writeReplace Method: the stream records the replacement of each object, so a
-   * shared object is replaced once and every reference to it reads as one replacement; a cycle
-   * from the replacement back to the original refers to the replacement.
+   * shared object is replaced once and every reference to it reads as one replacement; a cycle from
+   * the replacement back to the original refers to the replacement.
    */
   @Test
   void aSharedOrCyclicObjectIsReplacedOnce() throws Exception {
@@ -703,47 +778,61 @@ class WritingConformanceTest {
     Box inner = new Box(4);
     inner.ref = o;
     o.back = inner;
-    Outcome jdk = SideBySide.same(out -> {
-      out.writeObject(new ArrayList<>(List.of(o, o)));
-      out.writeObject(o);
-    }, (in, facts) -> {
-      List<?> list = (List<?>) in.readObject();
-      Ticket t = (Ticket) list.get(0);
-      facts.add("same in list " + (list.get(1) == t) + ", at top level " + (in.readObject() == t)
-          + ", cycle to replacement " + (((Box) t.child).ref == t));
-    });
-    assertEquals(List.of("same in list true, at top level true, cycle to replacement true"),
-        jdk.facts());
+    Outcome jdk =
+        SideBySide.same(
+            out -> {
+              out.writeObject(new ArrayList<>(List.of(o, o)));
+              out.writeObject(o);
+            },
+            (in, facts) -> {
+              List<?> list = (List<?>) in.readObject();
+              Ticket t = (Ticket) list.get(0);
+              facts.add(
+                  "same in list "
+                      + (list.get(1) == t)
+                      + ", at top level "
+                      + (in.readObject() == t)
+                      + ", cycle to replacement "
+                      + (((Box) t.child).ref == t));
+            });
+    assertEquals(
+        List.of("same in list true, at top level true, cycle to replacement true"), jdk.facts());
     assertEquals(List.of("Original.writeReplace 3", "Ticket.readResolve 3"), jdk.log());
   }
 
   /** JOSS §2.5 The writeReplace Method: a {@code writeReplace} that returns null writes null. */
   @Test
   void replacementByNullWritesNull() throws Exception {
-    Outcome jdk = SideBySide.same(out -> {
-      out.writeObject(new Successor(0));
-      out.writeObject(new ArrayList<>(List.of(new Successor(0), "x")));
-    }, (in, facts) -> {
-      facts.add(String.valueOf(in.readObject()));
-      facts.add(String.valueOf(in.readObject()));
-    });
+    Outcome jdk =
+        SideBySide.same(
+            out -> {
+              out.writeObject(new Successor(0));
+              out.writeObject(new ArrayList<>(List.of(new Successor(0), "x")));
+            },
+            (in, facts) -> {
+              facts.add(String.valueOf(in.readObject()));
+              facts.add(String.valueOf(in.readObject()));
+            });
     assertEquals(List.of("null", "[null, x]"), jdk.facts());
   }
 
   /**
-   * JOSS §2.5 The writeReplace Method: "ANY-ACCESS-MODIFIER Object writeReplace()" follows the
-   * Java accessibility rules: a protected one applies to subclasses, a private one only to its
-   * own class.
+   * JOSS §2.5 The writeReplace Method: "ANY-ACCESS-MODIFIER Object writeReplace()" follows the Java
+   * accessibility rules: a protected one applies to subclasses, a private one only to its own
+   * class.
    */
   @Test
   void writeReplaceIsInheritedAsJavaAccessRulesSay() throws Exception {
-    Outcome jdk = SideBySide.same(out -> {
-      out.writeObject(new InheritsReplace());
-      out.writeObject(new SkipsReplace());
-    }, (in, facts) -> {
-      facts.add(String.valueOf(in.readObject()));
-      facts.add(in.readObject().getClass().getSimpleName());
-    });
+    Outcome jdk =
+        SideBySide.same(
+            out -> {
+              out.writeObject(new InheritsReplace());
+              out.writeObject(new SkipsReplace());
+            },
+            (in, facts) -> {
+              facts.add(String.valueOf(in.readObject()));
+              facts.add(in.readObject().getClass().getSimpleName());
+            });
     assertEquals(List.of("replaced InheritsReplace", "SkipsReplace"), jdk.facts());
   }
 
@@ -751,21 +840,24 @@ class WritingConformanceTest {
   private static List<SideBySide.Writer> notSerializableWriters() {
     Box nested = new Box(1);
     nested.ref = new Plain();
-    return List.of(out -> out.writeObject(new Plain()), out -> out.writeObject(nested),
+    return List.of(
+        out -> out.writeObject(new Plain()),
+        out -> out.writeObject(nested),
         out -> out.writeObject(new ToPlain()));
   }
 
   /**
-   * JOSS §2.1 The ObjectOutputStream Class ("NotSerializableException if an object ... does
-   * not implement Serializable") and §2.5 The writeReplace Method: an object that is not
-   * serializable, at the top level, nested or as a replacement, fails the {@code writeObject}
-   * with {@code NotSerializableException}; so does Codese's stream with {@code
-   * withRequireSerializable(true)}.
+   * JOSS §2.1 The ObjectOutputStream Class ("NotSerializableException if an object ... does not
+   * implement Serializable") and §2.5 The writeReplace Method: an object that is not serializable,
+   * at the top level, nested or as a replacement, fails the {@code writeObject} with {@code
+   * NotSerializableException}; so does Codese's stream with {@code withRequireSerializable(true)}.
    */
   @Test
   void notSerializableObjectsFailTheWriteWhenSerializableIsRequired() throws Exception {
-    Streams requiring = hooked(SideBySide.CODESE, o -> new CodeseOutputStream(o,
-        CodeseOptions.defaults().withRequireSerializable(true)));
+    Streams requiring =
+        hooked(
+            SideBySide.CODESE,
+            o -> new CodeseOutputStream(o, CodeseOptions.defaults().withRequireSerializable(true)));
     for (SideBySide.Writer w : notSerializableWriters()) {
       String jdk = SideBySide.writeFails(SideBySide.JDK, w);
       assertEquals("java.io.NotSerializableException", jdk);
@@ -780,8 +872,8 @@ class WritingConformanceTest {
   @Test
   void notSerializableObjectsFailTheWriteWithDefaultOptions() throws Exception {
     for (SideBySide.Writer w : notSerializableWriters()) {
-      assertEquals(SideBySide.writeFails(SideBySide.JDK, w),
-          SideBySide.writeFails(SideBySide.CODESE, w));
+      assertEquals(
+          SideBySide.writeFails(SideBySide.JDK, w), SideBySide.writeFails(SideBySide.CODESE, w));
     }
   }
 
@@ -792,10 +884,15 @@ class WritingConformanceTest {
    */
   @Test
   void onlyAnExplicitChoiceLetsTheStreamWriteObjectsThatAreNotSerializable() throws Exception {
-    Streams otherOptions = hooked(SideBySide.CODESE, o -> new CodeseOutputStream(o,
-        CodeseOptions.defaults().withRestoreThreads(2)));
-    Streams notRequiring = hooked(SideBySide.CODESE, o -> new CodeseOutputStream(o,
-        CodeseOptions.defaults().withRequireSerializable(false)));
+    Streams otherOptions =
+        hooked(
+            SideBySide.CODESE,
+            o -> new CodeseOutputStream(o, CodeseOptions.defaults().withRestoreThreads(2)));
+    Streams notRequiring =
+        hooked(
+            SideBySide.CODESE,
+            o ->
+                new CodeseOutputStream(o, CodeseOptions.defaults().withRequireSerializable(false)));
     for (SideBySide.Writer w : notSerializableWriters()) {
       assertEquals("java.io.NotSerializableException", SideBySide.writeFails(otherOptions, w));
       assertEquals("none", SideBySide.writeFails(notRequiring, w));
@@ -805,26 +902,29 @@ class WritingConformanceTest {
   /**
    * JOSS §2.1 The ObjectOutputStream Class and §2.3 The writeObject Method: an exception from a
    * class's {@code writeObject} reaches the caller of {@code writeObject} as it is. A documented
-   * difference (README, "Differences from the JDK streams"): the JDK also writes the exception
-   * into the stream, so its reader gets {@code WriteAbortedException} with it as the cause;
-   * Codese writes nothing for the failed object, and its reader reads the next one.
+   * difference (README, "Differences from the JDK streams"): the JDK also writes the exception into
+   * the stream, so its reader gets {@code WriteAbortedException} with it as the cause; Codese
+   * writes nothing for the failed object, and its reader reads the next one.
    */
   @Test
   void aFailingWriteObjectReachesTheCallerAndCodeseWritesNothing() throws Exception {
-    SideBySide.Writer w = out -> {
-      SideBySide.log("write " + thrown(() -> out.writeObject(new FailsToWrite())));
-      out.writeObject("next");
-    };
-    SideBySide.Reader r = (in, facts) -> {
-      facts.add(readOne(in));
-      facts.add(readOne(in));
-    };
+    SideBySide.Writer w =
+        out -> {
+          SideBySide.log("write " + thrown(() -> out.writeObject(new FailsToWrite())));
+          out.writeObject("next");
+        };
+    SideBySide.Reader r =
+        (in, facts) -> {
+          facts.add(readOne(in));
+          facts.add(readOne(in));
+        };
     Outcome jdk = SideBySide.run(SideBySide.JDK, w, r);
     Outcome codese = SideBySide.run(SideBySide.CODESE, w, r);
     assertEquals(List.of("write java.io.InvalidObjectException"), jdk.log());
     assertEquals(jdk.log(), codese.log());
-    assertEquals(List.of("java.io.WriteAbortedException <- java.io.InvalidObjectException",
-        "read next"), jdk.facts());
+    assertEquals(
+        List.of("java.io.WriteAbortedException <- java.io.InvalidObjectException", "read next"),
+        jdk.facts());
     assertEquals(List.of("read next", "java.io.EOFException"), codese.facts());
     assertNotEquals(jdk.facts(), codese.facts());
   }
@@ -832,46 +932,51 @@ class WritingConformanceTest {
   /**
    * JOSS §2.6 The useProtocolVersion Method: data written with {@code PROTOCOL_VERSION_1}
    * (externalizable data not in block data mode) reads back as with version 2. Codese checks the
-   * call and writes its own format either way (CodeseOutputStream's Javadoc); what the reader
-   * gets is the same.
+   * call and writes its own format either way (CodeseOutputStream's Javadoc); what the reader gets
+   * is the same.
    */
   @Test
   void protocolVersionOneDataReadsBackTheSame() throws Exception {
     Box shared = new Box(5);
-    Outcome jdk = SideBySide.same(out -> {
-      out.useProtocolVersion(ObjectStreamConstants.PROTOCOL_VERSION_1);
-      out.writeObject(new Ext(3, shared));
-      out.writeObject(shared);
-    }, (in, facts) -> {
-      Ext e = (Ext) in.readObject();
-      facts.add("n " + e.n + " shared " + (in.readObject() == e.partner));
-    });
+    Outcome jdk =
+        SideBySide.same(
+            out -> {
+              out.useProtocolVersion(ObjectStreamConstants.PROTOCOL_VERSION_1);
+              out.writeObject(new Ext(3, shared));
+              out.writeObject(shared);
+            },
+            (in, facts) -> {
+              Ext e = (Ext) in.readObject();
+              facts.add("n " + e.n + " shared " + (in.readObject() == e.partner));
+            });
     assertEquals(List.of("n 3 shared true"), jdk.facts());
   }
 
   /**
    * JOSS §2.1 The ObjectOutputStream Class, {@code annotateClass} and {@code replaceObject}: a
    * documented difference (README, "Differences from the JDK streams"): Codese names its classes
-   * and does not call either hook, so a subclass's replacement does not take effect; the JDK
-   * calls {@code annotateClass} once per class and {@code replaceObject} for every object.
+   * and does not call either hook, so a subclass's replacement does not take effect; the JDK calls
+   * {@code annotateClass} once per class and {@code replaceObject} for every object.
    */
   @Test
   void annotateClassAndReplaceObjectAreNotCalledByCodese() throws Exception {
     Streams jdkHooked = hooked(SideBySide.JDK, JdkHooked::new);
     Streams codeseHooked = hooked(SideBySide.CODESE, CodeseHooked::new);
-    SideBySide.Writer w = out -> {
-      out.writeObject(new Box(1));
-      out.writeObject(new Box(2));
-    };
-    SideBySide.Reader r = (in, facts) -> {
-      facts.add(String.valueOf(in.readObject()));
-      facts.add(String.valueOf(in.readObject()));
-    };
+    SideBySide.Writer w =
+        out -> {
+          out.writeObject(new Box(1));
+          out.writeObject(new Box(2));
+        };
+    SideBySide.Reader r =
+        (in, facts) -> {
+          facts.add(String.valueOf(in.readObject()));
+          facts.add(String.valueOf(in.readObject()));
+        };
     Outcome jdk = SideBySide.run(jdkHooked, w, r);
     Outcome codese = SideBySide.run(codeseHooked, w, r);
     assertEquals(List.of("Box101", "Box102"), jdk.facts());
-    assertEquals(List.of("replaceObject Box1", "annotateClass Box", "replaceObject Box2"),
-        jdk.log());
+    assertEquals(
+        List.of("replaceObject Box1", "annotateClass Box", "replaceObject Box2"), jdk.log());
     assertEquals(List.of("Box1", "Box2"), codese.facts());
     assertEquals(List.of(), codese.log());
   }
@@ -894,5 +999,4 @@ class WritingConformanceTest {
       }
     };
   }
-
 }

@@ -33,9 +33,14 @@ final class Charts {
    */
   private static void bars(Results r, String graph, Path file) throws IOException {
     List<String> measures = List.of("#d=1 (fresh JVM)", "#d=10 (fresh JVM)", "warm, 1 restore");
-    CategoryChart chart = new CategoryChartBuilder().width(900).height(500)
-        .title(graph + ": restore time (median; warm from JMH)").xAxisTitle("")
-        .yAxisTitle("ms (log scale)").build();
+    CategoryChart chart =
+        new CategoryChartBuilder()
+            .width(900)
+            .height(500)
+            .title(graph + ": restore time (median; warm from JMH)")
+            .xAxisTitle("")
+            .yAxisTitle("ms (log scale)")
+            .build();
     chart.getStyler().setYAxisLogarithmic(true);
     chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
     chart.getStyler().setOverlapped(false);
@@ -43,8 +48,11 @@ final class Charts {
     double min = Double.MAX_VALUE;
     for (String p : PEERS) {
       Results.Warm w = r.warm.get(Results.key(graph, p));
-      List<Double> ys = List.of(r.freshMedian(graph, p, 1), r.freshMedian(graph, p, 10),
-          w == null ? Double.NaN : w.usPerOp / 1000);
+      List<Double> ys =
+          List.of(
+              r.freshMedian(graph, p, 1),
+              r.freshMedian(graph, p, 10),
+              w == null ? Double.NaN : w.usPerOp / 1000);
       boolean complete = true;
       for (double y : ys) {
         complete &= !Double.isNaN(y) && y > 0;
@@ -63,8 +71,14 @@ final class Charts {
       try {
         BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
       } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("chart of " + graph + ": " + e.getMessage()
-            + " series " + chart.getSeriesMap().keySet(), e);
+        throw new IllegalArgumentException(
+            "chart of "
+                + graph
+                + ": "
+                + e.getMessage()
+                + " series "
+                + chart.getSeriesMap().keySet(),
+            e);
       }
     }
   }
@@ -73,9 +87,15 @@ final class Charts {
     if (r.curve.isEmpty()) {
       return;
     }
-    XYChart chart = new XYChartBuilder().width(1000).height(600)
-        .title("Figure 6: cumulative time vs restores, " + r.curveGraph + " (one fresh JVM each)")
-        .xAxisTitle("number of restores (log)").yAxisTitle("cumulative ms (log)").build();
+    XYChart chart =
+        new XYChartBuilder()
+            .width(1000)
+            .height(600)
+            .title(
+                "Figure 6: cumulative time vs restores, " + r.curveGraph + " (one fresh JVM each)")
+            .xAxisTitle("number of restores (log)")
+            .yAxisTitle("cumulative ms (log)")
+            .build();
     chart.getStyler().setXAxisLogarithmic(true);
     chart.getStyler().setYAxisLogarithmic(true);
     chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);

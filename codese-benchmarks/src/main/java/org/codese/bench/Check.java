@@ -11,9 +11,9 @@ import java.util.Arrays;
  * restored graph must equal the JDK bytes of the graph JDK deserialization restores from the
  * original's bytes ("jdk-bytes"). JDK serialization is not idempotent (a HashMap records its table
  * capacity, which its readObject recomputes), so where those bytes differ the restored graph is
- * also accepted if one more JDK round trip of it gives the same bytes as one more round trip of
- * the reference ("jdk-bytes-normalized"); the report says which check passed. Graphs JDK
- * serialization cannot write get the structural check of {@link GraphWalk#compare}.
+ * also accepted if one more JDK round trip of it gives the same bytes as one more round trip of the
+ * reference ("jdk-bytes-normalized"); the report says which check passed. Graphs JDK serialization
+ * cannot write get the structural check of {@link GraphWalk#compare}.
  */
 public final class Check {
   private final Object original;
@@ -30,7 +30,9 @@ public final class Check {
     this.reference = first == null ? null : jdkBytes(jdkRead(first));
   }
 
-  /** @return whether the graph is checked through JDK serialization */
+  /**
+   * @return whether the graph is checked through JDK serialization
+   */
   public boolean jdkSerializable() {
     return reference != null;
   }
@@ -57,8 +59,13 @@ public final class Check {
       return "ok jdk-bytes-normalized";
     }
     int at = Arrays.mismatch(got, reference);
-    return "WRONG jdk-bytes: " + got.length + " vs " + reference.length + " bytes, first difference"
-        + " at byte " + at;
+    return "WRONG jdk-bytes: "
+        + got.length
+        + " vs "
+        + reference.length
+        + " bytes, first difference"
+        + " at byte "
+        + at;
   }
 
   static byte[] jdkBytesOrNull(Object o) throws Exception {

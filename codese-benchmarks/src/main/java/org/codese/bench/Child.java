@@ -52,7 +52,10 @@ public final class Child {
         break;
       case "capture":
         for (String graph : args[1].split(",")) {
-          capture(graph, Path.of(args[2]), Long.parseLong(args[3]),
+          capture(
+              graph,
+              Path.of(args[2]),
+              Long.parseLong(args[3]),
               Arrays.asList(args).subList(4, args.length));
         }
         break;
@@ -67,8 +70,11 @@ public final class Child {
         }
         break;
       case "streamwrite":
-        System.out.println("@@ " + StreamCase.write(args[1], Path.of(args[2])) + " "
-            + Files.size(Path.of(args[2])));
+        System.out.println(
+            "@@ "
+                + StreamCase.write(args[1], Path.of(args[2]))
+                + " "
+                + Files.size(Path.of(args[2])));
         break;
       case "streamread":
         double[] read = StreamCase.read(args[1], Path.of(args[2]));
@@ -169,8 +175,21 @@ public final class Child {
     }
     long classes =
         ManagementFactory.getClassLoadingMXBean().getTotalLoadedClassCount() - classesBefore;
-    System.out.println("@@ " + heapBefore + " " + heapPeak + " " + metaBefore + " " + metaPeak
-        + " " + classes + " " + allocated + " " + last.getClass().getName());
+    System.out.println(
+        "@@ "
+            + heapBefore
+            + " "
+            + heapPeak
+            + " "
+            + metaBefore
+            + " "
+            + metaPeak
+            + " "
+            + classes
+            + " "
+            + allocated
+            + " "
+            + last.getClass().getName());
   }
 
   private static String oneLine(Throwable e) {
@@ -205,8 +224,19 @@ public final class Child {
         }
         Arrays.sort(warm, 0, n);
         double median = n == 0 ? Double.NaN : warm[n / 2];
-        System.out.println("@@ " + graph + " " + name + " ok " + first + " " + median + " " + n + " "
-            + bytes.length);
+        System.out.println(
+            "@@ "
+                + graph
+                + " "
+                + name
+                + " ok "
+                + first
+                + " "
+                + median
+                + " "
+                + n
+                + " "
+                + bytes.length);
       } catch (Peer.NotApplicable e) {
         Files.deleteIfExists(file);
         System.out.println("@@ " + graph + " " + name + " n/a 0 0 0 0 " + oneLine(e));
@@ -241,12 +271,14 @@ public final class Child {
       } catch (Throwable e) {
         verdict = "FAILED " + oneLine(e);
       }
-      System.out.println("@@ " + graph + " " + name + " " + verdict.replace('\n', ' ').replace(',', ';'));
+      System.out.println(
+          "@@ " + graph + " " + name + " " + verdict.replace('\n', ' ').replace(',', ';'));
     }
   }
 
   private static void stats(String graph) throws Exception {
     GraphWalk.Stats s = GraphWalk.stats(Graphs.build(graph));
-    System.out.println("@@ " + graph + " " + s.objects + " " + s.refs + " " + s.prims + " " + s.opaque);
+    System.out.println(
+        "@@ " + graph + " " + s.objects + " " + s.refs + " " + s.prims + " " + s.opaque);
   }
 }

@@ -33,15 +33,17 @@ import org.junit.platform.launcher.listeners.TestExecutionSummary;
  *   <li>{@code build}: {@code @BeforeEach} builds the tree by inserting its keys;
  *   <li>{@code jdk}: {@code @BeforeAll} reads the JDK-serialized bytes, {@code @BeforeEach}
  *       deserializes them with {@code ObjectInputStream};
- *   <li>{@code codese}: a {@code @Fixture} field of codese-junit (loaded once per class, one
- *       {@code restore()} per test).
+ *   <li>{@code codese}: a {@code @Fixture} field of codese-junit (loaded once per class, one {@code
+ *       restore()} per test).
  * </ul>
  */
 public final class FixtureCase {
   /** The number of tests of a full run. */
   static final int TESTS = 1_000;
+
   /** The fixture's size, in nodes (plus the tree object). */
   static final int NODES = 100_000;
+
   /** The variants timed. */
   static final String[] VARIANTS = {"build", "jdk", "codese"};
 
@@ -50,7 +52,9 @@ public final class FixtureCase {
 
   private FixtureCase() {}
 
-  /** @return the fixture, as the factory and {@code @BeforeEach} build it */
+  /**
+   * @return the fixture, as the factory and {@code @BeforeEach} build it
+   */
   public static RedBlackTree build() {
     return RedBlackTree.random(NODES, 42);
   }
@@ -143,12 +147,15 @@ public final class FixtureCase {
    */
   static long[] run(String variant, Path dir) {
     System.setProperty(SER_KEY, dir.resolve("fixture.ser").toString());
-    Class<?> tests = variant.equals("build") ? BuildTests.class
-        : variant.equals("jdk") ? JdkTests.class : CodeseTests.class;
-    LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
-        .selectors(DiscoverySelectors.selectClass(tests))
-        .configurationParameter("codese.fixtures.dir", dir.resolve("fixtures").toString())
-        .build();
+    Class<?> tests =
+        variant.equals("build")
+            ? BuildTests.class
+            : variant.equals("jdk") ? JdkTests.class : CodeseTests.class;
+    LauncherDiscoveryRequest request =
+        LauncherDiscoveryRequestBuilder.request()
+            .selectors(DiscoverySelectors.selectClass(tests))
+            .configurationParameter("codese.fixtures.dir", dir.resolve("fixtures").toString())
+            .build();
     SummaryGeneratingListener listener = new SummaryGeneratingListener();
     LauncherFactory.create().execute(request, listener);
     TestExecutionSummary s = listener.getSummary();

@@ -22,6 +22,7 @@ public final class GraphWalk {
     public long objects;
     public long refs;
     public long prims;
+
     /** objects whose fields could not be read (closed JDK classes): counted, not descended */
     public long opaque;
   }
@@ -29,8 +30,8 @@ public final class GraphWalk {
   private static final Map<Class<?>, List<Field>> FIELDS = new HashMap<>();
 
   /**
-   * All instance fields of a class and its superclasses, made accessible, or {@code null} if one
-   * of them cannot be (a class of a closed JDK package).
+   * All instance fields of a class and its superclasses, made accessible, or {@code null} if one of
+   * them cannot be (a class of a closed JDK package).
    */
   private static List<Field> fields(Class<?> c, boolean skipTransient) {
     List<Field> cached = FIELDS.get(c);
@@ -69,13 +70,15 @@ public final class GraphWalk {
   }
 
   private static boolean leaf(Object o) {
-    return o instanceof Class || o instanceof ClassLoader || o instanceof Thread
+    return o instanceof Class
+        || o instanceof ClassLoader
+        || o instanceof Thread
         || o instanceof Module;
   }
 
   /**
-   * Counts reachable objects (arrays included), reference fields and array slots that are not
-   * null, and primitive fields and array elements that are not zero/false.
+   * Counts reachable objects (arrays included), reference fields and array slots that are not null,
+   * and primitive fields and array elements that are not zero/false.
    *
    * @param root the graph
    * @return the counts
@@ -155,8 +158,11 @@ public final class GraphWalk {
   }
 
   private static boolean valueLike(Object o) {
-    return o instanceof String || o instanceof Number || o instanceof Boolean
-        || o instanceof Character || o instanceof Enum;
+    return o instanceof String
+        || o instanceof Number
+        || o instanceof Boolean
+        || o instanceof Character
+        || o instanceof Enum;
   }
 
   /**

@@ -22,7 +22,6 @@ import java.util.stream.Stream;
 import java.util.zip.GZIPOutputStream;
 import org.codese.bench.graphs.Graphs;
 import org.codese.bench.jmh.WarmRestore;
-import org.codese.bench.peers.Peer;
 import org.codese.bench.peers.Peers;
 import org.openjdk.jmh.profile.GCProfiler;
 import org.openjdk.jmh.results.Result;
@@ -93,11 +92,12 @@ public final class Main {
           System.exit(2);
       }
     }
-    String name = "bench-" + LocalDate.now() + "-jdk" + Runtime.version().feature()
-        + (quick ? "-quick" : "");
+    String name =
+        "bench-" + LocalDate.now() + "-jdk" + Runtime.version().feature() + (quick ? "-quick" : "");
     Path out = base.resolve(name);
     if (Files.exists(out)) {
-      out = base.resolve(name + "-" + LocalTime.now().format(DateTimeFormatter.ofPattern("HHmmss")));
+      out =
+          base.resolve(name + "-" + LocalTime.now().format(DateTimeFormatter.ofPattern("HHmmss")));
     }
     Files.createDirectories(out);
     Path work = Files.createTempDirectory("codese-bench");
@@ -135,8 +135,17 @@ public final class Main {
 
   /** Libraries every child needs: the graphs' own; peers' jars are added per peer. */
   private static final List<String> GRAPH_LIBS =
-      List.of("codese-samples", "commons-math3", "guava", "failureaccess", "commons-collections4",
-          "jgrapht", "jheaps", "apfloat", "asm", "javaparser");
+      List.of(
+          "codese-samples",
+          "commons-math3",
+          "guava",
+          "failureaccess",
+          "commons-collections4",
+          "jgrapht",
+          "jheaps",
+          "apfloat",
+          "asm",
+          "javaparser");
 
   private static List<String> peerLibs(String peer) {
     switch (Peers.fileOwner(peer)) {
@@ -229,8 +238,12 @@ public final class Main {
     run.status = p.waitFor();
     run.wallMs = (System.nanoTime() - t0) / 1e6;
     if (run.status != 0) {
-      String what = String.join(" ", args) + " exited " + run.status + ": "
-          + String.join(" | ", run.other.subList(0, Math.min(6, run.other.size())));
+      String what =
+          String.join(" ", args)
+              + " exited "
+              + run.status
+              + ": "
+              + String.join(" | ", run.other.subList(0, Math.min(6, run.other.size())));
       r.errors.add(what);
       log("child failed: " + what);
     }
@@ -252,8 +265,15 @@ public final class Main {
     for (String p : Peers.ALL) {
       r.peerConfigs.put(p, Peers.byName(p).config());
     }
-    log("JDK " + Runtime.version() + ", " + Runtime.getRuntime().availableProcessors()
-        + " cores, " + (quick ? "quick" : "full") + " mode; results in " + out);
+    log(
+        "JDK "
+            + Runtime.version()
+            + ", "
+            + Runtime.getRuntime().availableProcessors()
+            + " cores, "
+            + (quick ? "quick" : "full")
+            + " mode; results in "
+            + out);
 
     captureAll(graphs);
     statsAll(graphs);
@@ -327,16 +347,23 @@ public final class Main {
     List<String> peers = capturingPeers();
     if (quick) {
       log("capture: all graphs and peers in one JVM (first-call times are not from fresh JVMs)");
-      List<String> args = new ArrayList<>(List.of("capture", String.join(",", graphs),
-          work.toString(), "0"));
+      List<String> args =
+          new ArrayList<>(List.of("capture", String.join(",", graphs), work.toString(), "0"));
       args.addAll(peers);
       parseCaptures(child(fullClassPath(), List.of(), args.toArray(new String[0])));
     } else {
       for (String g : graphs) {
         for (String p : peers) {
           log("capture " + g + " " + p + " (fresh JVM)");
-          parseCaptures(child(fullClassPath(), List.of(), "capture", g, work.toString(),
-              big(g) ? "1" : "1000", p));
+          parseCaptures(
+              child(
+                  fullClassPath(),
+                  List.of(),
+                  "capture",
+                  g,
+                  work.toString(),
+                  big(g) ? "1" : "1000",
+                  p));
         }
       }
     }
@@ -400,12 +427,25 @@ public final class Main {
   }
 
   private static final List<String> OPENS =
-      List.of("java.lang", "java.util", "java.util.concurrent", "java.util.concurrent.atomic",
-          "java.util.concurrent.locks", "java.math", "java.time", "java.time.zone", "java.net",
-          "java.lang.invoke", "java.util.regex", "java.nio", "java.io", "java.lang.ref");
+      List.of(
+          "java.lang",
+          "java.util",
+          "java.util.concurrent",
+          "java.util.concurrent.atomic",
+          "java.util.concurrent.locks",
+          "java.math",
+          "java.time",
+          "java.time.zone",
+          "java.net",
+          "java.lang.invoke",
+          "java.util.regex",
+          "java.nio",
+          "java.io",
+          "java.lang.ref");
 
   private void statsAll(List<String> graphs) throws Exception {
-    log("Figure 4 statistics (one JVM with java.base opened to reflection, used for counting only)");
+    log(
+        "Figure 4 statistics (one JVM with java.base opened to reflection, used for counting only)");
     List<String> jvm = new ArrayList<>();
     for (String p : OPENS) {
       jvm.add("--add-opens=java.base/" + p + "=ALL-UNNAMED");
@@ -413,8 +453,11 @@ public final class Main {
     Run run = child(fullClassPath(), jvm, "stats", String.join(",", graphs));
     for (String line : run.lines) {
       String[] f = line.split(" ");
-      r.stats.put(f[0], new long[] {Long.parseLong(f[1]), Long.parseLong(f[2]),
-          Long.parseLong(f[3]), Long.parseLong(f[4])});
+      r.stats.put(
+          f[0],
+          new long[] {
+            Long.parseLong(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3]), Long.parseLong(f[4])
+          });
     }
   }
 
@@ -440,7 +483,8 @@ public final class Main {
         Results.Capture c = r.captures.getOrDefault(g, Map.of()).get(Peers.fileOwner(p));
         String v = r.verdicts(g).get(p);
         if (c != null && !c.status.equals("ok")) {
-          r.verdicts.computeIfAbsent(g, k -> new LinkedHashMap<>())
+          r.verdicts
+              .computeIfAbsent(g, k -> new LinkedHashMap<>())
               .put(p, (c.status.equals("n/a") ? "n/a " : "FAILED capture: ") + c.message);
         } else if (v == null) {
           r.verdicts.computeIfAbsent(g, k -> new LinkedHashMap<>()).put(p, "FAILED no verdict");
@@ -449,8 +493,10 @@ public final class Main {
     }
   }
 
-  /** The peers timed on a graph: those that restored it correctly; Fory without code generation
-   * only where Fory with it did not; Codese with 2 threads not on the smallest trees. */
+  /**
+   * The peers timed on a graph: those that restored it correctly; Fory without code generation only
+   * where Fory with it did not; Codese with 2 threads not on the smallest trees.
+   */
   List<String> timedPeers(String graph) {
     List<String> ps = new ArrayList<>();
     for (String p : Peers.ALL) {
@@ -479,10 +525,17 @@ public final class Main {
           }
           for (String p : timedPeers(g)) {
             log("#d=" + d + " sample " + (s + 1) + "/" + max + " " + g + " " + p);
-            Run run = child(classPath(p), List.of(), "restore", p,
-                work.resolve(fileOf(g, p)).toString(), Integer.toString(d));
+            Run run =
+                child(
+                    classPath(p),
+                    List.of(),
+                    "restore",
+                    p,
+                    work.resolve(fileOf(g, p)).toString(),
+                    Integer.toString(d));
             if (run.status == 0 && !run.lines.isEmpty()) {
-              r.fresh.computeIfAbsent(Results.key(g, p, d), k -> new ArrayList<>())
+              r.fresh
+                  .computeIfAbsent(Results.key(g, p, d), k -> new ArrayList<>())
                   .add(Double.parseDouble(run.lines.get(0).split(" ")[0]));
               if (d == 1) {
                 r.wall.computeIfAbsent(Results.key(g, p), k -> new ArrayList<>()).add(run.wallMs);
@@ -518,15 +571,24 @@ public final class Main {
     r.curveGraph = graph;
     for (String p : timedPeers(graph)) {
       log("Figure 6 curve " + graph + " " + p + " up to " + max + " restores");
-      Run run = child(classPath(p), List.of(), "curve", p, work.resolve(fileOf(graph, p)).toString(),
-          Integer.toString(max));
+      Run run =
+          child(
+              classPath(p),
+              List.of(),
+              "curve",
+              p,
+              work.resolve(fileOf(graph, p)).toString(),
+              Integer.toString(max));
       if (run.status == 0 && !run.lines.isEmpty()) {
         List<double[]> points = new ArrayList<>();
         for (String pt : run.lines.get(0).split(" ")) {
           int colon = pt.indexOf(':');
           if (colon > 0) {
-            points.add(new double[] {Double.parseDouble(pt.substring(0, colon)),
-                Double.parseDouble(pt.substring(colon + 1))});
+            points.add(
+                new double[] {
+                  Double.parseDouble(pt.substring(0, colon)),
+                  Double.parseDouble(pt.substring(colon + 1))
+                });
           }
         }
         r.curve.put(p, points);
@@ -581,8 +643,9 @@ public final class Main {
     for (int s = 0; s < samples; s++) {
       for (String v : FixtureCase.VARIANTS) {
         log("test fixtures: " + tests + " tests, " + v + ", sample " + (s + 1) + "/" + samples);
-        Run run = child(fullClassPath(), List.of(), "fixture", v, dir.toString(),
-            Integer.toString(tests));
+        Run run =
+            child(
+                fullClassPath(), List.of(), "fixture", v, dir.toString(), Integer.toString(tests));
         if (run.status != 0 || run.lines.isEmpty()) {
           continue;
         }
@@ -600,21 +663,26 @@ public final class Main {
     for (String g : graphs) {
       for (String p : timedPeers(g)) {
         log("warm (JMH, -prof gc) " + g + " " + p);
-        ChainedOptionsBuilder o = new OptionsBuilder()
-            .include(WarmRestore.class.getName() + ".restore")
-            .param("file", work.resolve(fileOf(g, p)).toString())
-            .param("peer", p)
-            .forks(1)
-            .jvmArgsAppend("-Xmx8g")
-            .addProfiler(GCProfiler.class)
-            .shouldFailOnError(true)
-            .output(out.resolve("jmh-log.txt").toString() + "." + g + "." + p);
+        ChainedOptionsBuilder o =
+            new OptionsBuilder()
+                .include(WarmRestore.class.getName() + ".restore")
+                .param("file", work.resolve(fileOf(g, p)).toString())
+                .param("peer", p)
+                .forks(1)
+                .jvmArgsAppend("-Xmx8g")
+                .addProfiler(GCProfiler.class)
+                .shouldFailOnError(true)
+                .output(out.resolve("jmh-log.txt").toString() + "." + g + "." + p);
         if (quick) {
-          o.warmupIterations(1).warmupTime(TimeValue.milliseconds(500))
-              .measurementIterations(2).measurementTime(TimeValue.milliseconds(300));
+          o.warmupIterations(1)
+              .warmupTime(TimeValue.milliseconds(500))
+              .measurementIterations(2)
+              .measurementTime(TimeValue.milliseconds(300));
         } else {
-          o.warmupIterations(3).warmupTime(TimeValue.milliseconds(500))
-              .measurementIterations(4).measurementTime(TimeValue.milliseconds(500));
+          o.warmupIterations(3)
+              .warmupTime(TimeValue.milliseconds(500))
+              .measurementIterations(4)
+              .measurementTime(TimeValue.milliseconds(500));
         }
         try {
           Collection<RunResult> results = new Runner(o.build()).run();

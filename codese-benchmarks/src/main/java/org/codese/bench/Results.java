@@ -41,27 +41,38 @@ final class Results {
   final Map<String, long[]> stats = new LinkedHashMap<>();
   final Map<String, Map<String, Capture>> captures = new LinkedHashMap<>();
   final Map<String, Map<String, String>> verdicts = new LinkedHashMap<>();
+
   /** key graph|peer|d to cumulative ms, one per fresh JVM */
   final Map<String, List<Double>> fresh = new LinkedHashMap<>();
+
   /** key graph|peer to whole-process wall ms of the #d=1 JVMs */
   final Map<String, List<Double>> wall = new LinkedHashMap<>();
+
   final Map<String, Warm> warm = new LinkedHashMap<>();
   final Map<String, Memory> memory = new LinkedHashMap<>();
+
   /** peer to (restores, cumulative ms) */
   final Map<String, List<double[]>> curve = new LinkedHashMap<>();
+
   final List<String> errors = new ArrayList<>();
+
   /** graph-peer pairs that failed and are not in known-failures.txt */
   final List<String> unexpected = new ArrayList<>();
+
   /** pairs listed in known-failures.txt that passed */
   final List<String> nowPassing = new ArrayList<>();
+
   String curveGraph;
+
   /** {@link StreamCase}: peer to bytes of the file, write ms, checksum of the objects read */
   final Map<String, double[]> streamFiles = new LinkedHashMap<>();
+
   /** {@link StreamCase}: peer to read ms, one per fresh JVM */
   final Map<String, List<Double>> streamReads = new LinkedHashMap<>();
 
   /** {@link FixtureCase}: the number of tests per run */
   int fixtureTests;
+
   /** {@link FixtureCase}: variant to total ms, one per fresh JVM */
   final Map<String, List<Double>> fixtureRuns = new LinkedHashMap<>();
 

@@ -13,14 +13,15 @@ import java.nio.file.Path;
 
 /**
  * Many small objects over one stream: {@code N} messages, each written by its own {@code
- * writeObject} (a segment each with Codese's live streams), read back one {@code readObject} at
- * a time, as a socket protocol or an append-only log does. The JDK's streams and Codese's drop-in
- * streams, each written in one child JVM and read in fresh ones: what the file costs, and the
- * time from opening it to the last object read.
+ * writeObject} (a segment each with Codese's live streams), read back one {@code readObject} at a
+ * time, as a socket protocol or an append-only log does. The JDK's streams and Codese's drop-in
+ * streams, each written in one child JVM and read in fresh ones: what the file costs, and the time
+ * from opening it to the last object read.
  */
 final class StreamCase {
   /** The number of objects in a stream. */
   static final int N = 2_000;
+
   /** The peers timed: the JDK's streams and Codese's. */
   static final String[] PEERS = {"jdk", "codese"};
 
@@ -53,8 +54,8 @@ final class StreamCase {
   }
 
   /**
-   * Writes {@link #N} messages, one {@code writeObject} each, every tenth answering the one
-   * before it.
+   * Writes {@link #N} messages, one {@code writeObject} each, every tenth answering the one before
+   * it.
    *
    * @param peer {@code jdk} or {@code codese}
    * @param file where

@@ -18,8 +18,8 @@ public final class RbtFloor {
   private final int[] right;
   private final int[] parent;
 
-  private RbtFloor(int size, int root, int[] keys, boolean[] colors, int[] left, int[] right,
-      int[] parent) {
+  private RbtFloor(
+      int size, int root, int[] keys, boolean[] colors, int[] left, int[] right, int[] parent) {
     this.size = size;
     this.root = root;
     this.keys = keys;
@@ -100,7 +100,9 @@ public final class RbtFloor {
     return new RbtFloor(size, root, keys, colors, links[0], links[1], links[2]);
   }
 
-  /** @return a new tree, built directly */
+  /**
+   * @return a new tree, built directly
+   */
   public RedBlackTree build() {
     int n = keys.length;
     RedBlackTree.Node[] nodes = new RedBlackTree.Node[n];

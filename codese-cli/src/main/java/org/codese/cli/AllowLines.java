@@ -8,8 +8,8 @@ import org.codese.load.AllowList;
 import org.codese.program.ClassEntry;
 
 /**
- * The allowed-class list a snapshot file needs, as {@code inspect} and {@code verify} print it:
- * the classes its segments instantiate or write where {@code ObjectInputStream} would refuse to,
+ * The allowed-class list a snapshot file needs, as {@code inspect} and {@code verify} print it: the
+ * classes its segments instantiate or write where {@code ObjectInputStream} would refuse to,
  * computed without running or defining any of its code and without initialising any class.
  */
 final class AllowLines {

@@ -13,11 +13,16 @@ final class AllowOption {
   @Spec(Spec.Target.MIXEE)
   CommandSpec spec;
 
-  @Option(names = "--allow", paramLabel = "PATTERN", split = ",",
-      description = {"Classes to admit beyond what ObjectInputStream would restore (classes that"
-          + " are not Serializable), as CodeseOptions.withAllowedClasses does: com.example.Foo,"
-          + " com.example.* (a package), com.example.** (and subpackages), ** (everything; a"
-          + " trusted file only). Repeat it or separate patterns with commas."})
+  @Option(
+      names = "--allow",
+      paramLabel = "PATTERN",
+      split = ",",
+      description = {
+        "Classes to admit beyond what ObjectInputStream would restore (classes that"
+            + " are not Serializable), as CodeseOptions.withAllowedClasses does: com.example.Foo,"
+            + " com.example.* (a package), com.example.** (and subpackages), ** (everything; a"
+            + " trusted file only). Repeat it or separate patterns with commas."
+      })
   List<String> patterns = new ArrayList<>();
 
   /**

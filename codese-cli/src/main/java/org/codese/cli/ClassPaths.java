@@ -19,13 +19,14 @@ final class ClassPaths {
    * Codese sets fields with plain {@code putfield} only for classes it sees through its own class
    * loader, and a snapshot captured that way restores only where that holds again. So {@code
    * convert} and {@code to-ser} with {@code --classpath} run again inside one loader that holds
-   * both the tool and the given class path: converted files then restore at full speed in a
-   * program with both on its class path, and snapshots written by such programs restore here.
+   * both the tool and the given class path: converted files then restore at full speed in a program
+   * with both on its class path, and snapshots written by such programs restore here.
    *
    * @return the exit code of the command run inside that loader, or {@code null} to run here
    */
   static Integer runIsolated(String[] args, java.io.PrintStream out, java.io.PrintStream err) {
-    if (args.length == 0 || !(args[0].equals("convert") || args[0].equals("to-ser"))
+    if (args.length == 0
+        || !(args[0].equals("convert") || args[0].equals("to-ser"))
         || System.getProperty(ISOLATED) != null) {
       return null;
     }
@@ -57,12 +58,14 @@ final class ClassPaths {
     urls.addAll(urls(cp));
     System.setProperty(ISOLATED, "true");
     ClassLoader saved = Thread.currentThread().getContextClassLoader();
-    try (URLClassLoader loader = new URLClassLoader("codese-classpath",
-        urls.toArray(URL[]::new), ClassLoader.getPlatformClassLoader())) {
+    try (URLClassLoader loader =
+        new URLClassLoader(
+            "codese-classpath", urls.toArray(URL[]::new), ClassLoader.getPlatformClassLoader())) {
       Thread.currentThread().setContextClassLoader(loader);
       Class<?> main = Class.forName(Main.class.getName(), true, loader);
-      java.lang.reflect.Method run = main.getDeclaredMethod("run", String[].class,
-          java.io.PrintStream.class, java.io.PrintStream.class);
+      java.lang.reflect.Method run =
+          main.getDeclaredMethod(
+              "run", String[].class, java.io.PrintStream.class, java.io.PrintStream.class);
       run.setAccessible(true);
       return (Integer) run.invoke(null, rest.toArray(String[]::new), out, err);
     } catch (CliException e) {

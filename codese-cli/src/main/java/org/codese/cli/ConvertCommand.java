@@ -29,45 +29,57 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code codese convert}: a JDK serialization file becomes a Codese object stream. */
-@Command(name = "convert", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+@Command(
+    name = "convert",
+    mixinStandardHelpOptions = true,
+    versionProvider = Main.Version.class,
     description = {
-        "Reads a file written by ObjectOutputStream (one or several objects, with primitive"
-            + " data between them), restores it with the JDK's ObjectInputStream and writes the"
-            + " same sequence to a Codese object stream (CodeseOutputStream), with the same"
-            + " sharing: reading OUT with CodeseInputStream yields what ObjectInputStream yielded"
-            + " from INPUT.",
-        "",
-        "Primitive data between objects is carried as bytes: ObjectInputStream reports it as"
-            + " an OptionalDataException giving its length; those bytes are read with readFully"
-            + " and written unchanged with write(byte[]), so that readInt, readUTF etc. read"
-            + " the same values back. Adjacent blocks are joined.",
-        "",
-        "On success prints one line: what was read and written, with sizes.",
-        "",
-        "INPUT is deserialized by the JDK: convert only files you trust."},
+      "Reads a file written by ObjectOutputStream (one or several objects, with primitive"
+          + " data between them), restores it with the JDK's ObjectInputStream and writes the"
+          + " same sequence to a Codese object stream (CodeseOutputStream), with the same"
+          + " sharing: reading OUT with CodeseInputStream yields what ObjectInputStream yielded"
+          + " from INPUT.",
+      "",
+      "Primitive data between objects is carried as bytes: ObjectInputStream reports it as"
+          + " an OptionalDataException giving its length; those bytes are read with readFully"
+          + " and written unchanged with write(byte[]), so that readInt, readUTF etc. read"
+          + " the same values back. Adjacent blocks are joined.",
+      "",
+      "On success prints one line: what was read and written, with sizes.",
+      "",
+      "INPUT is deserialized by the JDK: convert only files you trust."
+    },
     footer = {"", "Example:", "  codese convert state.ser -o state.cdse --classpath app.jar"})
 final class ConvertCommand implements Callable<Integer> {
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
-  @Mixin
-  Common common;
+  @Mixin Common common;
 
   @Parameters(index = "0", paramLabel = "INPUT.ser", description = "A JDK serialization file.")
   Path input;
 
-  @Option(names = {"-o", "--output"}, required = true, paramLabel = "OUT.cdse",
+  @Option(
+      names = {"-o", "--output"},
+      required = true,
+      paramLabel = "OUT.cdse",
       description = "The Codese object stream to write (replaced if it exists).")
   Path output;
 
-  @Option(names = {"--classpath", "-cp"}, paramLabel = "CP",
-      description = "Where INPUT's classes are: jars and directories separated by '"
-          + "${sys:path.separator}'. The JDK's classes are always seen.")
+  @Option(
+      names = {"--classpath", "-cp"},
+      paramLabel = "CP",
+      description =
+          "Where INPUT's classes are: jars and directories separated by '"
+              + "${sys:path.separator}'. The JDK's classes are always seen.")
   String classpath;
 
-  @Option(names = "--progress", paramLabel = "WHEN", defaultValue = "auto",
-      description = "Draw a progress bar on standard error for runs over a second: auto (when"
-          + " standard error is a terminal), always or never. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--progress",
+      paramLabel = "WHEN",
+      defaultValue = "auto",
+      description =
+          "Draw a progress bar on standard error for runs over a second: auto (when"
+              + " standard error is a terminal), always or never. Default: ${DEFAULT-VALUE}.")
   String progress;
 
   /** A block of primitive data between objects. */
@@ -75,13 +87,16 @@ final class ConvertCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    boolean draw = switch (progress) {
-      case "always" -> true;
-      case "never" -> false;
-      case "auto" -> System.console() != null;
-      default -> throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-          "--progress must be auto, always or never, not '" + progress + "'");
-    };
+    boolean draw =
+        switch (progress) {
+          case "always" -> true;
+          case "never" -> false;
+          case "auto" -> System.console() != null;
+          default ->
+              throw new picocli.CommandLine.ParameterException(
+                  spec.commandLine(),
+                  "--progress must be auto, always or never, not '" + progress + "'");
+        };
     ClassLoader loader = ClassPaths.loader(classpath);
     long size;
     try {
@@ -114,12 +129,26 @@ final class ConvertCommand implements Callable<Integer> {
         objects++;
       }
     }
-    String data = blocks == 0 ? "" : String.format(Locale.ROOT,
-        " and %,d byte%s of primitive data in %,d block%s", dataBytes, dataBytes == 1 ? "" : "s",
-        blocks, blocks == 1 ? "" : "s");
-    return String.format(Locale.ROOT, "converted %s (%,d bytes) to %s (%,d bytes): %,d object%s%s,"
-        + " one segment per object", input, inputSize, output, Files.size(output), objects,
-        objects == 1 ? "" : "s", data);
+    String data =
+        blocks == 0
+            ? ""
+            : String.format(
+                Locale.ROOT,
+                " and %,d byte%s of primitive data in %,d block%s",
+                dataBytes,
+                dataBytes == 1 ? "" : "s",
+                blocks,
+                blocks == 1 ? "" : "s");
+    return String.format(
+        Locale.ROOT,
+        "converted %s (%,d bytes) to %s (%,d bytes): %,d object%s%s," + " one segment per object",
+        input,
+        inputSize,
+        output,
+        Files.size(output),
+        objects,
+        objects == 1 ? "" : "s",
+        data);
   }
 
   private List<Object> read(ClassLoader loader, long size, Progress bar) {
@@ -128,17 +157,18 @@ final class ConvertCommand implements Callable<Integer> {
     Thread.currentThread().setContextClassLoader(loader);
     try (InputStream raw = Files.newInputStream(input);
         Counting counting = new Counting(new BufferedInputStream(raw, 1 << 16), bar);
-        ObjectInputStream in = new ObjectInputStream(counting) {
-          @Override
-          protected Class<?> resolveClass(ObjectStreamClass desc)
-              throws IOException, ClassNotFoundException {
-            try {
-              return Class.forName(desc.getName(), false, loader);
-            } catch (ClassNotFoundException e) {
-              return super.resolveClass(desc);
-            }
-          }
-        }) {
+        ObjectInputStream in =
+            new ObjectInputStream(counting) {
+              @Override
+              protected Class<?> resolveClass(ObjectStreamClass desc)
+                  throws IOException, ClassNotFoundException {
+                try {
+                  return Class.forName(desc.getName(), false, loader);
+                } catch (ClassNotFoundException e) {
+                  return super.resolveClass(desc);
+                }
+              }
+            }) {
       while (true) {
         long before = counting.count;
         try {
@@ -160,22 +190,45 @@ final class ConvertCommand implements Callable<Integer> {
           if (before == size && counting.count == size) {
             break;
           }
-          throw new CliException(input + ": truncated: the file ends inside an object (read "
-              + counting.count + " of " + size + " bytes); restore the complete file", e);
+          throw new CliException(
+              input
+                  + ": truncated: the file ends inside an object (read "
+                  + counting.count
+                  + " of "
+                  + size
+                  + " bytes); restore the complete file",
+              e);
         }
       }
     } catch (ClassNotFoundException e) {
-      throw new CliException(input + ": class " + e.getMessage() + " is not on the class path;"
-          + " add its jar or directory with --classpath", e);
+      throw new CliException(
+          input
+              + ": class "
+              + e.getMessage()
+              + " is not on the class path;"
+              + " add its jar or directory with --classpath",
+          e);
     } catch (InvalidClassException e) {
-      throw new CliException(input + ": " + e.getMessage() + "; the class on the class path is"
-          + " not the one the file was written with", e);
+      throw new CliException(
+          input
+              + ": "
+              + e.getMessage()
+              + "; the class on the class path is"
+              + " not the one the file was written with",
+          e);
     } catch (StreamCorruptedException e) {
-      throw new CliException(input + ": not a valid JDK serialization stream (" + e.getMessage()
-          + "); give a file written by ObjectOutputStream", e);
+      throw new CliException(
+          input
+              + ": not a valid JDK serialization stream ("
+              + e.getMessage()
+              + "); give a file written by ObjectOutputStream",
+          e);
     } catch (EOFException e) {
-      throw new CliException(input + ": truncated or empty: it ends before a complete JDK"
-          + " serialization stream; give a complete file written by ObjectOutputStream", e);
+      throw new CliException(
+          input
+              + ": truncated or empty: it ends before a complete JDK"
+              + " serialization stream; give a complete file written by ObjectOutputStream",
+          e);
     } catch (IOException e) {
       throw new CliException(input + ": cannot be read: " + e + "; check the file", e);
     } finally {
@@ -186,8 +239,8 @@ final class ConvertCommand implements Callable<Integer> {
 
   private void write(List<Object> items, Progress bar) throws IOException {
     Path dir = output.toAbsolutePath().getParent();
-    Path tmp = dir.resolve("." + output.getFileName() + "." + ProcessHandle.current().pid()
-        + ".tmp");
+    Path tmp =
+        dir.resolve("." + output.getFileName() + "." + ProcessHandle.current().pid() + ".tmp");
     try {
       try (OutputStream os = Files.newOutputStream(tmp);
           CodeseOutputStream out = new CodeseOutputStream(new java.io.BufferedOutputStream(os))) {

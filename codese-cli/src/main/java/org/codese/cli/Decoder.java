@@ -24,7 +24,6 @@ import org.objectweb.asm.tree.IincInsnNode;
 import org.objectweb.asm.tree.InsnList;
 import org.objectweb.asm.tree.IntInsnNode;
 import org.objectweb.asm.tree.JumpInsnNode;
-import org.objectweb.asm.tree.LabelNode;
 import org.objectweb.asm.tree.LdcInsnNode;
 import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
@@ -148,7 +147,8 @@ final class Decoder {
       try {
         run(f);
       } catch (DecodeException e) {
-        throw source.segments.size() == 1 ? e
+        throw source.segments.size() == 1
+            ? e
             : new DecodeException("segment " + (i + 1) + ": " + e.getMessage());
       }
     }
@@ -169,7 +169,8 @@ final class Decoder {
       ClassNode cn = new ClassNode();
       where = "generated class " + i;
       try {
-        new ClassReader(classes.get(i)).accept(cn, ClassReader.SKIP_FRAMES | ClassReader.SKIP_DEBUG);
+        new ClassReader(classes.get(i))
+            .accept(cn, ClassReader.SKIP_FRAMES | ClassReader.SKIP_DEBUG);
       } catch (RuntimeException e) {
         throw fail("malformed class file (" + e + ")");
       }
@@ -195,10 +196,17 @@ final class Decoder {
     for (AbstractInsnNode insn : accept.instructions) {
       if (insn instanceof MethodInsnNode call) {
         MethodNode chunk = methods.get(call.name + call.desc);
-        if (call.getOpcode() != INVOKESTATIC || !call.owner.equals(cn.name) || chunk == null
+        if (call.getOpcode() != INVOKESTATIC
+            || !call.owner.equals(cn.name)
+            || chunk == null
             || !call.desc.equals(Grammar.CHUNK_DESCRIPTOR)) {
-          throw fail("accept calls " + call.owner + "." + call.name + call.desc
-              + ", which is not one of its chunk methods");
+          throw fail(
+              "accept calls "
+                  + call.owner
+                  + "."
+                  + call.name
+                  + call.desc
+                  + ", which is not one of its chunk methods");
         }
         String outer = where;
         where = outer + " method " + chunk.name;
@@ -265,8 +273,8 @@ final class Decoder {
           case ANEWARRAY -> {
             Num len = num(stack.pop());
             String elem = ((TypeInsnNode) insn).desc.replace('/', '.');
-            stack.push(new Made("[L" + elem + ";", "new " + Names.simple(elem) + "[" + len.bits
-                + "]"));
+            stack.push(
+                new Made("[L" + elem + ";", "new " + Names.simple(elem) + "[" + len.bits + "]"));
           }
           case INVOKESPECIAL, INVOKESTATIC, INVOKEVIRTUAL -> call((MethodInsnNode) insn, stack);
           case AASTORE, IASTORE, BASTORE, CASTORE, SASTORE, LASTORE, FASTORE, DASTORE -> {
@@ -439,48 +447,71 @@ final class Decoder {
         stack.push(new Made(type, "new String(" + text(arg) + ")"));
       } else {
         Num n = num(arg);
-        stack.push(new Made(type, "new " + Names.simple(type) + "(" + Names.literal(
-            args[0].getDescriptor().charAt(0), n.bits) + ")"));
+        stack.push(
+            new Made(
+                type,
+                "new "
+                    + Names.simple(type)
+                    + "("
+                    + Names.literal(args[0].getDescriptor().charAt(0), n.bits)
+                    + ")"));
       }
-    } else if (m.getOpcode() == INVOKESTATIC && m.name.equals("valueOf")
+    } else if (m.getOpcode() == INVOKESTATIC
+        && m.name.equals("valueOf")
         && m.owner.startsWith("java/lang/")) {
       Num n = num(stack.pop());
       String type = m.owner.replace('/', '.');
-      stack.push(new Made(type, Names.simple(type) + ".valueOf(" + Names.literal(
-          Type.getArgumentTypes(m.desc)[0].getDescriptor().charAt(0), n.bits) + ")"));
-    } else if (sig.equals("java/lang/reflect/Array.newInstance"
-        + "(Ljava/lang/Class;I)Ljava/lang/Object;")) {
+      stack.push(
+          new Made(
+              type,
+              Names.simple(type)
+                  + ".valueOf("
+                  + Names.literal(
+                      Type.getArgumentTypes(m.desc)[0].getDescriptor().charAt(0), n.bits)
+                  + ")"));
+    } else if (sig.equals(
+        "java/lang/reflect/Array.newInstance" + "(Ljava/lang/Class;I)Ljava/lang/Object;")) {
       Num len = num(stack.pop());
       V maker = stack.pop();
       if (!(maker instanceof K k && k.c instanceof Constant.ArrayMaker a)) {
         throw fail("Array.newInstance with " + kind(maker));
       }
       String type = className(a.type());
-      stack.push(new Made(type, "new " + Names.simple(type).replaceFirst("\\[\\]",
-          "[" + len.bits + "]")));
-    } else if (m.owner.equals(Grammar.HOOKS_OWNER) && m.name.equals(Grammar.STEPS_METHOD)
+      stack.push(
+          new Made(type, "new " + Names.simple(type).replaceFirst("\\[\\]", "[" + len.bits + "]")));
+    } else if (m.owner.equals(Grammar.HOOKS_OWNER)
+        && m.name.equals(Grammar.STEPS_METHOD)
         && m.desc.equals(Grammar.STEPS_DESCRIPTOR)) {
       Num program = num(stack.pop());
       V consts = stack.pop();
       V table = stack.pop();
       int k = (int) program.bits;
-      if (table != TABLE || consts != CONSTS || k < 0 || k >= file.constants().size()
+      if (table != TABLE
+          || consts != CONSTS
+          || k < 0
+          || k >= file.constants().size()
           || !(file.constants().get(k) instanceof Constant.PrimArray p
               && p.array() instanceof int[])) {
         throw fail("Hooks.runSteps with " + kind(table) + ", " + kind(consts) + ", " + k);
       }
       steps((int[]) ((Constant.PrimArray) file.constants().get(k)).array());
-    } else if (sig.equals("java/lang/reflect/Constructor.newInstance"
-        + "([Ljava/lang/Object;)Ljava/lang/Object;")) {
+    } else if (sig.equals(
+        "java/lang/reflect/Constructor.newInstance" + "([Ljava/lang/Object;)Ljava/lang/Object;")) {
       V args = stack.pop();
       V ctor = stack.pop();
       if (args != NULL || !(ctor instanceof K k && k.c instanceof Constant.Allocator a)) {
         throw fail("Constructor.newInstance with " + kind(ctor));
       }
       String type = className(a.type());
-      stack.push(new Made(type, "new " + Names.simple(type) + "()"
-          + (a.mode() == Constant.Mode.SERIAL ? "" : " /* " + a.mode().name().toLowerCase(
-              java.util.Locale.ROOT) + " */")));
+      stack.push(
+          new Made(
+              type,
+              "new "
+                  + Names.simple(type)
+                  + "()"
+                  + (a.mode() == Constant.Mode.SERIAL
+                      ? ""
+                      : " /* " + a.mode().name().toLowerCase(java.util.Locale.ROOT) + " */")));
     } else if (m.name.equals("clone") && m.owner.startsWith("[")) {
       V src = stack.pop();
       Object data = data(src);
@@ -600,16 +631,17 @@ final class Decoder {
     }
     int target = ref(array);
     String type = types.get(target);
-    char code = switch (op) {
-      case IASTORE -> 'I';
-      case LASTORE -> 'J';
-      case FASTORE -> 'F';
-      case DASTORE -> 'D';
-      case CASTORE -> 'C';
-      case SASTORE -> 'S';
-      case BASTORE -> "[Z".equals(type) ? 'Z' : 'B';
-      default -> 'L';
-    };
+    char code =
+        switch (op) {
+          case IASTORE -> 'I';
+          case LASTORE -> 'J';
+          case FASTORE -> 'F';
+          case DASTORE -> 'D';
+          case CASTORE -> 'C';
+          case SASTORE -> 'S';
+          case BASTORE -> "[Z".equals(type) ? 'Z' : 'B';
+          default -> 'L';
+        };
     if (code == 'L') {
       sink.element(target, index, refText(value), true, value != NULL);
     } else {
@@ -668,10 +700,13 @@ final class Decoder {
     String args = describeTape(h.tape(), file.classes().get(h.type()), counts);
     String o = "o" + h.id();
     switch (h.kind()) {
-      case SLOT -> sink.hook(h.id(), o + ".readObject(" + args + ");"
-          + " // as " + Names.simple(type), counts[0], counts[1]);
-      case EXTERNAL -> sink.hook(h.id(), o + ".readExternal(" + args + ");", counts[0],
-          counts[1]);
+      case SLOT ->
+          sink.hook(
+              h.id(),
+              o + ".readObject(" + args + ");" + " // as " + Names.simple(type),
+              counts[0],
+              counts[1]);
+      case EXTERNAL -> sink.hook(h.id(), o + ".readExternal(" + args + ");", counts[0], counts[1]);
       case RECORD -> {
         types.put(h.id(), type);
         sink.create(h.id(), type, "new " + Names.simple(type) + "(" + args + ")");
@@ -710,13 +745,14 @@ final class Decoder {
           List<String> fs = new ArrayList<>();
           for (ClassEntry.FieldEntry f : prims) {
             char c = f.descriptor().charAt(0);
-            long bits = switch (c) {
-              case 'Z', 'B' -> data.get();
-              case 'C' -> data.getChar();
-              case 'S' -> data.getShort();
-              case 'I', 'F' -> data.getInt();
-              default -> data.getLong();
-            };
+            long bits =
+                switch (c) {
+                  case 'Z', 'B' -> data.get();
+                  case 'C' -> data.getChar();
+                  case 'S' -> data.getShort();
+                  case 'I', 'F' -> data.getInt();
+                  default -> data.getLong();
+                };
             if (c == 'F') {
               bits &= 0xFFFFFFFFL;
             }

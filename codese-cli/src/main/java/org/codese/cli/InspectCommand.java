@@ -19,50 +19,57 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code codese inspect}: what a snapshot holds, read without running any of its code. */
-@Command(name = "inspect", mixinStandardHelpOptions = true,
+@Command(
+    name = "inspect",
+    mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
     description = {
-        "Prints what a snapshot or Codese object stream holds, without running any of its code:"
-            + " format version, the JDK it was captured on, checksum status, sizes, and a table"
-            + " of the classes it creates with how many objects and field values of each.",
-        "",
-        "objects             the objects the restore program creates (one per slot of its"
-            + " restore table);",
-        "items               what a reader gets in order: objects from readObject, and blocks"
-            + " of primitive data for readInt, readUTF etc.;",
-        "generated classes   the class files that hold the restore program;",
-        "generated methods   all methods of the generated classes, and how many of them hold"
-            + " restore statements (the program is split into methods of bounded size);",
-        "generated code      the class files' bytes, and the code section that holds them;",
-        "data                the bytes of constants (strings, numbers, arrays) and of the item"
-            + " list, besides the code;",
-        "own methods run     the classes' own readObject, readExternal and readResolve calls"
-            + " the program makes;",
-        "allow-list          the CodeseOptions line a program needs to load the file if it"
-            + " restores classes ObjectInputStream would refuse (classes that are not"
-            + " Serializable): judged from the classes on --classpath, never initialising"
-            + " them; 'none needed' when a default load admits every class.",
-        "",
-        "In the table, 'references' and 'primitives' count the field and array-element values"
-            + " the restore program sets to something other than null, zero or false"
-            + " (including values set through the default-field records of readObject"
-            + " replays), charged to the class of the object whose field is set (the columns"
-            + " of Figure 4 in the CoDeSe paper)."},
+      "Prints what a snapshot or Codese object stream holds, without running any of its code:"
+          + " format version, the JDK it was captured on, checksum status, sizes, and a table"
+          + " of the classes it creates with how many objects and field values of each.",
+      "",
+      "objects             the objects the restore program creates (one per slot of its"
+          + " restore table);",
+      "items               what a reader gets in order: objects from readObject, and blocks"
+          + " of primitive data for readInt, readUTF etc.;",
+      "generated classes   the class files that hold the restore program;",
+      "generated methods   all methods of the generated classes, and how many of them hold"
+          + " restore statements (the program is split into methods of bounded size);",
+      "generated code      the class files' bytes, and the code section that holds them;",
+      "data                the bytes of constants (strings, numbers, arrays) and of the item"
+          + " list, besides the code;",
+      "own methods run     the classes' own readObject, readExternal and readResolve calls"
+          + " the program makes;",
+      "allow-list          the CodeseOptions line a program needs to load the file if it"
+          + " restores classes ObjectInputStream would refuse (classes that are not"
+          + " Serializable): judged from the classes on --classpath, never initialising"
+          + " them; 'none needed' when a default load admits every class.",
+      "",
+      "In the table, 'references' and 'primitives' count the field and array-element values"
+          + " the restore program sets to something other than null, zero or false"
+          + " (including values set through the default-field records of readObject"
+          + " replays), charged to the class of the object whose field is set (the columns"
+          + " of Figure 4 in the CoDeSe paper)."
+    },
     footer = {"", "Example:", "  codese inspect tree.cdse --classpath app.jar"})
 final class InspectCommand implements Callable<Integer> {
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
-  @Mixin
-  Common common;
+  @Mixin Common common;
 
-  @Parameters(index = "0", paramLabel = "FILE", description = "A snapshot (.cdse) or object stream.")
+  @Parameters(
+      index = "0",
+      paramLabel = "FILE",
+      description = "A snapshot (.cdse) or object stream.")
   Path file;
 
-  @Option(names = {"--classpath", "-cp"}, paramLabel = "CP",
-      description = "Where the snapshot's classes are, to judge which need admitting: jars and"
-          + " directories separated by '${sys:path.separator}'. The JDK's classes are always"
-          + " seen. Nothing else needs them.")
+  @Option(
+      names = {"--classpath", "-cp"},
+      paramLabel = "CP",
+      description =
+          "Where the snapshot's classes are, to judge which need admitting: jars and"
+              + " directories separated by '${sys:path.separator}'. The JDK's classes are always"
+              + " seen. Nothing else needs them.")
   String classpath;
 
   /** Per-class counts. */
@@ -92,14 +99,13 @@ final class InspectCommand implements Callable<Integer> {
     }
 
     @Override
-    public void set(int target, String field, String value, boolean reference,
-        boolean nonDefault) {
+    public void set(int target, String field, String value, boolean reference, boolean nonDefault) {
       count(target, reference, nonDefault);
     }
 
     @Override
-    public void element(int target, int index, String value, boolean reference,
-        boolean nonDefault) {
+    public void element(
+        int target, int index, String value, boolean reference, boolean nonDefault) {
       count(target, reference, nonDefault);
     }
 
@@ -149,8 +155,13 @@ final class InspectCommand implements Callable<Integer> {
     try {
       decoder.run(src);
     } catch (Decoder.DecodeException e) {
-      throw new CliException(file + ": the restore program cannot be read: " + e.getMessage()
-          + "; the file is damaged or was not written by Codese, run 'codese verify " + file + "'");
+      throw new CliException(
+          file
+              + ": the restore program cannot be read: "
+              + e.getMessage()
+              + "; the file is damaged or was not written by Codese, run 'codese verify "
+              + file
+              + "'");
     }
     // primitive data between the segments of a stream: each run of data frames is one item, as
     // a block of the tape is
@@ -198,24 +209,29 @@ final class InspectCommand implements Callable<Integer> {
     }
     PrintWriter out = spec.commandLine().getOut();
     out.printf("file:                %s%n", file);
-    out.printf("kind:                %s%s%n", src.kind.label, src.kind == SnapshotSource.Kind.STREAM
-        ? " (" + src.segments.size() + " segment" + (src.segments.size() == 1 ? "" : "s") + ")"
-        : "");
+    out.printf(
+        "kind:                %s%s%n",
+        src.kind.label,
+        src.kind == SnapshotSource.Kind.STREAM
+            ? " (" + src.segments.size() + " segment" + (src.segments.size() == 1 ? "" : "s") + ")"
+            : "");
     out.printf("format version:      %d%n", SnapshotFile.VERSION);
-    out.printf("captured on JDK:     %s%n",
+    out.printf(
+        "captured on JDK:     %s%n",
         jdks.isEmpty() ? "not recorded in the file" : String.join(", ", jdks));
     out.printf("checksums:           ok%n");
     out.printf("size:                %d bytes%n", src.size);
     out.printf("objects:             %d%n", objects);
-    out.printf("items:               %d (%d objects, %d bytes of primitive data)%n",
+    out.printf(
+        "items:               %d (%d objects, %d bytes of primitive data)%n",
         counter.items, counter.objectItems, counter.blockBytes);
     out.printf("generated classes:   %d%n", classFiles);
     out.printf("generated methods:   %d (%d with restore statements)%n", methods, chunks);
     out.printf("generated code:      %d bytes (class files %d)%n", sections[3], classBytes);
-    out.printf("data:                %d bytes (constants %d, item list %d)%n",
+    out.printf(
+        "data:                %d bytes (constants %d, item list %d)%n",
         sections[2] + sections[4], sections[2], sections[4]);
-    out.printf("own methods run:     %d (readObject, readExternal, readResolve)%n",
-        counter.hooks);
+    out.printf("own methods run:     %d (readObject, readExternal, readResolve)%n", counter.hooks);
     out.printf("allow-list:          %s%n", allowList(src));
     out.println();
     out.printf("%10s %12s %12s  %s%n", "objects", "references", "primitives", "class");
@@ -239,14 +255,17 @@ final class InspectCommand implements Callable<Integer> {
     AllowLines.Needs needs = AllowLines.of(src, ClassPaths.loader(classpath));
     if (!needs.unknown().isEmpty()) {
       int n = needs.unknown().size();
-      return "unknown: " + n + (n == 1 ? " class is" : " classes are") + " not on the class path"
-          + " (pass --classpath): " + String.join(", ", needs.unknown().subList(0, Math.min(3, n)))
+      return "unknown: "
+          + n
+          + (n == 1 ? " class is" : " classes are")
+          + " not on the class path"
+          + " (pass --classpath): "
+          + String.join(", ", needs.unknown().subList(0, Math.min(3, n)))
           + (n > 3 ? ", ..." : "");
     }
     if (needs.problem() != null) {
       return "cannot be computed: " + needs.problem();
     }
-    return needs.needed().isEmpty() ? "none needed"
-        : AllowLines.optionsLine(needs.needed());
+    return needs.needed().isEmpty() ? "none needed" : AllowLines.optionsLine(needs.needed());
   }
 }

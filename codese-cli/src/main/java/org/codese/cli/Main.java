@@ -13,29 +13,39 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /** The {@code codese} command: entry point, shared conventions and exit codes. */
-@Command(name = "codese", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+@Command(
+    name = "codese",
+    mixinStandardHelpOptions = true,
+    versionProvider = Main.Version.class,
     description = {
-        "Converts JDK-serialized files to Codese snapshots and back, and reads snapshots without"
-            + " running their code.",
-        "",
-        "Exit codes: 0 ok, 1 a failed check or operation, 2 a usage error."},
-    subcommands = {ConvertCommand.class, InspectCommand.class, ShowCommand.class,
-        VerifyCommand.class, ToSerCommand.class})
+      "Converts JDK-serialized files to Codese snapshots and back, and reads snapshots without"
+          + " running their code.",
+      "",
+      "Exit codes: 0 ok, 1 a failed check or operation, 2 a usage error."
+    },
+    subcommands = {
+      ConvertCommand.class,
+      InspectCommand.class,
+      ShowCommand.class,
+      VerifyCommand.class,
+      ToSerCommand.class
+    })
 public final class Main implements Runnable {
   /** Exit code: everything held. */
   public static final int OK = 0;
+
   /** Exit code: a check failed, or the operation could not be done. */
   public static final int FAILED = 1;
+
   /** Exit code: the command line was wrong. */
   public static final int USAGE = 2;
 
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(),
-        "missing command: give one of convert, inspect, show, verify, to-ser");
+    throw new CommandLine.ParameterException(
+        spec.commandLine(), "missing command: give one of convert, inspect, show, verify, to-ser");
   }
 
   /**
@@ -44,8 +54,11 @@ public final class Main implements Runnable {
    * @param args the command line
    */
   public static void main(String[] args) {
-    PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out),
-        false, StandardCharsets.UTF_8);
+    PrintStream out =
+        new PrintStream(
+            new java.io.FileOutputStream(java.io.FileDescriptor.out),
+            false,
+            StandardCharsets.UTF_8);
     int code = run(args, out, System.err);
     out.flush();
     System.exit(code);
@@ -68,22 +81,29 @@ public final class Main implements Runnable {
     CommandLine cl = new CommandLine(new Main());
     cl.setOut(new PrintWriter(out, true));
     cl.setErr(new PrintWriter(err, true));
-    cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
-      err.println(prefix(cmd) + ": " + message(ex));
-      if (verbose) {
-        ex.printStackTrace(err);
-      }
-      return ex instanceof CliException c ? c.exitCode() : FAILED;
-    });
-    cl.setParameterExceptionHandler((ex, rest) -> {
-      CommandLine cmd = ex.getCommandLine();
-      err.println(prefix(cmd) + ": " + ex.getMessage() + "; see '"
-          + cmd.getCommandSpec().qualifiedName() + " --help'");
-      if (verbose) {
-        ex.printStackTrace(err);
-      }
-      return USAGE;
-    });
+    cl.setExecutionExceptionHandler(
+        (ex, cmd, parsed) -> {
+          err.println(prefix(cmd) + ": " + message(ex));
+          if (verbose) {
+            ex.printStackTrace(err);
+          }
+          return ex instanceof CliException c ? c.exitCode() : FAILED;
+        });
+    cl.setParameterExceptionHandler(
+        (ex, rest) -> {
+          CommandLine cmd = ex.getCommandLine();
+          err.println(
+              prefix(cmd)
+                  + ": "
+                  + ex.getMessage()
+                  + "; see '"
+                  + cmd.getCommandSpec().qualifiedName()
+                  + " --help'");
+          if (verbose) {
+            ex.printStackTrace(err);
+          }
+          return USAGE;
+        });
     return cl.execute(args);
   }
 
@@ -96,20 +116,28 @@ public final class Main implements Runnable {
       return ex.getMessage();
     }
     String m = ex.getMessage();
-    return "unexpected " + ex.getClass().getSimpleName() + (m == null ? "" : ": " + m)
+    return "unexpected "
+        + ex.getClass().getSimpleName()
+        + (m == null ? "" : ": " + m)
         + "; rerun with --verbose and report it";
   }
 
   /**
-   * The version of the build: the runnable jar's manifest entry {@code Implementation-Version},
-   * or, when the classes run from a directory, the one Maven filtered into {@code
+   * The version of the build: the runnable jar's manifest entry {@code Implementation-Version}, or,
+   * when the classes run from a directory, the one Maven filtered into {@code
    * codese-cli.properties}.
    */
   static final class Version implements CommandLine.IVersionProvider {
     @Override
     public String[] getVersion() {
-      return new String[] {"codese " + version(), "JVM: " + System.getProperty("java.version")
-          + " (" + System.getProperty("java.vm.name") + ")"};
+      return new String[] {
+        "codese " + version(),
+        "JVM: "
+            + System.getProperty("java.version")
+            + " ("
+            + System.getProperty("java.vm.name")
+            + ")"
+      };
     }
 
     static String version() {

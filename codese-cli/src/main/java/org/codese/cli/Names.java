@@ -19,8 +19,10 @@ final class Names {
         dims++;
       }
       String elem = binary.substring(dims);
-      String base = elem.startsWith("L") && elem.endsWith(";")
-          ? source(elem.substring(1, elem.length() - 1)) : primitive(elem);
+      String base =
+          elem.startsWith("L") && elem.endsWith(";")
+              ? source(elem.substring(1, elem.length() - 1))
+              : primitive(elem);
       return base + "[]".repeat(dims);
     }
     return binary.replace('$', '.');

@@ -9,8 +9,7 @@ import me.tongfei.progressbar.ProgressBarStyle;
 
 /**
  * A progress bar on standard error that appears only once a task has run for a second, so quick
- * runs print nothing. Callers update {@link #value} from the working thread; a daemon thread
- * draws.
+ * runs print nothing. Callers update {@link #value} from the working thread; a daemon thread draws.
  */
 final class Progress implements AutoCloseable {
   /** How long a task runs before its bar appears. */
@@ -80,9 +79,13 @@ final class Progress implements AutoCloseable {
   }
 
   private ProgressBar bar(PrintStream err, String name) {
-    return new ProgressBarBuilder().setTaskName(name).setInitialMax(max)
-        .setStyle(ProgressBarStyle.ASCII).setUpdateIntervalMillis(100)
-        .setConsumer(new ConsoleProgressBarConsumer(err)).build();
+    return new ProgressBarBuilder()
+        .setTaskName(name)
+        .setInitialMax(max)
+        .setStyle(ProgressBarStyle.ASCII)
+        .setUpdateIntervalMillis(100)
+        .setConsumer(new ConsoleProgressBarConsumer(err))
+        .build();
   }
 
   @Override

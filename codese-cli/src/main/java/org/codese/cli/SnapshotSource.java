@@ -9,8 +9,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.codese.CorruptSnapshotException;
-import org.codese.format.SnapshotFile;
 import org.codese.format.Signing;
+import org.codese.format.SnapshotFile;
 import org.codese.format.StreamSegments;
 import org.codese.load.StreamReader;
 
@@ -23,7 +23,8 @@ import org.codese.load.StreamReader;
 final class SnapshotSource {
   /** The two container kinds. */
   enum Kind {
-    SNAPSHOT("snapshot"), STREAM("object stream");
+    SNAPSHOT("snapshot"),
+    STREAM("object stream");
 
     final String label;
 
@@ -63,6 +64,7 @@ final class SnapshotSource {
   final Kind kind;
   final long size;
   final List<Segment> segments;
+
   /** What the file holds in order: {@link Segment}s, {@link Data} and {@link Reset}s. */
   final List<Record> frames;
 
@@ -97,19 +99,27 @@ final class SnapshotSource {
       if (magic == SnapshotFile.MAGIC) {
         SnapshotFile f = parse(path, bytes, 0);
         if (f.firstId() != 0) {
-          throw new CliException(path + ": this is one segment cut out of a Codese object stream;"
-              + " use the whole stream file");
+          throw new CliException(
+              path
+                  + ": this is one segment cut out of a Codese object stream;"
+                  + " use the whole stream file");
         }
-        return new SnapshotSource(path, Kind.SNAPSHOT, bytes.length,
-            List.of(new Segment(f, 0, bytes.length)));
+        return new SnapshotSource(
+            path, Kind.SNAPSHOT, bytes.length, List.of(new Segment(f, 0, bytes.length)));
       }
       if ((magic >>> 16) == 0xACED) {
-        throw new CliException(path + ": this is a JDK serialization file, not a Codese snapshot;"
-            + " convert it first with 'codese convert " + path + " -o OUT.cdse'");
+        throw new CliException(
+            path
+                + ": this is a JDK serialization file, not a Codese snapshot;"
+                + " convert it first with 'codese convert "
+                + path
+                + " -o OUT.cdse'");
       }
     }
-    throw new CliException(path + ": not a Codese snapshot or object stream (bad magic number);"
-        + " give a file written by Codese.write or CodeseOutputStream");
+    throw new CliException(
+        path
+            + ": not a Codese snapshot or object stream (bad magic number);"
+            + " give a file written by Codese.write or CodeseOutputStream");
   }
 
   /**
@@ -146,13 +156,13 @@ final class SnapshotSource {
   }
 
   /** A segment of a version 3 stream, in the compact form that refers to earlier segments. */
-  private static SnapshotFile decode(Path path, StreamSegments.Decoder compact, byte[] seg,
-      int firstId, long base) {
+  private static SnapshotFile decode(
+      Path path, StreamSegments.Decoder compact, byte[] seg, int firstId, long base) {
     try {
       return compact.decode(Signing.unwrap(seg, null), firstId);
     } catch (CorruptSnapshotException e) {
-      throw new CliException(path + ": " + e.getMessage() + " [segment starting at file byte "
-          + base + "]", e);
+      throw new CliException(
+          path + ": " + e.getMessage() + " [segment starting at file byte " + base + "]", e);
     } catch (org.codese.AuthenticityException e) {
       throw new CliException(path + ": " + e.getMessage(), e);
     }
@@ -166,16 +176,27 @@ final class SnapshotSource {
     in.getInt();
     int version = in.getShort() & 0xFFFF;
     if (version < StreamReader.OLDEST_VERSION || version > StreamReader.STREAM_VERSION) {
-      throw corrupt(path, 4, "stream version " + version + " is not supported; this tool reads"
-          + " versions " + StreamReader.OLDEST_VERSION + " to " + StreamReader.STREAM_VERSION);
+      throw corrupt(
+          path,
+          4,
+          "stream version "
+              + version
+              + " is not supported; this tool reads"
+              + " versions "
+              + StreamReader.OLDEST_VERSION
+              + " to "
+              + StreamReader.STREAM_VERSION);
     }
     List<Record> frames = new ArrayList<>();
     StreamSegments.Decoder compact = new StreamSegments.Decoder();
     int nextId = 0;
     while (true) {
       if (in.remaining() < 4) {
-        throw corrupt(path, in.position(), "the stream ends without its end mark (truncated, or"
-            + " the CodeseOutputStream was not closed)");
+        throw corrupt(
+            path,
+            in.position(),
+            "the stream ends without its end mark (truncated, or"
+                + " the CodeseOutputStream was not closed)");
       }
       int at = in.position();
       int len = in.getInt();
@@ -193,8 +214,15 @@ final class SnapshotSource {
       }
       int n = Math.abs(len);
       if (n > in.remaining()) {
-        throw corrupt(path, at, (len < 0 ? "data" : "segment") + " length " + n + " but only "
-            + in.remaining() + " bytes follow (truncated or damaged)");
+        throw corrupt(
+            path,
+            at,
+            (len < 0 ? "data" : "segment")
+                + " length "
+                + n
+                + " but only "
+                + in.remaining()
+                + " bytes follow (truncated or damaged)");
       }
       if (len < 0) {
         frames.add(new Data(at + 4, n));
@@ -203,11 +231,18 @@ final class SnapshotSource {
       }
       byte[] seg = new byte[len];
       in.get(seg);
-      SnapshotFile f = version >= 3 ? decode(path, compact, seg, nextId, at + 4)
-          : parse(path, seg, at + 4);
+      SnapshotFile f =
+          version >= 3 ? decode(path, compact, seg, nextId, at + 4) : parse(path, seg, at + 4);
       if (f.firstId() != nextId) {
-        throw corrupt(path, at, "segment starts at object " + f.firstId() + " but the segments"
-            + " before it hold " + nextId + " objects");
+        throw corrupt(
+            path,
+            at,
+            "segment starts at object "
+                + f.firstId()
+                + " but the segments"
+                + " before it hold "
+                + nextId
+                + " objects");
       }
       nextId = f.tableSize();
       frames.add(new Segment(f, at + 4, len));
@@ -219,8 +254,13 @@ final class SnapshotSource {
   }
 
   private static CliException corrupt(Path path, long offset, String problem) {
-    return new CliException(path + ": corrupt object stream: " + problem + " (byte offset " + offset
-        + "); the file was damaged or truncated, write it again");
+    return new CliException(
+        path
+            + ": corrupt object stream: "
+            + problem
+            + " (byte offset "
+            + offset
+            + "); the file was damaged or truncated, write it again");
   }
 
   /**

@@ -23,46 +23,58 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code codese to-ser}: a snapshot back to JDK serialization. */
-@Command(name = "to-ser", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+@Command(
+    name = "to-ser",
+    mixinStandardHelpOptions = true,
+    versionProvider = Main.Version.class,
     description = {
-        "Restores a snapshot or Codese object stream and writes what it holds with"
-            + " ObjectOutputStream: each object with writeObject and each block of primitive"
-            + " data with write(byte[]), in the original order, so that ObjectInputStream reads"
-            + " the same sequence. Restoring runs the snapshot's code: only use files you"
-            + " trust (check them with 'codese verify' first)."},
+      "Restores a snapshot or Codese object stream and writes what it holds with"
+          + " ObjectOutputStream: each object with writeObject and each block of primitive"
+          + " data with write(byte[]), in the original order, so that ObjectInputStream reads"
+          + " the same sequence. Restoring runs the snapshot's code: only use files you"
+          + " trust (check them with 'codese verify' first)."
+    },
     footer = {"", "Example:", "  codese to-ser state.cdse -o state.ser --classpath app.jar"})
 final class ToSerCommand implements Callable<Integer> {
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
-  @Mixin
-  Common common;
+  @Mixin Common common;
 
-  @Mixin
-  AllowOption allow;
+  @Mixin AllowOption allow;
 
-  @Parameters(index = "0", paramLabel = "FILE", description = "A snapshot (.cdse) or object stream.")
+  @Parameters(
+      index = "0",
+      paramLabel = "FILE",
+      description = "A snapshot (.cdse) or object stream.")
   Path file;
 
-  @Option(names = {"-o", "--output"}, required = true, paramLabel = "OUT.ser",
+  @Option(
+      names = {"-o", "--output"},
+      required = true,
+      paramLabel = "OUT.ser",
       description = "The JDK serialization file to write (replaced if it exists).")
   Path output;
 
-  @Option(names = {"--classpath", "-cp"}, paramLabel = "CP",
-      description = "Where the snapshot's classes are: jars and directories separated by '"
-          + "${sys:path.separator}'. The JDK's classes are always seen.")
+  @Option(
+      names = {"--classpath", "-cp"},
+      paramLabel = "CP",
+      description =
+          "Where the snapshot's classes are: jars and directories separated by '"
+              + "${sys:path.separator}'. The JDK's classes are always seen.")
   String classpath;
 
   @Override
   public Integer call() throws IOException {
     SnapshotSource src = SnapshotSource.read(file);
     ClassLoader loader = ClassPaths.loader(classpath);
-    CodeseOptions options = CodeseOptions.defaults().withClassLoader(loader)
-        .withAllowedClasses(allow.list().patterns().toArray(String[]::new));
+    CodeseOptions options =
+        CodeseOptions.defaults()
+            .withClassLoader(loader)
+            .withAllowedClasses(allow.list().patterns().toArray(String[]::new));
     byte[] bytes = SnapshotSource.readFile(file);
     Path dir = output.toAbsolutePath().getParent();
-    Path tmp = dir.resolve("." + output.getFileName() + "." + ProcessHandle.current().pid()
-        + ".tmp");
+    Path tmp =
+        dir.resolve("." + output.getFileName() + "." + ProcessHandle.current().pid() + ".tmp");
     ClassLoader saved = Thread.currentThread().getContextClassLoader();
     Thread.currentThread().setContextClassLoader(loader);
     try {
@@ -73,8 +85,8 @@ final class ToSerCommand implements Callable<Integer> {
             out.writeObject(s.restore());
           }
         } else {
-          try (CodeseInputStream in = new CodeseInputStream(new ByteArrayInputStream(bytes),
-              options)) {
+          try (CodeseInputStream in =
+              new CodeseInputStream(new ByteArrayInputStream(bytes), options)) {
             for (Record frame : src.frames) {
               if (frame instanceof SnapshotSource.Data d) {
                 byte[] block = new byte[d.length()];
@@ -100,22 +112,41 @@ final class ToSerCommand implements Callable<Integer> {
       } catch (NoSuchFileException e) {
         throw new CliException(output + ": cannot be written: its directory does not exist", e);
       } catch (org.codese.ClassNotAllowedException e) {
-        throw new CliException(file + ": " + e.getMessage() + "; here: --allow "
-            + String.join(",", e.classesToAllow()), e);
+        throw new CliException(
+            file
+                + ": "
+                + e.getMessage()
+                + "; here: --allow "
+                + String.join(",", e.classesToAllow()),
+            e);
       } catch (ClassMismatchException e) {
-        throw new CliException(file + ": " + e.getMessage()
-            + (e.getMessage().contains("class path") ? "" : "") + " (pass the classes with"
-            + " --classpath; 'codese verify' lists every mismatch)", e);
+        throw new CliException(
+            file
+                + ": "
+                + e.getMessage()
+                + (e.getMessage().contains("class path") ? "" : "")
+                + " (pass the classes with"
+                + " --classpath; 'codese verify' lists every mismatch)",
+            e);
       } catch (CorruptSnapshotException e) {
         throw new CliException(file + ": " + e.getMessage(), e);
       } catch (RestoreException e) {
         throw new CliException(file + ": restoring failed: " + e.getMessage(), e);
       } catch (ClassNotFoundException e) {
-        throw new CliException(file + ": class " + e.getMessage() + " is not on the class path;"
-            + " add its jar or directory with --classpath", e);
+        throw new CliException(
+            file
+                + ": class "
+                + e.getMessage()
+                + " is not on the class path;"
+                + " add its jar or directory with --classpath",
+            e);
       } catch (java.io.NotSerializableException e) {
-        throw new CliException(file + ": the restored graph holds an object of class "
-            + e.getMessage() + ", which JDK serialization cannot write", e);
+        throw new CliException(
+            file
+                + ": the restored graph holds an object of class "
+                + e.getMessage()
+                + ", which JDK serialization cannot write",
+            e);
       }
       Files.move(tmp, output, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     } finally {

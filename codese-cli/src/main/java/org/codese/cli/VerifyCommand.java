@@ -9,7 +9,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import org.codese.format.SnapshotFile;
 import org.codese.jvm.Jvm;
 import org.codese.jvm.Types;
 import org.codese.load.AllowList;
@@ -22,39 +21,50 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code codese verify}: integrity, class fingerprints and the restore grammar. */
-@Command(name = "verify", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+@Command(
+    name = "verify",
+    mixinStandardHelpOptions = true,
+    versionProvider = Main.Version.class,
     description = {
-        "Checks a snapshot or Codese object stream without running any of its code: integrity,"
-            + " class fingerprints, restore grammar, allow-list and the loader's program checks.",
-        "",
-        "  integrity    magic, versions, lengths, indices and every checksum;",
-        "  fingerprints every class it names is found on the class path with the recorded"
-            + " serialVersionUID and fields (name and type);",
-        "  grammar      its generated code follows the restore grammar;",
-        "  allow-list   it restores only classes ObjectInputStream would (or --allow admits);"
-            + " otherwise the line names the CodeseOptions that admit it, ready to paste;",
-        "  program      the loader's checks of what its code does.",
-        "Prints one line per problem, 'FILE: check: problem', or, when all hold, one line"
-            + " 'verified FILE: ...' with the number of segments, objects and classes checked.",
-        "Exits 0 only if all hold, 1 otherwise."},
-    footer = {"", "Examples:", "  codese verify tree.cdse --classpath app.jar && echo ok",
-        "  codese verify state.cdse --classpath app.jar --allow 'com.example.model.*'"})
+      "Checks a snapshot or Codese object stream without running any of its code: integrity,"
+          + " class fingerprints, restore grammar, allow-list and the loader's program checks.",
+      "",
+      "  integrity    magic, versions, lengths, indices and every checksum;",
+      "  fingerprints every class it names is found on the class path with the recorded"
+          + " serialVersionUID and fields (name and type);",
+      "  grammar      its generated code follows the restore grammar;",
+      "  allow-list   it restores only classes ObjectInputStream would (or --allow admits);"
+          + " otherwise the line names the CodeseOptions that admit it, ready to paste;",
+      "  program      the loader's checks of what its code does.",
+      "Prints one line per problem, 'FILE: check: problem', or, when all hold, one line"
+          + " 'verified FILE: ...' with the number of segments, objects and classes checked.",
+      "Exits 0 only if all hold, 1 otherwise."
+    },
+    footer = {
+      "",
+      "Examples:",
+      "  codese verify tree.cdse --classpath app.jar && echo ok",
+      "  codese verify state.cdse --classpath app.jar --allow 'com.example.model.*'"
+    })
 final class VerifyCommand implements Callable<Integer> {
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
-  @Mixin
-  Common common;
+  @Mixin Common common;
 
-  @Mixin
-  AllowOption allow;
+  @Mixin AllowOption allow;
 
-  @Parameters(index = "0", paramLabel = "FILE", description = "A snapshot (.cdse) or object stream.")
+  @Parameters(
+      index = "0",
+      paramLabel = "FILE",
+      description = "A snapshot (.cdse) or object stream.")
   Path file;
 
-  @Option(names = {"--classpath", "-cp"}, paramLabel = "CP",
-      description = "Where the snapshot's classes are: jars and directories separated by '"
-          + "${sys:path.separator}'. The JDK's classes are always seen.")
+  @Option(
+      names = {"--classpath", "-cp"},
+      paramLabel = "CP",
+      description =
+          "Where the snapshot's classes are: jars and directories separated by '"
+              + "${sys:path.separator}'. The JDK's classes are always seen.")
   String classpath;
 
   @Override
@@ -94,27 +104,29 @@ final class VerifyCommand implements Callable<Integer> {
       for (int i = 0; i < src.segments.size(); i++) {
         String where = src.segments.size() == 1 ? "" : "segment " + (i + 1) + ": ";
         try {
-          org.codese.load.LoadedSnapshot.check(src.segments.get(i).file(), loader,
-              org.codese.CodeseLimits.defaults(), admitted);
+          org.codese.load.LoadedSnapshot.check(
+              src.segments.get(i).file(), loader, org.codese.CodeseLimits.defaults(), admitted);
         } catch (java.io.IOException e) {
           problems.add("program: " + where + e.getMessage());
         }
       }
     }
     try {
-      new Decoder(new Decoder.Sink() {
-        @Override
-        public void create(int id, String type, String expr) {}
+      new Decoder(
+              new Decoder.Sink() {
+                @Override
+                public void create(int id, String type, String expr) {}
 
-        @Override
-        public void set(int t, String f, String v, boolean r, boolean n) {}
+                @Override
+                public void set(int t, String f, String v, boolean r, boolean n) {}
 
-        @Override
-        public void element(int t, int i, String v, boolean r, boolean n) {}
+                @Override
+                public void element(int t, int i, String v, boolean r, boolean n) {}
 
-        @Override
-        public void hook(int t, String x, int r, int p) {}
-      }).run(src);
+                @Override
+                public void hook(int t, String x, int r, int p) {}
+              })
+          .run(src);
     } catch (Decoder.DecodeException e) {
       problems.add("grammar: " + e.getMessage());
     }
@@ -134,18 +146,34 @@ final class VerifyCommand implements Callable<Integer> {
     for (SnapshotSource.Segment s : src.segments) {
       objects += s.file().tableSize() - s.file().firstId();
     }
-    long classes = entries.stream().map(ClassEntry::name)
-        .filter(n -> Types.primitiveNamed(n) == null).distinct().count();
+    long classes =
+        entries.stream()
+            .map(ClassEntry::name)
+            .filter(n -> Types.primitiveNamed(n) == null)
+            .distinct()
+            .count();
     int segments = src.segments.size();
-    String what = src.kind == SnapshotSource.Kind.STREAM
-        ? "object stream, " + count(segments, "segment") + ", " : "snapshot, ";
-    return "verified " + file + ": " + what + count(objects, "object") + ", "
-        + count(classes, "class") + "; integrity, fingerprints, grammar, allow-list"
-        + (given.patterns().isEmpty() ? "" : " (with --allow)") + " and program checks passed";
+    String what =
+        src.kind == SnapshotSource.Kind.STREAM
+            ? "object stream, " + count(segments, "segment") + ", "
+            : "snapshot, ";
+    return "verified "
+        + file
+        + ": "
+        + what
+        + count(objects, "object")
+        + ", "
+        + count(classes, "class")
+        + "; integrity, fingerprints, grammar, allow-list"
+        + (given.patterns().isEmpty() ? "" : " (with --allow)")
+        + " and program checks passed";
   }
 
   private static String count(long n, String noun) {
-    return String.format(java.util.Locale.ROOT, "%,d %s", n,
+    return String.format(
+        java.util.Locale.ROOT,
+        "%,d %s",
+        n,
         n == 1 ? noun : noun + (noun.endsWith("s") ? "es" : "s"));
   }
 
@@ -154,8 +182,8 @@ final class VerifyCommand implements Callable<Integer> {
    * beyond {@code --allow}; returns the allow-list the program checks then run with (the given
    * patterns and those classes), so that they check the rest of the file too.
    */
-  private static AllowList allowList(SnapshotSource src, ClassLoader loader, AllowList given,
-      List<String> problems) {
+  private static AllowList allowList(
+      SnapshotSource src, ClassLoader loader, AllowList given, List<String> problems) {
     AllowLines.Needs needs = AllowLines.of(src, loader);
     if (needs.problem() != null) {
       return given;
@@ -163,10 +191,15 @@ final class VerifyCommand implements Callable<Integer> {
     List<String> all = given.with(needs.needed());
     int missing = all.size() - given.patterns().size();
     if (missing > 0) {
-      problems.add("allow-list: " + missing + (missing == 1 ? " class" : " classes") + " that"
-          + " ObjectInputStream would refuse (not Serializable, or allocated without a"
-          + " constructor); if the file comes from a trusted source, load it with "
-          + AllowLines.optionsLine(all) + " (or verify with --allow)");
+      problems.add(
+          "allow-list: "
+              + missing
+              + (missing == 1 ? " class" : " classes")
+              + " that"
+              + " ObjectInputStream would refuse (not Serializable, or allocated without a"
+              + " constructor); if the file comes from a trusted source, load it with "
+              + AllowLines.optionsLine(all)
+              + " (or verify with --allow)");
     }
     return AllowList.of(all);
   }
@@ -179,8 +212,11 @@ final class VerifyCommand implements Callable<Integer> {
     try {
       c = Class.forName(e.name(), false, loader);
     } catch (ClassNotFoundException | LinkageError x) {
-      problems.add("fingerprint: class " + e.name() + " is not on the class path; add its jar or"
-          + " directory with --classpath");
+      problems.add(
+          "fingerprint: class "
+              + e.name()
+              + " is not on the class path; add its jar or"
+              + " directory with --classpath");
       return;
     }
     if (e.hasSuid()) {
@@ -191,8 +227,14 @@ final class VerifyCommand implements Callable<Integer> {
         now = null;
       }
       if (now == null || now != e.suid()) {
-        problems.add("fingerprint: class " + e.name() + ": serialVersionUID was " + e.suid()
-            + " at capture but is " + (now == null ? "not declared" : now) + " now");
+        problems.add(
+            "fingerprint: class "
+                + e.name()
+                + ": serialVersionUID was "
+                + e.suid()
+                + " at capture but is "
+                + (now == null ? "not declared" : now)
+                + " now");
       }
     }
     for (ClassEntry.FieldEntry f : e.fields()) {
@@ -203,8 +245,14 @@ final class VerifyCommand implements Callable<Integer> {
       try {
         field = c.getDeclaredField(f.name());
       } catch (NoSuchFieldException x) {
-        problems.add("fingerprint: class " + e.name() + ": field " + f.name() + " ("
-            + type(f.descriptor()) + ") existed at capture but is gone now");
+        problems.add(
+            "fingerprint: class "
+                + e.name()
+                + ": field "
+                + f.name()
+                + " ("
+                + type(f.descriptor())
+                + ") existed at capture but is gone now");
         continue;
       } catch (LinkageError x) {
         problems.add("fingerprint: class " + e.name() + " cannot be linked: " + x);
@@ -214,9 +262,17 @@ final class VerifyCommand implements Callable<Integer> {
       boolean sameKind = f.primitive() ? now.equals(f.descriptor()) : now.length() > 1;
       boolean isStatic = Modifier.isStatic(field.getModifiers());
       if (!sameKind || isStatic) {
-        problems.add("fingerprint: class " + e.name() + ": field " + f.name() + " had type "
-            + type(f.descriptor()) + " at capture but has type " + type(now)
-            + (isStatic ? " and is static" : "") + " now");
+        problems.add(
+            "fingerprint: class "
+                + e.name()
+                + ": field "
+                + f.name()
+                + " had type "
+                + type(f.descriptor())
+                + " at capture but has type "
+                + type(now)
+                + (isStatic ? " and is static" : "")
+                + " now");
       }
     }
   }

@@ -21,7 +21,6 @@ import java.util.jar.JarFile;
 import java.util.regex.Pattern;
 import org.codese.Codese;
 import org.codese.CodeseInputStream;
-import org.codese.CodeseOutputStream;
 import org.codese.cli.it.Plain;
 import org.codese.cli.it.Point;
 import org.codese.samples.RedBlackTree;
@@ -37,8 +36,7 @@ import org.objectweb.asm.Opcodes;
  * as a separate process on real files, including damaged ones, and checks exit code and output.
  */
 class CodeseCliIT {
-  @TempDir
-  static Path dir;
+  @TempDir static Path dir;
 
   static Path ser;
   static Path tree;
@@ -76,16 +74,23 @@ class CodeseCliIT {
   }
 
   static Result run(String... args) throws Exception {
-    List<String> cmd = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xss16m", "-jar",
-        System.getProperty("codese.jar")));
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xss16m",
+                "-jar",
+                System.getProperty("codese.jar")));
     cmd.addAll(List.of(args));
     return exec(cmd);
   }
 
   static Result exec(List<String> cmd) throws Exception {
-    Process p = new ProcessBuilder(cmd).directory(dir.toFile())
-        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
+    Process p =
+        new ProcessBuilder(cmd)
+            .directory(dir.toFile())
+            .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+            .start();
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     Thread t1 = pump(p.getInputStream(), out);
@@ -93,18 +98,20 @@ class CodeseCliIT {
     assertTrue(p.waitFor(120, TimeUnit.SECONDS), "timed out: " + cmd);
     t1.join();
     t2.join();
-    return new Result(p.exitValue(), out.toString(StandardCharsets.UTF_8),
-        err.toString(StandardCharsets.UTF_8));
+    return new Result(
+        p.exitValue(), out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
   }
 
   private static Thread pump(InputStream in, OutputStream out) {
-    Thread t = new Thread(() -> {
-      try {
-        in.transferTo(out);
-      } catch (IOException e) {
-        throw new RuntimeException(e);
-      }
-    });
+    Thread t =
+        new Thread(
+            () -> {
+              try {
+                in.transferTo(out);
+              } catch (IOException e) {
+                throw new RuntimeException(e);
+              }
+            });
     t.start();
     return t;
   }
@@ -114,9 +121,16 @@ class CodeseCliIT {
     if (!Files.exists(out)) {
       Result r = run("convert", ser.toString(), "-o", out.toString(), "--classpath", cp);
       assertEquals(0, r.code, r.err);
-      assertEquals(String.format(Locale.ROOT, "converted %s (%,d bytes) to %s (%,d bytes): 5"
-          + " objects and 3,021 bytes of primitive data in 2 blocks, one segment per object%n",
-          ser, Files.size(ser), out, Files.size(out)), r.out);
+      assertEquals(
+          String.format(
+              Locale.ROOT,
+              "converted %s (%,d bytes) to %s (%,d bytes): 5"
+                  + " objects and 3,021 bytes of primitive data in 2 blocks, one segment per object%n",
+              ser,
+              Files.size(ser),
+              out,
+              Files.size(out)),
+          r.out);
       assertEquals("", r.err);
     }
     return out;
@@ -211,10 +225,12 @@ class CodeseCliIT {
     assertEquals("", r.err);
     assertTrue(r.out.contains("checksums:           ok"), r.out);
     assertTrue(r.out.contains("format version:      1"), r.out);
-    assertTrue(r.out.contains("captured on JDK:     " + System.getProperty("java.version")),
+    assertTrue(r.out.contains("captured on JDK:     " + System.getProperty("java.version")), r.out);
+    assertTrue(
+        r.out.matches(
+            "(?s).*\\n\\s+200\\s+\\d+\\s+\\d+\\s+org\\.codese\\.samples\\."
+                + "RedBlackTree\\.Node\\n.*"),
         r.out);
-    assertTrue(r.out.matches("(?s).*\\n\\s+200\\s+\\d+\\s+\\d+\\s+org\\.codese\\.samples\\."
-        + "RedBlackTree\\.Node\\n.*"), r.out);
     assertTrue(r.out.matches("(?s).*\\n\\s+201\\s+\\d+\\s+\\d+\\s+total\\n"), r.out);
     Result s = run("inspect", converted().toString());
     assertEquals(0, s.code, s.err);
@@ -222,7 +238,8 @@ class CodeseCliIT {
     assertTrue(s.out.contains("object stream (5 segments)"), s.out);
     // a stream's segments do not record the capturing JDK: say so rather than print nothing
     assertTrue(s.out.contains("captured on JDK:     not recorded in the file\n"), s.out);
-    assertTrue(s.out.contains("items:               7 (5 objects, 3021 bytes of primitive data)"), s.out);
+    assertTrue(
+        s.out.contains("items:               7 (5 objects, 3021 bytes of primitive data)"), s.out);
     assertTrue(s.out.contains("org.codese.cli.it.Point"), s.out);
   }
 
@@ -235,8 +252,8 @@ class CodeseCliIT {
     assertEquals("RedBlackTree o0 = new RedBlackTree();", statements.get(0));
     Result nodes = run("show", tree.toString(), "--class", "RedBlackTree.Node");
     assertEquals(0, nodes.code, nodes.err);
-    assertEquals(200, nodes.out.lines().filter(l -> l.contains(" = new RedBlackTree.Node()"))
-        .count());
+    assertEquals(
+        200, nodes.out.lines().filter(l -> l.contains(" = new RedBlackTree.Node()")).count());
     assertTrue(nodes.out.lines().noneMatch(l -> l.startsWith("//") || l.startsWith("o0.")));
     assertTrue(nodes.out.lines().anyMatch(l -> l.matches("o\\d+\\.left = o\\d+;")), nodes.out);
     Result point = run("show", converted().toString(), "--class", "org.codese.cli.it.Point");
@@ -251,8 +268,10 @@ class CodeseCliIT {
     long total = all.out.lines().filter(l -> !l.startsWith("//")).count();
     Result r = run("show", tree.toString(), "--limit", "5");
     List<String> lines = r.out.lines().toList();
-    assertEquals("// \u2026 " + (total - 5) + " more statements (--limit 5)",
-        lines.get(lines.size() - 1), r.out);
+    assertEquals(
+        "// \u2026 " + (total - 5) + " more statements (--limit 5)",
+        lines.get(lines.size() - 1),
+        r.out);
     Result nodes = run("show", tree.toString(), "--class", "RedBlackTree.Node", "--limit", "0");
     assertEquals(0, nodes.code, nodes.err);
     assertTrue(nodes.out.matches("// \u2026 \\d+ more statements \\(--limit 0\\)\n"), nodes.out);
@@ -262,9 +281,14 @@ class CodeseCliIT {
     Result nope = run("show", tree.toString(), "--class", "Nope");
     assertEquals(1, nope.code, nope.out + nope.err);
     assertEquals("", nope.out);
-    assertTrue(nope.err.startsWith("codese show: " + tree + ": no object of class Nope in the"
-        + " snapshot; it has objects of org.codese.samples.RedBlackTree,"
-        + " org.codese.samples.RedBlackTree.Node"), nope.err);
+    assertTrue(
+        nope.err.startsWith(
+            "codese show: "
+                + tree
+                + ": no object of class Nope in the"
+                + " snapshot; it has objects of org.codese.samples.RedBlackTree,"
+                + " org.codese.samples.RedBlackTree.Node"),
+        nope.err);
   }
 
   @Test
@@ -272,20 +296,32 @@ class CodeseCliIT {
     Result r = run("verify", converted().toString(), "--classpath", cp);
     assertEquals(0, r.code, r.out + r.err);
     assertEquals("", r.err);
-    assertTrue(r.out.matches("verified " + Pattern.quote(converted().toString())
-        + ": object stream, 5 segments, [\\d,]+ objects, \\d+ classes; integrity, fingerprints,"
-        + " grammar, allow-list and program checks passed\n"), r.out);
+    assertTrue(
+        r.out.matches(
+            "verified "
+                + Pattern.quote(converted().toString())
+                + ": object stream, 5 segments, [\\d,]+ objects, \\d+ classes; integrity, fingerprints,"
+                + " grammar, allow-list and program checks passed\n"),
+        r.out);
     Result single = run("verify", tree.toString(), "--classpath", cp, "--verbose");
-    assertEquals("verified " + tree + ": snapshot, 201 objects, 2 classes; integrity, fingerprints,"
-        + " grammar, allow-list and program checks passed\n", single.out);
+    assertEquals(
+        "verified "
+            + tree
+            + ": snapshot, 201 objects, 2 classes; integrity, fingerprints,"
+            + " grammar, allow-list and program checks passed\n",
+        single.out);
   }
 
   @Test
   void verifyNamesMissingClasses() throws Exception {
     Result r = run("verify", tree.toString());
     assertEquals(1, r.code);
-    assertTrue(r.out.contains(tree + ": fingerprint: class org.codese.samples.RedBlackTree is not"
-        + " on the class path"), r.out);
+    assertTrue(
+        r.out.contains(
+            tree
+                + ": fingerprint: class org.codese.samples.RedBlackTree is not"
+                + " on the class path"),
+        r.out);
   }
 
   @Test
@@ -296,20 +332,37 @@ class CodeseCliIT {
     Path cls = changed.resolve("org/codese/cli/it/Point.class");
     Files.createDirectories(cls.getParent());
     ClassWriter cw = new ClassWriter(0);
-    cw.visit(Opcodes.V17, Opcodes.ACC_PUBLIC | Opcodes.ACC_FINAL, "org/codese/cli/it/Point", null,
-        "java/lang/Object", new String[] {"java/io/Serializable"});
-    cw.visitField(Opcodes.ACC_PRIVATE | Opcodes.ACC_STATIC | Opcodes.ACC_FINAL,
-        "serialVersionUID", "J", null, 1L).visitEnd();
+    cw.visit(
+        Opcodes.V17,
+        Opcodes.ACC_PUBLIC | Opcodes.ACC_FINAL,
+        "org/codese/cli/it/Point",
+        null,
+        "java/lang/Object",
+        new String[] {"java/io/Serializable"});
+    cw.visitField(
+            Opcodes.ACC_PRIVATE | Opcodes.ACC_STATIC | Opcodes.ACC_FINAL,
+            "serialVersionUID",
+            "J",
+            null,
+            1L)
+        .visitEnd();
     cw.visitField(Opcodes.ACC_PUBLIC, "x", "I", null, null).visitEnd();
     cw.visitField(Opcodes.ACC_PUBLIC, "y", "J", null, null).visitEnd();
     cw.visitEnd();
     Files.write(cls, cw.toByteArray());
     Result r = run("verify", snap.toString(), "--classpath", changed.toString());
     assertEquals(1, r.code, r.err);
-    assertTrue(r.out.contains("class org.codese.cli.it.Point: field y had type int at capture but"
-        + " has type long now"), r.out);
-    assertTrue(r.out.contains("class org.codese.cli.it.Point: field label (java.lang.Object)"
-        + " existed at capture but is gone now") || r.out.contains("field label"), r.out);
+    assertTrue(
+        r.out.contains(
+            "class org.codese.cli.it.Point: field y had type int at capture but"
+                + " has type long now"),
+        r.out);
+    assertTrue(
+        r.out.contains(
+                "class org.codese.cli.it.Point: field label (java.lang.Object)"
+                    + " existed at capture but is gone now")
+            || r.out.contains("field label"),
+        r.out);
     Result ok = run("verify", snap.toString(), "--classpath", location(Point.class));
     assertEquals(0, ok.code, ok.out + ok.err);
   }
@@ -377,8 +430,11 @@ class CodeseCliIT {
 
     Result n = run("convert", ser.toString(), "-o", out.toString());
     assertEquals(1, n.code);
-    assertTrue(n.err.contains("class org.codese.samples.RedBlackTree is not on the class path;"
-        + " add its jar or directory with --classpath"), n.err);
+    assertTrue(
+        n.err.contains(
+            "class org.codese.samples.RedBlackTree is not on the class path;"
+                + " add its jar or directory with --classpath"),
+        n.err);
 
     Result m = run("convert", "missing.ser", "-o", out.toString());
     assertEquals(1, m.code);
@@ -392,9 +448,8 @@ class CodeseCliIT {
   }
 
   /**
-   * A snapshot of a class that is not Serializable: inspect and verify print the options line
-   * that admits it, ready to paste; verify passes with --allow; a malformed pattern is a usage
-   * error.
+   * A snapshot of a class that is not Serializable: inspect and verify print the options line that
+   * admits it, ready to paste; verify passes with --allow; a malformed pattern is a usage error.
    */
   @Test
   void allowListIsPrintedReadyToPaste() throws Exception {
@@ -405,19 +460,29 @@ class CodeseCliIT {
     assertEquals(0, i.code, i.err);
     assertTrue(i.out.contains("allow-list:          " + line + "\n"), i.out);
     Result unknown = run("inspect", snap.toString());
-    assertTrue(unknown.out.contains("allow-list:          unknown: 2 classes are not on the"
-        + " class path (pass --classpath)"), unknown.out);
+    assertTrue(
+        unknown.out.contains(
+            "allow-list:          unknown: 2 classes are not on the"
+                + " class path (pass --classpath)"),
+        unknown.out);
     Result serializable = run("inspect", tree.toString(), "--classpath", cp);
     assertTrue(serializable.out.contains("allow-list:          none needed"), serializable.out);
 
     Result v = run("verify", snap.toString(), "--classpath", location(Plain.class));
     assertEquals(1, v.code, v.out + v.err);
     assertEquals(1, v.out.lines().count(), v.out);
-    assertTrue(v.out.startsWith(snap + ": allow-list: 1 class that ObjectInputStream would"
-        + " refuse"), v.out);
+    assertTrue(
+        v.out.startsWith(snap + ": allow-list: 1 class that ObjectInputStream would" + " refuse"),
+        v.out);
     assertTrue(v.out.contains("load it with " + line), v.out);
-    Result ok = run("verify", snap.toString(), "--classpath", location(Plain.class), "--allow",
-        "org.codese.cli.it.*");
+    Result ok =
+        run(
+            "verify",
+            snap.toString(),
+            "--classpath",
+            location(Plain.class),
+            "--allow",
+            "org.codese.cli.it.*");
     assertEquals(0, ok.code, ok.out + ok.err);
     assertEquals("", ok.err);
     assertTrue(ok.out.startsWith("verified " + snap + ": snapshot, "), ok.out);
@@ -476,8 +541,8 @@ class CodeseCliIT {
     }
     assertTrue(r.out.contains("\n   objects   references   primitives  class\n"), r.out);
     String help = run("inspect", "--help").out.replaceAll("\\s+", " ");
-    for (String label : r.out.lines().takeWhile(l -> !l.isEmpty()).map(l -> l.split(":")[0])
-        .toList()) {
+    for (String label :
+        r.out.lines().takeWhile(l -> !l.isEmpty()).map(l -> l.split(":")[0]).toList()) {
       if (!List.of("file", "kind", "format version", "captured on JDK", "checksums", "size")
           .contains(label)) {
         assertTrue(help.contains(" " + label + " "), "help does not explain '" + label + "'");
@@ -492,8 +557,8 @@ class CodeseCliIT {
     String expected = System.getProperty("codese.version");
     assertNotNull(expected);
     try (JarFile jar = new JarFile(System.getProperty("codese.jar"))) {
-      assertEquals(expected,
-          jar.getManifest().getMainAttributes().getValue("Implementation-Version"));
+      assertEquals(
+          expected, jar.getManifest().getMainAttributes().getValue("Implementation-Version"));
     }
     assertEquals("codese " + expected, run("--version").out.lines().findFirst().orElseThrow());
     Path launcher = Path.of(System.getProperty("codese.launcher"));

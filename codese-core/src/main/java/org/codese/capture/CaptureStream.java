@@ -1,7 +1,5 @@
 package org.codese.capture;
 
-import org.codese.program.Tape;
-
 import java.io.IOException;
 import java.io.NotActiveException;
 import java.io.ObjectOutputStream;
@@ -10,8 +8,8 @@ import org.codese.jvm.FieldTable;
 import org.codese.jvm.FieldValues;
 import org.codese.jvm.SerialField;
 import org.codese.jvm.Slot;
-import org.codese.jvm.SlotFields;
 import org.codese.jvm.Types;
+import org.codese.program.Tape;
 
 /**
  * The stream a class's own {@code writeObject} or {@code writeExternal} writes to during capture.
@@ -19,10 +17,10 @@ import org.codese.jvm.Types;
  * later by the traversal, so nothing recurses.
  *
  * <p>One instance serves one class's {@code writeObject} for one object (or one {@code
- * writeExternal}), and enforces the rules {@code ObjectOutputStream} enforces there: the fields
- * are written once, by {@code defaultWriteObject} or by {@code putFields} and {@code
- * writeFields}, else {@code NotActiveException}; {@code putFields} returns the same {@code
- * PutField} each time; the default field writing refuses fields no declared field backs.
+ * writeExternal}), and enforces the rules {@code ObjectOutputStream} enforces there: the fields are
+ * written once, by {@code defaultWriteObject} or by {@code putFields} and {@code writeFields}, else
+ * {@code NotActiveException}; {@code putFields} returns the same {@code PutField} each time; the
+ * default field writing refuses fields no declared field backs.
  */
 final class CaptureStream extends ObjectOutputStream {
   private final Capturer capturer;
@@ -30,10 +28,13 @@ final class CaptureStream extends ObjectOutputStream {
   private final Object obj;
   private final Slot slot;
   private final TapeBuilder tape = new TapeBuilder();
+
   /** Whether this class's fields were written or put: see {@link #claimFields}. */
   private boolean fieldsClaimed;
+
   /** What {@link #putFields()} returned, and the table behind it; {@code null} before. */
   private PutField put;
+
   private FieldTable putTable;
   private int written;
 
@@ -84,8 +85,8 @@ final class CaptureStream extends ObjectOutputStream {
    *
    * @throws NotActiveException outside {@code writeObject}, or if this class's fields were already
    *     written or put ({@link #claimFields})
-   * @throws java.io.InvalidClassException if the class's {@code serialPersistentFields} name
-   *     fields no declared field backs ({@link Capturer#defaultFields})
+   * @throws java.io.InvalidClassException if the class's {@code serialPersistentFields} name fields
+   *     no declared field backs ({@link Capturer#defaultFields})
    */
   @Override
   public void defaultWriteObject() throws IOException {
@@ -118,8 +119,10 @@ final class CaptureStream extends ObjectOutputStream {
   @Override
   public void writeFields() throws IOException {
     if (put == null) {
-      throw new NotActiveException("writeFields without putFields in " + owner()
-          + "; call putFields first and put the fields' values into the PutField it returns");
+      throw new NotActiveException(
+          "writeFields without putFields in "
+              + owner()
+              + "; call putFields first and put the fields' values into the PutField it returns");
     }
     writeFields(putTable.values());
   }
@@ -141,17 +144,20 @@ final class CaptureStream extends ObjectOutputStream {
   /**
    * Claims the current class's fields for {@code what}, as the JDK's {@code
    * SerialCallbackContext.checkAndSetUsed}: JOSS 2.3 lets a class's {@code writeObject} write its
-   * fields once, with {@code defaultWriteObject} or with {@code putFields} and {@code
-   * writeFields}.
+   * fields once, with {@code defaultWriteObject} or with {@code putFields} and {@code writeFields}.
    *
    * @throws NotActiveException outside {@code writeObject}, or if the fields were already claimed
    */
   private void claimFields(String what) throws NotActiveException {
     requireSlot(what);
     if (fieldsClaimed) {
-      throw new NotActiveException(what + " in " + owner() + " after its fields were already "
-          + "written or put; a writeObject writes its class's fields once, with "
-          + "defaultWriteObject or with putFields and writeFields");
+      throw new NotActiveException(
+          what
+              + " in "
+              + owner()
+              + " after its fields were already "
+              + "written or put; a writeObject writes its class's fields once, with "
+              + "defaultWriteObject or with putFields and writeFields");
     }
     fieldsClaimed = true;
   }
@@ -162,10 +168,14 @@ final class CaptureStream extends ObjectOutputStream {
     }
   }
 
-  /** @return the writeObject running, and where its object is, for messages */
+  /**
+   * @return the writeObject running, and where its object is, for messages
+   */
   private String owner() {
-    String method = slot == null ? "writeExternal of " + obj.getClass().getName()
-        : "writeObject of " + slot.type().getName();
+    String method =
+        slot == null
+            ? "writeExternal of " + obj.getClass().getName()
+            : "writeObject of " + slot.type().getName();
     return method + " (at " + capturer.path(id) + ")";
   }
 

@@ -1,7 +1,5 @@
 package org.codese.capture;
 
-import org.codese.program.Tape;
-
 import java.io.IOException;
 import java.io.InvalidClassException;
 import java.io.NotSerializableException;
@@ -20,13 +18,14 @@ import org.codese.jvm.SerialClass;
 import org.codese.jvm.SerialField;
 import org.codese.jvm.Slot;
 import org.codese.jvm.SlotFields;
+import org.codese.program.Tape;
 
 /**
  * Traverses object graphs without recursion and records them as {@link Node}s.
  *
- * <p>One capturer serves one capture, or one {@code CodeseOutputStream}: call {@link
- * #writeObject}, then {@link #drain()} to take the segment captured so far. Object identity is
- * shared across calls until {@link #reset()}. Not thread-safe.
+ * <p>One capturer serves one capture, or one {@code CodeseOutputStream}: call {@link #writeObject},
+ * then {@link #drain()} to take the segment captured so far. Object identity is shared across calls
+ * until {@link #reset()}. Not thread-safe.
  */
 public final class Capturer {
   private static final Object NULL_REPLACEMENT = new Object();
@@ -42,12 +41,16 @@ public final class Capturer {
   private TapeBuilder items = new TapeBuilder();
   private int topLevel;
   private int depth;
+
   /** The first id the current top-level {@link #writeObject} call assigns. */
   private int writeStart;
+
   /** Ids below {@link #writeStart} the current call referred to, each once. */
   private int[] backRefs = new int[8];
+
   private int backRefCount;
   private final BitSet backRefSeen = new BitSet();
+
   /**
    * What {@code writeReplace} gave for objects written unshared: as {@code ObjectOutputStream}
    * does, a later write of the same object writes that replacement again (as a new object, since
@@ -55,7 +58,9 @@ public final class Capturer {
    */
   private final Map<Object, Object> unsharedReplacements = new IdentityHashMap<>();
 
-  /** @param options capture settings */
+  /**
+   * @param options capture settings
+   */
   public Capturer(CodeseOptions options) {
     this.options = options;
   }
@@ -116,8 +121,8 @@ public final class Capturer {
   }
 
   /**
-   * Forgets object identity: objects written from now on are captured anew, and the ids of the
-   * next segment start again at 0 (the reader forgets its table at the same point).
+   * Forgets object identity: objects written from now on are captured anew, and the ids of the next
+   * segment start again at 0 (the reader forgets its table at the same point).
    *
    * @throws IllegalStateException if a segment is pending: {@link #drain()} it first
    */
@@ -131,14 +136,16 @@ public final class Capturer {
   }
 
   /**
-   * @return how many objects (and {@code writeReplace} originals) the capturer remembers for
-   *     later references: all written since the last {@link #reset()}
+   * @return how many objects (and {@code writeReplace} originals) the capturer remembers for later
+   *     references: all written since the last {@link #reset()}
    */
   public int knownObjects() {
     return ids.size();
   }
 
-  /** @return whether anything was written since the last {@link #drain()} */
+  /**
+   * @return whether anything was written since the last {@link #drain()}
+   */
   public boolean hasPending() {
     return !items.isEmpty();
   }
@@ -153,8 +160,8 @@ public final class Capturer {
       throw new IllegalStateException("capture left objects unexpanded");
     }
     Graph g =
-        new Graph(firstId, List.copyOf(nodes), Arrays.copyOf(postOrder, postSize), items.build(),
-            depth);
+        new Graph(
+            firstId, List.copyOf(nodes), Arrays.copyOf(postOrder, postSize), items.build(), depth);
     depth = 0;
     firstId += nodes.size();
     nodes.clear();
@@ -166,8 +173,8 @@ public final class Capturer {
   }
 
   /**
-   * Assigns an id to {@code obj}, applying {@code writeReplace}; the object's contents are
-   * captured later, when the traversal reaches it.
+   * Assigns an id to {@code obj}, applying {@code writeReplace}; the object's contents are captured
+   * later, when the traversal reaches it.
    */
   int ref(Object obj, int parent, Object label, boolean unshared) throws IOException {
     if (obj == null) {
@@ -241,9 +248,14 @@ public final class Capturer {
   }
 
   private void check(SerialClass sc, int id) throws IOException {
-    if (options.requireSerializable() && !sc.serializable() && sc.kind() != SerialClass.Kind.ARRAY) {
+    if (options.requireSerializable()
+        && !sc.serializable()
+        && sc.kind() != SerialClass.Kind.ARRAY) {
       throw new NotSerializableException(
-          sc.type().getName() + " (at " + paths.path(id) + "; Serializable is required, as"
+          sc.type().getName()
+              + " (at "
+              + paths.path(id)
+              + "; Serializable is required, as"
               + " ObjectOutputStream requires it; CodeseOptions.withRequireSerializable(false)"
               + " captures it)");
     }
@@ -295,8 +307,8 @@ public final class Capturer {
   }
 
   /**
-   * Captures the contents of discovered object {@code id}; returns the ids of the objects it
-   * refers to, in the JDK's order.
+   * Captures the contents of discovered object {@code id}; returns the ids of the objects it refers
+   * to, in the JDK's order.
    */
   private int[] expand(int id) throws IOException {
     Object obj = discovered.set(id - firstId, null);
@@ -308,7 +320,9 @@ public final class Capturer {
       case BOX -> node = new Node.Box(id, obj, isCached(obj));
       case ENUM, CLASS -> {
         if (obj instanceof java.io.ObjectStreamClass osc && osc.forClass() == null) {
-          throw new CaptureException(paths.path(id), obj.getClass().getName(),
+          throw new CaptureException(
+              paths.path(id),
+              obj.getClass().getName(),
               "a class descriptor without a local class cannot be captured");
         }
         node = new Node.Constant(id, obj);
@@ -376,14 +390,15 @@ public final class Capturer {
         }
       }
     } catch (IllegalAccessException e) {
-      throw new CaptureException(paths.path(id), sc.type().getName(),
+      throw new CaptureException(
+          paths.path(id),
+          sc.type().getName(),
           "its record components are not accessible: " + e.getMessage());
     }
     return new Node.Record(id, sc, prims, refs);
   }
 
-  private Node external(int id, SerialClass sc, Object obj, ChildList children)
-      throws IOException {
+  private Node external(int id, SerialClass sc, Object obj, ChildList children) throws IOException {
     CaptureStream out = new CaptureStream(this, id, obj, null);
     ((java.io.Externalizable) obj).writeExternal(out);
     Tape tape = out.finish();
@@ -391,8 +406,7 @@ public final class Capturer {
     return new Node.External(id, sc, tape);
   }
 
-  private Node instance(int id, SerialClass sc, Object obj, ChildList children)
-      throws IOException {
+  private Node instance(int id, SerialClass sc, Object obj, ChildList children) throws IOException {
     List<Slot> slots = sc.slots();
     Node.SlotData[] data = new Node.SlotData[slots.size()];
     for (int s = 0; s < data.length; s++) {
@@ -427,18 +441,24 @@ public final class Capturer {
   FieldValues defaultFields(int id, Slot slot, Object obj) throws IOException {
     List<String> unbacked = slot.unbackedFields();
     if (!unbacked.isEmpty()) {
-      throw new InvalidClassException(slot.type().getName(), "unmatched serializable field(s)"
-          + " declared: serialPersistentFields names " + String.join(", ", unbacked) + ", which"
-          + " no non-static field of that name and type backs, so the default field writing"
-          + " cannot write them (at " + paths.path(id) + "); declare the fields, or write them"
-          + " in writeObject with putFields and writeFields");
+      throw new InvalidClassException(
+          slot.type().getName(),
+          "unmatched serializable field(s)"
+              + " declared: serialPersistentFields names "
+              + String.join(", ", unbacked)
+              + ", which"
+              + " no non-static field of that name and type backs, so the default field writing"
+              + " cannot write them (at "
+              + paths.path(id)
+              + "); declare the fields, or write them"
+              + " in writeObject with putFields and writeFields");
     }
     return SlotFields.read(slot, obj);
   }
 
   /**
-   * Assigns ids to the reference values of one slot of object {@code id}, each field as its
-   * {@link SerialField#unshared()} says, as {@code ObjectOutputStream} writes them.
+   * Assigns ids to the reference values of one slot of object {@code id}, each field as its {@link
+   * SerialField#unshared()} says, as {@code ObjectOutputStream} writes them.
    *
    * @return the ids, in field order ({@code -1} for {@code null})
    */
@@ -452,7 +472,9 @@ public final class Capturer {
     return refs;
   }
 
-  /** @return the path from the root to object {@code id}, for messages */
+  /**
+   * @return the path from the root to object {@code id}, for messages
+   */
   String path(int id) {
     return paths.path(id);
   }

@@ -1,8 +1,7 @@
 package org.codese.capture;
 
-import org.codese.program.Tape;
-
 import java.util.List;
+import org.codese.program.Tape;
 
 /**
  * The captured objects of one capture (or of one segment of a stream): nodes with ids from {@code
@@ -10,14 +9,16 @@ import java.util.List;
  *
  * @param firstId the id of {@code nodes.get(0)}; ids below it belong to earlier segments
  * @param nodes the nodes, in id order
- * @param postOrder node ids in the order Java deserialization would complete them (children
- *     before parents, as in a depth-first traversal from the roots)
+ * @param postOrder node ids in the order Java deserialization would complete them (children before
+ *     parents, as in a depth-first traversal from the roots)
  * @param items what was written at top level: {@link Tape#OBJECT} items for {@code writeObject}
  *     calls and {@link Tape#BLOCK} items for primitive data in between
  * @param depth the greatest depth of the traversal: the longest path of first visits from a root
  */
 public record Graph(int firstId, List<Node> nodes, int[] postOrder, Tape items, int depth) {
-  /** @return the id after the last node */
+  /**
+   * @return the id after the last node
+   */
   public int endId() {
     return firstId + nodes.size();
   }

@@ -1,16 +1,17 @@
 package org.codese.capture;
 
-import org.codese.program.Tape;
-
 import org.codese.jvm.SerialClass;
 import org.codese.jvm.Slot;
+import org.codese.program.Tape;
 
 /**
  * One captured object. Ids are dense and start at 0; references between nodes are ids, and -1
  * stands for {@code null}.
  */
 public sealed interface Node {
-  /** @return this node's id */
+  /**
+   * @return this node's id
+   */
   int id();
 
   /** A {@code String}. */

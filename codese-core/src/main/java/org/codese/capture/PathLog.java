@@ -3,8 +3,8 @@ package org.codese.capture;
 import java.util.Arrays;
 
 /**
- * Remembers, for each captured object, its parent and the field or index that led to it, so that
- * an error can name the path from the root ({@code root.children[3].owner}).
+ * Remembers, for each captured object, its parent and the field or index that led to it, so that an
+ * error can name the path from the root ({@code root.children[3].owner}).
  */
 final class PathLog {
   private int[] parents = new int[64];

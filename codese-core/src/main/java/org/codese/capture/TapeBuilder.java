@@ -1,10 +1,9 @@
 package org.codese.capture;
 
-import org.codese.program.Tape;
-
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.util.Arrays;
+import org.codese.program.Tape;
 
 /** Builds a {@link Tape}; primitive writes go to {@link #data()}, objects to {@link #object}. */
 final class TapeBuilder {
@@ -14,7 +13,9 @@ final class TapeBuilder {
   private int size;
   private int blockStart;
 
-  /** @return the stream primitive data is written to */
+  /**
+   * @return the stream primitive data is written to
+   */
   DataOutputStream data() {
     return data;
   }

@@ -21,12 +21,16 @@ import org.objectweb.asm.MethodVisitor;
 public final class Emitter {
   private static final String OBJECT_ARRAY = "[Ljava/lang/Object;";
   private static final String FIELD = "java/lang/reflect/Field";
+
   /** An upper bound on the bytecode of any single op, used for chunk splitting. */
   private static final int MAX_OP_BYTES = 20;
+
   /** An upper bound on a loop's bytecode without its columns. */
   private static final int LOOP_BYTES = 80;
+
   /** An upper bound on the bytecode one column adds to a cluster loop. */
   private static final int COLUMN_BYTES = 48;
+
   static final int TABLE = Grammar.LOCAL_TABLE;
   static final int CONSTANTS = Grammar.LOCAL_CONSTANTS;
   static final int TARGET = Grammar.LOCAL_TARGET;
@@ -78,17 +82,25 @@ public final class Emitter {
   }
 
   private void startClass(Section section) {
-    String pkg = section.host() < 0 ? Grammar.PACKAGE
-        : Grammar.packageOf(plan.classes().get(section.host()).name());
+    String pkg =
+        section.host() < 0
+            ? Grammar.PACKAGE
+            : Grammar.packageOf(plan.classes().get(section.host()).name());
     className = (pkg.isEmpty() ? "" : pkg + "/") + Grammar.CLASS_PREFIX + classFiles.size();
-    cw = new ClassWriter(ClassWriter.COMPUTE_FRAMES) {
-      @Override
-      protected String getCommonSuperClass(String type1, String type2) {
-        return "java/lang/Object";
-      }
-    };
-    cw.visit(V17, ACC_PUBLIC | ACC_FINAL | ACC_SUPER | ACC_SYNTHETIC, className, null,
-        "java/lang/Object", new String[] {Grammar.ENTRY_INTERFACE});
+    cw =
+        new ClassWriter(ClassWriter.COMPUTE_FRAMES) {
+          @Override
+          protected String getCommonSuperClass(String type1, String type2) {
+            return "java/lang/Object";
+          }
+        };
+    cw.visit(
+        V17,
+        ACC_PUBLIC | ACC_FINAL | ACC_SUPER | ACC_SYNTHETIC,
+        className,
+        null,
+        "java/lang/Object",
+        new String[] {Grammar.ENTRY_INTERFACE});
     MethodVisitor init = cw.visitMethod(ACC_PUBLIC, "<init>", "()V", null, null);
     init.visitCode();
     init.visitVarInsn(ALOAD, 0);
@@ -115,8 +127,8 @@ public final class Emitter {
     for (int c = 0; c < chunks; c++) {
       entry.visitVarInsn(ALOAD, 3);
       entry.visitVarInsn(ALOAD, 4);
-      entry.visitMethodInsn(INVOKESTATIC, className, Grammar.chunkName(c),
-          Grammar.CHUNK_DESCRIPTOR, false);
+      entry.visitMethodInsn(
+          INVOKESTATIC, className, Grammar.chunkName(c), Grammar.CHUNK_DESCRIPTOR, false);
     }
     entry.visitInsn(RETURN);
     entry.visitMaxs(0, 0);
@@ -127,8 +139,9 @@ public final class Emitter {
 
   private void startChunk() {
     endChunk();
-    mv = cw.visitMethod(ACC_STATIC, Grammar.chunkName(chunks++), Grammar.CHUNK_DESCRIPTOR, null,
-        null);
+    mv =
+        cw.visitMethod(
+            ACC_STATIC, Grammar.chunkName(chunks++), Grammar.CHUNK_DESCRIPTOR, null, null);
     mv.visitCode();
     methodBytes = 1;
     if (selected != null) {
@@ -149,8 +162,10 @@ public final class Emitter {
   private static int size(Op op) {
     if (op instanceof Op.ClusterLoop c) {
       return LOOP_BYTES + COLUMN_BYTES * c.columns().size();
-    } else if (op instanceof Op.AllocLoop || op instanceof Op.StringLoop
-        || op instanceof Op.BoxLoop || op instanceof Op.ElementLoop) {
+    } else if (op instanceof Op.AllocLoop
+        || op instanceof Op.StringLoop
+        || op instanceof Op.BoxLoop
+        || op instanceof Op.ElementLoop) {
       return LOOP_BYTES;
     }
     return MAX_OP_BYTES;
@@ -158,16 +173,23 @@ public final class Emitter {
 
   private void emit(Op op) {
     methodBytes += size(op);
-    if (op instanceof Op.AllocLoop || op instanceof Op.StringLoop || op instanceof Op.BoxLoop
-        || op instanceof Op.ElementLoop || op instanceof Op.ClusterLoop) {
+    if (op instanceof Op.AllocLoop
+        || op instanceof Op.StringLoop
+        || op instanceof Op.BoxLoop
+        || op instanceof Op.ElementLoop
+        || op instanceof Op.ClusterLoop) {
       Loops.emit(mv, op);
       selected = null;
     } else if (op instanceof Op.Alloc a) {
       storeStart(a.id());
       constant(a.allocator(), "java/lang/reflect/Constructor");
       mv.visitInsn(ACONST_NULL);
-      mv.visitMethodInsn(INVOKEVIRTUAL, "java/lang/reflect/Constructor", "newInstance",
-          "([Ljava/lang/Object;)Ljava/lang/Object;", false);
+      mv.visitMethodInsn(
+          INVOKEVIRTUAL,
+          "java/lang/reflect/Constructor",
+          "newInstance",
+          "([Ljava/lang/Object;)Ljava/lang/Object;",
+          false);
       mv.visitInsn(AASTORE);
     } else if (op instanceof Op.NewArray a) {
       newArray(a);
@@ -185,8 +207,8 @@ public final class Emitter {
       } else {
         mv.visitLdcInsn(s.value());
       }
-      mv.visitMethodInsn(INVOKESPECIAL, "java/lang/String", "<init>", "(Ljava/lang/String;)V",
-          false);
+      mv.visitMethodInsn(
+          INVOKESPECIAL, "java/lang/String", "<init>", "(Ljava/lang/String;)V", false);
       mv.visitInsn(AASTORE);
     } else if (op instanceof Op.NewBox b) {
       storeStart(b.id());
@@ -204,11 +226,15 @@ public final class Emitter {
       mv.visitVarInsn(ALOAD, TARGET);
       value(p.type(), p.bits(), p.ref());
       if (p.type() == 'L') {
-        mv.visitMethodInsn(INVOKEVIRTUAL, FIELD, "set", "(Ljava/lang/Object;Ljava/lang/Object;)V",
-            false);
+        mv.visitMethodInsn(
+            INVOKEVIRTUAL, FIELD, "set", "(Ljava/lang/Object;Ljava/lang/Object;)V", false);
       } else {
-        mv.visitMethodInsn(INVOKEVIRTUAL, FIELD, "set" + setterSuffix(p.type()),
-            "(Ljava/lang/Object;" + p.type() + ")V", false);
+        mv.visitMethodInsn(
+            INVOKEVIRTUAL,
+            FIELD,
+            "set" + setterSuffix(p.type()),
+            "(Ljava/lang/Object;" + p.type() + ")V",
+            false);
       }
     } else if (op instanceof Op.PutDirect p) {
       mv.visitVarInsn(ALOAD, TARGET);
@@ -226,8 +252,8 @@ public final class Emitter {
       mv.visitVarInsn(ALOAD, TABLE);
       mv.visitVarInsn(ALOAD, CONSTANTS);
       push(r.program());
-      mv.visitMethodInsn(INVOKESTATIC, Grammar.HOOKS_OWNER, Grammar.STEPS_METHOD,
-          Grammar.STEPS_DESCRIPTOR, false);
+      mv.visitMethodInsn(
+          INVOKESTATIC, Grammar.HOOKS_OWNER, Grammar.STEPS_METHOD, Grammar.STEPS_DESCRIPTOR, false);
     } else {
       throw new IllegalArgumentException("unknown op " + op);
     }
@@ -267,8 +293,12 @@ public final class Emitter {
     } else {
       constant(a.maker(), "java/lang/Class");
       push(a.length());
-      mv.visitMethodInsn(INVOKESTATIC, "java/lang/reflect/Array", "newInstance",
-          "(Ljava/lang/Class;I)Ljava/lang/Object;", false);
+      mv.visitMethodInsn(
+          INVOKESTATIC,
+          "java/lang/reflect/Array",
+          "newInstance",
+          "(Ljava/lang/Class;I)Ljava/lang/Object;",
+          false);
     }
     mv.visitInsn(AASTORE);
   }
@@ -306,8 +336,8 @@ public final class Emitter {
     String owner = boxOwner(b.type());
     if (b.cached()) {
       value(b.type(), b.bits(), -1);
-      mv.visitMethodInsn(INVOKESTATIC, owner, "valueOf", "(" + b.type() + ")L" + owner + ";",
-          false);
+      mv.visitMethodInsn(
+          INVOKESTATIC, owner, "valueOf", "(" + b.type() + ")L" + owner + ";", false);
     } else {
       mv.visitTypeInsn(NEW, owner);
       mv.visitInsn(DUP);

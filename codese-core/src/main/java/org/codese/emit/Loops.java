@@ -28,28 +28,36 @@ final class Loops {
     if (op instanceof Op.AllocLoop a) {
       load(mv, a.ids(), "[I", IDS);
       load(mv, a.allocator(), "java/lang/reflect/Constructor", DATA);
-      loop(mv, () -> {
-        tableSlot(mv);
-        mv.visitVarInsn(ALOAD, DATA);
-        mv.visitInsn(ACONST_NULL);
-        mv.visitMethodInsn(INVOKEVIRTUAL, "java/lang/reflect/Constructor", "newInstance",
-            "([Ljava/lang/Object;)Ljava/lang/Object;", false);
-        mv.visitInsn(AASTORE);
-      });
+      loop(
+          mv,
+          () -> {
+            tableSlot(mv);
+            mv.visitVarInsn(ALOAD, DATA);
+            mv.visitInsn(ACONST_NULL);
+            mv.visitMethodInsn(
+                INVOKEVIRTUAL,
+                "java/lang/reflect/Constructor",
+                "newInstance",
+                "([Ljava/lang/Object;)Ljava/lang/Object;",
+                false);
+            mv.visitInsn(AASTORE);
+          });
     } else if (op instanceof Op.StringLoop s) {
       load(mv, s.ids(), "[I", IDS);
       load(mv, s.texts(), "[Ljava/lang/String;", DATA);
-      loop(mv, () -> {
-        tableSlot(mv);
-        mv.visitTypeInsn(NEW, "java/lang/String");
-        mv.visitInsn(DUP);
-        mv.visitVarInsn(ALOAD, DATA);
-        mv.visitVarInsn(ILOAD, INDEX);
-        mv.visitInsn(AALOAD);
-        mv.visitMethodInsn(INVOKESPECIAL, "java/lang/String", "<init>", "(Ljava/lang/String;)V",
-            false);
-        mv.visitInsn(AASTORE);
-      });
+      loop(
+          mv,
+          () -> {
+            tableSlot(mv);
+            mv.visitTypeInsn(NEW, "java/lang/String");
+            mv.visitInsn(DUP);
+            mv.visitVarInsn(ALOAD, DATA);
+            mv.visitVarInsn(ILOAD, INDEX);
+            mv.visitInsn(AALOAD);
+            mv.visitMethodInsn(
+                INVOKESPECIAL, "java/lang/String", "<init>", "(Ljava/lang/String;)V", false);
+            mv.visitInsn(AASTORE);
+          });
     } else if (op instanceof Op.BoxLoop b) {
       boxLoop(mv, b);
     } else if (op instanceof Op.ElementLoop e) {
@@ -59,12 +67,14 @@ final class Loops {
       mv.visitTypeInsn(CHECKCAST, OBJECT_ARRAY);
       mv.visitVarInsn(ASTORE, TARGET);
       load(mv, e.refs(), "[I", IDS);
-      loop(mv, () -> {
-        mv.visitVarInsn(ALOAD, TARGET);
-        mv.visitVarInsn(ILOAD, INDEX);
-        tableAt(mv, IDS);
-        mv.visitInsn(AASTORE);
-      });
+      loop(
+          mv,
+          () -> {
+            mv.visitVarInsn(ALOAD, TARGET);
+            mv.visitVarInsn(ILOAD, INDEX);
+            tableAt(mv, IDS);
+            mv.visitInsn(AASTORE);
+          });
     } else if (op instanceof Op.ClusterLoop c) {
       cluster(mv, c);
     } else {
@@ -77,23 +87,25 @@ final class Loops {
     String owner = Emitter.boxOwner(b.type());
     load(mv, b.ids(), "[I", IDS);
     load(mv, b.values(), "[" + b.type(), DATA);
-    loop(mv, () -> {
-      tableSlot(mv);
-      if (!b.cached()) {
-        mv.visitTypeInsn(NEW, owner);
-        mv.visitInsn(DUP);
-      }
-      mv.visitVarInsn(ALOAD, DATA);
-      mv.visitVarInsn(ILOAD, INDEX);
-      mv.visitInsn(Grammar.arrayLoadOpcode(b.type()));
-      if (b.cached()) {
-        mv.visitMethodInsn(INVOKESTATIC, owner, "valueOf", "(" + b.type() + ")L" + owner + ";",
-            false);
-      } else {
-        mv.visitMethodInsn(INVOKESPECIAL, owner, "<init>", "(" + b.type() + ")V", false);
-      }
-      mv.visitInsn(AASTORE);
-    });
+    loop(
+        mv,
+        () -> {
+          tableSlot(mv);
+          if (!b.cached()) {
+            mv.visitTypeInsn(NEW, owner);
+            mv.visitInsn(DUP);
+          }
+          mv.visitVarInsn(ALOAD, DATA);
+          mv.visitVarInsn(ILOAD, INDEX);
+          mv.visitInsn(Grammar.arrayLoadOpcode(b.type()));
+          if (b.cached()) {
+            mv.visitMethodInsn(
+                INVOKESTATIC, owner, "valueOf", "(" + b.type() + ")L" + owner + ";", false);
+          } else {
+            mv.visitMethodInsn(INVOKESPECIAL, owner, "<init>", "(" + b.type() + ")V", false);
+          }
+          mv.visitInsn(AASTORE);
+        });
   }
 
   private static void cluster(MethodVisitor mv, Op.ClusterLoop c) {
@@ -106,21 +118,22 @@ final class Loops {
         load(mv, col.field(), FIELD, DATA + n + i);
       }
     }
-    loop(mv, () -> {
-      tableAt(mv, IDS);
-      if (c.owner() != null) {
-        mv.visitTypeInsn(CHECKCAST, c.owner());
-      }
-      mv.visitVarInsn(ASTORE, TARGET);
-      for (int i = 0; i < n; i++) {
-        column(mv, c.owner(), c.columns().get(i), DATA + i, DATA + n + i);
-      }
-    });
+    loop(
+        mv,
+        () -> {
+          tableAt(mv, IDS);
+          if (c.owner() != null) {
+            mv.visitTypeInsn(CHECKCAST, c.owner());
+          }
+          mv.visitVarInsn(ASTORE, TARGET);
+          for (int i = 0; i < n; i++) {
+            column(mv, c.owner(), c.columns().get(i), DATA + i, DATA + n + i);
+          }
+        });
   }
 
   /** {@code target.field = values[i]}, by {@code putfield} or through the field constant. */
-  private static void column(MethodVisitor mv, String owner, Op.Column col, int values,
-      int field) {
+  private static void column(MethodVisitor mv, String owner, Op.Column col, int values, int field) {
     if (col.reflective()) {
       mv.visitVarInsn(ALOAD, field);
     }
@@ -138,11 +151,15 @@ final class Loops {
     if (!col.reflective()) {
       mv.visitFieldInsn(PUTFIELD, owner, col.name(), col.descriptor());
     } else if (col.type() == 'L') {
-      mv.visitMethodInsn(INVOKEVIRTUAL, FIELD, "set", "(Ljava/lang/Object;Ljava/lang/Object;)V",
-          false);
+      mv.visitMethodInsn(
+          INVOKEVIRTUAL, FIELD, "set", "(Ljava/lang/Object;Ljava/lang/Object;)V", false);
     } else {
-      mv.visitMethodInsn(INVOKEVIRTUAL, FIELD, "set" + Emitter.setterSuffix(col.type()),
-          "(Ljava/lang/Object;" + col.type() + ")V", false);
+      mv.visitMethodInsn(
+          INVOKEVIRTUAL,
+          FIELD,
+          "set" + Emitter.setterSuffix(col.type()),
+          "(Ljava/lang/Object;" + col.type() + ")V",
+          false);
     }
   }
 
@@ -154,7 +171,9 @@ final class Loops {
     mv.visitInsn(IALOAD);
   }
 
-  /** Pushes {@code table[indices[i]]} where {@code indices} is the {@code int[]} in {@code local}. */
+  /**
+   * Pushes {@code table[indices[i]]} where {@code indices} is the {@code int[]} in {@code local}.
+   */
   private static void tableAt(MethodVisitor mv, int local) {
     mv.visitVarInsn(ALOAD, TABLE);
     mv.visitVarInsn(ALOAD, local);

@@ -62,8 +62,8 @@ final class ConstantCodec {
       case ENUM_REF:
         return new Constant.EnumRef(in.index(0, classes, "class index"), in.str());
       case ALLOCATOR:
-        return new Constant.Allocator(in.index(0, classes, "class index"),
-            enumAt(Constant.Mode.values(), in.u1(), in));
+        return new Constant.Allocator(
+            in.index(0, classes, "class index"), enumAt(Constant.Mode.values(), in.u1(), in));
       case ARRAY_MAKER:
         return new Constant.ArrayMaker(in.index(0, classes, "class index"));
       case SETTER:
@@ -121,10 +121,13 @@ final class ConstantCodec {
     for (int i = 0; i < n; i += 2) {
       int kind = in.u4();
       int arg = in.u4();
-      if (kind == Tape.OBJECT ? arg < -1 || arg >= tableSize
-          : kind == Tape.BACK_REFERENCE ? arg < 0 || arg >= tableSize
-          : kind == Tape.BLOCK ? arg <= 0 || (dataUsed += arg) > data.length
-          : kind != Tape.FIELDS || arg < 0 || arg > (n - i) / 2) {
+      if (kind == Tape.OBJECT
+          ? arg < -1 || arg >= tableSize
+          : kind == Tape.BACK_REFERENCE
+              ? arg < 0 || arg >= tableSize
+              : kind == Tape.BLOCK
+                  ? arg <= 0 || (dataUsed += arg) > data.length
+                  : kind != Tape.FIELDS || arg < 0 || arg > (n - i) / 2) {
         throw in.corrupt("bad tape item (" + kind + ", " + arg + ")");
       }
       items[i] = kind;

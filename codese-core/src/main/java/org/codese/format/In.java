@@ -52,8 +52,11 @@ final class In {
   /** Reads four big-endian bytes, whatever the mode. */
   int fixed4() throws CorruptSnapshotException {
     need(4);
-    int v = ((buf[pos] & 0xFF) << 24) | ((buf[pos + 1] & 0xFF) << 16)
-        | ((buf[pos + 2] & 0xFF) << 8) | (buf[pos + 3] & 0xFF);
+    int v =
+        ((buf[pos] & 0xFF) << 24)
+            | ((buf[pos + 1] & 0xFF) << 16)
+            | ((buf[pos + 2] & 0xFF) << 8)
+            | (buf[pos + 3] & 0xFF);
     pos += 4;
     return v;
   }
@@ -66,7 +69,9 @@ final class In {
     return section;
   }
 
-  /** @return the length of the whole buffer (the snapshot file) */
+  /**
+   * @return the length of the whole buffer (the snapshot file)
+   */
   int fileLength() {
     return buf.length;
   }
@@ -89,7 +94,9 @@ final class In {
     }
   }
 
-  /** @return the next byte, not consumed */
+  /**
+   * @return the next byte, not consumed
+   */
   int peek() throws CorruptSnapshotException {
     need(1);
     return buf[pos] & 0xFF;

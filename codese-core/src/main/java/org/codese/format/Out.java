@@ -22,7 +22,9 @@ final class Out {
     this(false);
   }
 
-  /** @param compact whether integers and strings are written in the compact form */
+  /**
+   * @param compact whether integers and strings are written in the compact form
+   */
   Out(boolean compact) {
     this.compact = compact;
   }

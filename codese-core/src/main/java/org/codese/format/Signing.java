@@ -15,6 +15,7 @@ import org.codese.AuthenticityException;
 public final class Signing {
   /** The envelope's magic number, {@code "CDSG"} in ASCII. */
   public static final int MAGIC = 0x43445347;
+
   private static final int VERSION = 1;
   private static final int MAC_BYTES = 32;
   private static final int HEADER = 4 + 2 + MAC_BYTES;
@@ -28,11 +29,17 @@ public final class Signing {
    * @return the signed envelope
    */
   public static byte[] sign(byte[] snapshot, byte[] key) {
-    return ByteBuffer.allocate(HEADER + snapshot.length).putInt(MAGIC).putShort((short) VERSION)
-        .put(mac(snapshot, 0, snapshot.length, key)).put(snapshot).array();
+    return ByteBuffer.allocate(HEADER + snapshot.length)
+        .putInt(MAGIC)
+        .putShort((short) VERSION)
+        .put(mac(snapshot, 0, snapshot.length, key))
+        .put(snapshot)
+        .array();
   }
 
-  /** @return whether {@code bytes} start with the envelope's magic number */
+  /**
+   * @return whether {@code bytes} start with the envelope's magic number
+   */
   public static boolean isSigned(byte[] bytes) {
     return bytes.length >= 4 && ByteBuffer.wrap(bytes).getInt(0) == MAGIC;
   }
@@ -49,21 +56,23 @@ public final class Signing {
   public static byte[] unwrap(byte[] bytes, byte[] key) throws AuthenticityException {
     if (!isSigned(bytes)) {
       if (key != null) {
-        throw new AuthenticityException("the snapshot is not signed, but a signing key is"
-            + " configured; only snapshots captured with that key are accepted");
+        throw new AuthenticityException(
+            "the snapshot is not signed, but a signing key is"
+                + " configured; only snapshots captured with that key are accepted");
       }
       return bytes;
     }
     if (bytes.length < HEADER || ByteBuffer.wrap(bytes).getShort(4) != VERSION) {
-      throw new AuthenticityException("the signature envelope is damaged or of an unknown"
-          + " version");
+      throw new AuthenticityException(
+          "the signature envelope is damaged or of an unknown" + " version");
     }
     if (key != null) {
       byte[] expected = mac(bytes, HEADER, bytes.length - HEADER, key);
       byte[] actual = java.util.Arrays.copyOfRange(bytes, 6, HEADER);
       if (!MessageDigest.isEqual(expected, actual)) {
-        throw new AuthenticityException("the snapshot's signature does not match the configured"
-            + " key: it was signed with another key or changed after signing");
+        throw new AuthenticityException(
+            "the snapshot's signature does not match the configured"
+                + " key: it was signed with another key or changed after signing");
       }
     }
     return java.util.Arrays.copyOfRange(bytes, HEADER, bytes.length);

@@ -22,6 +22,7 @@ import org.codese.program.Tape;
 public final class SnapshotFile {
   /** The magic number, {@code "CDSE"} in ASCII. */
   public static final int MAGIC = 0x43445345;
+
   /** The format version this library writes and reads. */
   public static final int VERSION = 1;
 
@@ -55,8 +56,16 @@ public final class SnapshotFile {
    * @param placements per class, {@code {phase, host}} as in {@code Emitted}
    * @param items the top-level items
    */
-  public SnapshotFile(String jdk, int firstId, int tableSize, int depth, List<ClassEntry> classes,
-      List<Constant> constants, List<byte[]> classFiles, List<int[]> placements, Tape items) {
+  public SnapshotFile(
+      String jdk,
+      int firstId,
+      int tableSize,
+      int depth,
+      List<ClassEntry> classes,
+      List<Constant> constants,
+      List<byte[]> classFiles,
+      List<int[]> placements,
+      Tape items) {
     this.jdk = jdk;
     this.firstId = firstId;
     this.tableSize = tableSize;
@@ -68,37 +77,51 @@ public final class SnapshotFile {
     this.items = items;
   }
 
-  /** @return the version of the JDK that captured the snapshot */
+  /**
+   * @return the version of the JDK that captured the snapshot
+   */
   public String jdk() {
     return jdk;
   }
 
-  /** @return the first table index this snapshot fills */
+  /**
+   * @return the first table index this snapshot fills
+   */
   public int firstId() {
     return firstId;
   }
 
-  /** @return the size of the restore table */
+  /**
+   * @return the size of the restore table
+   */
   public int tableSize() {
     return tableSize;
   }
 
-  /** @return the graph's depth as recorded at capture (not verifiable: a bound for filters) */
+  /**
+   * @return the graph's depth as recorded at capture (not verifiable: a bound for filters)
+   */
   public int depth() {
     return depth;
   }
 
-  /** @return the class table */
+  /**
+   * @return the class table
+   */
   public List<ClassEntry> classes() {
     return classes;
   }
 
-  /** @return the constant table */
+  /**
+   * @return the constant table
+   */
   public List<Constant> constants() {
     return constants;
   }
 
-  /** @return the generated class files, in execution order */
+  /**
+   * @return the generated class files, in execution order
+   */
   public List<byte[]> classFiles() {
     return classFiles;
   }
@@ -111,12 +134,16 @@ public final class SnapshotFile {
     return placements;
   }
 
-  /** @return the top-level items */
+  /**
+   * @return the top-level items
+   */
   public Tape items() {
     return items;
   }
 
-  /** @return the file form; computed once */
+  /**
+   * @return the file form; computed once
+   */
   public synchronized byte[] bytes() {
     if (bytes == null) {
       bytes = encode();
@@ -176,7 +203,9 @@ public final class SnapshotFile {
     CRC32C crc = new CRC32C();
     crc.update(bytes, 0, bytes.length - 4);
     if (trailer.fixed4() != (int) crc.getValue()) {
-      throw new CorruptSnapshotException("trailer", bytes.length - 4,
+      throw new CorruptSnapshotException(
+          "trailer",
+          bytes.length - 4,
           "checksum mismatch: the " + what + " was changed or truncated");
     }
   }
@@ -193,8 +222,8 @@ public final class SnapshotFile {
    * Reads a class-table entry as {@link #writeClass} writes it.
    *
    * @throws CorruptSnapshotException if it is truncated or names a field twice (a class has one
-   *     serializable field of each name, and the loader checks every field an entry lists: an
-   *     entry that a stream segment refers to for a byte must not cost more than its real fields)
+   *     serializable field of each name, and the loader checks every field an entry lists: an entry
+   *     that a stream segment refers to for a byte must not cost more than its real fields)
    */
   static ClassEntry readClass(In c) throws CorruptSnapshotException {
     String name = c.str();
@@ -206,8 +235,13 @@ public final class SnapshotFile {
     for (int f = 0; f < nf; f++) {
       ClassEntry.FieldEntry e = new ClassEntry.FieldEntry(c.str(), c.str(), c.u1() != 0);
       if (!names.add(e.name())) {
-        throw c.corrupt("class entry " + name + " lists field " + e.name() + " twice; the"
-            + " snapshot is damaged or crafted");
+        throw c.corrupt(
+            "class entry "
+                + name
+                + " lists field "
+                + e.name()
+                + " twice; the"
+                + " snapshot is damaged or crafted");
       }
       fields.add(e);
     }
@@ -234,13 +268,14 @@ public final class SnapshotFile {
       throw head.corrupt("only " + bytes.length + " bytes: too short to be a snapshot");
     }
     if (head.u4() != MAGIC) {
-      throw new CorruptSnapshotException("header", 0,
-          "not a Codese snapshot (bad magic number)");
+      throw new CorruptSnapshotException("header", 0, "not a Codese snapshot (bad magic number)");
     }
     int version = head.u2();
     if (version != VERSION) {
-      throw new CorruptSnapshotException("header", 4, "format version " + version
-          + " is not supported; this library reads version " + VERSION);
+      throw new CorruptSnapshotException(
+          "header",
+          4,
+          "format version " + version + " is not supported; this library reads version " + VERSION);
     }
     checkTrailer(bytes, "file");
     In[] sec = new In[SECTIONS.length];
@@ -285,8 +320,13 @@ public final class SnapshotFile {
     }
     long maxObjects = (long) h.fileLength() / MIN_BYTES_PER_OBJECT;
     if (tableSize - firstId > maxObjects) {
-      throw h.corrupt("claims " + (tableSize - firstId) + " objects, but a snapshot of "
-          + h.fileLength() + " bytes can create at most " + maxObjects);
+      throw h.corrupt(
+          "claims "
+              + (tableSize - firstId)
+              + " objects, but a snapshot of "
+              + h.fileLength()
+              + " bytes can create at most "
+              + maxObjects);
     }
     In c = sec[1];
     int nClasses = c.count(4);
@@ -320,7 +360,15 @@ public final class SnapshotFile {
         throw s.corrupt(s.remaining() + " unexpected bytes at the end of the section");
       }
     }
-    return new SnapshotFile(jdk, firstId, tableSize, depth, List.copyOf(classes),
-        List.copyOf(constants), List.copyOf(files), List.copyOf(placements), items);
+    return new SnapshotFile(
+        jdk,
+        firstId,
+        tableSize,
+        depth,
+        List.copyOf(classes),
+        List.copyOf(constants),
+        List.copyOf(files),
+        List.copyOf(placements),
+        items);
   }
 }

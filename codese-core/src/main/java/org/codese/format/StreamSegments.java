@@ -18,23 +18,22 @@ import org.codese.program.Tape;
  * stream sent since the last reset instead of repeating them.
  *
  * <p>Layout: the number of objects the segment creates (its first id is the number of objects the
- * stream created before it, since the last reset), the depth, a shape reference {@code s}, then
- * the parts below if {@code s} is 0; if {@code s > 0}, the segment has the class table, the
- * symbolic constants (at the same places) and the code of the segment that made shape {@code
- * s - 1}, and only its data constants (arrays and texts of values and ids, hooks) follow, in
- * order. The parts: the class table: a count, then per
- * entry a reference {@code r}: 0 when a new entry follows (as in a snapshot), else entry {@code
- * r - 1} of the stream's class dictionary; the constants: a count, then each as in a snapshot, or,
- * for a constant that names something (class, enum constant, allocator, setter, array maker,
- * descriptor) and that an earlier segment sent with the same encoding, tag 0 and its index in the
- * stream's constant dictionary (the value decoded then, its class index checked again); the
- * code: a count, then per class its phase ({@code u1}), its host (a class index or -1) and a
- * reference {@code r}: 0 when a new class file follows (a count and the bytes), else file {@code
- * r - 1} of the stream's code dictionary. Then, in both forms, the top-level items as a tape; last,
- * a 4-byte CRC-32C of all the bytes before it. Every new entry joins its dictionary, in order,
- * once the whole segment has been read; then the segment's shape (its class, constant and code
- * dictionary indices, with the places of its data constants) joins the shape dictionary if no
- * earlier segment had it. A reset empties every dictionary at both ends.
+ * stream created before it, since the last reset), the depth, a shape reference {@code s}, then the
+ * parts below if {@code s} is 0; if {@code s > 0}, the segment has the class table, the symbolic
+ * constants (at the same places) and the code of the segment that made shape {@code s - 1}, and
+ * only its data constants (arrays and texts of values and ids, hooks) follow, in order. The parts:
+ * the class table: a count, then per entry a reference {@code r}: 0 when a new entry follows (as in
+ * a snapshot), else entry {@code r - 1} of the stream's class dictionary; the constants: a count,
+ * then each as in a snapshot, or, for a constant that names something (class, enum constant,
+ * allocator, setter, array maker, descriptor) and that an earlier segment sent with the same
+ * encoding, tag 0 and its index in the stream's constant dictionary (the value decoded then, its
+ * class index checked again); the code: a count, then per class its phase ({@code u1}), its host (a
+ * class index or -1) and a reference {@code r}: 0 when a new class file follows (a count and the
+ * bytes), else file {@code r - 1} of the stream's code dictionary. Then, in both forms, the
+ * top-level items as a tape; last, a 4-byte CRC-32C of all the bytes before it. Every new entry
+ * joins its dictionary, in order, once the whole segment has been read; then the segment's shape
+ * (its class, constant and code dictionary indices, with the places of its data constants) joins
+ * the shape dictionary if no earlier segment had it. A reset empties every dictionary at both ends.
  *
  * <p>What a stream's segments refer to is charged to its {@link ReuseBudget}, at both ends: the
  * reader checks and runs again what a segment refers to, so references may weigh at most a fixed
@@ -43,8 +42,8 @@ import org.codese.program.Tape;
  *
  * <p>A segment read this way is a {@link SnapshotFile} like any other: nothing in it is trusted
  * because an earlier segment sent part of it, and the loader checks all of it. The dictionaries
- * only spare the bytes. The first byte of a segment is never {@code 'C'} (an odd byte: the count
- * is a non-negative zigzag integer), so a segment is never mistaken for a signature envelope.
+ * only spare the bytes. The first byte of a segment is never {@code 'C'} (an odd byte: the count is
+ * a non-negative zigzag integer), so a segment is never mistaken for a signature envelope.
  */
 public final class StreamSegments {
   /** The tag of a reference to a symbolic constant an earlier segment sent; no constant has it. */
@@ -78,14 +77,16 @@ public final class StreamSegments {
    * constant dictionary (data would make it grow with every segment).
    */
   static boolean symbolic(Constant c) {
-    return !(c instanceof Constant.PrimArray || c instanceof Constant.Text
-        || c instanceof Constant.Texts || c instanceof Constant.Hook);
+    return !(c instanceof Constant.PrimArray
+        || c instanceof Constant.Text
+        || c instanceof Constant.Texts
+        || c instanceof Constant.Hook);
   }
 
   /**
    * An int array as a hash key, compared by content: a segment's shape. Comparable, so that keys
-   * whose hashes collide cost a logarithmic, not a linear, look-up: the stream chooses the
-   * indices, and {@link Arrays#hashCode(int[])} collides at will (a shape costs a dozen bytes).
+   * whose hashes collide cost a logarithmic, not a linear, look-up: the stream chooses the indices,
+   * and {@link Arrays#hashCode(int[])} collides at will (a shape costs a dozen bytes).
    */
   private static final class Ints implements Comparable<Ints> {
     final int[] v;
@@ -126,11 +127,11 @@ public final class StreamSegments {
 
   /**
    * A segment's shape: class count and class dictionary indices, constant count and per constant
-   * its constant dictionary index or -1 for data, code count and per class file its phase, host
-   * and code dictionary index.
+   * its constant dictionary index or -1 for data, code count and per class file its phase, host and
+   * code dictionary index.
    */
-  private static int[] shape(int[] classIdx, int[] constIdx, List<int[]> placements,
-      int[] codeIdx) {
+  private static int[] shape(
+      int[] classIdx, int[] constIdx, List<int[]> placements, int[] codeIdx) {
     int[] key = new int[3 + classIdx.length + constIdx.length + 3 * codeIdx.length];
     int k = 0;
     key[k++] = classIdx.length;
@@ -154,26 +155,35 @@ public final class StreamSegments {
   public static final class Encoder {
     /** Per class entry sent, the index of its latest copy in the reader's dictionary. */
     private final Map<ClassEntry, Integer> classes = new HashMap<>();
+
     /** Per class entry sent, its {@linkplain ReuseBudget weight}: its encoded bytes. */
     private final Map<ClassEntry, Integer> classWeights = new HashMap<>();
+
     private final Map<Bytes, Integer> code = new HashMap<>();
     private final Map<Bytes, Integer> constants = new HashMap<>();
     private final Map<Ints, Integer> shapes = new HashMap<>();
+
     /** Per shape index, its weight. */
     private final List<Long> shapeWeights = new ArrayList<>();
+
     /** The sizes of the reader's dictionaries (a part sent again gets a second entry). */
     private int classCount;
+
     private int codeCount;
     private int constantCount;
     private final ReuseBudget budget = new ReuseBudget();
     private long resent;
 
-    /** @return the reuse account of the stream so far (for tests) */
+    /**
+     * @return the reuse account of the stream so far (for tests)
+     */
     public ReuseBudget budget() {
       return budget;
     }
 
-    /** @return how many segments the budget made send their parts again (for tests) */
+    /**
+     * @return how many segments the budget made send their parts again (for tests)
+     */
     public long resentSegments() {
       return resent;
     }
@@ -181,8 +191,8 @@ public final class StreamSegments {
     /**
      * Encodes {@code file}, a segment whose first id continues the stream, and adds its new class
      * entries, symbolic constants, class files and shape to the dictionaries. Refers to what
-     * earlier segments sent only within the stream's {@linkplain ReuseBudget reuse budget}, as
-     * the reader checks it; past it, sends every part again.
+     * earlier segments sent only within the stream's {@linkplain ReuseBudget reuse budget}, as the
+     * reader checks it; past it, sends every part again.
      *
      * @param file the segment as captured
      * @return its stream form
@@ -270,8 +280,8 @@ public final class StreamSegments {
 
     /**
      * The segment with its class table, constants and code; with {@code inline}, every part is
-     * sent, else a part sent before (by an earlier segment, or earlier in this one) is referred
-     * to. Changes no dictionary: {@link #commit} does, for the form chosen.
+     * sent, else a part sent before (by an earlier segment, or earlier in this one) is referred to.
+     * Changes no dictionary: {@link #commit} does, for the form chosen.
      */
     private Encoded parts(SnapshotFile file, Bytes[] symbols, boolean inline) {
       Parts p = new Parts(file.classes().size(), symbols.length, file.classFiles().size());
@@ -296,8 +306,8 @@ public final class StreamSegments {
     /** Writes one class entry or a reference to it; returns the weight of a reference, else 0. */
     private int classEntry(Out out, ClassEntry c, Parts p, int i, boolean inline) {
       int fresh = p.newClasses.indexOf(c);
-      Integer known = inline ? null
-          : fresh >= 0 ? Integer.valueOf(classCount + fresh) : classes.get(c);
+      Integer known =
+          inline ? null : fresh >= 0 ? Integer.valueOf(classCount + fresh) : classes.get(c);
       if (known != null) {
         out.u4(known + 1);
         p.classIdx[i] = known;
@@ -320,8 +330,8 @@ public final class StreamSegments {
         return 0;
       }
       int fresh = p.newConstants.indexOf(b);
-      Integer known = inline ? null
-          : fresh >= 0 ? Integer.valueOf(constantCount + fresh) : constants.get(b);
+      Integer known =
+          inline ? null : fresh >= 0 ? Integer.valueOf(constantCount + fresh) : constants.get(b);
       if (known != null) {
         out.u1(DICTIONARY_CONSTANT).u4(known);
         p.constIdx[i] = known;
@@ -336,8 +346,7 @@ public final class StreamSegments {
     /** Writes one class file or a reference to it; returns the weight of a reference, else 0. */
     private int classFile(Out out, Bytes b, Parts p, int i, boolean inline) {
       int fresh = p.newCode.indexOf(b);
-      Integer known = inline ? null
-          : fresh >= 0 ? Integer.valueOf(codeCount + fresh) : code.get(b);
+      Integer known = inline ? null : fresh >= 0 ? Integer.valueOf(codeCount + fresh) : code.get(b);
       if (known != null) {
         out.u4(known + 1);
         p.codeIdx[i] = known;
@@ -387,8 +396,8 @@ public final class StreamSegments {
     }
 
     /**
-     * Forgets every entry sent, as the reader does at a reset; the reuse budget is the stream's
-     * and stays.
+     * Forgets every entry sent, as the reader does at a reset; the reuse budget is the stream's and
+     * stays.
      */
     public void reset() {
       classes.clear();
@@ -438,6 +447,7 @@ public final class StreamSegments {
   private static final class Weights {
     /** The weight of the references: what the segment is charged. */
     long reused;
+
     /** The weight of every part: what a later segment of its shape is charged. */
     long shape;
 
@@ -450,20 +460,27 @@ public final class StreamSegments {
   }
 
   /**
-   * A shape a segment made: what later segments of the same shape share with it, as decoded
-   * then (its class table, its symbolic constants, each valid for this class count, and code).
+   * A shape a segment made: what later segments of the same shape share with it, as decoded then
+   * (its class table, its symbolic constants, each valid for this class count, and code).
    */
   private static final class Shape {
     final List<ClassEntry> classes;
+
     /** Per constant, the decoded symbolic constant, or {@code null} where data stands. */
     final Constant[] symbols;
+
     final List<byte[]> files;
     final List<int[]> placements;
+
     /** What a segment of this shape reuses: the weight of all its parts. */
     final long weight;
 
-    Shape(List<ClassEntry> classes, Constant[] symbols, List<byte[]> files,
-        List<int[]> placements, long weight) {
+    Shape(
+        List<ClassEntry> classes,
+        Constant[] symbols,
+        List<byte[]> files,
+        List<int[]> placements,
+        long weight) {
       this.classes = classes;
       this.symbols = symbols;
       this.files = files;
@@ -475,15 +492,19 @@ public final class StreamSegments {
   /** The reading end of one stream: the entries earlier segments sent since the last reset. */
   public static final class Decoder {
     private final List<ClassEntry> classes = new ArrayList<>();
+
     /** Per class entry, its encoded bytes: the weight of a reference to it. */
     private final List<Integer> classWeights = new ArrayList<>();
+
     private final List<byte[]> code = new ArrayList<>();
+
     /**
-     * Symbolic constants sent, decoded once: a reference costs a byte or two, so it must not cost
-     * a decode (an enum constant's or field's name may be as long as a segment); each segment
-     * checks the class index again against its own class table.
+     * Symbolic constants sent, decoded once: a reference costs a byte or two, so it must not cost a
+     * decode (an enum constant's or field's name may be as long as a segment); each segment checks
+     * the class index again against its own class table.
      */
     private final List<Constant> constants = new ArrayList<>();
+
     private final List<Shape> shapes = new ArrayList<>();
     private final Map<Ints, Integer> shapeIndex = new HashMap<>();
 
@@ -494,6 +515,7 @@ public final class StreamSegments {
     private long collisions;
 
     private final ReuseBudget budget = new ReuseBudget();
+
     /** The number of segments read, since the stream began. */
     private long segmentsRead;
 
@@ -504,10 +526,10 @@ public final class StreamSegments {
      * @param bytes the segment's bytes (without signature envelope)
      * @param firstId the number of objects the stream created before it, since the last reset
      * @return the segment as a snapshot
-     * @throws CorruptSnapshotException if anything is damaged, truncated or out of range,
-     *     including a reference to a dictionary entry or shape that was never sent, or if its
-     *     references go over the stream's reuse budget (checked as soon as the shape reference of
-     *     a segment of a known shape is read, before its data)
+     * @throws CorruptSnapshotException if anything is damaged, truncated or out of range, including
+     *     a reference to a dictionary entry or shape that was never sent, or if its references go
+     *     over the stream's reuse budget (checked as soon as the shape reference of a segment of a
+     *     known shape is read, before its data)
      */
     public SnapshotFile decode(byte[] bytes, int firstId) throws CorruptSnapshotException {
       segmentsRead++;
@@ -545,20 +567,41 @@ public final class StreamSegments {
     private void charge(In in, long weight, int length, String what)
         throws CorruptSnapshotException {
       if (!budget.allows(weight, length)) {
-        throw in.corrupt("segment " + segmentsRead + " of the stream (" + length + " bytes)"
-            + " refers to " + what + ", " + weight + " bytes of class entries, class files and"
-            + " symbolic constants that earlier segments sent, which the reader would check and"
-            + " run again; with the " + budget.reused() + " bytes earlier segments reused, that"
-            + " is over the stream's reuse budget of " + budget.limit(length) + " ("
-            + ReuseBudget.ALLOWANCE + " + " + ReuseBudget.FACTOR + " x " + budget.received()
-            + " + " + length + " bytes of segments). CodeseOutputStream never writes such a"
-            + " segment (it sends the parts again instead), so the stream was crafted or"
-            + " damaged: do not read it further");
+        throw in.corrupt(
+            "segment "
+                + segmentsRead
+                + " of the stream ("
+                + length
+                + " bytes)"
+                + " refers to "
+                + what
+                + ", "
+                + weight
+                + " bytes of class entries, class files and"
+                + " symbolic constants that earlier segments sent, which the reader would check and"
+                + " run again; with the "
+                + budget.reused()
+                + " bytes earlier segments reused, that"
+                + " is over the stream's reuse budget of "
+                + budget.limit(length)
+                + " ("
+                + ReuseBudget.ALLOWANCE
+                + " + "
+                + ReuseBudget.FACTOR
+                + " x "
+                + budget.received()
+                + " + "
+                + length
+                + " bytes of segments). CodeseOutputStream never writes such a"
+                + " segment (it sends the parts again instead), so the stream was crafted or"
+                + " damaged: do not read it further");
       }
       budget.charge(weight, length);
     }
 
-    /** @return the reuse account of the stream so far (for tests) */
+    /**
+     * @return the reuse account of the stream so far (for tests)
+     */
     public ReuseBudget budget() {
       return budget;
     }
@@ -582,8 +625,16 @@ public final class StreamSegments {
       }
       in.section("items");
       Tape items = ConstantCodec.readTape(in, tableSize);
-      return new SnapshotFile("", firstId, tableSize, depth, shape.classes,
-          List.copyOf(constants), shape.files, shape.placements, items);
+      return new SnapshotFile(
+          "",
+          firstId,
+          tableSize,
+          depth,
+          shape.classes,
+          List.copyOf(constants),
+          shape.files,
+          shape.placements,
+          items);
     }
 
     /** A segment that sends its parts: class table, constants, code. */
@@ -632,8 +683,17 @@ public final class StreamSegments {
       classWeights.addAll(newWeights);
       code.addAll(newCode);
       this.constants.addAll(newConstants);
-      SnapshotFile file = new SnapshotFile("", firstId, tableSize, depth, List.copyOf(table),
-          List.copyOf(constants), List.copyOf(files), List.copyOf(placements), items);
+      SnapshotFile file =
+          new SnapshotFile(
+              "",
+              firstId,
+              tableSize,
+              depth,
+              List.copyOf(table),
+              List.copyOf(constants),
+              List.copyOf(files),
+              List.copyOf(placements),
+              items);
       Ints key = new Ints(shape(classIdx, constIdx, placements, codeIdx));
       if (!shapeIndex.containsKey(key)) {
         Constant[] symbols = new Constant[nConst];
@@ -641,8 +701,9 @@ public final class StreamSegments {
           symbols[i] = constIdx[i] < 0 ? null : constants.get(i);
         }
         shapeIndex.put(key, shapes.size());
-        shapes.add(new Shape(file.classes(), symbols, file.classFiles(), file.placements(),
-            weights.shape));
+        shapes.add(
+            new Shape(
+                file.classes(), symbols, file.classFiles(), file.placements(), weights.shape));
       }
       collisions += key.collisions;
       return file;
@@ -652,8 +713,14 @@ public final class StreamSegments {
      * Entry {@code i} of a segment's class table: read, or the one a reference names. Notes its
      * dictionary index in {@code classIdx[i]} and its weight in {@code weights}.
      */
-    private ClassEntry classEntry(In in, List<ClassEntry> newClasses, List<Integer> newWeights,
-        int[] classIdx, int i, Weights weights) throws CorruptSnapshotException {
+    private ClassEntry classEntry(
+        In in,
+        List<ClassEntry> newClasses,
+        List<Integer> newWeights,
+        int[] classIdx,
+        int i,
+        Weights weights)
+        throws CorruptSnapshotException {
       int r = in.index(0, classes.size() + newClasses.size() + 1, "class reference");
       if (r == 0) {
         int at = in.pos();
@@ -691,20 +758,28 @@ public final class StreamSegments {
     }
 
     /**
-     * One constant: inline, or a reference to a symbolic constant sent before, the same value as
-     * if it stood here, once its class index is checked against this segment's class count. Notes
-     * in {@code constIdx[i]} the constant's dictionary index, or -1 for data.
+     * One constant: inline, or a reference to a symbolic constant sent before, the same value as if
+     * it stood here, once its class index is checked against this segment's class count. Notes in
+     * {@code constIdx[i]} the constant's dictionary index, or -1 for data.
      */
-    private Constant constant(In in, int nClasses, int tableSize, List<Constant> newConstants,
-        int[] constIdx, int i) throws CorruptSnapshotException {
+    private Constant constant(
+        In in, int nClasses, int tableSize, List<Constant> newConstants, int[] constIdx, int i)
+        throws CorruptSnapshotException {
       if (in.peek() == DICTIONARY_CONSTANT) {
         in.u1();
         int r = in.index(0, constants.size() + newConstants.size(), "constant reference");
-        Constant c = r < constants.size() ? constants.get(r) : newConstants.get(r - constants.size());
+        Constant c =
+            r < constants.size() ? constants.get(r) : newConstants.get(r - constants.size());
         int type = classIndex(c);
         if (type >= nClasses) {
-          throw in.corrupt("constant reference " + r + " names class index " + type
-              + ", out of range [0, " + nClasses + ") for this segment's class table");
+          throw in.corrupt(
+              "constant reference "
+                  + r
+                  + " names class index "
+                  + type
+                  + ", out of range [0, "
+                  + nClasses
+                  + ") for this segment's class table");
         }
         constIdx[i] = r;
         return c;
@@ -721,18 +796,23 @@ public final class StreamSegments {
 
     /** The class index a {@linkplain #symbolic symbolic} constant names. */
     private static int classIndex(Constant c) {
-      return c instanceof Constant.TypeRef t ? t.type()
-          : c instanceof Constant.StreamClassRef t ? t.type()
-          : c instanceof Constant.EnumRef e ? e.type()
-          : c instanceof Constant.Allocator a ? a.type()
-          : c instanceof Constant.ArrayMaker a ? a.type()
-          : ((Constant.Setter) c).type();
+      return c instanceof Constant.TypeRef t
+          ? t.type()
+          : c instanceof Constant.StreamClassRef t
+              ? t.type()
+              : c instanceof Constant.EnumRef e
+                  ? e.type()
+                  : c instanceof Constant.Allocator a
+                      ? a.type()
+                      : c instanceof Constant.ArrayMaker a
+                          ? a.type()
+                          : ((Constant.Setter) c).type();
     }
 
     private static In checked(byte[] bytes) throws CorruptSnapshotException {
       if (bytes.length < 5) {
-        throw new CorruptSnapshotException("segment", 0, "only " + bytes.length
-            + " bytes: too short to be a stream segment");
+        throw new CorruptSnapshotException(
+            "segment", 0, "only " + bytes.length + " bytes: too short to be a stream segment");
       }
       SnapshotFile.checkTrailer(bytes, "segment");
       In in = new In(bytes, 0, bytes.length - 4, true);
@@ -740,7 +820,9 @@ public final class StreamSegments {
       return in;
     }
 
-    /** @return how many class entries, class files, constants and shapes the dictionaries hold */
+    /**
+     * @return how many class entries, class files, constants and shapes the dictionaries hold
+     */
     public int entries() {
       return classes.size() + code.size() + constants.size() + shapes.size();
     }

@@ -24,8 +24,11 @@ public final class FieldTable {
    * @param slot the slot whose fields are held
    */
   public FieldTable(Slot slot) {
-    this(slot, new FieldValues(new long[slot.primitiveCount()],
-        new Object[slot.fields().size() - slot.primitiveCount()]));
+    this(
+        slot,
+        new FieldValues(
+            new long[slot.primitiveCount()],
+            new Object[slot.fields().size() - slot.primitiveCount()]));
   }
 
   /**
@@ -41,7 +44,9 @@ public final class FieldTable {
     this.refs = values.refs();
   }
 
-  /** @return the values held, in field order */
+  /**
+   * @return the values held, in field order
+   */
   public FieldValues values() {
     return new FieldValues(prims, refs);
   }
@@ -52,14 +57,21 @@ public final class FieldTable {
       SerialField f = fields.get(i);
       if (f.name().equals(name)) {
         if (type.isPrimitive() ? f.type() != type : f.primitive()) {
-          throw new IllegalArgumentException("field " + name + " of " + slot.type().getName()
-              + " has type " + f.type().getName() + ", not " + type.getName());
+          throw new IllegalArgumentException(
+              "field "
+                  + name
+                  + " of "
+                  + slot.type().getName()
+                  + " has type "
+                  + f.type().getName()
+                  + ", not "
+                  + type.getName());
         }
         return i;
       }
     }
-    throw new IllegalArgumentException("no serializable field " + name + " in "
-        + slot.type().getName());
+    throw new IllegalArgumentException(
+        "no serializable field " + name + " in " + slot.type().getName());
   }
 
   /**
@@ -69,8 +81,8 @@ public final class FieldTable {
    * not record, -1, and the reader gets its default.
    *
    * @param name the field's name
-   * @param type a primitive class, {@code Object.class} for any reference type, or {@code null}
-   *     for any type
+   * @param type a primitive class, {@code Object.class} for any reference type, or {@code null} for
+   *     any type
    * @return the field's index among the values, or -1 for a field the data lacks
    * @throws IllegalArgumentException if neither the data nor the class has such a field
    */
@@ -86,10 +98,14 @@ public final class FieldTable {
     if (local != null && matches(local.getType(), type)) {
       return -1;
     }
-    throw new IllegalArgumentException("no serializable field " + name
-        + (type == null ? "" : " of type " + type.getName()) + " in " + slot.type().getName()
-        + (local == null ? "" : " (it has type " + local.getType().getName() + ")")
-        + "; readObject must ask for the fields the class declares, with their types");
+    throw new IllegalArgumentException(
+        "no serializable field "
+            + name
+            + (type == null ? "" : " of type " + type.getName())
+            + " in "
+            + slot.type().getName()
+            + (local == null ? "" : " (it has type " + local.getType().getName() + ")")
+            + "; readObject must ask for the fields the class declares, with their types");
   }
 
   /** Whether a field of type {@code actual} answers a request for {@code type}, as in the JDK. */
@@ -107,7 +123,9 @@ public final class FieldTable {
     return i < 0 ? val : prims[i];
   }
 
-  /** @return a {@code PutField} view that stores into this table */
+  /**
+   * @return a {@code PutField} view that stores into this table
+   */
   public ObjectOutputStream.PutField putField() {
     return new ObjectOutputStream.PutField() {
       @Override
@@ -164,7 +182,9 @@ public final class FieldTable {
     };
   }
 
-  /** @return a {@code GetField} view that reads from this table */
+  /**
+   * @return a {@code GetField} view that reads from this table
+   */
   public ObjectInputStream.GetField getField() {
     return new ObjectInputStream.GetField() {
       @Override

@@ -67,7 +67,8 @@ public final class Jvm {
 
   static MethodHandle writeObject(Class<?> type) {
     return declaresPrivate(type, "writeObject", ObjectOutputStream.class)
-        ? FACTORY.writeObjectForSerialization(type) : null;
+        ? FACTORY.writeObjectForSerialization(type)
+        : null;
   }
 
   /**
@@ -96,8 +97,10 @@ public final class Jvm {
   private static boolean declaresPrivate(Class<?> c, String name, Class<?> parameter) {
     for (java.lang.reflect.Method m : c.getDeclaredMethods()) {
       int mods = m.getModifiers();
-      if (m.getName().equals(name) && m.getParameterCount() == 1
-          && m.getParameterTypes()[0] == parameter && m.getReturnType() == void.class
+      if (m.getName().equals(name)
+          && m.getParameterCount() == 1
+          && m.getParameterTypes()[0] == parameter
+          && m.getReturnType() == void.class
           && java.lang.reflect.Modifier.isPrivate(mods)
           && !java.lang.reflect.Modifier.isStatic(mods)) {
         return true;
@@ -105,7 +108,6 @@ public final class Jvm {
     }
     return false;
   }
-
 
   static MethodHandle writeReplace(Class<?> type) {
     return FACTORY.writeReplaceForSerialization(type);
@@ -138,24 +140,26 @@ public final class Jvm {
   }
 
   /** Default-field handles, made once per class: making one costs a reflective look-up. */
-  private static final ClassValue<MethodHandle> DEFAULT_READ = new ClassValue<>() {
-    @Override
-    protected MethodHandle computeValue(Class<?> type) {
-      return factoryHandle("defaultReadObjectForSerialization", type);
-    }
-  };
+  private static final ClassValue<MethodHandle> DEFAULT_READ =
+      new ClassValue<>() {
+        @Override
+        protected MethodHandle computeValue(Class<?> type) {
+          return factoryHandle("defaultReadObjectForSerialization", type);
+        }
+      };
 
-  private static final ClassValue<MethodHandle> DEFAULT_WRITE = new ClassValue<>() {
-    @Override
-    protected MethodHandle computeValue(Class<?> type) {
-      return factoryHandle("defaultWriteObjectForSerialization", type);
-    }
-  };
+  private static final ClassValue<MethodHandle> DEFAULT_WRITE =
+      new ClassValue<>() {
+        @Override
+        protected MethodHandle computeValue(Class<?> type) {
+          return factoryHandle("defaultWriteObjectForSerialization", type);
+        }
+      };
 
   /**
    * @param eof whether the exception reports the end of custom data
-   * @return the exception {@code readObject} throws when primitive data or the end of data is
-   *     found where an object was expected
+   * @return the exception {@code readObject} throws when primitive data or the end of data is found
+   *     where an object was expected
    */
   public static java.io.OptionalDataException optionalData(boolean eof) {
     return FACTORY.newOptionalDataExceptionForSerialization(eof);
@@ -172,7 +176,8 @@ public final class Jvm {
     try {
       java.lang.reflect.Field f = c.getDeclaredField("serialVersionUID");
       int m = f.getModifiers();
-      if (!java.lang.reflect.Modifier.isStatic(m) || f.getType() != long.class
+      if (!java.lang.reflect.Modifier.isStatic(m)
+          || f.getType() != long.class
           || !f.trySetAccessible()) {
         return null;
       }
@@ -197,15 +202,17 @@ public final class Jvm {
       if (declared.trySetAccessible()) {
         value = declared.get(null);
       } else if (hasDefaultFieldHandles()) {
-        value = ReflectionFactory.class.getMethod("serialPersistentFields", Class.class)
-            .invoke(FACTORY, c);
+        value =
+            ReflectionFactory.class
+                .getMethod("serialPersistentFields", Class.class)
+                .invoke(FACTORY, c);
       } else {
         Class.forName(c.getName(), true, c.getClassLoader());
         value = UnsafeFields.getStatic(declared);
       }
     } catch (ReflectiveOperationException e) {
-      throw new IllegalStateException("serialPersistentFields of " + c.getName()
-          + " cannot be read on JDK " + FEATURE, e);
+      throw new IllegalStateException(
+          "serialPersistentFields of " + c.getName() + " cannot be read on JDK " + FEATURE, e);
     }
     return value == null ? null : ((ObjectStreamField[]) value).clone();
   }

@@ -92,9 +92,14 @@ public final class SerialClass {
   private static Kind kindOf(Class<?> type) {
     if (type == String.class) {
       return Kind.STRING;
-    } else if (type == Integer.class || type == Long.class || type == Boolean.class
-        || type == Byte.class || type == Character.class || type == Short.class
-        || type == Float.class || type == Double.class) {
+    } else if (type == Integer.class
+        || type == Long.class
+        || type == Boolean.class
+        || type == Byte.class
+        || type == Character.class
+        || type == Short.class
+        || type == Float.class
+        || type == Double.class) {
       return Kind.BOX;
     } else if (Enum.class.isAssignableFrom(type) && type != Enum.class) {
       return Kind.ENUM;
@@ -112,7 +117,8 @@ public final class SerialClass {
 
   private static List<Slot> serialSlots(Class<?> type) {
     List<Class<?>> chain = new ArrayList<>();
-    for (Class<?> c = type; c != null && Serializable.class.isAssignableFrom(c);
+    for (Class<?> c = type;
+        c != null && Serializable.class.isAssignableFrom(c);
         c = c.getSuperclass()) {
       chain.add(0, c);
     }
@@ -192,50 +198,71 @@ public final class SerialClass {
     }
     for (Slot s : slots) {
       if (!s.accessible() && !Serializable.class.isAssignableFrom(s.type())) {
-        return "the fields of " + s.type().getName() + " are not accessible; the JVM option"
-            + " --add-opens " + s.type().getModule().getName() + "/" + s.type().getPackageName()
+        return "the fields of "
+            + s.type().getName()
+            + " are not accessible; the JVM option"
+            + " --add-opens "
+            + s.type().getModule().getName()
+            + "/"
+            + s.type().getPackageName()
             + "=ALL-UNNAMED would open them";
       }
     }
     return null;
   }
 
-  /** @return the described class */
+  /**
+   * @return the described class
+   */
   public Class<?> type() {
     return type;
   }
 
-  /** @return the kind of object */
+  /**
+   * @return the kind of object
+   */
   public Kind kind() {
     return kind;
   }
 
-  /** @return whether the class implements {@code Serializable} */
+  /**
+   * @return whether the class implements {@code Serializable}
+   */
   public boolean serializable() {
     return serializable;
   }
 
-  /** @return how instances are allocated; only for {@link Kind#INSTANCE} */
+  /**
+   * @return how instances are allocated; only for {@link Kind#INSTANCE}
+   */
   public Alloc alloc() {
     return alloc;
   }
 
-  /** @return the slots, superclass first; only for {@link Kind#INSTANCE} */
+  /**
+   * @return the slots, superclass first; only for {@link Kind#INSTANCE}
+   */
   public List<Slot> slots() {
     return slots;
   }
 
-  /** @return the {@code writeReplace} handle {@code (Object)Object}, or {@code null} */
+  /**
+   * @return the {@code writeReplace} handle {@code (Object)Object}, or {@code null}
+   */
   public MethodHandle writeReplace() {
     return writeReplace;
   }
 
-  /** @return whether instances are replaced by {@code readResolve} on restore */
+  /**
+   * @return whether instances are replaced by {@code readResolve} on restore
+   */
   public boolean resolves() {
     return readResolve != null;
   }
 
-  /** @return why instances cannot be captured, or {@code null} if they can */
+  /**
+   * @return why instances cannot be captured, or {@code null} if they can
+   */
   public String problem() {
     return problem;
   }

@@ -3,8 +3,8 @@ package org.codese.jvm;
 import java.lang.reflect.Field;
 
 /**
- * One serializable field of one class, in the order Java serialization uses (primitives first,
- * then references, each sorted by name).
+ * One serializable field of one class, in the order Java serialization uses (primitives first, then
+ * references, each sorted by name).
  *
  * @param name the field name
  * @param type the field type; a primitive class or {@code Object.class}-compatible reference type
@@ -25,12 +25,16 @@ public record SerialField(String name, Class<?> type, Field field, boolean unsha
     this(name, type, field, false);
   }
 
-  /** @return whether the field holds a primitive value */
+  /**
+   * @return whether the field holds a primitive value
+   */
   public boolean primitive() {
     return type.isPrimitive();
   }
 
-  /** @return the JVM type descriptor of {@link #type()} */
+  /**
+   * @return the JVM type descriptor of {@link #type()}
+   */
   public String descriptor() {
     return Types.descriptor(type);
   }

@@ -22,7 +22,9 @@ public record Slot(
     MethodHandle readObject,
     boolean accessible) {
 
-  /** @return the number of primitive fields; they come first in {@link #fields()} */
+  /**
+   * @return the number of primitive fields; they come first in {@link #fields()}
+   */
   public int primitiveCount() {
     int n = 0;
     for (SerialField f : fields) {
@@ -52,8 +54,8 @@ public record Slot(
   }
 
   /**
-   * @return whether the generated code may set this slot's fields directly: no custom
-   *     serialization methods, and every field real and accessible
+   * @return whether the generated code may set this slot's fields directly: no custom serialization
+   *     methods, and every field real and accessible
    */
   public boolean direct() {
     return writeObject == null && readObject == null && accessible && unbackedFields().isEmpty();

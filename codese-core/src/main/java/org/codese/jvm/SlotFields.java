@@ -10,8 +10,8 @@ import java.util.List;
 /**
  * Reads and writes the default fields of one slot of an object, choosing the only warning-free way
  * the running JDK offers: reflection where the class is open to it; for classes of closed modules
- * (such as {@code java.base}), {@code sun.misc.Unsafe} before JDK 24 and {@code ReflectionFactory}'s
- * default-field handles from JDK 24 on.
+ * (such as {@code java.base}), {@code sun.misc.Unsafe} before JDK 24 and {@code
+ * ReflectionFactory}'s default-field handles from JDK 24 on.
  */
 public final class SlotFields {
   private SlotFields() {}
@@ -101,22 +101,31 @@ public final class SlotFields {
    */
   private static void checkTypes(Slot slot, Object obj, FieldValues values) throws IOException {
     if (!slot.type().isInstance(obj)) {
-      throw new java.io.InvalidObjectException("cannot restore fields of " + slot.type().getName()
-          + " into " + (obj == null ? "null" : obj.getClass().getName()));
+      throw new java.io.InvalidObjectException(
+          "cannot restore fields of "
+              + slot.type().getName()
+              + " into "
+              + (obj == null ? "null" : obj.getClass().getName()));
     }
     List<SerialField> fields = slot.fields();
     int nPrims = slot.primitiveCount();
     if (values.prims().length != nPrims || values.refs().length != fields.size() - nPrims) {
-      throw new java.io.InvalidObjectException("wrong number of field values for "
-          + slot.type().getName());
+      throw new java.io.InvalidObjectException(
+          "wrong number of field values for " + slot.type().getName());
     }
     for (int i = nPrims; i < fields.size(); i++) {
       Field f = fields.get(i).field();
       Object v = values.refs()[i - nPrims];
       if (f != null && v != null && !f.getType().isInstance(v)) {
-        throw new java.io.InvalidObjectException("cannot assign " + v.getClass().getName()
-            + " to field " + f.getDeclaringClass().getName() + "." + f.getName() + " of type "
-            + f.getType().getName());
+        throw new java.io.InvalidObjectException(
+            "cannot assign "
+                + v.getClass().getName()
+                + " to field "
+                + f.getDeclaringClass().getName()
+                + "."
+                + f.getName()
+                + " of type "
+                + f.getType().getName());
       }
     }
   }

@@ -20,16 +20,17 @@ import java.io.UncheckedIOException;
  * only once a restore needs it.
  */
 public final class StreamDescriptors {
-  private static final ClassValue<ObjectStreamClass> READ = new ClassValue<>() {
-    @Override
-    protected ObjectStreamClass computeValue(Class<?> type) {
-      try {
-        return read(type);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }
-  };
+  private static final ClassValue<ObjectStreamClass> READ =
+      new ClassValue<>() {
+        @Override
+        protected ObjectStreamClass computeValue(Class<?> type) {
+          try {
+            return read(type);
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        }
+      };
 
   private StreamDescriptors() {}
 
@@ -46,9 +47,11 @@ public final class StreamDescriptors {
     try {
       return READ.get(type);
     } catch (UncheckedIOException e) {
-      InvalidClassException x = new InvalidClassException(type.getName(),
-          "its class descriptor cannot be read back as ObjectInputStream reads it: "
-              + e.getCause().getMessage());
+      InvalidClassException x =
+          new InvalidClassException(
+              type.getName(),
+              "its class descriptor cannot be read back as ObjectInputStream reads it: "
+                  + e.getCause().getMessage());
       x.initCause(e.getCause());
       throw x;
     }

@@ -6,17 +6,33 @@ import java.util.Map;
 
 /** Type descriptors and the raw-bits encoding of primitive values used throughout the pipeline. */
 public final class Types {
-  private static final Map<String, Class<?>> PRIMITIVE_NAMES = Map.of(
-      "int", int.class, "long", long.class, "boolean", boolean.class, "byte", byte.class,
-      "char", char.class, "short", short.class, "float", float.class, "double", double.class,
-      "void", void.class);
+  private static final Map<String, Class<?>> PRIMITIVE_NAMES =
+      Map.of(
+          "int",
+          int.class,
+          "long",
+          long.class,
+          "boolean",
+          boolean.class,
+          "byte",
+          byte.class,
+          "char",
+          char.class,
+          "short",
+          short.class,
+          "float",
+          float.class,
+          "double",
+          double.class,
+          "void",
+          void.class);
 
   private Types() {}
 
   /**
    * @param name a class name as {@link Class#getName()} gives it
-   * @return the primitive class or {@code void.class} of that name, or {@code null} if {@code
-   *     name} names no such class ({@code Class.forName} finds none of them)
+   * @return the primitive class or {@code void.class} of that name, or {@code null} if {@code name}
+   *     names no such class ({@code Class.forName} finds none of them)
    */
   public static Class<?> primitiveNamed(String name) {
     return PRIMITIVE_NAMES.get(name);

@@ -22,8 +22,9 @@ final class Admission {
    * CodeseLimits#maxArrayLength()} elements, so that a small file cannot ask for many huge
    * zero-filled arrays.
    */
-  static int checkLimits(SnapshotFile file, CodeseLimits limits, int longestInCode,
-      long elementsInCode) throws InvalidObjectException {
+  static int checkLimits(
+      SnapshotFile file, CodeseLimits limits, int longestInCode, long elementsInCode)
+      throws InvalidObjectException {
     int longest = longestInCode;
     long elements = elementsInCode;
     long objects = (long) file.tableSize() - file.firstId();
@@ -31,8 +32,10 @@ final class Admission {
     over("classes", file.classes().size(), limits.maxClasses(), "withMaxClasses");
     over("depth", file.depth(), limits.maxDepth(), "withMaxDepth");
     for (Constant c : file.constants()) {
-      long len = c instanceof Constant.PrimArray p ? Array.getLength(p.array())
-          : c instanceof Constant.Texts t ? t.values().length : 0;
+      long len =
+          c instanceof Constant.PrimArray p
+              ? Array.getLength(p.array())
+              : c instanceof Constant.Texts t ? t.values().length : 0;
       longest = (int) Math.max(longest, len);
       elements += len;
     }
@@ -44,9 +47,16 @@ final class Admission {
   private static void over(String what, long value, long limit, String setter)
       throws InvalidObjectException {
     if (value > limit) {
-      throw new InvalidObjectException("snapshot rejected: " + what + " " + value
-          + " exceeds the limit of " + limit + "; raise it with CodeseLimits." + setter
-          + " if the snapshot is trusted");
+      throw new InvalidObjectException(
+          "snapshot rejected: "
+              + what
+              + " "
+              + value
+              + " exceeds the limit of "
+              + limit
+              + "; raise it with CodeseLimits."
+              + setter
+              + " if the snapshot is trusted");
     }
   }
 
@@ -60,26 +70,29 @@ final class Admission {
    *     included (a running total, as {@code ObjectInputStream} reports); {@link #SNAPSHOT_BYTES}
    *     for a snapshot on its own, whose length in bytes is then reported
    */
-  static void checkFilter(SnapshotFile file, ClassTable classes, ObjectInputFilter filter,
-      long streamBytes) throws InvalidClassException {
+  static void checkFilter(
+      SnapshotFile file, ClassTable classes, ObjectInputFilter filter, long streamBytes)
+      throws InvalidClassException {
     if (filter == null) {
       return;
     }
     long bytes = bytes(file, streamBytes);
     askClasses(file, classes, filter, false, -1, bytes);
-    ask(filter, new Info(null, -1, file.depth(), (long) file.tableSize() - file.firstId(),
-        bytes), "the snapshot as a whole");
+    ask(
+        filter,
+        new Info(null, -1, file.depth(), (long) file.tableSize() - file.firstId(), bytes),
+        "the snapshot as a whole");
   }
 
   /** Says that the filter is to be told the snapshot's own length as its stream bytes. */
   static final long SNAPSHOT_BYTES = -1;
 
   /**
-   * The stream bytes to report: {@code streamBytes}, or for {@link #SNAPSHOT_BYTES} the
-   * snapshot's length (its file form: the bytes it was parsed from, kept, or encoded once for a
-   * snapshot just captured). A stream segment's bytes are never asked for: a decoded segment of
-   * stream format 3 has no file form of its own, and encoding one would cost a second encoding of
-   * the whole segment.
+   * The stream bytes to report: {@code streamBytes}, or for {@link #SNAPSHOT_BYTES} the snapshot's
+   * length (its file form: the bytes it was parsed from, kept, or encoded once for a snapshot just
+   * captured). A stream segment's bytes are never asked for: a decoded segment of stream format 3
+   * has no file form of its own, and encoding one would cost a second encoding of the whole
+   * segment.
    */
   private static long bytes(SnapshotFile file, long streamBytes) {
     return streamBytes == SNAPSHOT_BYTES ? file.bytes().length : streamBytes;
@@ -90,16 +103,26 @@ final class Admission {
    * snapshot may create; arrays have no initialiser, so this may follow the constants' resolution.
    * {@code streamBytes} as for {@link #checkFilter}.
    */
-  static void checkArrays(SnapshotFile file, ClassTable classes, ObjectInputFilter filter,
-      int longestArray, long streamBytes) throws InvalidClassException {
+  static void checkArrays(
+      SnapshotFile file,
+      ClassTable classes,
+      ObjectInputFilter filter,
+      int longestArray,
+      long streamBytes)
+      throws InvalidClassException {
     if (filter != null) {
       askClasses(file, classes, filter, true, longestArray, bytes(file, streamBytes));
     }
   }
 
   /** Asks the filter about the array classes, or about the other classes, of the table. */
-  private static void askClasses(SnapshotFile file, ClassTable classes,
-      ObjectInputFilter filter, boolean arrays, long length, long bytes)
+  private static void askClasses(
+      SnapshotFile file,
+      ClassTable classes,
+      ObjectInputFilter filter,
+      boolean arrays,
+      long length,
+      long bytes)
       throws InvalidClassException {
     long refs = (long) file.tableSize() - file.firstId();
     for (int i = 0; i < classes.size(); i++) {
@@ -114,13 +137,22 @@ final class Admission {
       throws InvalidClassException {
     ObjectInputFilter.Status status = filter.checkInput(info);
     if (status == ObjectInputFilter.Status.REJECTED) {
-      throw new InvalidClassException(what, "rejected by the serialization filter " + filter
-          + " (depth " + info.depth() + ", references " + info.references() + ", bytes "
-          + info.streamBytes() + "); nothing was restored");
+      throw new InvalidClassException(
+          what,
+          "rejected by the serialization filter "
+              + filter
+              + " (depth "
+              + info.depth()
+              + ", references "
+              + info.references()
+              + ", bytes "
+              + info.streamBytes()
+              + "); nothing was restored");
     }
   }
 
   /** What the filter is asked about. */
-  private record Info(Class<?> serialClass, long arrayLength, long depth, long references,
-      long streamBytes) implements ObjectInputFilter.FilterInfo {}
+  private record Info(
+      Class<?> serialClass, long arrayLength, long depth, long references, long streamBytes)
+      implements ObjectInputFilter.FilterInfo {}
 }

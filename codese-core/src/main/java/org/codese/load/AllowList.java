@@ -19,8 +19,7 @@ import org.codese.format.SnapshotFile;
  *   <li>{@code com.example.*} admits every class of package {@code com.example}, not of its
  *       subpackages;
  *   <li>{@code com.example.**} admits every class of {@code com.example} and its subpackages;
- *   <li>{@code com.example.Foo*} admits every class whose name starts with {@code
- *       com.example.Foo};
+ *   <li>{@code com.example.Foo*} admits every class whose name starts with {@code com.example.Foo};
  *   <li>{@code **} (or {@code *}) admits every class: the choice for snapshots from a trusted
  *       source only.
  * </ul>
@@ -28,6 +27,7 @@ import org.codese.format.SnapshotFile;
 public final class AllowList {
   /** Admits nothing: the default, the surface of {@code ObjectInputStream}. */
   public static final AllowList NONE = new AllowList(List.of());
+
   /** Admits every class: for snapshots captured in this JVM, which hold the caller's own graph. */
   public static final AllowList ALL = new AllowList(List.of("**"));
 
@@ -40,8 +40,8 @@ public final class AllowList {
   /**
    * @param patterns class patterns, one per element, as described in the class comment
    * @return the allow-list of those patterns
-   * @throws IllegalArgumentException if a pattern is malformed (empty, with whitespace, {@code
-   *     ;}, {@code /}, {@code !}, or a {@code *} anywhere but at its end)
+   * @throws IllegalArgumentException if a pattern is malformed (empty, with whitespace, {@code ;},
+   *     {@code /}, {@code !}, or a {@code *} anywhere but at its end)
    * @throws NullPointerException if {@code patterns} or one of its elements is null
    */
   public static AllowList of(List<String> patterns) {
@@ -57,29 +57,42 @@ public final class AllowList {
       throw new IllegalArgumentException("an allowed-class pattern is empty");
     }
     int star = p.indexOf('*');
-    boolean starsOnlyAtEnd = star < 0 || p.substring(star).equals("*")
-        || p.substring(star).equals("**") && (star == 0 || p.charAt(star - 1) == '.');
+    boolean starsOnlyAtEnd =
+        star < 0
+            || p.substring(star).equals("*")
+            || p.substring(star).equals("**") && (star == 0 || p.charAt(star - 1) == '.');
     for (int i = 0; i < p.length(); i++) {
       char c = p.charAt(i);
       if (Character.isWhitespace(c) || c == ';' || c == '/' || c == '!' || c == ',') {
-        throw new IllegalArgumentException("allowed-class pattern \"" + p + "\" has '" + c
-            + "'; give one pattern per argument, such as \"com.example.Foo\", \"com.example.*\""
-            + " or \"com.example.**\"");
+        throw new IllegalArgumentException(
+            "allowed-class pattern \""
+                + p
+                + "\" has '"
+                + c
+                + "'; give one pattern per argument, such as \"com.example.Foo\", \"com.example.*\""
+                + " or \"com.example.**\"");
       }
     }
     if (!starsOnlyAtEnd) {
-      throw new IllegalArgumentException("allowed-class pattern \"" + p + "\" has a '*' that is"
-          + " not at its end; use \"com.example.Foo\", \"com.example.*\" or \"com.example.**\"");
+      throw new IllegalArgumentException(
+          "allowed-class pattern \""
+              + p
+              + "\" has a '*' that is"
+              + " not at its end; use \"com.example.Foo\", \"com.example.*\" or \"com.example.**\"");
     }
     return p;
   }
 
-  /** @return the patterns, in the order given */
+  /**
+   * @return the patterns, in the order given
+   */
   public List<String> patterns() {
     return patterns;
   }
 
-  /** @return whether this list admits nothing */
+  /**
+   * @return whether this list admits nothing
+   */
   public boolean isEmpty() {
     return patterns.isEmpty();
   }
@@ -157,8 +170,8 @@ public final class AllowList {
   }
 
   /**
-   * The classes a snapshot needs admitted to load, computed without running or defining any of
-   * its code and without initialising any class: those it instantiates or writes where {@code
+   * The classes a snapshot needs admitted to load, computed without running or defining any of its
+   * code and without initialising any class: those it instantiates or writes where {@code
    * ObjectInputStream} would refuse to (classes that are not {@code Serializable}, and {@code
    * Serializable} ones allocated with no constructor). Empty for a graph of {@code Serializable}
    * classes.
@@ -172,8 +185,8 @@ public final class AllowList {
   public static List<String> neededBy(SnapshotFile file, ClassLoader loader)
       throws ClassMismatchException {
     ClassLoader l = loader != null ? loader : Thread.currentThread().getContextClassLoader();
-    ClassTable table = new ClassTable(file.classes(), l != null ? l
-        : AllowList.class.getClassLoader(), NONE);
+    ClassTable table =
+        new ClassTable(file.classes(), l != null ? l : AllowList.class.getClassLoader(), NONE);
     Class<?>[] classes = new Class<?>[table.size()];
     for (int i = 0; i < classes.length; i++) {
       classes[i] = table.get(i);
@@ -185,8 +198,8 @@ public final class AllowList {
    * As {@link #neededBy(SnapshotFile, ClassLoader)}, for classes the caller resolved.
    *
    * @param file a parsed snapshot
-   * @param classes per class-table index its class, loaded without initialisation, or {@code
-   *     null} for a class that was not found (left out of the answer)
+   * @param classes per class-table index its class, loaded without initialisation, or {@code null}
+   *     for a class that was not found (left out of the answer)
    * @return binary class names, sorted
    * @throws org.codese.ClassMismatchException if a class takes a role no snapshot Codese writes
    *     gives it
@@ -194,8 +207,8 @@ public final class AllowList {
   public static List<String> neededBy(SnapshotFile file, Class<?>[] classes)
       throws ClassMismatchException {
     if (classes.length != file.classes().size()) {
-      throw new IllegalArgumentException("the snapshot names " + file.classes().size()
-          + " classes, not " + classes.length);
+      throw new IllegalArgumentException(
+          "the snapshot names " + file.classes().size() + " classes, not " + classes.length);
     }
     return Surface.needed(file, classes);
   }

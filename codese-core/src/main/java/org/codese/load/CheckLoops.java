@@ -1,31 +1,41 @@
 package org.codese.load;
 
 /**
- * The program check's loops over a snapshot's data, one pass per table slot or reference: the
- * only part of loading whose cost grows with the number of objects. Each runs until the first
- * element that needs the full check, which the caller makes, and resumes after it.
+ * The program check's loops over a snapshot's data, one pass per table slot or reference: the only
+ * part of loading whose cost grows with the number of objects. Each runs until the first element
+ * that needs the full check, which the caller makes, and resumes after it.
  *
  * <p>In a cold JVM such a loop runs interpreted until the JIT compiles it, after a few hundred
- * calls; {@link #warmUp} makes those calls on a few dummy slots, on the code-check thread while
- * the loader resolves classes, so that a snapshot of a million objects is checked by compiled code.
+ * calls; {@link #warmUp} makes those calls on a few dummy slots, on the code-check thread while the
+ * loader resolves classes, so that a snapshot of a million objects is checked by compiled code.
  */
 final class CheckLoops {
   /** Calls of each loop in {@link #warmUp}: above the JIT's first compilation threshold. */
   private static final int WARM_CALLS = 256;
+
   private static final int WARM_SLOTS = 32;
+
   /** Set once the loops were warmed in this JVM; a race only warms them twice. */
   private static volatile boolean warm;
 
   private CheckLoops() {}
 
   /**
-   * Fills empty slots: for {@code i} from {@code from}, while {@code ids[i] - base} is a slot
-   * of {@code kinds} that holds {@code empty}, sets it to {@code kind} and its class to {@code c}.
+   * Fills empty slots: for {@code i} from {@code from}, while {@code ids[i] - base} is a slot of
+   * {@code kinds} that holds {@code empty}, sets it to {@code kind} and its class to {@code c}.
    *
    * @return the index of the first id that is not such a slot, or {@code to}
    */
-  static int fillEmpty(int[] ids, int from, int to, byte[] kinds, Class<?>[] types, int base,
-      byte empty, byte kind, Class<?> c) {
+  static int fillEmpty(
+      int[] ids,
+      int from,
+      int to,
+      byte[] kinds,
+      Class<?>[] types,
+      int base,
+      byte empty,
+      byte kind,
+      Class<?> c) {
     int n = kinds.length;
     for (int i = from; i < to; i++) {
       int at = ids[i] - base;
@@ -39,13 +49,13 @@ final class CheckLoops {
   }
 
   /**
-   * Skips references that need no check: the null slot {@code nul}, and slots whose class is
-   * {@code fit}.
+   * Skips references that need no check: the null slot {@code nul}, and slots whose class is {@code
+   * fit}.
    *
    * @return the index of the first other reference in {@code refs[from..to)}, or {@code to}
    */
-  static int firstUnfit(int[] refs, int from, int to, Class<?>[] types, int base, int nul,
-      Class<?> fit) {
+  static int firstUnfit(
+      int[] refs, int from, int to, Class<?>[] types, int base, int nul, Class<?> fit) {
     int n = types.length;
     for (int i = from; i < to; i++) {
       int r = refs[i];

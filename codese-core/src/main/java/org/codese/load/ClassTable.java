@@ -19,11 +19,11 @@ import org.codese.jvm.Types;
 import org.codese.program.ClassEntry;
 
 /**
- * Resolves a snapshot's class table against the live classes, loading each without initialising
- * it, and, once {@link Surface} and the serialization filter accepted every class, checks each
- * fingerprint ({@link #checkFields()}, {@link #checkSuids()}): the fields the snapshot relies on must be
- * serializable fields of the class with the same types, and a declared {@code serialVersionUID}
- * must be unchanged.
+ * Resolves a snapshot's class table against the live classes, loading each without initialising it,
+ * and, once {@link Surface} and the serialization filter accepted every class, checks each
+ * fingerprint ({@link #checkFields()}, {@link #checkSuids()}): the fields the snapshot relies on
+ * must be serializable fields of the class with the same types, and a declared {@code
+ * serialVersionUID} must be unchanged.
  */
 final class ClassTable {
   private static final MethodType READ_OBJECT =
@@ -34,8 +34,10 @@ final class ClassTable {
   private final Slot[] slots;
   private final AllowList allowed;
   private final Map<Class<?>, Map<String, Class<?>>> serialFields = new HashMap<>();
+
   /** The classes whose serializable fields {@code serialPersistentFields} names. */
   private final java.util.Set<Class<?>> fromPersistentFields = new java.util.HashSet<>();
+
   /** Per class-table index, the fields {@link #writableField} allowed already. */
   private final Map<Integer, Map<String, Field>> writable = new HashMap<>();
 
@@ -89,12 +91,16 @@ final class ClassTable {
     }
   }
 
-  /** @return the classes admitted beyond {@code ObjectInputStream}'s surface */
+  /**
+   * @return the classes admitted beyond {@code ObjectInputStream}'s surface
+   */
   AllowList allowed() {
     return allowed;
   }
 
-  /** @return whether the allow-list admits class {@code index} */
+  /**
+   * @return whether the allow-list admits class {@code index}
+   */
   boolean admitted(int index) {
     return !allowed.isEmpty() && allowed.admits(classes[index]);
   }
@@ -125,8 +131,13 @@ final class ClassTable {
         fields.add(new SerialField(f.name(), typeOf(f.descriptor()), field));
       }
       MethodHandle readObject = Jvm.readObject(c);
-      slots[index] = new Slot(c, List.copyOf(fields), null,
-          readObject == null ? null : readObject.asType(READ_OBJECT), accessible);
+      slots[index] =
+          new Slot(
+              c,
+              List.copyOf(fields),
+              null,
+              readObject == null ? null : readObject.asType(READ_OBJECT),
+              accessible);
     }
     return slots[index];
   }
@@ -146,9 +157,15 @@ final class ClassTable {
     try {
       return Class.forName(name, false, loader);
     } catch (ClassNotFoundException | LinkageError e) {
-      ClassMismatchException x = new ClassMismatchException(name, null, "the class is not found"
-          + " by " + loader + "; put it on the class path or pass its loader in"
-          + " CodeseOptions.withClassLoader");
+      ClassMismatchException x =
+          new ClassMismatchException(
+              name,
+              null,
+              "the class is not found"
+                  + " by "
+                  + loader
+                  + "; put it on the class path or pass its loader in"
+                  + " CodeseOptions.withClassLoader");
       // CodeseInputStream throws a ClassNotFoundException itself, as ObjectInputStream does
       x.initCause(e);
       throw x;
@@ -158,8 +175,14 @@ final class ClassTable {
   private static void checkSuid(ClassEntry e, Class<?> c) throws ClassMismatchException {
     Long now = Jvm.declaredSuid(c);
     if (now == null || now != e.suid()) {
-      throw new ClassMismatchException(e.name(), null, "serialVersionUID was " + e.suid()
-          + " at capture but is " + now + " now; the class changed, capture the graph again");
+      throw new ClassMismatchException(
+          e.name(),
+          null,
+          "serialVersionUID was "
+              + e.suid()
+              + " at capture but is "
+              + now
+              + " now; the class changed, capture the graph again");
     }
   }
 
@@ -180,22 +203,31 @@ final class ClassTable {
     if (!f.real() && !fromPersistentFields.contains(c)) {
       type = null; // only serialPersistentFields name fields that no declared field backs
     }
-    boolean sameKind = type != null && (f.primitive()
-        ? type.isPrimitive() && Types.descriptor(type).equals(f.descriptor())
-        : !type.isPrimitive());
+    boolean sameKind =
+        type != null
+            && (f.primitive()
+                ? type.isPrimitive() && Types.descriptor(type).equals(f.descriptor())
+                : !type.isPrimitive());
     if (!sameKind) {
-      throw new ClassMismatchException(c.getName(), f.name(), "the snapshot relies on field "
-          + f.name() + " (" + f.descriptor() + "), which is not a serializable field of the"
-          + " class" + (admitted(index) ? "" : " (ObjectInputStream never writes other fields)")
-          + "; the class changed, or the snapshot is damaged or crafted");
+      throw new ClassMismatchException(
+          c.getName(),
+          f.name(),
+          "the snapshot relies on field "
+              + f.name()
+              + " ("
+              + f.descriptor()
+              + "), which is not a serializable field of the"
+              + " class"
+              + (admitted(index) ? "" : " (ObjectInputStream never writes other fields)")
+              + "; the class changed, or the snapshot is damaged or crafted");
     }
   }
 
   /**
-   * The field {@code name} of class {@code index} that generated code may set, through a setter
-   * or {@code putfield}: for an admitted class any declared instance field; otherwise a
-   * serializable field of a class that has no {@code readObject} (whose fields {@code
-   * ObjectInputStream} writes only through that method) and is not {@code Externalizable}.
+   * The field {@code name} of class {@code index} that generated code may set, through a setter or
+   * {@code putfield}: for an admitted class any declared instance field; otherwise a serializable
+   * field of a class that has no {@code readObject} (whose fields {@code ObjectInputStream} writes
+   * only through that method) and is not {@code Externalizable}.
    *
    * @param index a class-table index
    * @param name the field's name
@@ -222,28 +254,39 @@ final class ClassTable {
     try {
       f = c.getDeclaredField(name);
     } catch (NoSuchFieldException | RuntimeException | LinkageError e) {
-      throw new ClassMismatchException(c.getName(), name, "field " + name
-          + " cannot be set: it is not declared by the class");
+      throw new ClassMismatchException(
+          c.getName(), name, "field " + name + " cannot be set: it is not declared by the class");
     }
     if (Modifier.isStatic(f.getModifiers())) {
-      throw new ClassMismatchException(c.getName(), name, "field " + name
-          + " is static; snapshots only set instance fields");
+      throw new ClassMismatchException(
+          c.getName(), name, "field " + name + " is static; snapshots only set instance fields");
     }
     if (admitted(index)) {
       return f;
     }
     Class<?> type = serialFields(c).get(name);
-    if (type == null || type.isPrimitive() != f.getType().isPrimitive()
+    if (type == null
+        || type.isPrimitive() != f.getType().isPrimitive()
         || type.isPrimitive() && type != f.getType()) {
-      throw new ClassMismatchException(c.getName(), name, "field " + name + " is not a"
-          + " serializable field of the class, so ObjectInputStream never sets it; the snapshot"
-          + " is damaged or crafted");
+      throw new ClassMismatchException(
+          c.getName(),
+          name,
+          "field "
+              + name
+              + " is not a"
+              + " serializable field of the class, so ObjectInputStream never sets it; the snapshot"
+              + " is damaged or crafted");
     }
     if (Jvm.declaresReadObject(c) || java.io.Externalizable.class.isAssignableFrom(c)) {
-      throw new ClassMismatchException(c.getName(), name, "field " + name + " is set directly,"
-          + " but ObjectInputStream sets the fields of this class only through its "
-          + (Jvm.declaresReadObject(c) ? "readObject" : "readExternal")
-          + "; the snapshot is damaged or crafted");
+      throw new ClassMismatchException(
+          c.getName(),
+          name,
+          "field "
+              + name
+              + " is set directly,"
+              + " but ObjectInputStream sets the fields of this class only through its "
+              + (Jvm.declaresReadObject(c) ? "readObject" : "readExternal")
+              + "; the snapshot is damaged or crafted");
     }
     return f;
   }
@@ -287,7 +330,8 @@ final class ClassTable {
   private static Field persistentFields(Field[] declared) {
     int mask = Modifier.PRIVATE | Modifier.STATIC | Modifier.FINAL;
     for (Field f : declared) {
-      if (f.getName().equals("serialPersistentFields") && (f.getModifiers() & mask) == mask
+      if (f.getName().equals("serialPersistentFields")
+          && (f.getModifiers() & mask) == mask
           && f.getType() == ObjectStreamField[].class) {
         return f;
       }
@@ -300,16 +344,25 @@ final class ClassTable {
     try {
       field = c.getDeclaredField(f.name());
     } catch (NoSuchFieldException e) {
-      throw new ClassMismatchException(c.getName(), f.name(), "field " + f.name()
-          + " existed at capture but is gone now; capture the graph again");
+      throw new ClassMismatchException(
+          c.getName(),
+          f.name(),
+          "field " + f.name() + " existed at capture but is gone now; capture the graph again");
     }
     String now = org.codese.jvm.Types.descriptor(field.getType());
     boolean sameKind = f.primitive() ? now.equals(f.descriptor()) : now.length() > 1;
     if (!sameKind || Modifier.isStatic(field.getModifiers())) {
-      throw new ClassMismatchException(c.getName(), f.name(), "field " + f.name() + " had type "
-          + f.descriptor() + " at capture but has type " + now
-          + (Modifier.isStatic(field.getModifiers()) ? " and is static" : "")
-          + " now; capture the graph again");
+      throw new ClassMismatchException(
+          c.getName(),
+          f.name(),
+          "field "
+              + f.name()
+              + " had type "
+              + f.descriptor()
+              + " at capture but has type "
+              + now
+              + (Modifier.isStatic(field.getModifiers()) ? " and is static" : "")
+              + " now; capture the graph again");
     }
     return field;
   }

@@ -11,8 +11,8 @@ import org.codese.verify.GrammarCheck;
  * processor (each does mostly class loading and interpreted work). The check only reads the parsed
  * file: it has no side effect to order against the loader's.
  *
- * <p>Use: {@link #start}, then {@link #result} exactly once, from the thread that started it.
- * Where no second processor or thread is available the check runs in {@link #start} itself.
+ * <p>Use: {@link #start}, then {@link #result} exactly once, from the thread that started it. Where
+ * no second processor or thread is available the check runs in {@link #start} itself.
  */
 final class CodeCheck extends Thread {
   /**
@@ -20,11 +20,18 @@ final class CodeCheck extends Thread {
    * is still busy with the snapshot's own classes: in a cold JVM each costs about a quarter of a
    * millisecond, on the loader's thread otherwise.
    */
-  static final String[] LOAD_CLASSES = {"org.codese.load.ProgramCheck",
-      "org.codese.load.CheckLoops", "org.codese.load.RestoreRun"};
+  static final String[] LOAD_CLASSES = {
+    "org.codese.load.ProgramCheck", "org.codese.load.CheckLoops", "org.codese.load.RestoreRun"
+  };
+
   /** Classes a restore that runs hooks needs (readObject replays, records, readResolve). */
-  static final String[] HOOK_CLASSES = {"org.codese.load.Hooks", "org.codese.load.ReplayStream",
-      "org.codese.jvm.FieldValues", "org.codese.jvm.SlotFields", "org.codese.jvm.FieldTable"};
+  static final String[] HOOK_CLASSES = {
+    "org.codese.load.Hooks",
+    "org.codese.load.ReplayStream",
+    "org.codese.jvm.FieldValues",
+    "org.codese.jvm.SlotFields",
+    "org.codese.jvm.FieldTable"
+  };
 
   /**
    * Snapshots with at least this many table slots get the program check's loops compiled first
@@ -34,8 +41,10 @@ final class CodeCheck extends Thread {
 
   private final SnapshotFile file;
   private final GrammarCheck.Checked[] known;
+
   /** Guards {@link #result}, {@link #failure} and {@link #done}. */
   private final Object lock = new Object();
+
   private GrammarCheck.Result result;
   private Throwable failure;
   private boolean done;
@@ -59,9 +68,9 @@ final class CodeCheck extends Thread {
   }
 
   /**
-   * Starts checking {@code file}'s code, taking the outcome of the classes {@code known} holds
-   * (see {@link GrammarCheck#check(SnapshotFile, GrammarCheck.Checked[])}); {@code known} is
-   * filled in and may be read after {@link #result}.
+   * Starts checking {@code file}'s code, taking the outcome of the classes {@code known} holds (see
+   * {@link GrammarCheck#check(SnapshotFile, GrammarCheck.Checked[])}); {@code known} is filled in
+   * and may be read after {@link #result}.
    *
    * @param file a parsed snapshot
    * @param known per class file, the outcome of an earlier check of the same bytes, or null

@@ -9,7 +9,6 @@ import java.util.List;
 import org.codese.ClassMismatchException;
 import org.codese.jvm.Jvm;
 import org.codese.jvm.StreamDescriptors;
-import org.codese.jvm.Types;
 import org.codese.program.Constant;
 
 /**
@@ -35,8 +34,13 @@ final class Constants {
    * @return the live values, in constant order
    * @throws ClassMismatchException if a constant does not fit the live classes
    */
-  static Object[] resolve(List<Constant> constants, ClassTable classes, ObjectInputFilter filter,
-      int maxArrayLength, SegmentMemo memo) throws ClassMismatchException {
+  static Object[] resolve(
+      List<Constant> constants,
+      ClassTable classes,
+      ObjectInputFilter filter,
+      int maxArrayLength,
+      SegmentMemo memo)
+      throws ClassMismatchException {
     Object[] out = new Object[constants.size()];
     // per class index (a record may have both); the record makers' array only once a record
     // hook comes, so that a snapshot without records does not load the class
@@ -104,8 +108,8 @@ final class Constants {
     try {
       return Enum.valueOf((Class) type, name);
     } catch (IllegalArgumentException e) {
-      throw new ClassMismatchException(type.getName(), name, "enum constant " + name
-          + " existed at capture but is gone now");
+      throw new ClassMismatchException(
+          type.getName(), name, "enum constant " + name + " existed at capture but is gone now");
     }
   }
 
@@ -121,21 +125,32 @@ final class Constants {
 
   private static Constructor<?> allocator(Class<?> type, Constant.Mode mode)
       throws ClassMismatchException {
-    if (type.isPrimitive() || type.isArray() || type.isInterface()
+    if (type.isPrimitive()
+        || type.isArray()
+        || type.isInterface()
         || java.lang.reflect.Modifier.isAbstract(type.getModifiers())) {
-      throw new ClassMismatchException(type.getName(), null, "the snapshot allocates an instance"
-          + " of it, which no class of this kind can have; the snapshot is damaged or crafted");
+      throw new ClassMismatchException(
+          type.getName(),
+          null,
+          "the snapshot allocates an instance"
+              + " of it, which no class of this kind can have; the snapshot is damaged or crafted");
     }
     if (mode == Constant.Mode.EXTERNAL && !java.io.Externalizable.class.isAssignableFrom(type)) {
       throw new ClassMismatchException(type.getName(), null, "is not Externalizable");
     }
-    Constructor<?> ctor = mode == Constant.Mode.SERIAL ? Jvm.serialConstructor(type)
-        : mode == Constant.Mode.BARE ? Jvm.bareConstructor(type)
-        : Jvm.externalConstructor(type);
+    Constructor<?> ctor =
+        mode == Constant.Mode.SERIAL
+            ? Jvm.serialConstructor(type)
+            : mode == Constant.Mode.BARE
+                ? Jvm.bareConstructor(type)
+                : Jvm.externalConstructor(type);
     if (ctor == null) {
-      throw new ClassMismatchException(type.getName(), null, mode == Constant.Mode.EXTERNAL
-          ? "an Externalizable class needs a public no-arg constructor"
-          : "its first non-serializable superclass has no accessible no-arg constructor");
+      throw new ClassMismatchException(
+          type.getName(),
+          null,
+          mode == Constant.Mode.EXTERNAL
+              ? "an Externalizable class needs a public no-arg constructor"
+              : "its first non-serializable superclass has no accessible no-arg constructor");
     }
     return ctor;
   }
@@ -151,8 +166,8 @@ final class Constants {
   }
 
   /**
-   * A setter's field: one {@link ClassTable#writableField} allows (a serializable field, unless
-   * the class is admitted), made accessible.
+   * A setter's field: one {@link ClassTable#writableField} allows (a serializable field, unless the
+   * class is admitted), made accessible.
    */
   private static Field setter(ClassTable classes, int type, String name)
       throws ClassMismatchException {
@@ -161,17 +176,22 @@ final class Constants {
       f.setAccessible(true);
       return f;
     } catch (RuntimeException e) {
-      throw new ClassMismatchException(classes.get(type).getName(), name, "field " + name
-          + " cannot be set: " + e.getMessage());
+      throw new ClassMismatchException(
+          classes.get(type).getName(), name, "field " + name + " cannot be set: " + e.getMessage());
     }
   }
 
   /**
-   * Resolves a hook; {@code makers} (not null from the first record hook on) and {@code
-   * resolvers} cache, per class index, the class's record maker and its {@code readResolve}.
+   * Resolves a hook; {@code makers} (not null from the first record hook on) and {@code resolvers}
+   * cache, per class index, the class's record maker and its {@code readResolve}.
    */
-  private static HookCall hook(Constant.Hook h, ClassTable classes, RecordMaker[] makers,
-      MethodHandle[] resolvers, ObjectInputFilter filter, int maxArray)
+  private static HookCall hook(
+      Constant.Hook h,
+      ClassTable classes,
+      RecordMaker[] makers,
+      MethodHandle[] resolvers,
+      ObjectInputFilter filter,
+      int maxArray)
       throws ClassMismatchException {
     int c = h.type();
     // if-chains, not switches over enums: each switch loads a synthetic class per JVM
@@ -184,8 +204,7 @@ final class Constants {
       if (makers[c] == null) {
         makers[c] = RecordMaker.of(classes.get(c), classes.slot(c));
       }
-      return new HookCall(k, h.id(), h.tape(), classes.slot(c), null, makers[c], filter,
-          maxArray);
+      return new HookCall(k, h.id(), h.tape(), classes.slot(c), null, makers[c], filter, maxArray);
     }
     if (resolvers[c] == null) {
       resolvers[c] = readResolve(classes.get(c));
@@ -197,10 +216,9 @@ final class Constants {
   private static MethodHandle readResolve(Class<?> type) throws ClassMismatchException {
     MethodHandle h = Jvm.readResolve(type);
     if (h == null) {
-      throw new ClassMismatchException(type.getName(), null,
-          "had readResolve at capture but has none now");
+      throw new ClassMismatchException(
+          type.getName(), null, "had readResolve at capture but has none now");
     }
     return h.asType(RESOLVE);
   }
-
 }

@@ -16,11 +16,18 @@ import org.codese.program.Tape;
  * @param resolve {@code readResolve} for {@code RESOLVE}, of type {@code (Object)Object}, else
  *     {@code null}
  * @param record how to make the record for {@code RECORD}, else {@code null}
- * @param filter the serialization filter the snapshot was loaded under, or {@code null}; asked,
- *     as {@code ObjectInputStream} asks its filter, about every array the class's own {@code
+ * @param filter the serialization filter the snapshot was loaded under, or {@code null}; asked, as
+ *     {@code ObjectInputStream} asks its filter, about every array the class's own {@code
  *     readObject} or {@code readExternal} checks before allocating it ({@link ReplayStream})
  * @param maxArrayLength the longest such array the limits allow ({@code
  *     CodeseLimits.maxArrayLength})
  */
-record HookCall(HookKind kind, int id, Tape tape, Slot slot, MethodHandle resolve,
-    RecordMaker record, ObjectInputFilter filter, int maxArrayLength) {}
+record HookCall(
+    HookKind kind,
+    int id,
+    Tape tape,
+    Slot slot,
+    MethodHandle resolve,
+    RecordMaker record,
+    ObjectInputFilter filter,
+    int maxArrayLength) {}

@@ -36,8 +36,8 @@ final class Hooks {
     Constant.HookKind kind = h.kind();
     if (kind == Constant.HookKind.SLOT) {
       Object obj = table[h.id()];
-      ReplayStream in = new ReplayStream(table, h.tape(), obj, h.slot(), run, h.filter(),
-          h.maxArrayLength());
+      ReplayStream in =
+          new ReplayStream(table, h.tape(), obj, h.slot(), run, h.filter(), h.maxArrayLength());
       if (h.slot().readObject() != null) {
         readObject(h.slot().readObject(), obj, in);
       } else {
@@ -45,8 +45,8 @@ final class Hooks {
       }
     } else if (kind == Constant.HookKind.EXTERNAL) {
       Object obj = table[h.id()];
-      ReplayStream in = new ReplayStream(table, h.tape(), obj, null, run, h.filter(),
-          h.maxArrayLength());
+      ReplayStream in =
+          new ReplayStream(table, h.tape(), obj, null, run, h.filter(), h.maxArrayLength());
       try {
         ((Externalizable) obj).readExternal(in);
       } catch (IOException e) {
@@ -113,18 +113,27 @@ final class Hooks {
         case org.codese.program.Grammar.STEP_FIELD -> {
           java.lang.reflect.Field f = (java.lang.reflect.Field) constants[p[i + 1]];
           Object target = table[p[i + 2]];
-          f.set(target, fits(table[p[i + 3]], f.getType(), f.getDeclaringClass().getName() + "."
-              + f.getName(), target));
+          f.set(
+              target,
+              fits(
+                  table[p[i + 3]],
+                  f.getType(),
+                  f.getDeclaringClass().getName() + "." + f.getName(),
+                  target));
           i += 4;
         }
         case org.codese.program.Grammar.STEP_ELEMENT -> {
           Object[] array = (Object[]) table[p[i + 1]];
-          array[p[i + 2]] = fits(table[p[i + 3]], array.getClass().getComponentType(),
-              "element " + p[i + 2], array);
+          array[p[i + 2]] =
+              fits(
+                  table[p[i + 3]],
+                  array.getClass().getComponentType(),
+                  "element " + p[i + 2],
+                  array);
           i += 4;
         }
-        default -> throw new java.io.StreamCorruptedException("unknown finish step " + p[i]
-            + " at " + i);
+        default ->
+            throw new java.io.StreamCorruptedException("unknown finish step " + p[i] + " at " + i);
       }
     }
   }
@@ -136,16 +145,23 @@ final class Hooks {
    */
   private static Object fits(Object value, Class<?> type, String where, Object target) {
     if (value != null && !type.isInstance(value)) {
-      throw new ClassCastException("cannot assign instance of " + value.getClass().getName()
-          + " to " + where + " of type " + type.getName() + " in instance of "
-          + target.getClass().getName());
+      throw new ClassCastException(
+          "cannot assign instance of "
+              + value.getClass().getName()
+              + " to "
+              + where
+              + " of type "
+              + type.getName()
+              + " in instance of "
+              + target.getClass().getName());
     }
     return value;
   }
 
   private static Object record(Object[] table, HookCall h) throws Throwable {
-    ReplayStream in = new ReplayStream(table, h.tape(), null, h.slot(), RestoreRun.current(),
-        h.filter(), h.maxArrayLength());
+    ReplayStream in =
+        new ReplayStream(
+            table, h.tape(), null, h.slot(), RestoreRun.current(), h.filter(), h.maxArrayLength());
     Object[] args = h.record().arguments(in.nextFields());
     try {
       return h.record().construct(args);
@@ -163,5 +179,4 @@ final class Hooks {
       throw x;
     }
   }
-
 }

@@ -15,7 +15,6 @@ import org.codese.ClassMismatchException;
 import org.codese.CodeseLimits;
 import org.codese.CorruptSnapshotException;
 import org.codese.RestoreException;
-import org.codese.UnsafeSnapshotException;
 import org.codese.format.SnapshotFile;
 import org.codese.program.Grammar;
 import org.codese.program.Tape;
@@ -32,12 +31,17 @@ public final class LoadedSnapshot {
   private final SnapshotFile file;
   private final Object[] constants;
   private final List<List<BiConsumer<Object[], Object[]>>> phases;
+
   /** Objects of earlier stream segments this snapshot stores into typed places, and the types. */
   private final int[] priorIds;
+
   private final Class<?>[] priorTypes;
 
-  private LoadedSnapshot(SnapshotFile file, Object[] constants,
-      List<List<BiConsumer<Object[], Object[]>>> phases, ProgramCheck checked) {
+  private LoadedSnapshot(
+      SnapshotFile file,
+      Object[] constants,
+      List<List<BiConsumer<Object[], Object[]>>> phases,
+      ProgramCheck checked) {
     this.file = file;
     this.constants = constants;
     this.phases = phases;
@@ -65,17 +69,21 @@ public final class LoadedSnapshot {
    * @throws java.io.InvalidClassException if the filter rejects it
    * @throws IOException for every other reason the checks give
    */
-  public static LoadedSnapshot load(SnapshotFile file, ClassLoader loader,
-      Supplier<ObjectInputFilter> filter, CodeseLimits limits, AllowList allowed)
+  public static LoadedSnapshot load(
+      SnapshotFile file,
+      ClassLoader loader,
+      Supplier<ObjectInputFilter> filter,
+      CodeseLimits limits,
+      AllowList allowed)
       throws IOException {
     return load(file, loader, filter, limits, allowed, true, null, Admission.SNAPSHOT_BYTES);
   }
 
   /**
    * As {@link #load(SnapshotFile, ClassLoader, Supplier, CodeseLimits, AllowList)}, for a segment
-   * of an object stream: class files that {@code memo} saw before in an earlier segment of the
-   * same stream are not checked against the grammar again, and a class defined from the same bytes
-   * in the same host is used again instead of defining another; every other check runs.
+   * of an object stream: class files that {@code memo} saw before in an earlier segment of the same
+   * stream are not checked against the grammar again, and a class defined from the same bytes in
+   * the same host is used again instead of defining another; every other check runs.
    *
    * @param file a parsed segment
    * @param loader the loader for the classes it names, or {@code null} for the context loader
@@ -90,15 +98,21 @@ public final class LoadedSnapshot {
    * @throws IOException for every reason {@link #load(SnapshotFile, ClassLoader, Supplier,
    *     CodeseLimits, AllowList)} gives
    */
-  static LoadedSnapshot loadSegment(SnapshotFile file, ClassLoader loader,
-      Supplier<ObjectInputFilter> filter, CodeseLimits limits, AllowList allowed,
-      SegmentMemo memo, long streamBytes) throws IOException {
+  static LoadedSnapshot loadSegment(
+      SnapshotFile file,
+      ClassLoader loader,
+      Supplier<ObjectInputFilter> filter,
+      CodeseLimits limits,
+      AllowList allowed,
+      SegmentMemo memo,
+      long streamBytes)
+      throws IOException {
     return load(file, loader, filter, limits, allowed, true, memo, streamBytes);
   }
 
   /**
-   * Runs every check {@link #load} runs (grammar, limits, classes, filter, constants, program)
-   * and defines nothing: for tools that vet a snapshot whose classes come from another loader.
+   * Runs every check {@link #load} runs (grammar, limits, classes, filter, constants, program) and
+   * defines nothing: for tools that vet a snapshot whose classes come from another loader.
    *
    * @param file a parsed snapshot
    * @param loader the loader for the classes it names, or {@code null} for the context loader
@@ -120,20 +134,28 @@ public final class LoadedSnapshot {
    * @param allowed the admitted classes; {@link AllowList#NONE} for the default surface
    * @throws IOException as {@link #load}, for every reason but the definition of its classes
    */
-  public static void check(SnapshotFile file, ClassLoader loader, CodeseLimits limits,
-      AllowList allowed) throws IOException {
+  public static void check(
+      SnapshotFile file, ClassLoader loader, CodeseLimits limits, AllowList allowed)
+      throws IOException {
     load(file, loader, null, limits, allowed, false, null, Admission.SNAPSHOT_BYTES);
   }
 
-  private static LoadedSnapshot load(SnapshotFile file, ClassLoader loader,
-      Supplier<ObjectInputFilter> filter, CodeseLimits limits, AllowList allowed, boolean define,
-      SegmentMemo memo, long streamBytes) throws IOException {
+  private static LoadedSnapshot load(
+      SnapshotFile file,
+      ClassLoader loader,
+      Supplier<ObjectInputFilter> filter,
+      CodeseLimits limits,
+      AllowList allowed,
+      boolean define,
+      SegmentMemo memo,
+      long streamBytes)
+      throws IOException {
     ClassLoader l = loader != null ? loader : Thread.currentThread().getContextClassLoader();
     if (l == null) {
       l = LoadedSnapshot.class.getClassLoader();
     }
-    GrammarCheck.Checked[] known = memo == null
-        ? new GrammarCheck.Checked[file.classFiles().size()] : memo.known(file);
+    GrammarCheck.Checked[] known =
+        memo == null ? new GrammarCheck.Checked[file.classFiles().size()] : memo.known(file);
     // small or known code (a stream segment's) is checked here: a thread costs more than it saves
     boolean inline = memo != null && SegmentMemo.checkInline(file, known);
     GrammarCheck.Result code = inline ? CodeCheck.checkHere(file, known) : null;
@@ -195,8 +217,14 @@ public final class LoadedSnapshot {
   }
 
   /** The instance of class file {@code i}: from {@code memo} if it has one, else defined. */
-  private static BiConsumer<Object[], Object[]> instance(MethodHandles.Lookup here,
-      ClassTable table, int host, SnapshotFile file, int i, SegmentMemo memo) throws IOException {
+  private static BiConsumer<Object[], Object[]> instance(
+      MethodHandles.Lookup here,
+      ClassTable table,
+      int host,
+      SnapshotFile file,
+      int i,
+      SegmentMemo memo)
+      throws IOException {
     Class<?> hostClass = host < 0 ? null : table.get(host);
     BiConsumer<Object[], Object[]> c = memo == null ? null : memo.instance(file, i, hostClass);
     if (c == null) {
@@ -209,43 +237,58 @@ public final class LoadedSnapshot {
   }
 
   @SuppressWarnings("unchecked")
-  private static BiConsumer<Object[], Object[]> define(MethodHandles.Lookup here, ClassTable table,
-      int host, byte[] bytes, int index) throws IOException {
+  private static BiConsumer<Object[], Object[]> define(
+      MethodHandles.Lookup here, ClassTable table, int host, byte[] bytes, int index)
+      throws IOException {
     String where = host < 0 ? "" : " in the nest of " + table.get(host).getName();
     try {
-      MethodHandles.Lookup defined = host < 0
-          ? here.defineHiddenClass(bytes, true)
-          : MethodHandles.privateLookupIn(table.get(host), here)
-              .defineHiddenClass(bytes, true, MethodHandles.Lookup.ClassOption.NESTMATE);
+      MethodHandles.Lookup defined =
+          host < 0
+              ? here.defineHiddenClass(bytes, true)
+              : MethodHandles.privateLookupIn(table.get(host), here)
+                  .defineHiddenClass(bytes, true, MethodHandles.Lookup.ClassOption.NESTMATE);
       Constructor<?> ctor = defined.lookupClass().getDeclaredConstructor();
       ctor.setAccessible(true);
       return (BiConsumer<Object[], Object[]>) ctor.newInstance();
     } catch (IllegalAccessException e) {
-      throw new ClassMismatchException(table.get(host).getName(), null, "Codese cannot join the"
-          + " nest of the class to set its fields (" + e.getMessage() + "); load the class with"
-          + " the same class loader as Codese, or open its package to Codese");
+      throw new ClassMismatchException(
+          table.get(host).getName(),
+          null,
+          "Codese cannot join the"
+              + " nest of the class to set its fields ("
+              + e.getMessage()
+              + "); load the class with"
+              + " the same class loader as Codese, or open its package to Codese");
     } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
-      throw new CorruptSnapshotException("code", 0, "generated class " + index + where
-          + " cannot be defined: " + e);
+      throw new CorruptSnapshotException(
+          "code", 0, "generated class " + index + where + " cannot be defined: " + e);
     }
   }
 
   /**
-   * Checks the objects of earlier segments that this snapshot stores into fields and arrays
-   * against the types the load-time check required of them.
+   * Checks the objects of earlier segments that this snapshot stores into fields and arrays against
+   * the types the load-time check required of them.
    */
   private void checkPrior(Object[] table) throws InvalidObjectException {
     for (int i = 0; i < priorIds.length; i++) {
       Object o = table[priorIds[i]];
       if (o != null && !priorTypes[i].isInstance(o)) {
-        throw new InvalidObjectException("snapshot segment rejected before it ran: it stores"
-            + " object " + priorIds[i] + " of an earlier segment, a " + o.getClass().getName()
-            + ", where a " + priorTypes[i].getName() + " belongs");
+        throw new InvalidObjectException(
+            "snapshot segment rejected before it ran: it stores"
+                + " object "
+                + priorIds[i]
+                + " of an earlier segment, a "
+                + o.getClass().getName()
+                + ", where a "
+                + priorTypes[i].getName()
+                + " belongs");
       }
     }
   }
 
-  /** @return the parsed snapshot */
+  /**
+   * @return the parsed snapshot
+   */
   public SnapshotFile file() {
     return file;
   }
@@ -296,8 +339,8 @@ public final class LoadedSnapshot {
 
   /**
    * Runs a segment of an object stream over {@code table} on the calling thread, letting what a
-   * class's own restore code throws leave exactly as {@code ObjectInputStream.readObject} lets
-   * it: {@code RuntimeException}s, {@code Error}s and {@code ClassNotFoundException}s as they are.
+   * class's own restore code throws leave exactly as {@code ObjectInputStream.readObject} lets it:
+   * {@code RuntimeException}s, {@code Error}s and {@code ClassNotFoundException}s as they are.
    *
    * @param table as for {@link #restoreInto}
    * @param run the segment's restore state
@@ -318,7 +361,9 @@ public final class LoadedSnapshot {
     }
   }
 
-  /** Throws {@code t} as it is: a class's own code may throw checked exceptions it does not declare. */
+  /**
+   * Throws {@code t} as it is: a class's own code may throw checked exceptions it does not declare.
+   */
   @SuppressWarnings("unchecked")
   private static <T extends Throwable> T unchecked(Throwable t) throws T {
     throw (T) t;
@@ -357,19 +402,19 @@ public final class LoadedSnapshot {
 
   /**
    * What {@code ObjectInputStream} throws when the constructor it runs to create an instance (the
-   * no-argument constructor of the first non-serializable superclass, or an {@code
-   * Externalizable} class's public one) throws: {@code InvalidClassException(class, "unable to
-   * create instance")} with the {@code InvocationTargetException} as cause; an {@code Error}
-   * leaves as it is from JDK 24 on, where {@code ObjectStreamClass.newInstance} rethrows it (JDK
-   * 17 and 21 wrap it like an exception).
+   * no-argument constructor of the first non-serializable superclass, or an {@code Externalizable}
+   * class's public one) throws: {@code InvalidClassException(class, "unable to create instance")}
+   * with the {@code InvocationTargetException} as cause; an {@code Error} leaves as it is from JDK
+   * 24 on, where {@code ObjectStreamClass.newInstance} rethrows it (JDK 17 and 21 wrap it like an
+   * exception).
    */
   private InvalidClassException unableToCreate(InvocationTargetException e) {
     Throwable cause = e.getCause();
     if (cause instanceof Error && Runtime.version().feature() >= 24) {
       throw new HookFailure(cause);
     }
-    InvalidClassException x = new InvalidClassException(instantiated(cause),
-        "unable to create instance");
+    InvalidClassException x =
+        new InvalidClassException(instantiated(cause), "unable to create instance");
     x.initCause(e);
     return x;
   }
@@ -377,16 +422,18 @@ public final class LoadedSnapshot {
   /**
    * The class whose allocation failed with {@code cause}: the first in the class table whose
    * allocator runs the constructor that threw, the outermost {@code <init>} frame of {@code cause}
-   * before reflection (the generated code that called it is not in the stack trace's first
-   * frames). The grammar calls constructors only through allocator constants.
+   * before reflection (the generated code that called it is not in the stack trace's first frames).
+   * The grammar calls constructors only through allocator constants.
    */
   private String instantiated(Throwable cause) {
     String thrower = null;
     StackTraceElement[] st = cause == null ? new StackTraceElement[0] : cause.getStackTrace();
     for (StackTraceElement f : st) {
       String c = f.getClassName();
-      if (c.startsWith("java.lang.reflect.") || c.startsWith("jdk.internal.reflect.")
-          || c.startsWith("java.lang.invoke.") || c.startsWith("sun.reflect.")) {
+      if (c.startsWith("java.lang.reflect.")
+          || c.startsWith("jdk.internal.reflect.")
+          || c.startsWith("java.lang.invoke.")
+          || c.startsWith("sun.reflect.")) {
         break;
       }
       if (f.getMethodName().equals("<init>")) {

@@ -11,25 +11,28 @@ import java.util.function.BiConsumer;
 
 /**
  * Runs the classes of one phase on several threads and returns when all are done: the barrier
- * between the create and set phases. Worker threads are daemons, created on first use only, so
- * that sequential restores never start a thread.
+ * between the create and set phases. Worker threads are daemons, created on first use only, so that
+ * sequential restores never start a thread.
  */
 final class Parallel {
   private Parallel() {}
 
   private static final class Workers {
-    static final ExecutorService POOL = Executors.newCachedThreadPool(new ThreadFactory() {
-      @Override
-      public Thread newThread(Runnable r) {
-        Thread t = new Thread(r, "codese-restore");
-        t.setDaemon(true);
-        return t;
-      }
-    });
+    static final ExecutorService POOL =
+        Executors.newCachedThreadPool(
+            new ThreadFactory() {
+              @Override
+              public Thread newThread(Runnable r) {
+                Thread t = new Thread(r, "codese-restore");
+                t.setDaemon(true);
+                return t;
+              }
+            });
   }
 
-  static void run(List<BiConsumer<Object[], Object[]>> classes, Object[] table, Object[] constants,
-      int threads) throws Throwable {
+  static void run(
+      List<BiConsumer<Object[], Object[]>> classes, Object[] table, Object[] constants, int threads)
+      throws Throwable {
     int parts = Math.min(threads, classes.size());
     List<Future<?>> futures = new ArrayList<>(parts - 1);
     for (int t = 1; t < parts; t++) {

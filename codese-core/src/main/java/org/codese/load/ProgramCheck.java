@@ -26,8 +26,8 @@ import org.codese.verify.Stmt;
  *
  * <ul>
  *   <li>Every slot is filled at most once, in the create phase (or by a record hook), with an
- *       object of a known class; so a snapshot allocates at most one object per slot, whatever
- *       its loops say.
+ *       object of a known class; so a snapshot allocates at most one object per slot, whatever its
+ *       loops say.
  *   <li>Only objects and arrays the restore allocated are written to: fields, elements, {@code
  *       readObject} and {@code readExternal} replays target slots holding an allocation of this
  *       snapshot, never a constant, a cached box, a string, a record or a {@code readResolve}
@@ -53,17 +53,24 @@ final class ProgramCheck {
    * few calls, where a long loop in one call would run interpreted until on-stack replacement.
    */
   private static final int BLOCK = 256;
+
   private static final byte EMPTY = 0;
+
   /** An object allocated by this snapshot: fields may be set, hooks may run on it. */
   private static final byte INSTANCE = 1;
+
   /** An array allocated by this snapshot: elements may be set. */
   private static final byte ARRAY = 2;
+
   /** A new string or box: never written to. */
   private static final byte VALUE = 3;
+
   /** A value the snapshot did not allocate (a constant, a cached box): never written to. */
   private static final byte FOREIGN = 4;
+
   /** A record made by its hook: never written to. */
   private static final byte RECORD = 5;
+
   /** What {@code readResolve} returned: of unknown class, never written to. */
   private static final byte RESOLVED = 6;
 
@@ -80,26 +87,38 @@ final class ProgramCheck {
   private Class<?>[] priorTypes = new Class<?>[0];
   private int priors;
   private final Map<Class<?>, Integer> fieldCounts = new HashMap<>();
+
   /** The class each allocation loop's id constant filled its slots with. */
   private final Map<Integer, Class<?>> loopClasses = new HashMap<>();
+
   private final List<org.codese.program.ClassEntry> entries;
   private Map<Class<?>, Integer> listed;
+
   /** Per constant, whether the finish program ran it as a hook already. */
   private final boolean[] hooksRun;
+
   private final Map<Class<?>, Integer> depths = new HashMap<>();
+
   /** Field and element stores the allocated objects can take: each field and element once. */
   private long capacity;
+
   /** Field and element stores the program makes. */
   private long writes;
+
   /** The generated class, method and statement being checked, for rejections; -1 when none. */
   private int whereClass = -1;
+
   private int whereMethod;
   private int whereStatement;
+
   /** The names of the generated class being checked. */
   private List<String> names = List.of();
+
   private int target = -1;
+
   /** The last class found to fit {@link #lastRequired}: repeated checks of a column are free. */
   private Class<?> lastFit;
+
   private Class<?> lastRequired;
   private Class<?> fitWanted;
   private Class<?> fitActual;
@@ -139,30 +158,35 @@ final class ProgramCheck {
    * @return the check, for {@link #priorIds()} and {@link #priorTypes()}
    * @throws ObjectStreamException at the first statement that breaks an invariant
    */
-  static ProgramCheck check(SnapshotFile file, List<GrammarCheck.Lifted> program,
-      ClassTable classes, Object[] resolved) throws ObjectStreamException {
+  static ProgramCheck check(
+      SnapshotFile file, List<GrammarCheck.Lifted> program, ClassTable classes, Object[] resolved)
+      throws ObjectStreamException {
     ProgramCheck c = new ProgramCheck(file, classes, resolved, slots(file, program));
     c.run(program);
     return c;
   }
 
-  /** @return ids of earlier segments' objects this snapshot stores into typed places */
+  /**
+   * @return ids of earlier segments' objects this snapshot stores into typed places
+   */
   int[] priorIds() {
     return java.util.Arrays.copyOf(priorIds, priors);
   }
 
-  /** @return the class each of {@link #priorIds()} must be an instance of (or be null) */
+  /**
+   * @return the class each of {@link #priorIds()} must be an instance of (or be null)
+   */
   Class<?>[] priorTypes() {
     return java.util.Arrays.copyOf(priorTypes, priors);
   }
 
   /**
-   * One pass over the statements before any per-slot memory is allocated. Checks that the
-   * snapshot defines no more classes than its statements need (the emitter starts a class per
-   * phase and host and a new one only after {@link Grammar#MAX_OPS_PER_CLASS} statements, and none
-   * is empty), and that the table size it declares is justified by what its program can fill
-   * (stores, loop ids, record hooks), so a lying table size cannot make the loader or the restore
-   * allocate more than the file's contents justify.
+   * One pass over the statements before any per-slot memory is allocated. Checks that the snapshot
+   * defines no more classes than its statements need (the emitter starts a class per phase and host
+   * and a new one only after {@link Grammar#MAX_OPS_PER_CLASS} statements, and none is empty), and
+   * that the table size it declares is justified by what its program can fill (stores, loop ids,
+   * record hooks), so a lying table size cannot make the loader or the restore allocate more than
+   * the file's contents justify.
    *
    * @return the number of table slots the snapshot declares
    */
@@ -180,11 +204,15 @@ final class ProgramCheck {
         for (int pc = 0; pc < code.length; pc += GrammarCheck.statementSize(code, pc)) {
           statements++;
           int op = code[pc];
-          int ids = op == Stmt.ALLOC_LOOP || op == Stmt.STRING_LOOP || op == Stmt.BOX_LOOP
-              ? code[pc + 1] : -1;
+          int ids =
+              op == Stmt.ALLOC_LOOP || op == Stmt.STRING_LOOP || op == Stmt.BOX_LOOP
+                  ? code[pc + 1]
+                  : -1;
           if (op >= Stmt.STORE_ALLOC && op <= Stmt.STORE_CONSTANT) {
             fills++;
-          } else if (ids >= 0 && ids < raw.size() && raw.get(ids) instanceof Constant.PrimArray p
+          } else if (ids >= 0
+              && ids < raw.size()
+              && raw.get(ids) instanceof Constant.PrimArray p
               && p.array() instanceof int[] a) {
             fills += a.length;
           }
@@ -196,15 +224,23 @@ final class ProgramCheck {
     }
     long allowed = sections.size() + statements / Grammar.MAX_OPS_PER_CLASS;
     if (program.size() > allowed) {
-      throw unsafe(program.size() + " generated classes for " + statements
-          + " statements; the restore program needs at most " + allowed);
+      throw unsafe(
+          program.size()
+              + " generated classes for "
+              + statements
+              + " statements; the restore program needs at most "
+              + allowed);
     }
     for (Constant k : raw) {
       fills += k instanceof Constant.Hook h && h.kind() == Constant.HookKind.RECORD ? 1 : 0;
     }
     if (declared < 0 || declared > fills) {
-      throw unsafe("the snapshot declares " + declared + " table slots but its program can fill"
-          + " at most " + fills);
+      throw unsafe(
+          "the snapshot declares "
+              + declared
+              + " table slots but its program can fill"
+              + " at most "
+              + fills);
     }
     return (int) declared;
   }
@@ -220,14 +256,19 @@ final class ProgramCheck {
           continue;
         }
         if (phase != 1 && c.host() >= 0) {
-          throw reject("generated class " + c.index() + " of phase " + phase
-              + " joins a nest; only the set phase writes fields with putfield");
+          throw reject(
+              "generated class "
+                  + c.index()
+                  + " of phase "
+                  + phase
+                  + " joins a nest; only the set phase writes fields with putfield");
         }
         names = c.names();
         for (int m = 0; m < c.chunks().size(); m++) {
           target = -1;
           int[] code = c.chunks().get(m);
-          for (int pc = 0, s = 0; pc < code.length;
+          for (int pc = 0, s = 0;
+              pc < code.length;
               pc += GrammarCheck.statementSize(code, pc), s++) {
             whereClass = c.index();
             whereMethod = m;
@@ -277,16 +318,22 @@ final class ProgramCheck {
 
   /**
    * A box loop: its values must be a primitive array of the boxes' kind, at least as long as its
-   * ids; the boxes from {@code valueOf} may be shared with the rest of the JVM, so they are foreign.
+   * ids; the boxes from {@code valueOf} may be shared with the rest of the JVM, so they are
+   * foreign.
    */
   private void boxLoop(int[] code, int pc) throws ObjectStreamException {
     int[] ids = intArray(code[pc + 1]);
     char t = (char) code[pc + 3];
     Object values = raw(code[pc + 2]) instanceof Constant.PrimArray p ? p.array() : null;
-    if (values == null || values.getClass().getComponentType() != Types.primitiveClass(t)
+    if (values == null
+        || values.getClass().getComponentType() != Types.primitiveClass(t)
         || Array.getLength(values) < ids.length) {
-      throw reject("a box loop's values (constant " + code[pc + 2] + ") are not a " + t
-          + " array as long as its ids");
+      throw reject(
+          "a box loop's values (constant "
+              + code[pc + 2]
+              + ") are not a "
+              + t
+              + " array as long as its ids");
     }
     Class<?> box = Types.box(t, 0).getClass();
     byte k = code[pc + 4] == 1 ? FOREIGN : VALUE;
@@ -316,14 +363,18 @@ final class ProgramCheck {
         }
         fill(id, VALUE, String.class, 0);
       }
-      case Stmt.STORE_BOX -> fill(id, code[pc + 3] == 1 ? FOREIGN : VALUE,
-          Types.box((char) k, 0).getClass(), 0);
+      case Stmt.STORE_BOX ->
+          fill(id, code[pc + 3] == 1 ? FOREIGN : VALUE, Types.box((char) k, 0).getClass(), 0);
       default -> {
         Constant c = raw(k);
-        if (!(c instanceof Constant.EnumRef || c instanceof Constant.TypeRef
+        if (!(c instanceof Constant.EnumRef
+            || c instanceof Constant.TypeRef
             || c instanceof Constant.StreamClassRef)) {
-          throw reject("stores constant " + k + " into the table; only enum"
-              + " constants, classes and stream classes are stored as they are");
+          throw reject(
+              "stores constant "
+                  + k
+                  + " into the table; only enum"
+                  + " constants, classes and stream classes are stored as they are");
         }
         fill(id, FOREIGN, resolved[k].getClass(), 0);
       }
@@ -336,7 +387,9 @@ final class ProgramCheck {
       throw reject("allocates with constant " + constant + ", which is not an allocator");
     }
     Class<?> c = classes.get(a.type());
-    if (c.isInterface() || c.isArray() || c.isPrimitive()
+    if (c.isInterface()
+        || c.isArray()
+        || c.isPrimitive()
         || Modifier.isAbstract(c.getModifiers())) {
       throw reject("allocates " + c.getName() + ", which cannot have instances");
     }
@@ -412,8 +465,7 @@ final class ProgramCheck {
           names.add(f.name());
         }
         Integer before = listed.get(classes.get(i));
-        listed.put(classes.get(i), before == null ? names.size()
-            : Math.max(before, names.size()));
+        listed.put(classes.get(i), before == null ? names.size() : Math.max(before, names.size()));
       }
     }
     return listed;
@@ -426,16 +478,22 @@ final class ProgramCheck {
   private void write(long n) throws ObjectStreamException {
     writes += n;
     if (writes > capacity) {
-      throw reject("makes " + writes + " field and element stores into objects that hold "
-          + capacity + " fields and elements; a restore sets each at most once");
+      throw reject(
+          "makes "
+              + writes
+              + " field and element stores into objects that hold "
+              + capacity
+              + " fields and elements; a restore sets each at most once");
     }
   }
 
-  /** @return the slot index of {@code id}, which must be one of this snapshot's own slots */
+  /**
+   * @return the slot index of {@code id}, which must be one of this snapshot's own slots
+   */
   private int own(int id) throws ObjectStreamException {
     if (id < first || id >= end) {
-      throw reject("table slot " + id + " is not one of this snapshot's slots " + first
-          + ".." + (end - 1));
+      throw reject(
+          "table slot " + id + " is not one of this snapshot's slots " + first + ".." + (end - 1));
     }
     return id - first;
   }
@@ -452,11 +510,14 @@ final class ProgramCheck {
         write(1);
         Class<?> owner = hostClass(host, name(code[pc + 1]));
         if (!owner.isAssignableFrom(instanceTarget())) {
-          throw reject("puts into a field of " + owner.getName() + " of an object of "
-              + instanceTarget().getName());
+          throw reject(
+              "puts into a field of "
+                  + owner.getName()
+                  + " of an object of "
+                  + instanceTarget().getName());
         }
-        Field field = putfield(owner, name(code[pc + 2]), name(code[pc + 3]),
-            name(code[pc + 4]), host);
+        Field field =
+            putfield(owner, name(code[pc + 2]), name(code[pc + 3]), name(code[pc + 4]), host);
         value((char) code[pc + 5], code[pc + 6], field.getType());
       }
       case Stmt.PUT_ELEMENT -> {
@@ -475,11 +536,10 @@ final class ProgramCheck {
         cluster(host, code, pc);
         target = -1;
       }
-      default -> throw reject("the set phase only writes fields and elements, not statement "
-          + code[pc]);
+      default ->
+          throw reject("the set phase only writes fields and elements, not statement " + code[pc]);
     }
   }
-
 
   /**
    * Whether a generated class of {@code host} (-1: Codese's own package) may name {@code c} in a
@@ -500,8 +560,8 @@ final class ProgramCheck {
 
   /**
    * Whether the loader that will define the generated class of {@code host} resolves {@code c}'s
-   * name to {@code c}: the class table resolves names through the snapshot's loader, the JVM a
-   * cast through the loader of the class it sits in.
+   * name to {@code c}: the class table resolves names through the snapshot's loader, the JVM a cast
+   * through the loader of the class it sits in.
    */
   private boolean visible(Class<?> c, int host) {
     Class<?> e = elementOf(c);
@@ -537,14 +597,20 @@ final class ProgramCheck {
     }
     Class<?> c = named(internalName);
     if (!accessible(c, host)) {
-      throw reject("casts to " + c.getName() + ", which generated code in "
-          + (host < 0 ? "Codese's package" : "the nest of " + classes.get(host).getName())
-          + " cannot access");
+      throw reject(
+          "casts to "
+              + c.getName()
+              + ", which generated code in "
+              + (host < 0 ? "Codese's package" : "the nest of " + classes.get(host).getName())
+              + " cannot access");
     }
     if (!visible(c, host)) {
-      throw reject("casts to " + c.getName() + ", which the class loader of generated code in "
-          + (host < 0 ? "Codese's package" : "the nest of " + classes.get(host).getName())
-          + " resolves to another class or not at all");
+      throw reject(
+          "casts to "
+              + c.getName()
+              + ", which the class loader of generated code in "
+              + (host < 0 ? "Codese's package" : "the nest of " + classes.get(host).getName())
+              + " resolves to another class or not at all");
     }
     lastCast = internalName;
     lastCastHost = host;
@@ -555,8 +621,8 @@ final class ProgramCheck {
   private void select(int id, String cast, int host) throws ObjectStreamException {
     int at = own(id);
     if (kind[at] != INSTANCE && kind[at] != ARRAY) {
-      throw reject("writes to table slot " + id + ", which holds no object this"
-          + " snapshot allocated");
+      throw reject(
+          "writes to table slot " + id + ", which holds no object this" + " snapshot allocated");
     }
     if (cast != null && !fits(cast(cast, host), type[at])) {
       throw reject("casts slot " + id + " (" + type[at].getName() + ") to " + cast);
@@ -583,12 +649,14 @@ final class ProgramCheck {
     if (index < 0 || index >= length[target]) {
       throw reject("sets element " + index + " of an array of length " + length[target]);
     }
-    boolean fits = store == 'L' ? !component.isPrimitive()
-        : component.isPrimitive() && (Types.primitiveCode(component) == store
-            || (store == 'B' && component == boolean.class));
+    boolean fits =
+        store == 'L'
+            ? !component.isPrimitive()
+            : component.isPrimitive()
+                && (Types.primitiveCode(component) == store
+                    || (store == 'B' && component == boolean.class));
     if (!fits) {
-      throw reject("stores a value of kind " + store + " into a "
-          + type[target].getSimpleName());
+      throw reject("stores a value of kind " + store + " into a " + type[target].getSimpleName());
     }
     return component;
   }
@@ -633,13 +701,12 @@ final class ProgramCheck {
         if (owner == null) {
           throw reject("a cluster loop stores with putfield but casts to no class");
         }
-        field = putfield(owner, name(code[col + 3]), name(code[col + 4]), name(code[col + 5]),
-            host);
+        field =
+            putfield(owner, name(code[col + 3]), name(code[col + 4]), name(code[col + 5]), host);
       }
       column(t, code[col + 1], ids.length, field.getType());
     }
   }
-
 
   /**
    * Checks that slots {@code ids[from..to)} hold objects this snapshot allocated, of {@code owner}
@@ -661,8 +728,12 @@ final class ProgramCheck {
         continue;
       }
       if (kind[at] != INSTANCE || (owner != null && !owner.isAssignableFrom(type[at]))) {
-        throw reject("a cluster loop writes to slot " + ids[i] + ", which holds no "
-            + (owner == null ? "object" : owner.getName()) + " this snapshot allocated");
+        throw reject(
+            "a cluster loop writes to slot "
+                + ids[i]
+                + ", which holds no "
+                + (owner == null ? "object" : owner.getName())
+                + " this snapshot allocated");
       }
       if (types != null) {
         types[i] = type[at];
@@ -676,8 +747,14 @@ final class ProgramCheck {
     Object values = raw(k) instanceof Constant.PrimArray p ? p.array() : null;
     Class<?> expected = t == 'L' ? int[].class : Types.primitiveClass(t).arrayType();
     if (values == null || values.getClass() != expected || Array.getLength(values) < rows) {
-      throw reject("column constant " + k + " is not a " + expected.getSimpleName()
-          + " of at least " + rows + " values");
+      throw reject(
+          "column constant "
+              + k
+              + " is not a "
+              + expected.getSimpleName()
+              + " of at least "
+              + rows
+              + " values");
     }
     if (t == 'L') {
       refs((int[]) values, rows, fieldType);
@@ -690,8 +767,10 @@ final class ProgramCheck {
     if (!(raw(constant) instanceof Constant.Setter) || !(resolved[constant] instanceof Field f)) {
       throw reject("sets a field through constant " + constant + ", which is not a field");
     }
-    boolean fits = setterKind == 'L' ? !f.getType().isPrimitive()
-        : f.getType().isPrimitive() && Types.primitiveCode(f.getType()) == setterKind;
+    boolean fits =
+        setterKind == 'L'
+            ? !f.getType().isPrimitive()
+            : f.getType().isPrimitive() && Types.primitiveCode(f.getType()) == setterKind;
     if (!fits) {
       throw reject("sets " + f + " with a setter of kind " + setterKind);
     }
@@ -713,16 +792,29 @@ final class ProgramCheck {
       throws ObjectStreamException {
     Field f = classes.writableField(host, name);
     if (Modifier.isFinal(f.getModifiers()) || !Types.descriptor(f.getType()).equals(descriptor)) {
-      throw reject("putfield into " + owner.getName() + "." + name + " " + descriptor
-          + ", which is not a non-final instance field of that type");
+      throw reject(
+          "putfield into "
+              + owner.getName()
+              + "."
+              + name
+              + " "
+              + descriptor
+              + ", which is not a non-final instance field of that type");
     }
     if (cast != null && !Types.internalName(f.getType()).equals(cast)) {
-      throw reject("casts a value to " + cast + " before storing it into a field of type "
-          + f.getType().getName());
+      throw reject(
+          "casts a value to "
+              + cast
+              + " before storing it into a field of type "
+              + f.getType().getName());
     }
     if (cast != null && !accessible(f.getType(), host)) {
-      throw reject("casts to " + f.getType().getName() + ", which the nest of "
-          + owner.getName() + " cannot access");
+      throw reject(
+          "casts to "
+              + f.getType().getName()
+              + ", which the nest of "
+              + owner.getName()
+              + " cannot access");
     }
     return f;
   }
@@ -755,8 +847,8 @@ final class ProgramCheck {
   }
 
   /**
-   * The class that fitted {@code required} last, or {@code void.class}, which no slot holds: a
-   * slot of that class needs no further check.
+   * The class that fitted {@code required} last, or {@code void.class}, which no slot holds: a slot
+   * of that class needs no further check.
    */
   private Class<?> fitFor(Class<?> required) {
     return required == lastRequired && lastFit != null ? lastFit : void.class;
@@ -785,8 +877,14 @@ final class ProgramCheck {
       return;
     }
     if (kind[at] != EMPTY && kind[at] != RESOLVED && !required.isAssignableFrom(t)) {
-      throw reject("stores a " + type[at].getName() + " (slot " + ref + ") where a "
-          + required.getName() + " belongs");
+      throw reject(
+          "stores a "
+              + type[at].getName()
+              + " (slot "
+              + ref
+              + ") where a "
+              + required.getName()
+              + " belongs");
     }
     if (t != null) {
       lastFit = t;
@@ -796,8 +894,7 @@ final class ProgramCheck {
 
   private void finish(int[] code, int pc) throws ObjectStreamException {
     if (code[pc] != Stmt.RUN_STEPS) {
-      throw reject("the finish phase only runs the finish program, not statement "
-          + code[pc]);
+      throw reject("the finish phase only runs the finish program, not statement " + code[pc]);
     }
     int[] p = intArray(code[pc + 1]);
     int i = 0;
@@ -813,8 +910,10 @@ final class ProgramCheck {
         write(1);
         int at = own(p[i + 2]);
         if (kind[at] != INSTANCE) {
-          throw reject("a finish step sets a field of slot " + p[i + 2]
-              + ", which holds no object this snapshot allocated");
+          throw reject(
+              "a finish step sets a field of slot "
+                  + p[i + 2]
+                  + ", which holds no object this snapshot allocated");
         }
         Field f = setter(p[i + 1], 'L', type[at]);
         ref(p[i + 3], f.getType());
@@ -844,37 +943,51 @@ final class ProgramCheck {
     // an if-chain, not a switch over the enum: a switch would load a synthetic class per load
     Constant.HookKind hk = h.kind();
     if (hk == Constant.HookKind.SLOT || hk == Constant.HookKind.EXTERNAL) {
-      if (kind[at] != INSTANCE || !fits(c, type[at])
+      if (kind[at] != INSTANCE
+          || !fits(c, type[at])
           || (hk == Constant.HookKind.EXTERNAL
               && !Externalizable.class.isAssignableFrom(type[at]))) {
-        throw reject("runs a " + hk + " hook of " + c.getName() + " on slot "
-            + h.id() + ", which holds no such object this snapshot allocated");
+        throw reject(
+            "runs a "
+                + hk
+                + " hook of "
+                + c.getName()
+                + " on slot "
+                + h.id()
+                + ", which holds no such object this snapshot allocated");
       }
     } else if (hk == Constant.HookKind.RECORD) {
       if (kind[at] != EMPTY || !c.isRecord()) {
-        throw reject("makes record " + c.getName() + " in slot " + h.id()
-            + ", which is filled already or not a record");
+        throw reject(
+            "makes record "
+                + c.getName()
+                + " in slot "
+                + h.id()
+                + ", which is filled already or not a record");
       }
       kind[at] = RECORD;
       type[at] = c;
     } else {
       if ((kind[at] != INSTANCE && kind[at] != RECORD) || !fits(c, type[at])) {
-        throw reject("resolves slot " + h.id() + ", which holds no " + c.getName()
-            + " this snapshot made");
+        throw reject(
+            "resolves slot " + h.id() + ", which holds no " + c.getName() + " this snapshot made");
       }
       kind[at] = RESOLVED;
       type[at] = null;
     }
     if (kind[at] != EMPTY && ++length[at] > depth(type[at] == null ? c : type[at]) + 1) {
-      throw reject("runs more hooks on slot " + h.id() + " than its class has classes,"
-          + " plus readResolve; a restore runs each class's hook once per object");
+      throw reject(
+          "runs more hooks on slot "
+              + h.id()
+              + " than its class has classes,"
+              + " plus readResolve; a restore runs each class's hook once per object");
     }
     tape(h.tape());
   }
 
   /**
-   * {@code wanted.isAssignableFrom(actual)}, remembering the last pair that fits: a program's
-   * hooks come in runs of one class, and in a cold JVM each native call costs.
+   * {@code wanted.isAssignableFrom(actual)}, remembering the last pair that fits: a program's hooks
+   * come in runs of one class, and in a cold JVM each native call costs.
    */
   private boolean fits(Class<?> wanted, Class<?> actual) {
     if (wanted == fitWanted && actual == fitActual) {
@@ -945,20 +1058,32 @@ final class ProgramCheck {
   private Class<?> named(String internalName) throws ObjectStreamException {
     Class<?> c = named.get(internalName);
     if (c == null) {
-      throw reject("casts to " + internalName + ", which the snapshot's class table does not"
-          + " name");
+      throw reject(
+          "casts to " + internalName + ", which the snapshot's class table does not" + " name");
     }
     return c;
   }
 
-  /** @return the rejection of the statement being checked, for {@code what} */
+  /**
+   * @return the rejection of the statement being checked, for {@code what}
+   */
   private UnsafeSnapshotException reject(String what) {
-    String where = whereClass < 0 ? "" : "generated class " + whereClass + ", method m"
-        + whereMethod + ", statement " + whereStatement + ": ";
+    String where =
+        whereClass < 0
+            ? ""
+            : "generated class "
+                + whereClass
+                + ", method m"
+                + whereMethod
+                + ", statement "
+                + whereStatement
+                + ": ";
     return new UnsafeSnapshotException(List.of(where + what));
   }
 
-  /** @return name {@code index} of the class being checked, or {@code null} for -1 */
+  /**
+   * @return name {@code index} of the class being checked, or {@code null} for -1
+   */
   private String name(int index) throws ObjectStreamException {
     if (index < 0) {
       return null;

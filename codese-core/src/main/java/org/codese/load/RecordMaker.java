@@ -13,27 +13,33 @@ import org.codese.jvm.Types;
 
 /**
  * Makes records of one class from the field values a hook's data carries, as {@code
- * ObjectInputStream} does: each component takes the serializable field of its name (zero or
- * {@code null} where the data has none), is checked against the component's type, and the
- * canonical constructor runs. Built once per record class at load: a restore neither reflects over
- * the record nor adapts a method handle per object.
+ * ObjectInputStream} does: each component takes the serializable field of its name (zero or {@code
+ * null} where the data has none), is checked against the component's type, and the canonical
+ * constructor runs. Built once per record class at load: a restore neither reflects over the record
+ * nor adapts a method handle per object.
  */
 final class RecordMaker {
   private final String record;
+
   /**
    * The canonical constructor, called by reflection as {@code ObjectInputStream} calls {@code
-   * readObject}: in a cold JVM a method handle spread over an argument array costs milliseconds
-   * of lambda-form spinning per record shape.
+   * readObject}: in a cold JVM a method handle spread over an argument array costs milliseconds of
+   * lambda-form spinning per record shape.
    */
   private final Constructor<?> ctor;
+
   private final String[] names;
   private final Class<?>[] types;
+
   /** Per component, the class an argument must be an instance of (the box of a primitive). */
   private final Class<?>[] accepted;
+
   /** Per component, the argument where the data has no field of its name. */
   private final Object[] absent;
+
   /** Per component, the index of the field of its name in the slot's fields, or -1. */
   private final int[] field;
+
   /** Per component, the primitive code of that field's type, or 0 for a reference field. */
   private final char[] fieldCode;
 
@@ -87,8 +93,8 @@ final class RecordMaker {
       ctor.setAccessible(true);
       return new RecordMaker(type, ctor, comps, slot);
     } catch (ReflectiveOperationException | RuntimeException e) {
-      throw new ClassMismatchException(type.getName(), null,
-          "its canonical constructor cannot be called: " + e.getMessage());
+      throw new ClassMismatchException(
+          type.getName(), null, "its canonical constructor cannot be called: " + e.getMessage());
     }
   }
 
@@ -106,14 +112,22 @@ final class RecordMaker {
     Object[] args = new Object[names.length];
     for (int c = 0; c < args.length; c++) {
       int f = field[c];
-      Object arg = f < 0 ? null
-          : f < prims.length ? Types.box(fieldCode[c], prims[f]) : refs[f - prims.length];
+      Object arg =
+          f < 0
+              ? null
+              : f < prims.length ? Types.box(fieldCode[c], prims[f]) : refs[f - prims.length];
       if (arg == null) {
         arg = absent[c];
       } else if (!accepted[c].isInstance(arg)) {
-        throw new InvalidObjectException("cannot assign instance of " + arg.getClass().getName()
-            + " to record component " + names[c] + " of type " + types[c].getName() + " in "
-            + record);
+        throw new InvalidObjectException(
+            "cannot assign instance of "
+                + arg.getClass().getName()
+                + " to record component "
+                + names[c]
+                + " of type "
+                + types[c].getName()
+                + " in "
+                + record);
       }
       args[c] = arg;
     }

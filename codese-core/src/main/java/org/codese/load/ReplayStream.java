@@ -63,11 +63,18 @@ final class ReplayStream extends ObjectInputStream implements ObjectInputFilter 
    * @param filter the serialization filter the snapshot was loaded under, or {@code null}
    * @param maxArrayLength the longest array a class's own method may allocate from this data
    * @throws IOException never in practice ({@code ObjectInputStream}'s constructor declares it)
-   * @throws IllegalStateException if the JVM-wide filter factory refuses the stream's filter, as
-   *     it would refuse {@code ObjectInputStream.setObjectInputFilter}
+   * @throws IllegalStateException if the JVM-wide filter factory refuses the stream's filter, as it
+   *     would refuse {@code ObjectInputStream.setObjectInputFilter}
    */
-  ReplayStream(Object[] table, Tape tape, Object obj, Slot slot, RestoreRun run,
-      ObjectInputFilter filter, int maxArrayLength) throws IOException {
+  ReplayStream(
+      Object[] table,
+      Tape tape,
+      Object obj,
+      Slot slot,
+      RestoreRun run,
+      ObjectInputFilter filter,
+      int maxArrayLength)
+      throws IOException {
     super();
     this.table = table;
     this.data = tape.data();
@@ -77,8 +84,10 @@ final class ReplayStream extends ObjectInputStream implements ObjectInputFilter 
     this.run = run;
     this.filter = filter;
     this.maxArrayLength = maxArrayLength;
-    if (obj != null && (slot == null ? inJdk(obj.getClass())
-        : slot.readObject() != null && inJdk(slot.type()))) {
+    if (obj != null
+        && (slot == null
+            ? inJdk(obj.getClass())
+            : slot.readObject() != null && inJdk(slot.type()))) {
       // through the filter factory, as for any ObjectInputStream; the built-in one returns this
       setObjectInputFilter(this);
     }
@@ -115,11 +124,19 @@ final class ReplayStream extends ObjectInputStream implements ObjectInputFilter 
   public Status checkInput(FilterInfo info) {
     Class<?> c = info.serialClass();
     if (c != null && c.isArray() && info.arrayLength() > maxArrayLength) {
-      throw ReplayStream.<RuntimeException>unchecked(new java.io.InvalidObjectException(
-          "snapshot rejected: " + reader() + " asks for an array of " + info.arrayLength()
-          + " elements (" + c.getComponentType().getName() + "[]) whose length its data gives,"
-          + " beyond the limit of " + maxArrayLength + "; raise it with"
-          + " CodeseLimits.withMaxArrayLength if the snapshot is trusted"));
+      throw ReplayStream.<RuntimeException>unchecked(
+          new java.io.InvalidObjectException(
+              "snapshot rejected: "
+                  + reader()
+                  + " asks for an array of "
+                  + info.arrayLength()
+                  + " elements ("
+                  + c.getComponentType().getName()
+                  + "[]) whose length its data gives,"
+                  + " beyond the limit of "
+                  + maxArrayLength
+                  + "; raise it with"
+                  + " CodeseLimits.withMaxArrayLength if the snapshot is trusted"));
     }
     return filter == null ? Status.UNDECIDED : filter.checkInput(info);
   }
@@ -135,7 +152,9 @@ final class ReplayStream extends ObjectInputStream implements ObjectInputFilter 
     throw (T) t;
   }
 
-  /** @return the method reading this stream, for messages */
+  /**
+   * @return the method reading this stream, for messages
+   */
   private String reader() {
     if (slot != null) {
       return slot.type().getName() + (obj == null ? " (record)" : ".readObject");
@@ -143,7 +162,9 @@ final class ReplayStream extends ObjectInputStream implements ObjectInputFilter 
     return obj != null ? obj.getClass().getName() + ".readExternal" : "the object stream";
   }
 
-  /** @return whether every item and every byte has been read */
+  /**
+   * @return whether every item and every byte has been read
+   */
   boolean exhausted() {
     return blockLeft == 0 && item >= items.length;
   }
@@ -171,9 +192,9 @@ final class ReplayStream extends ObjectInputStream implements ObjectInputFilter 
 
   /**
    * Inside a class's own {@code readObject} or {@code readExternal}: the object, which no later
-   * read of the stream may return again. Codese restores a top-level object's graph as a whole,
-   * not in stream order, so what it can tell is what later top-level objects and hook reads refer
-   * to (see {@link #readTopLevel}); within an object stream only.
+   * read of the stream may return again. Codese restores a top-level object's graph as a whole, not
+   * in stream order, so what it can tell is what later top-level objects and hook reads refer to
+   * (see {@link #readTopLevel}); within an object stream only.
    */
   @Override
   public Object readUnshared() throws IOException {
@@ -202,15 +223,19 @@ final class ReplayStream extends ObjectInputStream implements ObjectInputFilter 
       throw Jvm.optionalData(true);
     }
     if (items[item] != Tape.OBJECT) {
-      throw new StreamCorruptedException("readObject called where " + slot()
-          + " wrote its default fields; readObject must mirror writeObject");
+      throw new StreamCorruptedException(
+          "readObject called where "
+              + slot()
+              + " wrote its default fields; readObject must mirror writeObject");
     }
     int id = items[item + 1];
     item += 2;
     return id;
   }
 
-  /** @return whether the next item of the top-level stream is an object (no data before it) */
+  /**
+   * @return whether the next item of the top-level stream is an object (no data before it)
+   */
   boolean objectNext() {
     return blockLeft == 0 && item < items.length && items[item] != Tape.BLOCK;
   }
@@ -245,13 +270,13 @@ final class ReplayStream extends ObjectInputStream implements ObjectInputFilter 
   }
 
   /**
-   * Reads the next top-level object of an object stream, with the checks {@code
-   * ObjectInputStream} makes of back references ({@code readHandle}) and of {@code readUnshared}
-   * ({@code readOrdinaryObject}): an object may not be read unshared if an earlier {@code
-   * writeObject} wrote it, and no object may refer back to one read unshared. The item is consumed
-   * either way. As with the JDK, an object whose {@code readResolve} returned another object stays
-   * readable through back references, and a {@code readResolve} result that is an array is
-   * returned, and kept for those references, as a copy.
+   * Reads the next top-level object of an object stream, with the checks {@code ObjectInputStream}
+   * makes of back references ({@code readHandle}) and of {@code readUnshared} ({@code
+   * readOrdinaryObject}): an object may not be read unshared if an earlier {@code writeObject}
+   * wrote it, and no object may refer back to one read unshared. The item is consumed either way.
+   * As with the JDK, an object whose {@code readResolve} returned another object stays readable
+   * through back references, and a {@code readResolve} result that is an array is returned, and
+   * kept for those references, as a copy.
    *
    * @param unshared whether {@code readUnshared} asks
    * @return the object
@@ -318,7 +343,8 @@ final class ReplayStream extends ObjectInputStream implements ObjectInputFilter 
   }
 
   private String slot() {
-    return slot != null ? slot.type().getName()
+    return slot != null
+        ? slot.type().getName()
         : obj != null ? obj.getClass().getName() : "the object stream";
   }
 
@@ -327,22 +353,31 @@ final class ReplayStream extends ObjectInputStream implements ObjectInputFilter 
       throw new NotActiveException("not in a call of readObject");
     }
     if (fillBlock() || item >= items.length || items[item] != Tape.FIELDS) {
-      throw new StreamCorruptedException(slot() + ".readObject reads default fields that its"
-          + " writeObject did not write; readObject must mirror writeObject");
+      throw new StreamCorruptedException(
+          slot()
+              + ".readObject reads default fields that its"
+              + " writeObject did not write; readObject must mirror writeObject");
     }
     int nRefs = items[item + 1];
     List<SerialField> fields = slot.fields();
     int nPrims = fields.size() - nRefs;
     if (nRefs < 0 || nPrims < 0 || item + 2 + 2L * nRefs > items.length) {
-      throw new StreamCorruptedException(slot() + ": a default-fields record of " + nRefs
-          + " references does not fit the class's " + fields.size() + " fields or the data");
+      throw new StreamCorruptedException(
+          slot()
+              + ": a default-fields record of "
+              + nRefs
+              + " references does not fit the class's "
+              + fields.size()
+              + " fields or the data");
     }
     for (int i = 0; i < fields.size(); i++) {
       boolean primitive = fields.get(i).type().isPrimitive();
       if (primitive != (i < nPrims)
           || (i >= nPrims && items[item + 2 + 2 * (i - nPrims)] != Tape.OBJECT)) {
-        throw new StreamCorruptedException(slot() + ": a default-fields record does not match"
-            + " the class's fields (primitives first, then one reference each)");
+        throw new StreamCorruptedException(
+            slot()
+                + ": a default-fields record does not match"
+                + " the class's fields (primitives first, then one reference each)");
       }
     }
     item += 2;

@@ -29,6 +29,7 @@ final class RestoreRun {
 
   /** The object stream's ids read with {@code readUnshared}, or {@code null} outside a stream. */
   private final BitSet unshared;
+
   /** Ids whose {@code readResolve} returned another object; {@code null} until one did. */
   private BitSet replaced;
 
@@ -105,7 +106,9 @@ final class RestoreRun {
     list.add(at, new Entry(v, priority));
   }
 
-  /** @return the object stream's ids read with {@code readUnshared}, or {@code null} */
+  /**
+   * @return the object stream's ids read with {@code readUnshared}, or {@code null}
+   */
   BitSet unshared() {
     return unshared;
   }
@@ -121,7 +124,9 @@ final class RestoreRun {
     replaced.set(id);
   }
 
-  /** @return whether the {@code readResolve} of object {@code id} returned another object */
+  /**
+   * @return whether the {@code readResolve} of object {@code id} returned another object
+   */
   boolean wasReplaced(int id) {
     return replaced != null && replaced.get(id);
   }

@@ -16,16 +16,16 @@ import org.codese.verify.GrammarCheck;
 /**
  * What the loader keeps between the segments of one object stream, so that a segment whose
  * generated classes an earlier segment already had costs neither a second grammar check nor a
- * second hidden class: per class file, keyed by its bytes and the name of its host (the only
- * inputs of the grammar check), the outcome of the check and the instance defined from it, with
- * the host class it was defined in.
+ * second hidden class: per class file, keyed by its bytes and the name of its host (the only inputs
+ * of the grammar check), the outcome of the check and the instance defined from it, with the host
+ * class it was defined in.
  *
- * <p>Nothing else is kept: every segment still runs every other check (limits, class table,
- * default surface, filter, constants, the program check against its own constants and table)
- * before any of its code runs. A hostile stream cannot swap an entry: the key is the content
- * itself, compared byte for byte, and a defined instance is reused only in the same host class.
- * Emptied at a reset, so what it holds is bounded by the distinct classes since the last one. Not
- * thread-safe: one stream reads one segment at a time.
+ * <p>Nothing else is kept: every segment still runs every other check (limits, class table, default
+ * surface, filter, constants, the program check against its own constants and table) before any of
+ * its code runs. A hostile stream cannot swap an entry: the key is the content itself, compared
+ * byte for byte, and a defined instance is reused only in the same host class. Emptied at a reset,
+ * so what it holds is bounded by the distinct classes since the last one. Not thread-safe: one
+ * stream reads one segment at a time.
  */
 final class SegmentMemo {
   /**
@@ -73,8 +73,8 @@ final class SegmentMemo {
 
     @Override
     public int compareTo(Key o) {
-      int c = host == null ? (o.host == null ? 0 : -1)
-          : o.host == null ? 1 : host.compareTo(o.host);
+      int c =
+          host == null ? (o.host == null ? 0 : -1) : o.host == null ? 1 : host.compareTo(o.host);
       return c != 0 ? c : Arrays.compare(bytes, o.bytes);
     }
   }
@@ -83,8 +83,10 @@ final class SegmentMemo {
   private static final class Entry {
     final String hostName;
     final GrammarCheck.Checked checked;
+
     /** The class whose nest it joined; {@code null} for a class in Codese's package. */
     Class<?> host;
+
     BiConsumer<Object[], Object[]> instance;
 
     Entry(String hostName, GrammarCheck.Checked checked) {
@@ -94,10 +96,11 @@ final class SegmentMemo {
   }
 
   private final HashMap<Key, Entry> entries = new HashMap<>();
+
   /**
-   * The same entries by the array they were checked from: a stream's segments refer to class
-   * files of earlier ones, which the decoder hands out as the same array, so most look-ups need no
-   * hash of the bytes. The arrays are the decoder's own and never change.
+   * The same entries by the array they were checked from: a stream's segments refer to class files
+   * of earlier ones, which the decoder hands out as the same array, so most look-ups need no hash
+   * of the bytes. The arrays are the decoder's own and never change.
    */
   private final IdentityHashMap<byte[], Entry> byArray = new IdentityHashMap<>();
 
@@ -109,14 +112,18 @@ final class SegmentMemo {
 
   /** Allocating constructors by class, one per {@link Constant.Mode}: made once per stream. */
   private final HashMap<Class<?>, Constructor<?>[]> allocators = new HashMap<>();
+
   /** Fields that setters write, by class and name, checked and made accessible once per stream. */
   private final HashMap<Class<?>, HashMap<String, Field>> setters = new HashMap<>();
+
   private int defined;
+
   /**
-   * Class tables that passed every check, by the list of entries they were made from: the
-   * decoder hands every segment of one shape the same list, which never changes.
+   * Class tables that passed every check, by the list of entries they were made from: the decoder
+   * hands every segment of one shape the same list, which never changes.
    */
   private final IdentityHashMap<List<ClassEntry>, ClassTable> tables = new IdentityHashMap<>();
+
   /** Per class, the sets of roles {@link Surface} found it may take. */
   private final HashMap<Class<?>, int[]> surface = new HashMap<>();
 
@@ -218,7 +225,9 @@ final class SegmentMemo {
     }
   }
 
-  /** @return how many hidden classes were defined for the stream (for tests) */
+  /**
+   * @return how many hidden classes were defined for the stream (for tests)
+   */
   int definedClasses() {
     return defined;
   }
@@ -285,7 +294,9 @@ final class SegmentMemo {
     tables.put(entries, table);
   }
 
-  /** @return whether {@link Surface} let {@code c} take the roles {@code roles} before */
+  /**
+   * @return whether {@link Surface} let {@code c} take the roles {@code roles} before
+   */
   boolean surfacePassed(Class<?> c, int roles) {
     int[] passed = surface.get(c);
     if (passed != null) {

@@ -23,11 +23,11 @@ import org.codese.jvm.Jvm;
 /**
  * Reads a Codese object stream: a header, then frames, each a {@code u4} word and what it
  * announces: a positive word is the length of a snapshot segment that follows; a negative one,
- * other than {@link #RESET}, is minus the length of the primitive data that follows; {@link
- * #RESET} makes the reader forget the objects read so far; {@link #END} is the end mark written by
- * {@code close()}. Every segment is restored into one growing table, so later segments refer to
- * objects of earlier ones exactly as later {@code writeObject} calls share objects with earlier
- * ones, until a reset.
+ * other than {@link #RESET}, is minus the length of the primitive data that follows; {@link #RESET}
+ * makes the reader forget the objects read so far; {@link #END} is the end mark written by {@code
+ * close()}. Every segment is restored into one growing table, so later segments refer to objects of
+ * earlier ones exactly as later {@code writeObject} calls share objects with earlier ones, until a
+ * reset.
  *
  * <p>The end of the underlying data at a frame boundary is the end of the stream, as for {@code
  * ObjectInputStream}, whether or not the end mark was written; the end of the data inside a frame
@@ -37,16 +37,20 @@ import org.codese.jvm.Jvm;
 public final class StreamReader {
   /** The stream magic number, {@code "CDSS"} in ASCII. */
   public static final int STREAM_MAGIC = 0x43445353;
+
   /**
-   * The stream format version written: 2 adds data and reset frames to version 1; 3 writes
-   * segments in the compact form of {@link StreamSegments}, which refer to the class entries and
-   * class files of earlier segments.
+   * The stream format version written: 2 adds data and reset frames to version 1; 3 writes segments
+   * in the compact form of {@link StreamSegments}, which refer to the class entries and class files
+   * of earlier segments.
    */
   public static final int STREAM_VERSION = 3;
+
   /** The oldest stream format version read: segments and the end mark only. */
   public static final int OLDEST_VERSION = 1;
+
   /** The frame word of the end mark. */
   public static final int END = 0;
+
   /** The frame word of a reset. */
   public static final int RESET = Integer.MIN_VALUE;
 
@@ -59,29 +63,45 @@ public final class StreamReader {
   private final byte[] signingKey;
   private final AllowList allowed;
   private final int version;
+
   /** What earlier segments of a version 3 stream sent, since the last reset. */
   private final StreamSegments.Decoder segments = new StreamSegments.Decoder();
+
   /** The checked and defined classes of earlier segments, since the last reset. */
   private final SegmentMemo memo = new SegmentMemo();
+
   private final byte[] word = new byte[4];
+
   /** The objects read since the last reset, at their ids; entry {@link #size} stays null. */
   private Object[] table = new Object[INITIAL_TABLE];
+
   private int size;
+
   /** The current segment's top-level items, or {@code null}. */
   private ReplayStream current;
+
   /** The current segment while its code has not run: it runs when its first object is read. */
   private SnapshotFile pending;
+
   private RestoreRun pendingRun;
-  /** The bytes read from the stream up to the end of {@link #pending}: the filter's stream bytes. */
+
+  /**
+   * The bytes read from the stream up to the end of {@link #pending}: the filter's stream bytes.
+   */
   private long pendingEnd;
+
   /** What failed to restore; the stream cannot go past it. */
   private Throwable failed;
+
   /** The ids read with {@code readUnshared} since the last reset, shared by every segment. */
   private final BitSet unshared = new BitSet();
+
   /** Bytes of the current data frame not yet read from {@link #in}. */
   private int dataLeft;
+
   /** Whether {@link #available()} read the word of the next frame, a segment's length. */
   private boolean peeked;
+
   private int peekedWord;
   private boolean ended;
   private long offset;
@@ -100,8 +120,14 @@ public final class StreamReader {
    * @throws CorruptSnapshotException if the header is not a Codese stream header
    * @throws IOException if reading fails
    */
-  public StreamReader(InputStream in, ClassLoader loader, Supplier<ObjectInputFilter> filter,
-      CodeseLimits limits, byte[] signingKey, AllowList allowed) throws IOException {
+  public StreamReader(
+      InputStream in,
+      ClassLoader loader,
+      Supplier<ObjectInputFilter> filter,
+      CodeseLimits limits,
+      byte[] signingKey,
+      AllowList allowed)
+      throws IOException {
     this.signingKey = signingKey;
     this.allowed = allowed;
     this.in = in;
@@ -110,52 +136,63 @@ public final class StreamReader {
     this.limits = limits;
     byte[] header = in.readNBytes(6);
     if (header.length < 6) {
-      throw new EOFException("the stream ends after " + header.length + " bytes, before its"
-          + " 6-byte Codese stream header");
+      throw new EOFException(
+          "the stream ends after "
+              + header.length
+              + " bytes, before its"
+              + " 6-byte Codese stream header");
     }
-    int magic = ((header[0] & 0xFF) << 24) | ((header[1] & 0xFF) << 16)
-        | ((header[2] & 0xFF) << 8) | (header[3] & 0xFF);
+    int magic =
+        ((header[0] & 0xFF) << 24)
+            | ((header[1] & 0xFF) << 16)
+            | ((header[2] & 0xFF) << 8)
+            | (header[3] & 0xFF);
     int v = ((header[4] & 0xFF) << 8) | (header[5] & 0xFF);
     if (magic != STREAM_MAGIC) {
-      throw new CorruptSnapshotException("stream header", 0,
-          "not a Codese object stream (bad magic number)");
+      throw new CorruptSnapshotException(
+          "stream header", 0, "not a Codese object stream (bad magic number)");
     }
     if (v < OLDEST_VERSION || v > STREAM_VERSION) {
-      throw new CorruptSnapshotException("stream header", 4, "stream version " + v
-          + " is not supported; this library reads versions " + OLDEST_VERSION + " to "
-          + STREAM_VERSION);
+      throw new CorruptSnapshotException(
+          "stream header",
+          4,
+          "stream version "
+              + v
+              + " is not supported; this library reads versions "
+              + OLDEST_VERSION
+              + " to "
+              + STREAM_VERSION);
     }
     this.version = v;
     offset = 6;
   }
 
   /**
-   * @return how many objects the reader holds for later references: those read since the last
-   *     reset
+   * @return how many objects the reader holds for later references: those read since the last reset
    */
   public int heldObjects() {
     return size;
   }
 
   /**
-   * @return how many hidden classes the reader defined, and how many class entries and class
-   *     files the stream's dictionaries hold (for tests)
+   * @return how many hidden classes the reader defined, and how many class entries and class files
+   *     the stream's dictionaries hold (for tests)
    */
   public int[] codeStatistics() {
     return new int[] {memo.definedClasses(), segments.entries()};
   }
 
   /**
-   * Reads the next top-level object, running the code of its segment first if this is the
-   * segment's first object. Checks and code run only now, as {@code ObjectInputStream} reads
-   * nothing of an object before {@code readObject}: primitive data before it stays readable
-   * whatever the segment holds.
+   * Reads the next top-level object, running the code of its segment first if this is the segment's
+   * first object. Checks and code run only now, as {@code ObjectInputStream} reads nothing of an
+   * object before {@code readObject}: primitive data before it stays readable whatever the segment
+   * holds.
    *
    * @param unshared whether {@code readUnshared} asks
    * @return the object
    * @throws EOFException at the end of the data
-   * @throws OptionalDataException if primitive data comes first ({@code length} is what is left
-   *     of its frame)
+   * @throws OptionalDataException if primitive data comes first ({@code length} is what is left of
+   *     its frame)
    * @throws ClassNotFoundException if the segment names a class the loader cannot find, or a
    *     class's own {@code readObject} or {@code readExternal} threw it
    * @throws InvalidObjectException for a back reference to an object read with {@code
@@ -201,8 +238,8 @@ public final class StreamReader {
 
   private void checkNotFailed() throws StreamCorruptedException {
     if (failed != null) {
-      throw new StreamCorruptedException("the stream cannot be read past an object that failed"
-          + " to restore (" + failed + ")");
+      throw new StreamCorruptedException(
+          "the stream cannot be read past an object that failed" + " to restore (" + failed + ")");
     }
   }
 
@@ -212,8 +249,8 @@ public final class StreamReader {
     try {
       LoadedSnapshot loaded;
       try {
-        loaded = LoadedSnapshot.loadSegment(file, loader, filter, limits, allowed, memo,
-            pendingEnd);
+        loaded =
+            LoadedSnapshot.loadSegment(file, loader, filter, limits, allowed, memo, pendingEnd);
       } catch (ClassMismatchException e) {
         if (e.getCause() instanceof ClassNotFoundException c) {
           throw c; // what ObjectInputStream.resolveClass throws, from readObject
@@ -248,8 +285,13 @@ public final class StreamReader {
     if (dataLeft > 0) {
       int n = in.read(b, off, Math.min(len, dataLeft));
       if (n < 0) {
-        throw new CorruptSnapshotException("stream", offset, "the stream ends inside a frame of"
-            + " primitive data, " + dataLeft + " bytes short: it was cut short");
+        throw new CorruptSnapshotException(
+            "stream",
+            offset,
+            "the stream ends inside a frame of"
+                + " primitive data, "
+                + dataLeft
+                + " bytes short: it was cut short");
       }
       dataLeft -= n;
       offset += n;
@@ -301,8 +343,8 @@ public final class StreamReader {
 
   /**
    * The number of bytes of primitive data that can be read without blocking, as {@code
-   * ObjectInputStream.available} counts them: 0 where an object comes next. Never blocks: it
-   * looks at the next frame only if its word has arrived, and never loads a segment.
+   * ObjectInputStream.available} counts them: 0 where an object comes next. Never blocks: it looks
+   * at the next frame only if its word has arrived, and never loads a segment.
    *
    * @return the number of bytes
    * @throws IOException if reading fails
@@ -383,11 +425,18 @@ public final class StreamReader {
   private int finishWord(int have) throws IOException {
     int n = in.readNBytes(word, have, 4 - have);
     if (have + n < 4) {
-      throw new CorruptSnapshotException("stream", offset, "the stream ends inside a frame's"
-          + " 4-byte length, after " + (have + n) + " bytes: it was cut short");
+      throw new CorruptSnapshotException(
+          "stream",
+          offset,
+          "the stream ends inside a frame's"
+              + " 4-byte length, after "
+              + (have + n)
+              + " bytes: it was cut short");
     }
     offset += 4;
-    return ((word[0] & 0xFF) << 24) | ((word[1] & 0xFF) << 16) | ((word[2] & 0xFF) << 8)
+    return ((word[0] & 0xFF) << 24)
+        | ((word[1] & 0xFF) << 16)
+        | ((word[2] & 0xFF) << 8)
         | (word[3] & 0xFF);
   }
 
@@ -397,8 +446,8 @@ public final class StreamReader {
     } else if (w > 0) {
       segment(w);
     } else if (version < 2) {
-      throw new CorruptSnapshotException("stream", offset - 4, "negative segment length " + w
-          + " in a version 1 stream");
+      throw new CorruptSnapshotException(
+          "stream", offset - 4, "negative segment length " + w + " in a version 1 stream");
     } else if (w == RESET) {
       // as ObjectInputStream forgets its handles at TC_RESET: the next segment starts at 0
       table = new Object[INITIAL_TABLE];
@@ -414,40 +463,65 @@ public final class StreamReader {
   private void segment(int len) throws IOException {
     long at = offset;
     if (len > limits.maxBytes()) {
-      throw new InvalidObjectException("stream segment of " + len + " bytes at byte " + at
-          + " is over the limit of " + limits.maxBytes()
-          + "; raise it with CodeseLimits.withMaxBytes if the stream is trusted");
+      throw new InvalidObjectException(
+          "stream segment of "
+              + len
+              + " bytes at byte "
+              + at
+              + " is over the limit of "
+              + limits.maxBytes()
+              + "; raise it with CodeseLimits.withMaxBytes if the stream is trusted");
     }
     byte[] bytes = in.readNBytes(len);
     offset += bytes.length;
     if (bytes.length != len) {
-      throw new CorruptSnapshotException("stream", at, "segment of " + len
-          + " bytes is truncated after " + bytes.length + " bytes: the stream was cut short");
+      throw new CorruptSnapshotException(
+          "stream",
+          at,
+          "segment of "
+              + len
+              + " bytes is truncated after "
+              + bytes.length
+              + " bytes: the stream was cut short");
     }
     bytes = Signing.unwrap(bytes, signingKey);
     SnapshotFile file;
     try {
       file = version >= 3 ? segments.decode(bytes, size) : SnapshotFile.parse(bytes);
     } catch (CorruptSnapshotException e) {
-      throw new CorruptSnapshotException("stream segment at byte " + at + ": " + e.section(),
-          at + e.offset(), e.getMessage());
+      throw new CorruptSnapshotException(
+          "stream segment at byte " + at + ": " + e.section(), at + e.offset(), e.getMessage());
     }
     if (file.firstId() != size) {
-      throw new CorruptSnapshotException("stream", at, "segment starts at object "
-          + file.firstId() + " but " + size + " objects were read before it"
-          + (size == 0 ? " (since the last reset)" : ""));
+      throw new CorruptSnapshotException(
+          "stream",
+          at,
+          "segment starts at object "
+              + file.firstId()
+              + " but "
+              + size
+              + " objects were read before it"
+              + (size == 0 ? " (since the last reset)" : ""));
     }
     int end = file.tableSize();
     if (end >= table.length) {
       // grow geometrically: one small segment per writeObject must not copy the table each time
-      table = Arrays.copyOf(table, (int) Math.min(Integer.MAX_VALUE - 8,
-          Math.max(end + 1L, 2L * table.length)));
+      table =
+          Arrays.copyOf(
+              table, (int) Math.min(Integer.MAX_VALUE - 8, Math.max(end + 1L, 2L * table.length)));
     }
     size = end;
     pending = file;
     pendingEnd = offset;
     pendingRun = new RestoreRun(unshared);
-    current = new ReplayStream(table, file.items(), null, null, pendingRun,
-        filter == null ? null : filter.get(), limits.maxArrayLength());
+    current =
+        new ReplayStream(
+            table,
+            file.items(),
+            null,
+            null,
+            pendingRun,
+            filter == null ? null : filter.get(),
+            limits.maxArrayLength());
   }
 }

@@ -1,9 +1,6 @@
 package org.codese.load;
 
-import java.io.ByteArrayInputStream;
-import java.io.DataInputStream;
 import java.io.Externalizable;
-import java.io.IOException;
 import java.io.Serializable;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Modifier;
@@ -17,9 +14,9 @@ import org.codese.program.Constant;
 
 /**
  * Invariant I3, the default surface: with no classes admitted, a snapshot instantiates and writes
- * only what {@code ObjectInputStream} would for the same classes, through the constructors it
- * would run. Decided from the class table, the constants and the placements of the generated
- * classes, with reflection that loads but never initialises a class, so that it runs before the
+ * only what {@code ObjectInputStream} would for the same classes, through the constructors it would
+ * run. Decided from the class table, the constants and the placements of the generated classes,
+ * with reflection that loads but never initialises a class, so that it runs before the
  * serialization filter and before anything can initialise a class the snapshot names.
  *
  * <p>What each role of a class requires (a class that is not {@code Serializable} may take the
@@ -61,6 +58,7 @@ final class Surface {
   private static final int CP_FIELDREF = 9;
   private static final int CP_NAME_AND_TYPE = 12;
   private static final int ALLOCATED = ALLOC_SERIAL | ALLOC_BARE | ALLOC_EXTERNAL;
+
   /** Roles that write an object's fields; a class entry's fields belong to them or to a record. */
   private static final int WRITTEN = SLOT | SETTER | NEST;
 
@@ -105,20 +103,27 @@ final class Surface {
     }
     if (firstReason != null) {
       List<String> patterns = allowed.with(needed);
-      throw new ClassNotAllowedException(firstClass, firstReason + ". If the snapshot comes from"
-          + " a trusted source, admit " + (patterns.size() - allowed.patterns().size() > 1
-              ? "it and the other classes it needs" : "it")
-          + " with " + AllowList.optionsLine(patterns), patterns);
+      throw new ClassNotAllowedException(
+          firstClass,
+          firstReason
+              + ". If the snapshot comes from"
+              + " a trusted source, admit "
+              + (patterns.size() - allowed.patterns().size() > 1
+                  ? "it and the other classes it needs"
+                  : "it")
+              + " with "
+              + AllowList.optionsLine(patterns),
+          patterns);
     }
   }
 
   /**
-   * The classes a snapshot needs admitted to load: those it instantiates or writes in a way
-   * {@code ObjectInputStream} would refuse.
+   * The classes a snapshot needs admitted to load: those it instantiates or writes in a way {@code
+   * ObjectInputStream} would refuse.
    *
    * @param file the parsed snapshot
-   * @param classes its classes, loaded without initialisation; {@code null} for a class that is
-   *     not known, which is left out
+   * @param classes its classes, loaded without initialisation; {@code null} for a class that is not
+   *     known, which is left out
    * @return the binary names of the classes, sorted
    * @throws ClassMismatchException if a class takes a role no snapshot Codese writes gives it
    */
@@ -140,13 +145,18 @@ final class Surface {
       // if chains, not switches on the enums: a switch costs a synthetic class to load
       if (k instanceof Constant.Allocator a) {
         Constant.Mode m = a.mode();
-        roles[a.type()] |= m == Constant.Mode.SERIAL ? ALLOC_SERIAL
-            : m == Constant.Mode.BARE ? ALLOC_BARE : ALLOC_EXTERNAL;
+        roles[a.type()] |=
+            m == Constant.Mode.SERIAL
+                ? ALLOC_SERIAL
+                : m == Constant.Mode.BARE ? ALLOC_BARE : ALLOC_EXTERNAL;
       } else if (k instanceof Constant.Hook h) {
         Constant.HookKind kind = h.kind();
-        roles[h.type()] |= kind == Constant.HookKind.SLOT ? SLOT
-            : kind == Constant.HookKind.EXTERNAL ? READ_EXTERNAL
-            : kind == Constant.HookKind.RECORD ? RECORD : RESOLVE;
+        roles[h.type()] |=
+            kind == Constant.HookKind.SLOT
+                ? SLOT
+                : kind == Constant.HookKind.EXTERNAL
+                    ? READ_EXTERNAL
+                    : kind == Constant.HookKind.RECORD ? RECORD : RESOLVE;
       } else if (k instanceof Constant.Setter s) {
         roles[s.type()] |= SETTER;
       }
@@ -183,57 +193,72 @@ final class Surface {
     }
     if (!serializable && (roles & (ALLOCATED | WRITTEN | RECORD | FIELDS)) != 0) {
       return "not Serializable, so ObjectInputStream would refuse it, and this snapshot "
-          + doing(roles) + " it";
+          + doing(roles)
+          + " it";
     }
     if ((roles & ALLOC_BARE) != 0) {
       Class<?> init = serialInitClass(c);
       // "no valid constructor" first, as ObjectInputStream words its InvalidClassException
       return init == null
-          ? "no valid constructor: " + firstNonSerializable(c).getName() + " has no no-arg"
+          ? "no valid constructor: "
+              + firstNonSerializable(c).getName()
+              + " has no no-arg"
               + " constructor it may call, so ObjectInputStream would refuse it, and this"
               + " snapshot allocates it without running any constructor"
           : "Serializable, but this snapshot allocates it without running any constructor,"
-              + " where ObjectInputStream would run the no-arg constructor of " + init.getName();
+              + " where ObjectInputStream would run the no-arg constructor of "
+              + init.getName();
     }
     return null;
   }
 
   /** Rejects roles no snapshot Codese writes gives a class of this kind, admitted or not. */
   private static void shape(Class<?> c, int roles) throws ClassMismatchException {
-    boolean instanceClass = !c.isPrimitive() && !c.isArray() && !c.isInterface() && !c.isEnum()
-        && !c.isRecord();
-    if ((roles & ALLOCATED) != 0 && (!instanceClass || Modifier.isAbstract(c.getModifiers())
-        || c == String.class || c == Class.class
-        || c.getName().equals("java.io.ObjectStreamClass"))) {
-      crafted(c, "the snapshot allocates an instance of it, which neither ObjectInputStream nor"
-          + " a snapshot Codese writes does with a class of this kind");
+    boolean instanceClass =
+        !c.isPrimitive() && !c.isArray() && !c.isInterface() && !c.isEnum() && !c.isRecord();
+    if ((roles & ALLOCATED) != 0
+        && (!instanceClass
+            || Modifier.isAbstract(c.getModifiers())
+            || c == String.class
+            || c == Class.class
+            || c.getName().equals("java.io.ObjectStreamClass"))) {
+      crafted(
+          c,
+          "the snapshot allocates an instance of it, which neither ObjectInputStream nor"
+              + " a snapshot Codese writes does with a class of this kind");
     }
     boolean externalizable = Externalizable.class.isAssignableFrom(c);
     if ((roles & WRITTEN) != 0 && (!instanceClass || externalizable)) {
-      crafted(c, "the snapshot sets fields of it, which neither ObjectInputStream nor a snapshot"
-          + " Codese writes does with " + (externalizable ? "an Externalizable class"
-              : "a class of this kind") + "; only readExternal or a record's constructor may");
+      crafted(
+          c,
+          "the snapshot sets fields of it, which neither ObjectInputStream nor a snapshot"
+              + " Codese writes does with "
+              + (externalizable ? "an Externalizable class" : "a class of this kind")
+              + "; only readExternal or a record's constructor may");
     }
-    if ((roles & (ALLOC_EXTERNAL | READ_EXTERNAL)) != 0
-        && (!externalizable || !instanceClass)) {
+    if ((roles & (ALLOC_EXTERNAL | READ_EXTERNAL)) != 0 && (!externalizable || !instanceClass)) {
       crafted(c, "the snapshot restores it as Externalizable, which it is not");
     }
     if ((roles & ALLOC_EXTERNAL) != 0 && !hasPublicNoArgConstructor(c)) {
       crafted(c, "an Externalizable class needs a public no-arg constructor");
     }
     if ((roles & RECORD) != 0 && !c.isRecord()) {
-      crafted(c, "the snapshot makes it with a record's canonical constructor, but it is not a"
-          + " record");
+      crafted(
+          c,
+          "the snapshot makes it with a record's canonical constructor, but it is not a"
+              + " record");
     }
     if ((roles & RESOLVE) != 0 && (!Serializable.class.isAssignableFrom(c) || c.isEnum())) {
-      crafted(c, "the snapshot calls its readResolve, which ObjectInputStream only calls on"
-          + " Serializable classes that are not enums");
+      crafted(
+          c,
+          "the snapshot calls its readResolve, which ObjectInputStream only calls on"
+              + " Serializable classes that are not enums");
     }
   }
 
   /**
-   * Allocation through the serialization constructor: {@code ObjectInputStream}'s way, for
-   * {@code Serializable} classes with a valid constructor only. For a class that is not {@code
+   * Allocation through the serialization constructor: {@code ObjectInputStream}'s way, for {@code
+   * Serializable} classes with a valid constructor only. For a class that is not {@code
    * Serializable} it would run the class's own no-arg constructor, which neither {@code
    * ObjectInputStream} nor a snapshot Codese writes does (admitted classes are allocated with no
    * constructor at all).
@@ -242,18 +267,26 @@ final class Surface {
       throws ClassMismatchException {
     if (!serializable) {
       if (admitted) {
-        crafted(c, "the snapshot allocates it by running its own no-arg constructor, which"
-            + " neither ObjectInputStream nor a snapshot Codese writes does");
+        crafted(
+            c,
+            "the snapshot allocates it by running its own no-arg constructor, which"
+                + " neither ObjectInputStream nor a snapshot Codese writes does");
       }
       return;
     }
     if (Externalizable.class.isAssignableFrom(c)) {
-      crafted(c, "the snapshot allocates it with a serialization constructor, but it is"
-          + " Externalizable: ObjectInputStream runs its public no-arg constructor");
+      crafted(
+          c,
+          "the snapshot allocates it with a serialization constructor, but it is"
+              + " Externalizable: ObjectInputStream runs its public no-arg constructor");
     }
     if (serialInitClass(c) == null) {
-      crafted(c, "no valid constructor: " + firstNonSerializable(c).getName() + " has no no-arg"
-          + " constructor ObjectInputStream may call, so it would refuse the class");
+      crafted(
+          c,
+          "no valid constructor: "
+              + firstNonSerializable(c).getName()
+              + " has no no-arg"
+              + " constructor ObjectInputStream may call, so it would refuse the class");
     }
   }
 
@@ -268,8 +301,8 @@ final class Surface {
   }
 
   private static void crafted(Class<?> c, String problem) throws ClassMismatchException {
-    throw new ClassMismatchException(c.getName(), null, problem
-        + "; the snapshot is damaged or crafted");
+    throw new ClassMismatchException(
+        c.getName(), null, problem + "; the snapshot is damaged or crafted");
   }
 
   private static boolean hasPublicNoArgConstructor(Class<?> c) {
@@ -292,9 +325,9 @@ final class Surface {
    * The class whose no-arg constructor Java serialization runs to allocate {@code c}, as {@code
    * jdk.internal.reflect.ReflectionFactory.newConstructorForSerialization} (which {@code
    * ObjectStreamClass} uses) decides it, without generating the constructor: the first
-   * non-serializable superclass, if every class of the serializable chain may call its
-   * superclass's constructors and that class's no-arg constructor is not private and, if
-   * package-private, in {@code c}'s package and loader.
+   * non-serializable superclass, if every class of the serializable chain may call its superclass's
+   * constructors and that class's no-arg constructor is not private and, if package-private, in
+   * {@code c}'s package and loader.
    *
    * @param c a {@code Serializable} class
    * @return the class, or {@code null} where the JDK reports "no valid constructor"

@@ -10,8 +10,8 @@ public sealed interface Op {
   record Alloc(int id, int allocator) implements Op {}
 
   /**
-   * {@code table[id] = new T[length]}: {@code elem} is a primitive code or {@code 'L'}; for
-   * {@code 'L'}, {@code maker} is an array-maker constant, or -1 for {@code Object[]}.
+   * {@code table[id] = new T[length]}: {@code elem} is a primitive code or {@code 'L'}; for {@code
+   * 'L'}, {@code maker} is an array-maker constant, or -1 for {@code Object[]}.
    */
   record NewArray(int id, char elem, int maker, int length) implements Op {}
 
@@ -46,8 +46,9 @@ public sealed interface Op {
    * {@code target.name = value} with {@code putfield}, in a class nested with {@code owner}; for
    * references the value is cast to {@code cast} first unless it is {@code null}.
    */
-  record PutDirect(String owner, String name, String descriptor, String cast, char type,
-      long bits, int ref) implements Op {}
+  record PutDirect(
+      String owner, String name, String descriptor, String cast, char type, long bits, int ref)
+      implements Op {}
 
   /** {@code target[index] = value}, typed as in {@link PutField}. */
   record PutElement(char type, int index, long bits, int ref) implements Op {}
@@ -86,7 +87,9 @@ public sealed interface Op {
    * with {@code putfield}.
    */
   record Column(String name, String descriptor, String cast, char type, int values, int field) {
-    /** @return whether the column is set through {@code java.lang.reflect.Field} */
+    /**
+     * @return whether the column is set through {@code java.lang.reflect.Field}
+     */
     public boolean reflective() {
       return field >= 0;
     }

@@ -5,7 +5,6 @@ import org.codese.program.ClassEntry;
 import org.codese.program.Constant;
 import org.codese.program.Tape;
 
-
 /**
  * A restore program: sections of ops in three phases, and the tables they refer to.
  *
@@ -29,4 +28,3 @@ public record Plan(
     List<ClassEntry> classes,
     Tape items,
     int depth) {}
-

@@ -33,14 +33,17 @@ import org.codese.program.Tape;
 public final class Planner {
   /** Primitive arrays with more non-default elements than this travel as cloned constants. */
   static final int INLINE_ARRAY_ELEMENTS = 16;
+
   /** The longest string, in modified UTF-8 bytes, that fits a class-file constant. */
   static final int MAX_CONSTANT_UTF8 = 65_535;
+
   /**
    * Groups of at least this many like statements become one counted loop over data instead of
    * straight-line code: loops are compiled on stack replacement during their first run, while
    * straight-line code runs interpreted once.
    */
   static final int LOOP_MIN = 32;
+
   /**
    * The most columns one cluster loop sets: each takes up to two locals, and the grammar uses only
    * locals below 256 (no {@code wide} instructions).
@@ -55,20 +58,29 @@ public final class Planner {
   private final List<Op> finish = new ArrayList<>();
   private final List<List<Op>> deferred;
   private final Map<Integer, IntList> allocs = new LinkedHashMap<>();
-  /** The id arrays of the allocation loops, by constant: a cluster loop over the same ids shares. */
+
+  /**
+   * The id arrays of the allocation loops, by constant: a cluster loop over the same ids shares.
+   */
   private final Map<Integer, int[]> allocLoopIds = new LinkedHashMap<>();
+
   private final IntList stringIds = new IntList();
   private final List<String> strings = new ArrayList<>();
   private final Map<Class<?>, Cluster> clusters = new LinkedHashMap<>();
+
   /** In a segment, direct slots that refer to late objects: set one by one, not in a loop. */
   private final IntList lateSlotIds = new IntList();
+
   private final List<Node.SlotData> lateSlots = new ArrayList<>();
   private final Map<Integer, Boxes> boxes = new LinkedHashMap<>();
   private final int nullSlot;
+
   /** The fewest like allocations, strings, boxes or slots that become a loop over data. */
   private final int loopMin;
 
-  /** Objects whose slot of one class is set directly: the candidates for a {@link Op.ClusterLoop}. */
+  /**
+   * Objects whose slot of one class is set directly: the candidates for a {@link Op.ClusterLoop}.
+   */
   private static final class Cluster {
     final Slot slot;
     final IntList ids = new IntList();
@@ -169,14 +181,20 @@ public final class Planner {
     sections.add(new Section(0, -1, create));
     set.forEach((host, ops) -> sections.add(new Section(1, host, ops)));
     sections.add(new Section(2, -1, finishProgram()));
-    return new Plan(graph.firstId(), graph.endId(), sections, tables.constants(),
-        tables.classes(), graph.items(), graph.depth());
+    return new Plan(
+        graph.firstId(),
+        graph.endId(),
+        sections,
+        tables.constants(),
+        tables.classes(),
+        graph.items(),
+        graph.depth());
   }
 
   /**
    * The finish phase as one {@link Op.RunSteps}: its hook calls and deferred stores become an
-   * {@code int[]} program that Codese's runtime runs in order, so that graphs with many hooks do not
-   * need a large amount of straight-line code.
+   * {@code int[]} program that Codese's runtime runs in order, so that graphs with many hooks do
+   * not need a large amount of straight-line code.
    */
   private List<Op> finishProgram() {
     if (finish.isEmpty()) {
@@ -212,12 +230,13 @@ public final class Planner {
   }
 
   /**
-   * Whether generated code may be a nestmate of {@code c} and set its fields with {@code
-   * putfield}: {@code c} must be in Codese's own module (on the class path, the same class
-   * loader), so that the loader has full privilege access to it.
+   * Whether generated code may be a nestmate of {@code c} and set its fields with {@code putfield}:
+   * {@code c} must be in Codese's own module (on the class path, the same class loader), so that
+   * the loader has full privilege access to it.
    */
   private static boolean nestable(Class<?> c) {
-    return c.getModule() == Planner.class.getModule() && !c.isHidden()
+    return c.getModule() == Planner.class.getModule()
+        && !c.isHidden()
         && c.getClassLoader() == Planner.class.getClassLoader();
   }
 
@@ -232,8 +251,8 @@ public final class Planner {
       }
     } else if (node instanceof Node.Box b) {
       char code = Types.primitiveCode(unboxed(b.value().getClass()));
-      Boxes group = boxes.computeIfAbsent(code * 2 + (b.cached() ? 1 : 0),
-          k -> new Boxes(code, b.cached()));
+      Boxes group =
+          boxes.computeIfAbsent(code * 2 + (b.cached() ? 1 : 0), k -> new Boxes(code, b.cached()));
       group.ids.add(id);
       group.values.add(b.value());
     } else if (node instanceof Node.Constant c) {
@@ -242,8 +261,11 @@ public final class Planner {
       array(a);
     } else if (node instanceof Node.External e) {
       int t = tables.type(e.type().type());
-      allocs.computeIfAbsent(tables.constant(new Constant.Allocator(t, Constant.Mode.EXTERNAL)),
-          k -> new IntList()).add(id);
+      allocs
+          .computeIfAbsent(
+              tables.constant(new Constant.Allocator(t, Constant.Mode.EXTERNAL)),
+              k -> new IntList())
+          .add(id);
     } else if (node instanceof Node.Instance i) {
       instance(i);
     }
@@ -293,8 +315,8 @@ public final class Planner {
         nonDefault += Types.bits(Array.get(a.elements(), i)) != 0 ? 1 : 0;
       }
       if (nonDefault > INLINE_ARRAY_ELEMENTS) {
-        create.add(new Op.CloneArray(a.id(), tables.constant(
-            new Constant.PrimArray(a.elements())), desc));
+        create.add(
+            new Op.CloneArray(a.id(), tables.constant(new Constant.PrimArray(a.elements())), desc));
         return;
       }
       create.add(new Op.NewArray(a.id(), code, -1, len));
@@ -311,8 +333,8 @@ public final class Planner {
       }
       return;
     }
-    int maker = comp == Object.class ? -1
-        : tables.constant(new Constant.ArrayMaker(tables.type(a.type())));
+    int maker =
+        comp == Object.class ? -1 : tables.constant(new Constant.ArrayMaker(tables.type(a.type())));
     int[] refs = (int[]) a.elements();
     create.add(new Op.NewArray(a.id(), 'L', maker, refs.length));
     String objDesc = "[Ljava/lang/Object;";
@@ -396,24 +418,27 @@ public final class Planner {
   }
 
   private void flushAllocs() {
-    allocs.forEach((allocator, ids) -> {
-      if (ids.size() >= loopMin) {
-        int[] values = ids.toArray();
-        int k = intArray(values);
-        allocLoopIds.put(k, values);
-        create.add(new Op.AllocLoop(allocator, k));
-      } else {
-        for (int i = 0; i < ids.size(); i++) {
-          create.add(new Op.Alloc(ids.get(i), allocator));
-        }
-      }
-    });
+    allocs.forEach(
+        (allocator, ids) -> {
+          if (ids.size() >= loopMin) {
+            int[] values = ids.toArray();
+            int k = intArray(values);
+            allocLoopIds.put(k, values);
+            create.add(new Op.AllocLoop(allocator, k));
+          } else {
+            for (int i = 0; i < ids.size(); i++) {
+              create.add(new Op.Alloc(ids.get(i), allocator));
+            }
+          }
+        });
   }
 
   private void flushStrings() {
     if (stringIds.size() >= loopMin) {
-      create.add(new Op.StringLoop(intArray(stringIds.toArray()),
-          tables.constant(new Constant.Texts(strings.toArray(new String[0])))));
+      create.add(
+          new Op.StringLoop(
+              intArray(stringIds.toArray()),
+              tables.constant(new Constant.Texts(strings.toArray(new String[0])))));
     } else {
       for (int i = 0; i < stringIds.size(); i++) {
         create.add(new Op.NewString(stringIds.get(i), strings.get(i), -1));
@@ -429,12 +454,17 @@ public final class Planner {
         for (int i = 0; i < n; i++) {
           Array.set(values, i, group.values.get(i));
         }
-        create.add(new Op.BoxLoop(group.type, group.cached, intArray(group.ids.toArray()),
-            tables.constant(new Constant.PrimArray(values))));
+        create.add(
+            new Op.BoxLoop(
+                group.type,
+                group.cached,
+                intArray(group.ids.toArray()),
+                tables.constant(new Constant.PrimArray(values))));
       } else {
         for (int i = 0; i < n; i++) {
-          create.add(new Op.NewBox(group.ids.get(i), group.type,
-              Types.bits(group.values.get(i)), group.cached));
+          create.add(
+              new Op.NewBox(
+                  group.ids.get(i), group.type, Types.bits(group.values.get(i)), group.cached));
         }
       }
     }
@@ -500,16 +530,22 @@ public final class Planner {
       if (any || loopMin == 1) {
         // a stream segment sets every field, so that its code does not depend on which values
         // are zero and segments of one class share their classes
-        columns.add(new Op.Column(sf.name(), sf.descriptor(), castFor(sf.type()), code,
-            tables.constant(new Constant.PrimArray(column)), reflective ? setter(t, sf) : -1));
+        columns.add(
+            new Op.Column(
+                sf.name(),
+                sf.descriptor(),
+                castFor(sf.type()),
+                code,
+                tables.constant(new Constant.PrimArray(column)),
+                reflective ? setter(t, sf) : -1));
       }
     }
     int ids = sharedIds(c.ids.toArray());
     for (int from = 0; from < columns.size(); from += MAX_COLUMNS) {
       List<Op.Column> part = columns.subList(from, Math.min(columns.size(), from + MAX_COLUMNS));
       boolean anyPutfield = part.stream().anyMatch(col -> !col.reflective());
-      set(anyPutfield ? t : -1).add(
-          new Op.ClusterLoop(anyPutfield ? owner : null, ids, List.copyOf(part)));
+      set(anyPutfield ? t : -1)
+          .add(new Op.ClusterLoop(anyPutfield ? owner : null, ids, List.copyOf(part)));
     }
   }
 
@@ -532,9 +568,11 @@ public final class Planner {
       }
       boolean late = ref >= 0 && isLate(ref);
       boolean direct = nest && !late && !Modifier.isFinal(sf.field().getModifiers());
-      Op put = direct
-          ? new Op.PutDirect(owner, sf.name(), sf.descriptor(), castFor(sf.type()), code, bits, ref)
-          : new Op.PutField(setter(t, sf), code, bits, ref);
+      Op put =
+          direct
+              ? new Op.PutDirect(
+                  owner, sf.name(), sf.descriptor(), castFor(sf.type()), code, bits, ref)
+              : new Op.PutField(setter(t, sf), code, bits, ref);
       if (late) {
         defer(id, null, put);
         continue;

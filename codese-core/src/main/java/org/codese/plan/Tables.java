@@ -35,7 +35,8 @@ final class Tables {
   }
 
   int constant(Constant c) {
-    if (c instanceof Constant.PrimArray || c instanceof Constant.Hook
+    if (c instanceof Constant.PrimArray
+        || c instanceof Constant.Hook
         || c instanceof Constant.Texts) {
       constants.add(c);
       return constants.size() - 1;

@@ -21,7 +21,9 @@ public record ClassEntry(String name, List<FieldEntry> fields, long suid, boolea
    *     serialPersistentFields} entry without a matching field)
    */
   public record FieldEntry(String name, String descriptor, boolean real) {
-    /** @return whether the field is primitive */
+    /**
+     * @return whether the field is primitive
+     */
     public boolean primitive() {
       return descriptor.length() == 1;
     }

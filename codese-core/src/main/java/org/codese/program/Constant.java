@@ -19,8 +19,8 @@ public sealed interface Constant {
   record EnumRef(int type, String name) implements Constant {}
 
   /**
-   * The {@code java.lang.reflect.Constructor} that allocates an instance of {@code type} as
-   * {@code mode} says; generated code calls {@code newInstance(null)} on it.
+   * The {@code java.lang.reflect.Constructor} that allocates an instance of {@code type} as {@code
+   * mode} says; generated code calls {@code newInstance(null)} on it.
    */
   record Allocator(int type, Mode mode) implements Constant {}
 

@@ -18,8 +18,10 @@ package org.codese.program;
 public final class Grammar {
   /** The package of generated classes hosted by Codese, in internal form. */
   public static final String PACKAGE = "org/codese/load";
+
   /** The simple-name prefix of generated classes. */
   public static final String CLASS_PREFIX = "CodeseRestore";
+
   /** The interface generated classes implement. */
   public static final String ENTRY_INTERFACE = "java/util/function/BiConsumer";
 
@@ -32,13 +34,22 @@ public final class Grammar {
    * {@link #STEP_FIELD} and {@link #STEP_ELEMENT}.
    */
   public static final String STEPS_METHOD = "runSteps";
+
   /** Its descriptor. */
   public static final String STEPS_DESCRIPTOR = "([Ljava/lang/Object;[Ljava/lang/Object;I)V";
+
   /** Step {@code (STEP_HOOK, hook)}: run the hook constant. */
   public static final int STEP_HOOK = 0;
-  /** Step {@code (STEP_FIELD, field, target, value)}: {@code field.set(table[target], table[value])}. */
+
+  /**
+   * Step {@code (STEP_FIELD, field, target, value)}: {@code field.set(table[target],
+   * table[value])}.
+   */
   public static final int STEP_FIELD = 1;
-  /** Step {@code (STEP_ELEMENT, target, index, value)}: {@code table[target][index] = table[value]}. */
+
+  /**
+   * Step {@code (STEP_ELEMENT, target, index, value)}: {@code table[target][index] = table[value]}.
+   */
   public static final int STEP_ELEMENT = 2;
 
   /** The descriptor of every chunk method: it takes the restore table and the constants. */
@@ -46,20 +57,26 @@ public final class Grammar {
 
   /** The entry method of every generated class, {@code BiConsumer.accept}: it calls the chunks. */
   public static final String ENTRY_METHOD = "accept";
+
   /** {@link #ENTRY_METHOD}'s erased descriptor: the restore table and the constants, as objects. */
   public static final String ENTRY_DESCRIPTOR = "(Ljava/lang/Object;Ljava/lang/Object;)V";
 
   // the locals of every chunk method, which the emitter writes and the grammar check requires
   /** Local 0: the restore table. */
   public static final int LOCAL_TABLE = 0;
+
   /** Local 1: the resolved constants. */
   public static final int LOCAL_CONSTANTS = 1;
+
   /** Local 2: the object the following field and element stores act on. */
   public static final int LOCAL_TARGET = 2;
+
   /** Local 3: a loop's ids (or refs) array. */
   public static final int LOCAL_IDS = 3;
+
   /** Local 4: a loop's index. */
   public static final int LOCAL_INDEX = 4;
+
   /** Local 5 and up: the data arrays a loop reads. */
   public static final int LOCAL_FIRST_DATA = 5;
 
@@ -72,8 +89,8 @@ public final class Grammar {
   }
 
   /**
-   * The internal package name of a class's binary name: where generated code that joins the
-   * class's nest lives.
+   * The internal package name of a class's binary name: where generated code that joins the class's
+   * nest lives.
    *
    * @param binaryName a class's binary name, such as {@code com.example.Shop$Item}
    * @return its package in internal form, such as {@code com/example}; empty for the unnamed one
@@ -82,6 +99,7 @@ public final class Grammar {
     int dot = binaryName.lastIndexOf('.');
     return dot < 0 ? "" : binaryName.substring(0, dot).replace('.', '/');
   }
+
   /** The number of phases: create, set, finish. */
   public static final int PHASES = 3;
 
@@ -103,10 +121,10 @@ public final class Grammar {
   private Grammar() {}
 
   /**
-   * The array-load instruction a loop over data uses to read a primitive array of kind {@code
-   * type} (the emitter writes it, the grammar check requires it): {@code baload} for booleans and
-   * bytes, {@code caload}, {@code saload}, {@code iaload}, {@code laload}, {@code faload}, {@code
-   * daload}. Opcode numbers as the JVM specification (section 6.5) gives them.
+   * The array-load instruction a loop over data uses to read a primitive array of kind {@code type}
+   * (the emitter writes it, the grammar check requires it): {@code baload} for booleans and bytes,
+   * {@code caload}, {@code saload}, {@code iaload}, {@code laload}, {@code faload}, {@code daload}.
+   * Opcode numbers as the JVM specification (section 6.5) gives them.
    *
    * @param type a primitive descriptor character
    * @return the opcode

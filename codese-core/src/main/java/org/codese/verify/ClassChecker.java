@@ -11,13 +11,15 @@ final class ClassChecker {
   private static final int ACC_ANNOTATION = 0x2000;
   private static final int ACC_ENUM = 0x4000;
   private static final int ACC_MODULE = 0x8000;
+
   /** Class access flags (JVMS §4.1) no generated class has: it is a plain concrete class. */
   private static final int NOT_PLAIN =
       ACC_INTERFACE | ACC_ABSTRACT | ACC_ANNOTATION | ACC_ENUM | ACC_MODULE;
+
   /**
    * The deepest operand stack any generated method needs (a chunk needs at most six slots: a new
-   * box of a long into the table), with room to spare; a larger {@code max_stack} only asks the
-   * JVM for huge frames.
+   * box of a long into the table), with room to spare; a larger {@code max_stack} only asks the JVM
+   * for huge frames.
    */
   static final int MAX_STACK = 16;
 
@@ -47,12 +49,16 @@ final class ClassChecker {
     return name;
   }
 
-  /** @return the {@link Stmt} codes of each chunk, in the order {@code accept} runs them */
+  /**
+   * @return the {@link Stmt} codes of each chunk, in the order {@code accept} runs them
+   */
   List<int[]> chunks() {
     return List.copyOf(lifted);
   }
 
-  /** @return the names the chunks' statements refer to */
+  /**
+   * @return the names the chunks' statements refer to
+   */
   List<String> names() {
     return List.copyOf(names);
   }
@@ -95,29 +101,41 @@ final class ClassChecker {
       if (m.name().equals("<init>") && m.descriptor().equals("()V") && !init) {
         init = true;
         kind = MethodChecker.Kind.INIT;
-      } else if (m.name().equals(Grammar.ENTRY_METHOD) && accept == null
+      } else if (m.name().equals(Grammar.ENTRY_METHOD)
+          && accept == null
           && m.descriptor().equals(Grammar.ENTRY_DESCRIPTOR)
           && (m.access() & ACC_STATIC) == 0) {
         kind = MethodChecker.Kind.ACCEPT;
-      } else if (m.name().equals(Grammar.chunkName(chunks)) && (m.access() & ACC_STATIC) != 0
+      } else if (m.name().equals(Grammar.chunkName(chunks))
+          && (m.access() & ACC_STATIC) != 0
           && m.descriptor().equals(Grammar.CHUNK_DESCRIPTOR)) {
         chunks++;
         kind = MethodChecker.Kind.CHUNK;
       } else {
-        fail("declares method " + m.name() + m.descriptor() + ", which the grammar does not allow"
-            + " (only <init>, accept and chunks m0, m1, ... in order)");
+        fail(
+            "declares method "
+                + m.name()
+                + m.descriptor()
+                + ", which the grammar does not allow"
+                + " (only <init>, accept and chunks m0, m1, ... in order)");
         continue;
       }
       if (m.code() == null) {
         fail("method " + m.name() + " has no code");
         continue;
       }
-      MethodChecker checker = new MethodChecker(this, m.name(), kind, host, arrays, names,
-          indices);
+      MethodChecker checker = new MethodChecker(this, m.name(), kind, host, arrays, names, indices);
       if (m.maxStack() > MAX_STACK || m.maxLocals() > MethodChecker.MAX_LOCALS) {
-        checker.fail(-1, "asks for " + m.maxStack() + " stack slots and " + m.maxLocals()
-            + " locals; the grammar needs at most " + MAX_STACK + " and "
-            + MethodChecker.MAX_LOCALS);
+        checker.fail(
+            -1,
+            "asks for "
+                + m.maxStack()
+                + " stack slots and "
+                + m.maxLocals()
+                + " locals; the grammar needs at most "
+                + MAX_STACK
+                + " and "
+                + MethodChecker.MAX_LOCALS);
         continue;
       }
       if (m.handlers() != 0) {

@@ -28,12 +28,19 @@ final class ClassFile {
   private static final int INVOKE_DYNAMIC = 18;
   private static final int MODULE = 19;
   private static final int PACKAGE = 20;
+
   /** Marks a constant-pool entry the grammar never loads (method handles, dynamic constants...). */
   static final Object FORBIDDEN = new Object();
 
   /** One method, with its code ({@code null} if it has none). */
-  record Method(int access, String name, String descriptor, byte[] code, int handlers,
-      int maxStack, int maxLocals) {}
+  record Method(
+      int access,
+      String name,
+      String descriptor,
+      byte[] code,
+      int handlers,
+      int maxStack,
+      int maxLocals) {}
 
   private final byte[] b;
   private int pos;
@@ -66,8 +73,15 @@ final class ClassFile {
       offsets[i] = pos;
       switch (tags[i]) {
         case UTF8 -> skip(u2());
-        case INTEGER, FLOAT, FIELDREF, METHODREF, INTERFACE_METHODREF, NAME_AND_TYPE, DYNAMIC,
-            INVOKE_DYNAMIC -> skip(4);
+        case INTEGER,
+            FLOAT,
+            FIELDREF,
+            METHODREF,
+            INTERFACE_METHODREF,
+            NAME_AND_TYPE,
+            DYNAMIC,
+            INVOKE_DYNAMIC ->
+            skip(4);
         case LONG, DOUBLE -> {
           skip(8);
           i++; // takes two entries
@@ -213,16 +227,19 @@ final class ClassFile {
 
   /**
    * @param index a constant-pool index
-   * @param tag the kind the instruction needs: {@link #FIELDREF}, {@link #METHODREF} (a method of
-   *     a class) or {@link #INTERFACE_METHODREF}; an instruction whose reference is of another kind fails at run time with
-   *     {@code IncompatibleClassChangeError}, so it is malformed here
+   * @param tag the kind the instruction needs: {@link #FIELDREF}, {@link #METHODREF} (a method of a
+   *     class) or {@link #INTERFACE_METHODREF}; an instruction whose reference is of another kind
+   *     fails at run time with {@code IncompatibleClassChangeError}, so it is malformed here
    * @return {owner, name, descriptor} of a field or method reference
    */
   String[] member(int index, int tag) {
     if (index <= 0 || index >= tags.length || tags[index] != tag) {
-      throw new IllegalArgumentException("constant " + index + " is not a "
-          + (tag == FIELDREF ? "field" : tag == METHODREF ? "class method" : "interface method")
-          + " reference, as its instruction needs");
+      throw new IllegalArgumentException(
+          "constant "
+              + index
+              + " is not a "
+              + (tag == FIELDREF ? "field" : tag == METHODREF ? "class method" : "interface method")
+              + " reference, as its instruction needs");
     }
     if (members[index] == null) {
       int off = offsets[index];
@@ -232,7 +249,9 @@ final class ClassFile {
     return members[index];
   }
 
-  /** @return the value an {@code ldc} of {@code index} loads, or {@link #FORBIDDEN} */
+  /**
+   * @return the value an {@code ldc} of {@code index} loads, or {@link #FORBIDDEN}
+   */
   Object loadable(int index) {
     if (index <= 0 || index >= tags.length) {
       throw new IllegalArgumentException("constant " + index + " does not exist");
@@ -249,7 +268,9 @@ final class ClassFile {
     };
   }
 
-  /** @return whether the pool holds entries the grammar never needs (handles, dynamic, modules) */
+  /**
+   * @return whether the pool holds entries the grammar never needs (handles, dynamic, modules)
+   */
   boolean hasForbiddenConstants() {
     for (int t : tags) {
       if (t >= METHOD_HANDLE) {

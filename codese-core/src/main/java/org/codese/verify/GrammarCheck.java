@@ -9,8 +9,8 @@ import org.codese.program.Grammar;
  * Checks that every generated class of a snapshot follows the restore grammar of {@link Grammar},
  * without defining or running anything. A class outside the grammar (a call of any other method, a
  * field read, a static write, a branch other than the counted loop, an exception handler, {@code
- * invokedynamic}, a class initializer, an extra method or field) is reported with its class,
- * method and instruction.
+ * invokedynamic}, a class initializer, an extra method or field) is reported with its class, method
+ * and instruction.
  *
  * <p>What the grammar guarantees: generated code only allocates objects of classes the snapshot
  * names (through constructors Java serialization would run), stores into the restore table, into
@@ -37,8 +37,8 @@ public final class GrammarCheck {
    * @param program the statements of every generated class, in file order; meaningful only when
    *     there are no violations
    */
-  public record Result(List<String> violations, int longestArray, long arrayElements,
-      List<Lifted> program) {}
+  public record Result(
+      List<String> violations, int longestArray, long arrayElements, List<Lifted> program) {}
 
   /**
    * The statements of one generated class.
@@ -61,8 +61,8 @@ public final class GrammarCheck {
    * @param longestArray the greatest constant array length the class creates
    * @param arrayElements the total number of array elements it creates
    */
-  public record Checked(List<int[]> chunks, List<String> names, int longestArray,
-      long arrayElements) {}
+  public record Checked(
+      List<int[]> chunks, List<String> names, int longestArray, long arrayElements) {}
 
   /**
    * @param file a parsed snapshot
@@ -73,10 +73,10 @@ public final class GrammarCheck {
   }
 
   /**
-   * As {@link #check(SnapshotFile)}, taking the outcome for class {@code i} from {@code
-   * known[i]} where it is not {@code null} (the caller vouches that it checked the same bytes for
-   * a host of the same name) and storing there the outcome of every class it checks and finds
-   * inside the grammar.
+   * As {@link #check(SnapshotFile)}, taking the outcome for class {@code i} from {@code known[i]}
+   * where it is not {@code null} (the caller vouches that it checked the same bytes for a host of
+   * the same name) and storing there the outcome of every class it checks and finds inside the
+   * grammar.
    *
    * @param file a parsed snapshot
    * @param known per class file, its earlier outcome or {@code null}; filled in by the check
@@ -98,8 +98,9 @@ public final class GrammarCheck {
       }
       longest = Math.max(longest, c.longestArray());
       elements += c.arrayElements();
-      program.add(new Lifted(i, file.placements().get(i)[0], file.placements().get(i)[1],
-          c.chunks(), c.names()));
+      program.add(
+          new Lifted(
+              i, file.placements().get(i)[0], file.placements().get(i)[1], c.chunks(), c.names()));
     }
     return new Result(List.copyOf(out), (int) longest, elements, List.copyOf(program));
   }
@@ -129,8 +130,13 @@ public final class GrammarCheck {
   public static int statementSize(int[] code, int pc) {
     return switch (code[pc]) {
       case Stmt.ELEMENT_LOOP, Stmt.RUN_STEPS -> 2;
-      case Stmt.STORE_ALLOC, Stmt.STORE_STRING, Stmt.STORE_CONSTANT, Stmt.ALLOC_LOOP,
-          Stmt.STRING_LOOP, Stmt.SELECT -> 3;
+      case Stmt.STORE_ALLOC,
+          Stmt.STORE_STRING,
+          Stmt.STORE_CONSTANT,
+          Stmt.ALLOC_LOOP,
+          Stmt.STRING_LOOP,
+          Stmt.SELECT ->
+          3;
       case Stmt.STORE_CLONE, Stmt.STORE_BOX, Stmt.SET_FIELD, Stmt.PUT_ELEMENT -> 4;
       case Stmt.STORE_ARRAY, Stmt.BOX_LOOP -> 5;
       case Stmt.PUT_FIELD -> 7;

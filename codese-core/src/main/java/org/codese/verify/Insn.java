@@ -4,7 +4,13 @@ package org.codese.verify;
  * One instruction of a generated method as the checker sees it: the opcode ({@link #LABEL} for a
  * label) and whichever operands the instruction has.
  */
-record Insn(int opcode, int operand, String owner, String name, String descriptor, Object constant,
+record Insn(
+    int opcode,
+    int operand,
+    String owner,
+    String name,
+    String descriptor,
+    Object constant,
     Object label) {
   /** A pseudo-opcode marking a label's position. */
   static final int LABEL = -1;
@@ -26,8 +32,11 @@ record Insn(int opcode, int operand, String owner, String name, String descripto
       sb.append(' ').append(descriptor);
     }
     if (constant != null) {
-      sb.append(' ').append(constant instanceof String s && s.length() > 40
-          ? s.substring(0, 40) + "..." : constant);
+      sb.append(' ')
+          .append(
+              constant instanceof String s && s.length() > 40
+                  ? s.substring(0, 40) + "..."
+                  : constant);
     }
     return sb.toString();
   }

@@ -12,9 +12,9 @@ import org.codese.program.Grammar;
 /**
  * Reads a chunk's instructions back into {@link Stmt statements}: the chunk must be exactly a
  * sequence of the statement shapes the emitter writes, ending in {@code return}. Anything else,
- * even instructions the whitelist admits one by one, is rejected, so that every value a
- * statement stores, every object it writes to and every constant it reads is known by index
- * before the code runs.
+ * even instructions the whitelist admits one by one, is rejected, so that every value a statement
+ * stores, every object it writes to and every constant it reads is known by index before the code
+ * runs.
  *
  * <p>Locals: 0 the table, 1 the constants, 2 the target, 3 a loop's id array, 4 its counter, 5 and
  * up its other data, each loaded from a constant just before the loop.
@@ -42,23 +42,56 @@ final class Lifter {
   private static final String FIELD = "java/lang/reflect/Field";
   private static final String STRING = "java/lang/String";
   private static final String NEW_INSTANCE = "([Ljava/lang/Object;)Ljava/lang/Object;";
-  private static final Map<String, Character> BOXES = Map.of("java/lang/Integer", 'I',
-      "java/lang/Long", 'J', "java/lang/Boolean", 'Z', "java/lang/Byte", 'B',
-      "java/lang/Character", 'C', "java/lang/Short", 'S', "java/lang/Float", 'F',
-      "java/lang/Double", 'D');
-  private static final Map<String, Character> SETTERS = Map.of("set", 'L', "setBoolean", 'Z',
-      "setByte", 'B', "setChar", 'C', "setShort", 'S', "setInt", 'I', "setLong", 'J', "setFloat",
-      'F', "setDouble", 'D');
-  private static final Set<String> PRIMITIVE_ARRAYS = Set.of("[Z", "[B", "[C", "[S", "[I", "[J",
-      "[F", "[D");
+  private static final Map<String, Character> BOXES =
+      Map.of(
+          "java/lang/Integer",
+          'I',
+          "java/lang/Long",
+          'J',
+          "java/lang/Boolean",
+          'Z',
+          "java/lang/Byte",
+          'B',
+          "java/lang/Character",
+          'C',
+          "java/lang/Short",
+          'S',
+          "java/lang/Float",
+          'F',
+          "java/lang/Double",
+          'D');
+  private static final Map<String, Character> SETTERS =
+      Map.of(
+          "set",
+          'L',
+          "setBoolean",
+          'Z',
+          "setByte",
+          'B',
+          "setChar",
+          'C',
+          "setShort",
+          'S',
+          "setInt",
+          'I',
+          "setLong",
+          'J',
+          "setFloat",
+          'F',
+          "setDouble",
+          'D');
+  private static final Set<String> PRIMITIVE_ARRAYS =
+      Set.of("[Z", "[B", "[C", "[S", "[I", "[J", "[F", "[D");
 
   private final List<Insn> code;
   private final List<String> names;
   private final Map<String, Integer> indices;
   private int[] out = new int[64];
   private int size;
+
   /** Locals 3 and up loaded since the last statement: local -> {constant, cast}. */
   private final Map<Integer, Object[]> loopData = new HashMap<>();
+
   private int at;
 
   private Lifter(List<Insn> code, List<String> names, Map<String, Integer> indices) {
@@ -97,7 +130,9 @@ final class Lifter {
     size += values.length;
   }
 
-  /** @return the index of {@code name} among the class's names, or -1 for {@code null} */
+  /**
+   * @return the index of {@code name} among the class's names, or -1 for {@code null}
+   */
   private int name(String name) {
     if (name == null) {
       return -1;
@@ -139,7 +174,8 @@ final class Lifter {
       at++;
       int program = intPush();
       Insn call = next(INVOKESTATIC);
-      if (!call.owner().equals(Grammar.HOOKS_OWNER) || !call.name().equals(Grammar.STEPS_METHOD)
+      if (!call.owner().equals(Grammar.HOOKS_OWNER)
+          || !call.name().equals(Grammar.STEPS_METHOD)
           || !call.descriptor().equals(Grammar.STEPS_DESCRIPTOR)) {
         throw new NotAStatement(at - 1, "is not the finish-program call");
       }
@@ -177,7 +213,10 @@ final class Lifter {
         return;
       } else if (cast.equals("java/lang/Class")) {
         int length = intPush();
-        call(INVOKESTATIC, "java/lang/reflect/Array", "newInstance",
+        call(
+            INVOKESTATIC,
+            "java/lang/reflect/Array",
+            "newInstance",
             "(Ljava/lang/Class;I)Ljava/lang/Object;");
         emit(Stmt.STORE_ARRAY, id, 'L', k, length);
         return;
@@ -207,14 +246,21 @@ final class Lifter {
     char type = primitivePush();
     Insn call = next(INVOKESTATIC);
     Character box = BOXES.get(call.owner());
-    if (box == null || stackKind(box) != type || !call.name().equals("valueOf")
+    if (box == null
+        || stackKind(box) != type
+        || !call.name().equals("valueOf")
         || !call.descriptor().equals("(" + box + ")L" + call.owner() + ";")) {
       throw new NotAStatement(start, "is not a box's valueOf");
     }
     if (narrow && !fits(box, value)) {
       // the JVM passes the int unchanged, and the boxes' caches index arrays with it
-      throw new NotAStatement(start, "passes " + value + " to " + call.owner()
-          + ".valueOf, which is outside its type's range");
+      throw new NotAStatement(
+          start,
+          "passes "
+              + value
+              + " to "
+              + call.owner()
+              + ".valueOf, which is outside its type's range");
     }
     emit(Stmt.STORE_BOX, id, box, 1);
   }
@@ -281,9 +327,13 @@ final class Lifter {
   private char setter(char pushed) throws NotAStatement {
     Insn call = next(INVOKEVIRTUAL);
     Character kind = SETTERS.get(call.name());
-    if (!FIELD.equals(call.owner()) || kind == null
-        || !call.descriptor().equals("(Ljava/lang/Object;"
-            + (kind == 'L' ? "Ljava/lang/Object;" : String.valueOf(kind)) + ")V")
+    if (!FIELD.equals(call.owner())
+        || kind == null
+        || !call.descriptor()
+            .equals(
+                "(Ljava/lang/Object;"
+                    + (kind == 'L' ? "Ljava/lang/Object;" : String.valueOf(kind))
+                    + ")V")
         || stackKind(kind) != stackKind(pushed)) {
       throw new NotAStatement(at - 1, "is not the Field setter for the value pushed");
     }
@@ -312,8 +362,14 @@ final class Lifter {
     if (stackKind(field) != type(value)) {
       throw new NotAStatement(start, "puts a value of another kind than the field holds");
     }
-    emit(Stmt.PUT_FIELD, name(put.owner()), name(put.name()), name(put.descriptor()), name(cast),
-        type(value), ref(value));
+    emit(
+        Stmt.PUT_FIELD,
+        name(put.owner()),
+        name(put.name()),
+        name(put.descriptor()),
+        name(cast),
+        type(value),
+        ref(value));
   }
 
   /**
@@ -427,7 +483,9 @@ final class Lifter {
     return new int[] {Stmt.STRING_LOOP, ids, texts};
   }
 
-  /** @return whether the next instruction loads loop data that is a primitive array */
+  /**
+   * @return whether the next instruction loads loop data that is a primitive array
+   */
   private boolean primitiveData() {
     Object[] data = peek(ALOAD) ? loopData.get(code.get(at).operand()) : null;
     return data != null && PRIMITIVE_ARRAYS.contains(data[1]);
@@ -451,11 +509,13 @@ final class Lifter {
     Insn call = next(made == null ? INVOKESTATIC : INVOKESPECIAL);
     Character box = BOXES.get(call.owner());
     String expected = made == null ? "(" + type + ")L" + call.owner() + ";" : "(" + type + ")V";
-    if (box == null || box != type || (made != null && !made.equals(call.owner()))
+    if (box == null
+        || box != type
+        || (made != null && !made.equals(call.owner()))
         || !call.name().equals(made == null ? "valueOf" : "<init>")
         || !call.descriptor().equals(expected)) {
-      throw new NotAStatement(at - 1, "is not the constructor or valueOf of the box of the"
-          + " values loaded");
+      throw new NotAStatement(
+          at - 1, "is not the constructor or valueOf of the box of the" + " values loaded");
     }
     expect(AASTORE);
     requireUsed(1);
@@ -557,7 +617,6 @@ final class Lifter {
     return "ZBCS".indexOf(type) >= 0 ? 'I' : type;
   }
 
-
   private static char storeKind(int opcode) {
     return switch (opcode) {
       case BASTORE -> 'B';
@@ -589,16 +648,31 @@ final class Lifter {
   /** Reads a primitive constant push; returns its kind ({@code 'I'} for all int pushes). */
   private char primitivePush() throws NotAStatement {
     Insn i = code.get(at);
-    char kind = switch (i.opcode()) {
-      case ICONST_M1, ICONST_0, ICONST_1, ICONST_2, ICONST_3, ICONST_4, ICONST_5, BIPUSH,
-          SIPUSH -> 'I';
-      case LCONST_0, LCONST_1 -> 'J';
-      case FCONST_0, FCONST_1, FCONST_2 -> 'F';
-      case DCONST_0, DCONST_1 -> 'D';
-      case LDC -> i.constant() instanceof Integer ? 'I' : i.constant() instanceof Long ? 'J'
-          : i.constant() instanceof Float ? 'F' : i.constant() instanceof Double ? 'D' : 0;
-      default -> 0;
-    };
+    char kind =
+        switch (i.opcode()) {
+          case ICONST_M1,
+              ICONST_0,
+              ICONST_1,
+              ICONST_2,
+              ICONST_3,
+              ICONST_4,
+              ICONST_5,
+              BIPUSH,
+              SIPUSH ->
+              'I';
+          case LCONST_0, LCONST_1 -> 'J';
+          case FCONST_0, FCONST_1, FCONST_2 -> 'F';
+          case DCONST_0, DCONST_1 -> 'D';
+          case LDC ->
+              i.constant() instanceof Integer
+                  ? 'I'
+                  : i.constant() instanceof Long
+                      ? 'J'
+                      : i.constant() instanceof Float
+                          ? 'F'
+                          : i.constant() instanceof Double ? 'D' : 0;
+          default -> 0;
+        };
     if (kind == 0) {
       throw new NotAStatement(at, "expected a primitive constant");
     }
@@ -612,7 +686,9 @@ final class Lifter {
     }
     Insn i = code.get(at);
     int op = i.opcode();
-    return (op >= ICONST_M1 && op <= ICONST_5) || op == BIPUSH || op == SIPUSH
+    return (op >= ICONST_M1 && op <= ICONST_5)
+        || op == BIPUSH
+        || op == SIPUSH
         || (op == LDC && i.constant() instanceof Integer);
   }
 
@@ -625,7 +701,9 @@ final class Lifter {
     return length;
   }
 
-  /** @return whether {@code v} is a value of primitive kind {@code type} ({@code 'I'} for all) */
+  /**
+   * @return whether {@code v} is a value of primitive kind {@code type} ({@code 'I'} for all)
+   */
   private static boolean fits(char type, int v) {
     return switch (type) {
       case 'Z' -> v == 0 || v == 1;
@@ -652,8 +730,7 @@ final class Lifter {
     return intValue(code.get(at++));
   }
 
-  private void call(int opcode, String owner, String name, String descriptor)
-      throws NotAStatement {
+  private void call(int opcode, String owner, String name, String descriptor) throws NotAStatement {
     Insn i = next(opcode);
     if (!owner.equals(i.owner()) || !name.equals(i.name()) || !descriptor.equals(i.descriptor())) {
       throw new NotAStatement(at - 1, "expected a call of " + owner + "." + name + descriptor);
@@ -662,8 +739,9 @@ final class Lifter {
 
   private Insn next(int opcode) throws NotAStatement {
     if (!peek(opcode)) {
-      throw new NotAStatement(Math.min(at, code.size() - 1), "expected "
-          + (opcode == Insn.LABEL ? "a loop label" : Opcodes.name(opcode)));
+      throw new NotAStatement(
+          Math.min(at, code.size() - 1),
+          "expected " + (opcode == Insn.LABEL ? "a loop label" : Opcodes.name(opcode)));
     }
     return code.get(at++);
   }
@@ -674,8 +752,8 @@ final class Lifter {
 
   private void expect(int opcode, int operand) throws NotAStatement {
     if (!peek(opcode, operand)) {
-      throw new NotAStatement(Math.min(at, code.size() - 1), "expected "
-          + Opcodes.name(opcode) + " " + operand);
+      throw new NotAStatement(
+          Math.min(at, code.size() - 1), "expected " + Opcodes.name(opcode) + " " + operand);
     }
     at++;
   }

@@ -8,10 +8,10 @@ import java.util.Set;
 import org.codese.program.Grammar;
 
 /**
- * Records one generated method's instructions and checks them against the grammar: the exact
- * shapes of the constructor and of {@code accept}, and for chunks an instruction whitelist plus the
- * one loop shape {@code for (i = 0; i < ids.length; i++)} with {@code i} in local {@link #INDEX}
- * and {@code ids} in local {@link #IDS}, neither written in the body.
+ * Records one generated method's instructions and checks them against the grammar: the exact shapes
+ * of the constructor and of {@code accept}, and for chunks an instruction whitelist plus the one
+ * loop shape {@code for (i = 0; i < ids.length; i++)} with {@code i} in local {@link #INDEX} and
+ * {@code ids} in local {@link #IDS}, neither written in the body.
  */
 final class MethodChecker {
   enum Kind {
@@ -22,23 +22,66 @@ final class MethodChecker {
 
   private static final int IDS = Grammar.LOCAL_IDS;
   private static final int INDEX = Grammar.LOCAL_INDEX;
+
   /** Locals a chunk may use: table, constants, target, loop ids, loop index, loop columns. */
   static final int MAX_LOCALS = 256;
+
   private static final String OBJECT_ARRAY = "[Ljava/lang/Object;";
-  private static final Set<String> BOXES = Set.of("java/lang/Integer", "java/lang/Long",
-      "java/lang/Boolean", "java/lang/Byte", "java/lang/Character", "java/lang/Short",
-      "java/lang/Float", "java/lang/Double");
-  private static final Set<Integer> PLAIN = Set.of(ACONST_NULL, ICONST_M1, ICONST_0, ICONST_1,
-      ICONST_2, ICONST_3, ICONST_4, ICONST_5, LCONST_0, LCONST_1, FCONST_0, FCONST_1, FCONST_2,
-      DCONST_0, DCONST_1, AALOAD, IALOAD, BALOAD, CALOAD, SALOAD, LALOAD, FALOAD, DALOAD, AASTORE,
-      IASTORE, BASTORE, CASTORE, SASTORE, LASTORE, FASTORE, DASTORE, DUP, ARRAYLENGTH, RETURN);
+  private static final Set<String> BOXES =
+      Set.of(
+          "java/lang/Integer",
+          "java/lang/Long",
+          "java/lang/Boolean",
+          "java/lang/Byte",
+          "java/lang/Character",
+          "java/lang/Short",
+          "java/lang/Float",
+          "java/lang/Double");
+  private static final Set<Integer> PLAIN =
+      Set.of(
+          ACONST_NULL,
+          ICONST_M1,
+          ICONST_0,
+          ICONST_1,
+          ICONST_2,
+          ICONST_3,
+          ICONST_4,
+          ICONST_5,
+          LCONST_0,
+          LCONST_1,
+          FCONST_0,
+          FCONST_1,
+          FCONST_2,
+          DCONST_0,
+          DCONST_1,
+          AALOAD,
+          IALOAD,
+          BALOAD,
+          CALOAD,
+          SALOAD,
+          LALOAD,
+          FALOAD,
+          DALOAD,
+          AASTORE,
+          IASTORE,
+          BASTORE,
+          CASTORE,
+          SASTORE,
+          LASTORE,
+          FASTORE,
+          DASTORE,
+          DUP,
+          ARRAYLENGTH,
+          RETURN);
 
   private final ClassChecker owner;
   private final String name;
   private final Kind kind;
   private final String host;
+
   /** {longest array, total array elements} the code creates, updated from lifted statements. */
   private final long[] arrays;
+
   private final List<Insn> insns = new ArrayList<>();
   private int chunkCalls;
   private boolean failed;
@@ -46,8 +89,14 @@ final class MethodChecker {
   private final List<String> names;
   private final java.util.Map<String, Integer> indices;
 
-  MethodChecker(ClassChecker owner, String name, Kind kind, String host, long[] arrays,
-      List<String> names, java.util.Map<String, Integer> indices) {
+  MethodChecker(
+      ClassChecker owner,
+      String name,
+      Kind kind,
+      String host,
+      long[] arrays,
+      List<String> names,
+      java.util.Map<String, Integer> indices) {
     this.names = names;
     this.indices = indices;
     this.owner = owner;
@@ -76,7 +125,8 @@ final class MethodChecker {
       if (len == 0 || pc + len > code.length) {
         break;
       }
-      if ((op >= Opcodes.IFEQ && op <= Opcodes.JSR) || op == Opcodes.IFNULL
+      if ((op >= Opcodes.IFEQ && op <= Opcodes.JSR)
+          || op == Opcodes.IFNULL
           || op == Opcodes.IFNONNULL) {
         targets.add(pc + (short) (((code[pc + 1] & 0xFF) << 8) | (code[pc + 2] & 0xFF)));
       }
@@ -102,7 +152,9 @@ final class MethodChecker {
     }
   }
 
-  /** @return the chunk's {@link Stmt} codes; empty for other methods and for chunks that failed */
+  /**
+   * @return the chunk's {@link Stmt} codes; empty for other methods and for chunks that failed
+   */
   int[] statements() {
     return statements;
   }
@@ -176,8 +228,12 @@ final class MethodChecker {
       case INVOKESTATIC:
       case INVOKEINTERFACE:
         // the grammar calls only methods of classes (Methodref), never of interfaces
-        String[] m = cf.member(u2, op <= PUTFIELD ? ClassFile.FIELDREF
-            : op == INVOKEINTERFACE ? ClassFile.INTERFACE_METHODREF : ClassFile.METHODREF);
+        String[] m =
+            cf.member(
+                u2,
+                op <= PUTFIELD
+                    ? ClassFile.FIELDREF
+                    : op == INVOKEINTERFACE ? ClassFile.INTERFACE_METHODREF : ClassFile.METHODREF);
         return new Insn(op, 0, m[0], m[1], m[2], null, null);
       default:
         return Insn.simple(op, 0);
@@ -185,21 +241,35 @@ final class MethodChecker {
   }
 
   private void checkInit() {
-    if (insns.size() != 3 || !is(0, ALOAD, 0)
-        || !call(1, INVOKESPECIAL, "java/lang/Object", "<init>", "()V") || !is(2, RETURN, 0)) {
+    if (insns.size() != 3
+        || !is(0, ALOAD, 0)
+        || !call(1, INVOKESPECIAL, "java/lang/Object", "<init>", "()V")
+        || !is(2, RETURN, 0)) {
       fail(-1, "is not the plain constructor super(); return");
     }
   }
 
   private void checkAccept() {
-    boolean ok = insns.size() >= 7 && is(0, ALOAD, 1) && type(1, CHECKCAST, OBJECT_ARRAY)
-        && is(2, ASTORE, 3) && is(3, ALOAD, 2) && type(4, CHECKCAST, OBJECT_ARRAY)
-        && is(5, ASTORE, 4) && is(insns.size() - 1, RETURN, 0)
-        && (insns.size() - 7) % 3 == 0;
+    boolean ok =
+        insns.size() >= 7
+            && is(0, ALOAD, 1)
+            && type(1, CHECKCAST, OBJECT_ARRAY)
+            && is(2, ASTORE, 3)
+            && is(3, ALOAD, 2)
+            && type(4, CHECKCAST, OBJECT_ARRAY)
+            && is(5, ASTORE, 4)
+            && is(insns.size() - 1, RETURN, 0)
+            && (insns.size() - 7) % 3 == 0;
     for (int i = 6; ok && i < insns.size() - 1; i += 3) {
-      ok = is(i, ALOAD, 3) && is(i + 1, ALOAD, 4)
-          && call(i + 2, INVOKESTATIC, owner.className(), Grammar.chunkName(chunkCalls),
-              Grammar.CHUNK_DESCRIPTOR);
+      ok =
+          is(i, ALOAD, 3)
+              && is(i + 1, ALOAD, 4)
+              && call(
+                  i + 2,
+                  INVOKESTATIC,
+                  owner.className(),
+                  Grammar.chunkName(chunkCalls),
+                  Grammar.CHUNK_DESCRIPTOR);
       chunkCalls++;
     }
     if (!ok) {
@@ -219,7 +289,9 @@ final class MethodChecker {
 
   private boolean call(int at, int opcode, String callOwner, String callName, String desc) {
     Insn i = insns.get(at);
-    return i.opcode() == opcode && callOwner.equals(i.owner()) && callName.equals(i.name())
+    return i.opcode() == opcode
+        && callOwner.equals(i.owner())
+        && callName.equals(i.name())
         && desc.equals(i.descriptor());
   }
 
@@ -239,7 +311,9 @@ final class MethodChecker {
           fail(at, "is a branch or increment outside the grammar's counted loop");
           return;
         }
-      } else if (op == ISTORE && i.operand() == INDEX && at + 1 < insns.size()
+      } else if (op == ISTORE
+          && i.operand() == INDEX
+          && at + 1 < insns.size()
           && insns.get(at + 1).opcode() == GOTO) {
         continue;
       } else if (!allowed(at, i)) {
@@ -254,8 +328,11 @@ final class MethodChecker {
    */
   private int checkLoop(int at) {
     Insn go = insns.get(at);
-    if (at < 2 || !is(at - 2, ICONST_0, 0) || !is(at - 1, ISTORE, INDEX)
-        || at + 1 >= insns.size() || insns.get(at + 1).opcode() != Insn.LABEL) {
+    if (at < 2
+        || !is(at - 2, ICONST_0, 0)
+        || !is(at - 1, ISTORE, INDEX)
+        || at + 1 >= insns.size()
+        || insns.get(at + 1).opcode() != Insn.LABEL) {
       fail(at, "a jump that does not start the grammar's counted loop");
       return -1;
     }
@@ -263,12 +340,16 @@ final class MethodChecker {
     for (int b = at + 2; b < insns.size(); b++) {
       Insn i = insns.get(b);
       if (i.opcode() == IINC) {
-        boolean tail = i.operand() == INDEX * 65536 + 1 && b + 5 < insns.size()
-            && insns.get(b + 1).opcode() == Insn.LABEL
-            && java.util.Objects.equals(insns.get(b + 1).label(), go.label())
-            && is(b + 2, ILOAD, INDEX) && is(b + 3, ALOAD, IDS) && is(b + 4, ARRAYLENGTH, 0)
-            && insns.get(b + 5).opcode() == IF_ICMPLT
-            && java.util.Objects.equals(insns.get(b + 5).label(), top);
+        boolean tail =
+            i.operand() == INDEX * 65536 + 1
+                && b + 5 < insns.size()
+                && insns.get(b + 1).opcode() == Insn.LABEL
+                && java.util.Objects.equals(insns.get(b + 1).label(), go.label())
+                && is(b + 2, ILOAD, INDEX)
+                && is(b + 3, ALOAD, IDS)
+                && is(b + 4, ARRAYLENGTH, 0)
+                && insns.get(b + 5).opcode() == IF_ICMPLT
+                && java.util.Objects.equals(insns.get(b + 5).label(), top);
         if (!tail) {
           fail(b, "does not close the grammar's counted loop (i++ then i < ids.length)");
           return -1;
@@ -314,8 +395,10 @@ final class MethodChecker {
         why = "creates an object of a class other than String and the boxes";
       }
     } else if (op == ANEWARRAY) {
-      why = "java/lang/Object".equals(i.owner()) ? arrayLength(at)
-          : "creates an array of a class other than Object";
+      why =
+          "java/lang/Object".equals(i.owner())
+              ? arrayLength(at)
+              : "creates an array of a class other than Object";
     } else if (op == CHECKCAST) {
       return true;
     } else if (op == PUTFIELD) {
@@ -339,34 +422,53 @@ final class MethodChecker {
     String n = i.name();
     String d = i.descriptor();
     int op = i.opcode();
-    if (op == INVOKEVIRTUAL && o.equals("java/lang/reflect/Constructor")
-        && n.equals("newInstance") && d.equals("([Ljava/lang/Object;)Ljava/lang/Object;")) {
+    if (op == INVOKEVIRTUAL
+        && o.equals("java/lang/reflect/Constructor")
+        && n.equals("newInstance")
+        && d.equals("([Ljava/lang/Object;)Ljava/lang/Object;")) {
       return null;
     }
-    if (op == INVOKESTATIC && o.equals("java/lang/reflect/Array") && n.equals("newInstance")
+    if (op == INVOKESTATIC
+        && o.equals("java/lang/reflect/Array")
+        && n.equals("newInstance")
         && d.equals("(Ljava/lang/Class;I)Ljava/lang/Object;")) {
       return arrayLength(at);
     }
-    if (op == INVOKEVIRTUAL && o.equals("java/lang/reflect/Field") && n.startsWith("set")
-        && d.startsWith("(Ljava/lang/Object;") && d.endsWith(")V") && fieldSetter(n, d)) {
+    if (op == INVOKEVIRTUAL
+        && o.equals("java/lang/reflect/Field")
+        && n.startsWith("set")
+        && d.startsWith("(Ljava/lang/Object;")
+        && d.endsWith(")V")
+        && fieldSetter(n, d)) {
       return null;
     }
-    if (op == INVOKESPECIAL && n.equals("<init>")
+    if (op == INVOKESPECIAL
+        && n.equals("<init>")
         && (o.equals("java/lang/String") && d.equals("(Ljava/lang/String;)V")
             || BOXES.contains(o) && d.length() == 4 && d.endsWith(")V"))) {
       return null;
     }
-    if (op == INVOKESTATIC && BOXES.contains(o) && n.equals("valueOf") && d.length() > 4
-        && d.charAt(2) == ')' && d.substring(3).equals("L" + o + ";")) {
+    if (op == INVOKESTATIC
+        && BOXES.contains(o)
+        && n.equals("valueOf")
+        && d.length() > 4
+        && d.charAt(2) == ')'
+        && d.substring(3).equals("L" + o + ";")) {
       return null;
     }
-    if (op == INVOKEVIRTUAL && o.length() == 2 && o.charAt(0) == '['
-        && "ZBCSIJFD".indexOf(o.charAt(1)) >= 0 && n.equals("clone")
+    if (op == INVOKEVIRTUAL
+        && o.length() == 2
+        && o.charAt(0) == '['
+        && "ZBCSIJFD".indexOf(o.charAt(1)) >= 0
+        && n.equals("clone")
         && d.equals("()Ljava/lang/Object;")) {
       return null;
     }
-    if (op == INVOKESTATIC && host == null && o.equals(Grammar.HOOKS_OWNER)
-        && n.equals(Grammar.STEPS_METHOD) && d.equals(Grammar.STEPS_DESCRIPTOR)) {
+    if (op == INVOKESTATIC
+        && host == null
+        && o.equals(Grammar.HOOKS_OWNER)
+        && n.equals(Grammar.STEPS_METHOD)
+        && d.equals(Grammar.STEPS_DESCRIPTOR)) {
       return null;
     }
     return "calls " + o + "." + n + d + ", which the restore grammar does not allow";
@@ -389,8 +491,8 @@ final class MethodChecker {
   }
 
   /**
-   * The length pushed just before an array creation must be a non-negative constant; the longest
-   * is recorded for the limits and the filter.
+   * The length pushed just before an array creation must be a non-negative constant; the longest is
+   * recorded for the limits and the filter.
    */
   private String arrayLength(int at) {
     if (at == 0) {

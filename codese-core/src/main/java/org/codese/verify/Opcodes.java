@@ -49,8 +49,10 @@ final class Opcodes {
   static final int SASTORE = 86;
   static final int DUP = 89;
   static final int IINC = 132;
+
   /** The first of the 16 two-byte-offset branches {@code IFEQ..JSR} (153..168). */
   static final int IFEQ = 153;
+
   static final int IF_ICMPLT = 161;
   static final int GOTO = 167;
   static final int JSR = 168;
@@ -77,44 +79,62 @@ final class Opcodes {
   static final int IFNULL = 198;
   static final int IFNONNULL = 199;
 
-  private static final String[] NAMES = ("nop aconst_null iconst_m1 iconst_0 iconst_1 iconst_2"
-      + " iconst_3 iconst_4 iconst_5 lconst_0 lconst_1 fconst_0 fconst_1 fconst_2 dconst_0"
-      + " dconst_1 bipush sipush ldc ldc_w ldc2_w iload lload fload dload aload iload_0 iload_1"
-      + " iload_2 iload_3 lload_0 lload_1 lload_2 lload_3 fload_0 fload_1 fload_2 fload_3"
-      + " dload_0 dload_1 dload_2 dload_3 aload_0 aload_1 aload_2 aload_3 iaload laload faload"
-      + " daload aaload baload caload saload istore lstore fstore dstore astore istore_0"
-      + " istore_1 istore_2 istore_3 lstore_0 lstore_1 lstore_2 lstore_3 fstore_0 fstore_1"
-      + " fstore_2 fstore_3 dstore_0 dstore_1 dstore_2 dstore_3 astore_0 astore_1 astore_2"
-      + " astore_3 iastore lastore fastore dastore aastore bastore castore sastore pop pop2 dup"
-      + " dup_x1 dup_x2 dup2 dup2_x1 dup2_x2 swap iadd ladd fadd dadd isub lsub fsub dsub imul"
-      + " lmul fmul dmul idiv ldiv fdiv ddiv irem lrem frem drem ineg lneg fneg dneg ishl lshl"
-      + " ishr lshr iushr lushr iand land ior lor ixor lxor iinc i2l i2f i2d l2i l2f l2d f2i f2l"
-      + " f2d d2i d2l d2f i2b i2c i2s lcmp fcmpl fcmpg dcmpl dcmpg ifeq ifne iflt ifge ifgt ifle"
-      + " if_icmpeq if_icmpne if_icmplt if_icmpge if_icmpgt if_icmple if_acmpeq if_acmpne goto"
-      + " jsr ret tableswitch lookupswitch ireturn lreturn freturn dreturn areturn return"
-      + " getstatic putstatic getfield putfield invokevirtual invokespecial invokestatic"
-      + " invokeinterface invokedynamic new newarray anewarray arraylength athrow checkcast"
-      + " instanceof monitorenter monitorexit wide multianewarray ifnull ifnonnull goto_w jsr_w")
-      .split(" ");
+  private static final String[] NAMES =
+      ("nop aconst_null iconst_m1 iconst_0 iconst_1 iconst_2"
+              + " iconst_3 iconst_4 iconst_5 lconst_0 lconst_1 fconst_0 fconst_1 fconst_2 dconst_0"
+              + " dconst_1 bipush sipush ldc ldc_w ldc2_w iload lload fload dload aload iload_0 iload_1"
+              + " iload_2 iload_3 lload_0 lload_1 lload_2 lload_3 fload_0 fload_1 fload_2 fload_3"
+              + " dload_0 dload_1 dload_2 dload_3 aload_0 aload_1 aload_2 aload_3 iaload laload faload"
+              + " daload aaload baload caload saload istore lstore fstore dstore astore istore_0"
+              + " istore_1 istore_2 istore_3 lstore_0 lstore_1 lstore_2 lstore_3 fstore_0 fstore_1"
+              + " fstore_2 fstore_3 dstore_0 dstore_1 dstore_2 dstore_3 astore_0 astore_1 astore_2"
+              + " astore_3 iastore lastore fastore dastore aastore bastore castore sastore pop pop2 dup"
+              + " dup_x1 dup_x2 dup2 dup2_x1 dup2_x2 swap iadd ladd fadd dadd isub lsub fsub dsub imul"
+              + " lmul fmul dmul idiv ldiv fdiv ddiv irem lrem frem drem ineg lneg fneg dneg ishl lshl"
+              + " ishr lshr iushr lushr iand land ior lor ixor lxor iinc i2l i2f i2d l2i l2f l2d f2i f2l"
+              + " f2d d2i d2l d2f i2b i2c i2s lcmp fcmpl fcmpg dcmpl dcmpg ifeq ifne iflt ifge ifgt ifle"
+              + " if_icmpeq if_icmpne if_icmplt if_icmpge if_icmpgt if_icmple if_acmpeq if_acmpne goto"
+              + " jsr ret tableswitch lookupswitch ireturn lreturn freturn dreturn areturn return"
+              + " getstatic putstatic getfield putfield invokevirtual invokespecial invokestatic"
+              + " invokeinterface invokedynamic new newarray anewarray arraylength athrow checkcast"
+              + " instanceof monitorenter monitorexit wide multianewarray ifnull ifnonnull goto_w jsr_w")
+          .split(" ");
 
   /**
-   * Length of each instruction in bytes, by opcode; 0 for the variable-length switches and
-   * {@code wide}, which the grammar never uses, and for undefined opcodes.
+   * Length of each instruction in bytes, by opcode; 0 for the variable-length switches and {@code
+   * wide}, which the grammar never uses, and for undefined opcodes.
    */
   private static final byte[] LENGTHS = new byte[256];
 
   static {
     java.util.Arrays.fill(LENGTHS, 0, NAMES.length, (byte) 1);
-    for (int op : new int[] {BIPUSH, LDC, 21, 22, 23, 24, ALOAD, 54, 55, 56, 57, ASTORE, NEWARRAY,
-        169}) {
+    for (int op :
+        new int[] {BIPUSH, LDC, 21, 22, 23, 24, ALOAD, 54, 55, 56, 57, ASTORE, NEWARRAY, 169}) {
       LENGTHS[op] = 2;
     }
     for (int op = IFEQ; op <= JSR; op++) {
       LENGTHS[op] = 3;
     }
-    for (int op : new int[] {SIPUSH, LDC_W, LDC2_W, IINC, GETSTATIC, PUTSTATIC, GETFIELD, PUTFIELD,
-        INVOKEVIRTUAL, INVOKESPECIAL, INVOKESTATIC, NEW, ANEWARRAY, CHECKCAST, INSTANCEOF, IFNULL,
-        IFNONNULL}) {
+    for (int op :
+        new int[] {
+          SIPUSH,
+          LDC_W,
+          LDC2_W,
+          IINC,
+          GETSTATIC,
+          PUTSTATIC,
+          GETFIELD,
+          PUTFIELD,
+          INVOKEVIRTUAL,
+          INVOKESPECIAL,
+          INVOKESTATIC,
+          NEW,
+          ANEWARRAY,
+          CHECKCAST,
+          INSTANCEOF,
+          IFNULL,
+          IFNONNULL
+        }) {
       LENGTHS[op] = 3;
     }
     LENGTHS[MULTIANEWARRAY] = 4;
@@ -133,7 +153,9 @@ final class Opcodes {
     return opcode >= 0 && opcode < NAMES.length ? NAMES[opcode] : "opcode " + opcode;
   }
 
-  /** @return the instruction's length, or 0 if it has no fixed length or is undefined */
+  /**
+   * @return the instruction's length, or 0 if it has no fixed length or is undefined
+   */
   static int length(int opcode) {
     return LENGTHS[opcode & 0xFF];
   }

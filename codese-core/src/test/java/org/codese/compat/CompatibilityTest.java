@@ -28,12 +28,12 @@ import org.codese.samples.RedBlackTree;
 import org.junit.jupiter.api.Test;
 
 /**
- * Snapshot files committed with the project (src/test/resources/org/codese/compat), written by
- * the format version of this build, that every build must still read: a change that breaks the
- * stored form fails here, not in a user's cache. Each file restores to the graph its name stands
- * for, compared by the JDK's serial form. When the format version changes, record the files of
- * the new version with {@code -Dcodese.compat.record=true} (run from the module directory) and
- * keep the old ones: they must load or fail with the format-version message.
+ * Snapshot files committed with the project (src/test/resources/org/codese/compat), written by the
+ * format version of this build, that every build must still read: a change that breaks the stored
+ * form fails here, not in a user's cache. Each file restores to the graph its name stands for,
+ * compared by the JDK's serial form. When the format version changes, record the files of the new
+ * version with {@code -Dcodese.compat.record=true} (run from the module directory) and keep the old
+ * ones: they must load or fail with the format-version message.
  */
 class CompatibilityTest {
   private static final Path DIR = Path.of("src/test/resources/org/codese/compat");
@@ -112,8 +112,12 @@ class CompatibilityTest {
 
   private static byte[] read(String name) throws IOException {
     try (InputStream in = CompatibilityTest.class.getResourceAsStream(name)) {
-      assertTrue(in != null, "missing committed file " + name + " of this format version:"
-          + " record it with -Dcodese.compat.record=true and commit it");
+      assertTrue(
+          in != null,
+          "missing committed file "
+              + name
+              + " of this format version:"
+              + " record it with -Dcodese.compat.record=true and commit it");
       return in.readAllBytes();
     }
   }

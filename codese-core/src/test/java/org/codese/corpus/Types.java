@@ -116,7 +116,9 @@ public final class Types {
 
   /** A simple enum. */
   public enum Color {
-    RED, GREEN, BLUE
+    RED,
+    GREEN,
+    BLUE
   }
 
   /** An enum whose constants have bodies (so their classes are anonymous subclasses). */
@@ -139,16 +141,83 @@ public final class Types {
 
   /** An enum with mutable state, which serialization never carries. */
   public enum Counter {
-    ONE, TWO;
+    ONE,
+    TWO;
     int hits;
   }
 
   /** An enum of 70 constants, so that {@code EnumSet} uses its "jumbo" form. */
   public enum Big {
-    C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, C14, C15, C16, C17, C18, C19, C20,
-    C21, C22, C23, C24, C25, C26, C27, C28, C29, C30, C31, C32, C33, C34, C35, C36, C37, C38, C39,
-    C40, C41, C42, C43, C44, C45, C46, C47, C48, C49, C50, C51, C52, C53, C54, C55, C56, C57, C58,
-    C59, C60, C61, C62, C63, C64, C65, C66, C67, C68, C69
+    C0,
+    C1,
+    C2,
+    C3,
+    C4,
+    C5,
+    C6,
+    C7,
+    C8,
+    C9,
+    C10,
+    C11,
+    C12,
+    C13,
+    C14,
+    C15,
+    C16,
+    C17,
+    C18,
+    C19,
+    C20,
+    C21,
+    C22,
+    C23,
+    C24,
+    C25,
+    C26,
+    C27,
+    C28,
+    C29,
+    C30,
+    C31,
+    C32,
+    C33,
+    C34,
+    C35,
+    C36,
+    C37,
+    C38,
+    C39,
+    C40,
+    C41,
+    C42,
+    C43,
+    C44,
+    C45,
+    C46,
+    C47,
+    C48,
+    C49,
+    C50,
+    C51,
+    C52,
+    C53,
+    C54,
+    C55,
+    C56,
+    C57,
+    C58,
+    C59,
+    C60,
+    C61,
+    C62,
+    C63,
+    C64,
+    C65,
+    C66,
+    C67,
+    C68,
+    C69
   }
 
   /** Holds enums in fields. */
@@ -630,15 +699,15 @@ public final class Types {
   }
 
   /** A record with every kind of component. */
-  public record Mixed(byte b, char c, double d, long l, boolean z, Object any, int[] ints,
-      Color color) implements Serializable {}
+  public record Mixed(
+      byte b, char c, double d, long l, boolean z, Object any, int[] ints, Color color)
+      implements Serializable {}
 
   /** serialPersistentFields that leave out a real field. */
   public static final class Persistent implements Serializable {
     private static final long serialVersionUID = 1L;
     private static final ObjectStreamField[] serialPersistentFields = {
-      new ObjectStreamField("a", int.class),
-      new ObjectStreamField("c", String.class),
+      new ObjectStreamField("a", int.class), new ObjectStreamField("c", String.class),
     };
     int a;
     int b;

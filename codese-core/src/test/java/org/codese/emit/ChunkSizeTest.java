@@ -41,8 +41,13 @@ class ChunkSizeTest {
     for (Object g : graphs) {
       for (byte[] bytes : SnapshotFile.parse(Codese.toBytes(g)).classFiles()) {
         for (Map.Entry<String, Integer> m : codeLengths(bytes).entrySet()) {
-          assertTrue(m.getValue() <= Grammar.JIT_HUGE_METHOD_LIMIT, m.getKey() + " has "
-              + m.getValue() + " bytes of code, over the JIT's " + Grammar.JIT_HUGE_METHOD_LIMIT);
+          assertTrue(
+              m.getValue() <= Grammar.JIT_HUGE_METHOD_LIMIT,
+              m.getKey()
+                  + " has "
+                  + m.getValue()
+                  + " bytes of code, over the JIT's "
+                  + Grammar.JIT_HUGE_METHOD_LIMIT);
           methods++;
           largest = Math.max(largest, m.getValue());
         }
@@ -57,7 +62,12 @@ class ChunkSizeTest {
   @Test
   void codeLengthsAreReadFromTheClassFile() {
     ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_MAXS);
-    cw.visit(Opcodes.V17, Opcodes.ACC_PUBLIC, "Sized", null, "java/lang/Object",
+    cw.visit(
+        Opcodes.V17,
+        Opcodes.ACC_PUBLIC,
+        "Sized",
+        null,
+        "java/lang/Object",
         new String[] {"java/io/Serializable"});
     cw.visitField(Opcodes.ACC_PRIVATE, "f", "I", null, null).visitEnd();
     for (int n : new int[] {0, 7, 9_000}) {
@@ -71,7 +81,8 @@ class ChunkSizeTest {
       mv.visitEnd();
     }
     cw.visitEnd();
-    assertEquals(Map.of("Sized.m0()V", 1, "Sized.m7()V", 8, "Sized.m9000()V", 9_001),
+    assertEquals(
+        Map.of("Sized.m0()V", 1, "Sized.m7()V", 8, "Sized.m9000()V", 9_001),
         codeLengths(cw.toByteArray()));
   }
 
@@ -162,13 +173,14 @@ class ChunkSizeTest {
     Object[] out = new Object[n];
     Map<String, Integer> shared = new HashMap<>();
     for (int i = 0; i < n; i++) {
-      out[i] = switch (i % 5) {
-        case 0 -> new StringBuilder("b" + i);
-        case 1 -> Integer.valueOf(i * 7919);
-        case 2 -> new java.util.Date(i * 1000L);
-        case 3 -> new int[] {i, -i};
-        default -> shared;
-      };
+      out[i] =
+          switch (i % 5) {
+            case 0 -> new StringBuilder("b" + i);
+            case 1 -> Integer.valueOf(i * 7919);
+            case 2 -> new java.util.Date(i * 1000L);
+            case 3 -> new int[] {i, -i};
+            default -> shared;
+          };
     }
     return out;
   }

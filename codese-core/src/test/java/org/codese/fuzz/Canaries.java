@@ -96,7 +96,8 @@ final class Canaries implements AutoCloseable {
     this.moreClasses = Set.copyOf(moreClasses);
     previousHome = System.getProperty("user.home");
     Path given = previousHome == null ? null : Path.of(previousHome);
-    if (given != null && given.getFileName() != null
+    if (given != null
+        && given.getFileName() != null
         && given.getFileName().toString().startsWith("codese-fuzz-home")) {
       home = given;
       ownHome = false;
@@ -125,17 +126,23 @@ final class Canaries implements AutoCloseable {
     }
   }
 
-  /** @return the context class loader for restores (replaced after a canary initialiser ran) */
+  /**
+   * @return the context class loader for restores (replaced after a canary initialiser ran)
+   */
   CanaryLoader loader() {
     return loader;
   }
 
-  /** @return the fuzzing home directory */
+  /**
+   * @return the fuzzing home directory
+   */
   Path home() {
     return home;
   }
 
-  /** @return non-daemon threads started by inputs and still alive */
+  /**
+   * @return non-daemon threads started by inputs and still alive
+   */
   int leakedThreads() {
     leakedThreads.removeIf(t -> !t.isAlive());
     return leakedThreads.size();
@@ -146,8 +153,8 @@ final class Canaries implements AutoCloseable {
   }
 
   /**
-   * Checks every canary against its state at installation (I1) or before the input (threads,
-   * files, properties), and drains the flags of canary code that ran (I2, I3).
+   * Checks every canary against its state at installation (I1) or before the input (threads, files,
+   * properties), and drains the flags of canary code that ran (I2, I3).
    *
    * @return the violations; empty when all is well
    */
@@ -168,30 +175,42 @@ final class Canaries implements AutoCloseable {
     checkBehaviour(out);
     for (String ran : CanaryFlags.drain()) {
       if (ran.startsWith("<clinit>")) {
-        out.add(new Violation("I2", "I2 static initialiser ran: " + ran.substring(12), ran
-            + " ran"));
+        out.add(
+            new Violation("I2", "I2 static initialiser ran: " + ran.substring(12), ran + " ran"));
       } else {
-        out.add(new Violation("I3", "I3 code of a non-Serializable class ran: " + ran, ran
-            + " ran, code that ObjectInputStream would never run"));
+        out.add(
+            new Violation(
+                "I3",
+                "I3 code of a non-Serializable class ran: " + ran,
+                ran + " ran, code that ObjectInputStream would never run"));
       }
     }
     for (Thread t : nonDaemonThreads()) {
       if (!before.nonDaemon.contains(t) && !leakedThreads.contains(t)) {
-        out.add(new Violation("I3", "I3 non-daemon thread started: "
-            + t.getName().replaceAll("[0-9]+", "N"), "a non-daemon thread '" + t.getName()
-            + "' was started and is still alive"));
+        out.add(
+            new Violation(
+                "I3",
+                "I3 non-daemon thread started: " + t.getName().replaceAll("[0-9]+", "N"),
+                "a non-daemon thread '" + t.getName() + "' was started and is still alive"));
       }
     }
     Map<Object, Object> props = new HashMap<>(System.getProperties());
     if (!props.equals(before.properties)) {
-      Set<Object> keys =
-          new TreeSet<>((a, b) -> String.valueOf(a).compareTo(String.valueOf(b)));
+      Set<Object> keys = new TreeSet<>((a, b) -> String.valueOf(a).compareTo(String.valueOf(b)));
       keys.addAll(props.keySet());
       keys.addAll(before.properties.keySet());
       for (Object k : keys) {
         if (!Objects.equals(props.get(k), before.properties.get(k))) {
-          out.add(new Violation("I3", "I3 system property changed: " + k, "system property " + k
-              + " was " + before.properties.get(k) + ", is " + props.get(k)));
+          out.add(
+              new Violation(
+                  "I3",
+                  "I3 system property changed: " + k,
+                  "system property "
+                      + k
+                      + " was "
+                      + before.properties.get(k)
+                      + ", is "
+                      + props.get(k)));
         }
       }
     }
@@ -199,9 +218,11 @@ final class Canaries implements AutoCloseable {
     if (!now.equals(before.files)) {
       for (String f : now) {
         if (!before.files.contains(f)) {
-          out.add(new Violation("I3", "I3 file created: "
-              + shortName(f).replaceAll("[0-9]+", "N"),
-              "file " + f + " was created"));
+          out.add(
+              new Violation(
+                  "I3",
+                  "I3 file created: " + shortName(f).replaceAll("[0-9]+", "N"),
+                  "file " + f + " was created"));
         }
       }
     }
@@ -291,17 +312,31 @@ final class Canaries implements AutoCloseable {
   // ---- I1: what the checks compare ----
 
   private void warmUp() throws IOException {
-    for (Class<?> c : List.of(java.util.ArrayList.class, StructureSeeds.Point.class,
-        StructureSeeds.NonSerial.class, StructureSeeds.SerialTwn.class, CanaryEnum.class,
-        TimeUnit.class, Integer.class, String.class)) {
+    for (Class<?> c :
+        List.of(
+            java.util.ArrayList.class,
+            StructureSeeds.Point.class,
+            StructureSeeds.NonSerial.class,
+            StructureSeeds.SerialTwn.class,
+            CanaryEnum.class,
+            TimeUnit.class,
+            Integer.class,
+            String.class)) {
       ObjectStreamClass d = ObjectStreamClass.lookupAny(c);
       d.getSerialVersionUID();
       d.getFields();
       descriptors.add(d);
     }
     // round trips fill the descriptors' lazily computed parts
-    Object[] graph = {new java.util.ArrayList<>(List.of(1)), new StructureSeeds.Point(1, 2),
-        new StructureSeeds.SerialTwn(), CanaryEnum.A, TimeUnit.SECONDS, 7, "s"};
+    Object[] graph = {
+      new java.util.ArrayList<>(List.of(1)),
+      new StructureSeeds.Point(1, 2),
+      new StructureSeeds.SerialTwn(),
+      CanaryEnum.A,
+      TimeUnit.SECONDS,
+      7,
+      "s"
+    };
     ByteArrayOutputStream b = new ByteArrayOutputStream();
     try (ObjectOutputStream out = new ObjectOutputStream(b)) {
       out.writeObject(graph);
@@ -327,9 +362,16 @@ final class Canaries implements AutoCloseable {
         continue;
       }
       try {
-        Class<?> c = n.equals("int") ? int.class : n.equals("long") ? long.class
-            : n.equals("void") ? void.class : n.equals("boolean") ? boolean.class
-            : Class.forName(n, false, Canaries.class.getClassLoader());
+        Class<?> c =
+            n.equals("int")
+                ? int.class
+                : n.equals("long")
+                    ? long.class
+                    : n.equals("void")
+                        ? void.class
+                        : n.equals("boolean")
+                            ? boolean.class
+                            : Class.forName(n, false, Canaries.class.getClassLoader());
         c.getName();
         c.getPackageName();
         if (c.isEnum()) {
@@ -354,8 +396,11 @@ final class Canaries implements AutoCloseable {
   }
 
   private static String image(ObjectStreamClass d) {
-    StringBuilder s = new StringBuilder(d.getName()).append(" suid ")
-        .append(d.getSerialVersionUID()).append(" fields");
+    StringBuilder s =
+        new StringBuilder(d.getName())
+            .append(" suid ")
+            .append(d.getSerialVersionUID())
+            .append(" fields");
     for (ObjectStreamField f : d.getFields()) {
       s.append(' ').append(f.getName()).append(':').append(f.getTypeCode());
     }
@@ -387,13 +432,21 @@ final class Canaries implements AutoCloseable {
       freeze("application enum constant", "Category." + e, e);
     }
     for (Class<?> c : classObjects) {
-      frozen.add(new Frozen("Class object", "the Class " + c.getName(), c,
-          c.isArray() ? ARRAY_CLASS_FIELDS : CLASS_FIELDS));
+      frozen.add(
+          new Frozen(
+              "Class object",
+              "the Class " + c.getName(),
+              c,
+              c.isArray() ? ARRAY_CLASS_FIELDS : CLASS_FIELDS));
     }
     for (ObjectStreamClass d : descriptors) {
       String name = d.getName().substring(d.getName().lastIndexOf('.') + 1);
-      frozen.add(new Frozen("ObjectStreamClass descriptor", "ObjectStreamClass of " + name, d,
-          DESCRIPTOR_FIELDS));
+      frozen.add(
+          new Frozen(
+              "ObjectStreamClass descriptor",
+              "ObjectStreamClass of " + name,
+              d,
+              DESCRIPTOR_FIELDS));
       for (ObjectStreamField f : d.getFields()) {
         freeze("ObjectStreamField", "field " + f.getName() + " of " + name, f);
       }
@@ -410,17 +463,43 @@ final class Canaries implements AutoCloseable {
    * in that slot until the class is initialised), nor {@code classRedefinedCount} (Jazzer's agent
    * redefines classes as it instruments them).
    */
-  private static final Set<String> CLASS_FIELDS = Set.of("name", "module", "packageName",
-      "enumConstants", "enumConstantDirectory");
-  private static final Set<String> ARRAY_CLASS_FIELDS = Set.of("name", "module", "packageName",
-      "componentType");
+  private static final Set<String> CLASS_FIELDS =
+      Set.of("name", "module", "packageName", "enumConstants", "enumConstantDirectory");
+
+  private static final Set<String> ARRAY_CLASS_FIELDS =
+      Set.of("name", "module", "packageName", "componentType");
+
   /** The fields of {@code ObjectStreamClass} set when it is made (the rest are filled lazily). */
-  private static final Set<String> DESCRIPTOR_FIELDS = Set.of("cl", "name", "isProxy", "isEnum",
-      "isRecord", "serializable", "externalizable", "hasWriteObjectData", "hasBlockExternalData",
-      "resolveEx", "deserializeEx", "serializeEx", "defaultSerializeEx", "fields", "primDataSize",
-      "numObjFields", "fieldRefl", "cons", "canonicalCtr", "writeObjectMethod", "readObjectMethod",
-      "readObjectNoDataMethod", "writeReplaceMethod", "readResolveMethod", "localDesc",
-      "superDesc", "initialized", "suid");
+  private static final Set<String> DESCRIPTOR_FIELDS =
+      Set.of(
+          "cl",
+          "name",
+          "isProxy",
+          "isEnum",
+          "isRecord",
+          "serializable",
+          "externalizable",
+          "hasWriteObjectData",
+          "hasBlockExternalData",
+          "resolveEx",
+          "deserializeEx",
+          "serializeEx",
+          "defaultSerializeEx",
+          "fields",
+          "primDataSize",
+          "numObjFields",
+          "fieldRefl",
+          "cons",
+          "canonicalCtr",
+          "writeObjectMethod",
+          "readObjectMethod",
+          "readObjectNoDataMethod",
+          "writeReplaceMethod",
+          "readResolveMethod",
+          "localDesc",
+          "superDesc",
+          "initialized",
+          "suid");
 
   /** One behavioural check: returns why it fails, or null. */
   private interface Check {
@@ -440,38 +519,92 @@ final class Canaries implements AutoCloseable {
   }
 
   private void checkBehaviour(List<Violation> out) {
-    check(out, "Boolean.TRUE/FALSE value", () -> Boolean.TRUE.booleanValue()
-        && !Boolean.FALSE.booleanValue() ? null : "Boolean.TRUE.booleanValue() is "
-            + Boolean.TRUE.booleanValue() + ", Boolean.FALSE.booleanValue() is "
-            + Boolean.FALSE.booleanValue());
-    check(out, "Integer.valueOf(7) value", () -> Integer.valueOf(7).intValue() == 7 ? null
-        : "Integer.valueOf(7) reads " + Integer.valueOf(7).intValue());
-    check(out, "interned literal contents", () -> literal.length() == 8
-        && literal.hashCode() == literalHash
-        && literal.equals(new String(new char[] {'i', 'n', 't', 'e', 'r', 'n', 'e', 'd'})) ? null
-            : "the literal \"interned\" now has length " + literal.length() + ", hash "
-                + literal.hashCode() + " (was " + literalHash + "), bytes "
-                + Arrays.toString(literal.getBytes(StandardCharsets.UTF_8)));
-    check(out, "TimeUnit.SECONDS.toNanos", () -> TimeUnit.SECONDS.toNanos(1) == 1_000_000_000L
-        ? null : "TimeUnit.SECONDS.toNanos(1) == " + TimeUnit.SECONDS.toNanos(1));
-    check(out, "application enum constant fields", () -> CanaryEnum.A.code() == 1
-        && "one".equals(CanaryEnum.A.label()) && CanaryEnum.A.hits() == 0
-        && CanaryEnum.B.code() == 2 && "two".equals(CanaryEnum.B.label()) ? null
-            : "CanaryEnum.A now has code " + CanaryEnum.A.code() + ", label "
-                + CanaryEnum.A.label() + ", hits " + CanaryEnum.A.hits());
+    check(
+        out,
+        "Boolean.TRUE/FALSE value",
+        () ->
+            Boolean.TRUE.booleanValue() && !Boolean.FALSE.booleanValue()
+                ? null
+                : "Boolean.TRUE.booleanValue() is "
+                    + Boolean.TRUE.booleanValue()
+                    + ", Boolean.FALSE.booleanValue() is "
+                    + Boolean.FALSE.booleanValue());
+    check(
+        out,
+        "Integer.valueOf(7) value",
+        () ->
+            Integer.valueOf(7).intValue() == 7
+                ? null
+                : "Integer.valueOf(7) reads " + Integer.valueOf(7).intValue());
+    check(
+        out,
+        "interned literal contents",
+        () ->
+            literal.length() == 8
+                    && literal.hashCode() == literalHash
+                    && literal.equals(
+                        new String(new char[] {'i', 'n', 't', 'e', 'r', 'n', 'e', 'd'}))
+                ? null
+                : "the literal \"interned\" now has length "
+                    + literal.length()
+                    + ", hash "
+                    + literal.hashCode()
+                    + " (was "
+                    + literalHash
+                    + "), bytes "
+                    + Arrays.toString(literal.getBytes(StandardCharsets.UTF_8)));
+    check(
+        out,
+        "TimeUnit.SECONDS.toNanos",
+        () ->
+            TimeUnit.SECONDS.toNanos(1) == 1_000_000_000L
+                ? null
+                : "TimeUnit.SECONDS.toNanos(1) == " + TimeUnit.SECONDS.toNanos(1));
+    check(
+        out,
+        "application enum constant fields",
+        () ->
+            CanaryEnum.A.code() == 1
+                    && "one".equals(CanaryEnum.A.label())
+                    && CanaryEnum.A.hits() == 0
+                    && CanaryEnum.B.code() == 2
+                    && "two".equals(CanaryEnum.B.label())
+                ? null
+                : "CanaryEnum.A now has code "
+                    + CanaryEnum.A.code()
+                    + ", label "
+                    + CanaryEnum.A.label()
+                    + ", hits "
+                    + CanaryEnum.A.hits());
     for (Map.Entry<ObjectStreamClass, String> e : descriptorImages.entrySet()) {
-      check(out, "ObjectStreamClass descriptor contents", () -> {
-        String now = image(e.getKey());
-        return now.equals(e.getValue()) ? null : "ObjectStreamClass.lookup descriptor was '"
-            + e.getValue() + "', is '" + now + "'";
-      });
+      check(
+          out,
+          "ObjectStreamClass descriptor contents",
+          () -> {
+            String now = image(e.getKey());
+            return now.equals(e.getValue())
+                ? null
+                : "ObjectStreamClass.lookup descriptor was '"
+                    + e.getValue()
+                    + "', is '"
+                    + now
+                    + "'";
+          });
     }
-    check(out, "ObjectInputStream no longer rejects a non-Serializable class", () -> {
-      String accepted = nonSerialAccepted();
-      return accepted == null ? null : "a plain ObjectInputStream no longer rejects a stream of"
-          + " the non-Serializable " + StructureSeeds.NonSerial.class.getName() + " with"
-          + " InvalidClassException: " + accepted;
-    });
+    check(
+        out,
+        "ObjectInputStream no longer rejects a non-Serializable class",
+        () -> {
+          String accepted = nonSerialAccepted();
+          return accepted == null
+              ? null
+              : "a plain ObjectInputStream no longer rejects a stream of"
+                  + " the non-Serializable "
+                  + StructureSeeds.NonSerial.class.getName()
+                  + " with"
+                  + " InvalidClassException: "
+                  + accepted;
+        });
   }
 
   /** A stream of a {@code SerialTwn} whose class name is patched to {@code NonSerial}. */
@@ -492,7 +625,9 @@ final class Canaries implements AutoCloseable {
     throw new IllegalStateException("class name not found in the stream");
   }
 
-  /** @return {@code null} if a plain ObjectInputStream rejects the stream as it must, else why */
+  /**
+   * @return {@code null} if a plain ObjectInputStream rejects the stream as it must, else why
+   */
   private String nonSerialAccepted() {
     try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(nonSerialStream))) {
       Object o = in.readObject();
@@ -580,7 +715,8 @@ final class Canaries implements AutoCloseable {
       List<Field> fs = new ArrayList<>();
       for (Class<?> c = obj.getClass(); c != null; c = c.getSuperclass()) {
         for (Field f : c.getDeclaredFields()) {
-          if (!Modifier.isStatic(f.getModifiers()) && (only == null || only.contains(f.getName()))) {
+          if (!Modifier.isStatic(f.getModifiers())
+              && (only == null || only.contains(f.getName()))) {
             fs.add(f);
           }
         }
@@ -664,7 +800,9 @@ final class Canaries implements AutoCloseable {
       }
     }
 
-    /** @return whether a reference field changed */
+    /**
+     * @return whether a reference field changed
+     */
     boolean diff(List<Violation> out) {
       boolean confused = false;
       for (int i = 0; i < fields.length; i++) {
@@ -678,23 +816,42 @@ final class Canaries implements AutoCloseable {
           Object now = U.getObject(obj, offsets[i]);
           if (now != null && !fields[i].getType().isInstance(now)) {
             confused = true;
-            out.add(new Violation("I1", "I1 type confusion: a " + family + " field holds an"
-                + " object of another type", label + ": field " + fields[i].getName() + " of type "
-                + fields[i].getType().getName() + " now holds a " + now.getClass().getName()
-                + " (memory unsafety: the JVM may crash)"));
+            out.add(
+                new Violation(
+                    "I1",
+                    "I1 type confusion: a "
+                        + family
+                        + " field holds an"
+                        + " object of another type",
+                    label
+                        + ": field "
+                        + fields[i].getName()
+                        + " of type "
+                        + fields[i].getType().getName()
+                        + " now holds a "
+                        + now.getClass().getName()
+                        + " (memory unsafety: the JVM may crash)"));
           }
           if (now != refs[i]) {
             confused = true;
-            what = "now refers to another object"
-                + (now == null ? " (null)" : " (a " + now.getClass().getName() + ")");
+            what =
+                "now refers to another object"
+                    + (now == null ? " (null)" : " (a " + now.getClass().getName() + ")");
           } else if (contents[i] != null && !sameContents(now, contents[i])) {
             what = "array contents changed";
           }
         }
         if (what != null) {
-          out.add(new Violation("I1", "I1 write into " + family + ": field "
-              + fields[i].getDeclaringClass().getSimpleName() + "." + fields[i].getName(),
-              label + ": field " + fields[i].getName() + " " + what));
+          out.add(
+              new Violation(
+                  "I1",
+                  "I1 write into "
+                      + family
+                      + ": field "
+                      + fields[i].getDeclaringClass().getSimpleName()
+                      + "."
+                      + fields[i].getName(),
+                  label + ": field " + fields[i].getName() + " " + what));
         }
       }
       return confused;
@@ -727,8 +884,8 @@ final class Canaries implements AutoCloseable {
             U.putObject(obj, offsets[i], refs[i]);
           }
           if (contents[i] != null && !sameContents(refs[i], contents[i])) {
-            System.arraycopy(contents[i], 0, refs[i], 0,
-                java.lang.reflect.Array.getLength(contents[i]));
+            System.arraycopy(
+                contents[i], 0, refs[i], 0, java.lang.reflect.Array.getLength(contents[i]));
           }
         }
       }

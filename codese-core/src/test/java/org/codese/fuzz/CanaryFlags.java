@@ -14,6 +14,7 @@ import java.util.Set;
  */
 public final class CanaryFlags {
   private static final List<String> RAN = new ArrayList<>();
+
   /**
    * The loader's steps that run only once {@code load.Surface} and the filter accepted every class
    * the snapshot names (SECURITY.md, "Loading, step by step", steps 8 to 11): reading fingerprints
@@ -22,16 +23,18 @@ public final class CanaryFlags {
    * {@code ObjectInputStream} initialises a class at the same point: {@code ObjectStreamClass}
    * reads its {@code serialVersionUID} with {@code Field.getLong} after the filter accepted it.
    */
-  private static final Set<String> ACCEPTED_STEPS = Set.of(
-      "org.codese.load.ClassTable.checkFields", "org.codese.load.Constants.resolve",
-      "org.codese.load.ProgramCheck.check", "org.codese.load.ClassTable.checkSuids");
+  private static final Set<String> ACCEPTED_STEPS =
+      Set.of(
+          "org.codese.load.ClassTable.checkFields", "org.codese.load.Constants.resolve",
+          "org.codese.load.ProgramCheck.check", "org.codese.load.ClassTable.checkSuids");
+
   private static final Set<String> AFTER_FILTER = new HashSet<>();
 
   private CanaryFlags() {}
 
   /**
-   * Called by the static initialiser of a canary class; also notes whether the loader was at a
-   * step after the filter accepted the class ({@link #drainInitialisedAfterFilter}).
+   * Called by the static initialiser of a canary class; also notes whether the loader was at a step
+   * after the filter accepted the class ({@link #drainInitialisedAfterFilter}).
    *
    * @param className the canary class
    */
@@ -76,7 +79,9 @@ public final class CanaryFlags {
     }
   }
 
-  /** @return what ran since the last call, and forgets it */
+  /**
+   * @return what ran since the last call, and forgets it
+   */
   static synchronized List<String> drain() {
     if (RAN.isEmpty()) {
       return List.of();

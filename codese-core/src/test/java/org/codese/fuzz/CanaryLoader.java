@@ -8,11 +8,11 @@ import org.objectweb.asm.Opcodes;
 
 /**
  * The context class loader under which the structure fuzzer restores: it delegates everything to
- * the application loader, except the canary classes of {@link StructureSeeds#CANARY_PACKAGE},
- * which exist nowhere else. It defines them itself (made with ASM, so the application loader can
- * never load or initialise a copy) and records every request for one, so that a class loaded
- * although no class entry names it is seen (I2). A static initialiser runs once per class, so after
- * one ran the fuzzer replaces this loader by a fresh one.
+ * the application loader, except the canary classes of {@link StructureSeeds#CANARY_PACKAGE}, which
+ * exist nowhere else. It defines them itself (made with ASM, so the application loader can never
+ * load or initialise a copy) and records every request for one, so that a class loaded although no
+ * class entry names it is seen (I2). A static initialiser runs once per class, so after one ran the
+ * fuzzer replaces this loader by a fresh one.
  */
 final class CanaryLoader extends ClassLoader {
   static {
@@ -44,7 +44,9 @@ final class CanaryLoader extends ClassLoader {
     }
   }
 
-  /** @return the canary classes requested since the last call, and forgets them */
+  /**
+   * @return the canary classes requested since the last call, and forgets them
+   */
   Set<String> drainRequested() {
     if (requested.isEmpty()) {
       return Set.of();
@@ -66,18 +68,32 @@ final class CanaryLoader extends ClassLoader {
     }
     String internal = name.replace('.', '/');
     ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_MAXS);
-    cw.visit(Opcodes.V17, Opcodes.ACC_PUBLIC | Opcodes.ACC_SUPER, internal, null,
-        "java/lang/Object", serializable ? new String[] {"java/io/Serializable"} : null);
-    cw.visitField(Opcodes.ACC_PRIVATE | Opcodes.ACC_STATIC | Opcodes.ACC_FINAL,
-        "serialVersionUID", "J", null, serializable ? 42L : 43L).visitEnd();
+    cw.visit(
+        Opcodes.V17,
+        Opcodes.ACC_PUBLIC | Opcodes.ACC_SUPER,
+        internal,
+        null,
+        "java/lang/Object",
+        serializable ? new String[] {"java/io/Serializable"} : null);
+    cw.visitField(
+            Opcodes.ACC_PRIVATE | Opcodes.ACC_STATIC | Opcodes.ACC_FINAL,
+            "serialVersionUID",
+            "J",
+            null,
+            serializable ? 42L : 43L)
+        .visitEnd();
     cw.visitField(0, "a", "I", null, null).visitEnd();
     cw.visitField(0, "b", "Ljava/lang/Object;", null, null).visitEnd();
     org.codese.testkit.ClassFiles.defaultConstructor(cw);
     MethodVisitor clinit = cw.visitMethod(Opcodes.ACC_STATIC, "<clinit>", "()V", null, null);
     clinit.visitCode();
     clinit.visitLdcInsn(name);
-    clinit.visitMethodInsn(Opcodes.INVOKESTATIC, "org/codese/fuzz/CanaryFlags", "initRan",
-        "(Ljava/lang/String;)V", false);
+    clinit.visitMethodInsn(
+        Opcodes.INVOKESTATIC,
+        "org/codese/fuzz/CanaryFlags",
+        "initRan",
+        "(Ljava/lang/String;)V",
+        false);
     clinit.visitInsn(Opcodes.RETURN);
     clinit.visitMaxs(0, 0);
     clinit.visitEnd();

@@ -8,11 +8,11 @@ import java.util.List;
  * same bytes always give the same mutated snapshot, and the fuzzer's byte-level mutations become
  * changes of structure.
  *
- * <p>The bytes are read front to back; an exhausted input answers the minimum of every request
- * (0, {@code false}, the first element), as Jazzer's {@code FuzzedDataProvider} does, so a short
- * input means "few and simple mutations", and the empty input means "the first seed, unchanged".
- * The plain-Java driver ({@link StructureCampaign}) feeds random bytes through the same decoder,
- * so an input file found by either Jazzer or the driver replays identically in both.
+ * <p>The bytes are read front to back; an exhausted input answers the minimum of every request (0,
+ * {@code false}, the first element), as Jazzer's {@code FuzzedDataProvider} does, so a short input
+ * means "few and simple mutations", and the empty input means "the first seed, unchanged". The
+ * plain-Java driver ({@link StructureCampaign}) feeds random bytes through the same decoder, so an
+ * input file found by either Jazzer or the driver replays identically in both.
  */
 final class Choices {
   private final byte[] data;
@@ -22,12 +22,16 @@ final class Choices {
     this.data = data;
   }
 
-  /** @return the bytes this decoder reads */
+  /**
+   * @return the bytes this decoder reads
+   */
   byte[] data() {
     return data;
   }
 
-  /** @return how many bytes were read so far */
+  /**
+   * @return how many bytes were read so far
+   */
   int used() {
     return Math.min(pos, data.length);
   }
@@ -36,7 +40,9 @@ final class Choices {
     return pos < data.length ? data[pos++] & 0xFF : 0;
   }
 
-  /** @return a value in {@code [0, n)}; 0 if {@code n <= 1} */
+  /**
+   * @return a value in {@code [0, n)}; 0 if {@code n <= 1}
+   */
   int below(int n) {
     if (n <= 1) {
       return 0;
@@ -52,12 +58,16 @@ final class Choices {
     return (int) (v % n);
   }
 
-  /** @return a value in {@code [lo, hi]} */
+  /**
+   * @return a value in {@code [lo, hi]}
+   */
   int between(int lo, int hi) {
     return lo + below(hi - lo + 1);
   }
 
-  /** @return true with probability about {@code 1/n}; false on an exhausted input (n > 1) */
+  /**
+   * @return true with probability about {@code 1/n}; false on an exhausted input (n > 1)
+   */
   boolean oneIn(int n) {
     return below(n) == n - 1;
   }
@@ -74,7 +84,9 @@ final class Choices {
     return ((long) anyInt() << 32) | (anyInt() & 0xFFFFFFFFL);
   }
 
-  /** @return {@code n} bytes */
+  /**
+   * @return {@code n} bytes
+   */
   byte[] bytes(int n) {
     byte[] b = new byte[n];
     for (int i = 0; i < n; i++) {
@@ -92,7 +104,9 @@ final class Choices {
     return values[below(values.length)];
   }
 
-  /** @return an int that is often an edge or a small value */
+  /**
+   * @return an int that is often an edge or a small value
+   */
   int interestingInt() {
     return switch (below(12)) {
       case 0 -> 0;

@@ -58,7 +58,9 @@ final class CodeEditor {
   /** A statement: instructions {@code first..last} of one method. */
   record Stmt(MethodNode method, AbstractInsnNode first, AbstractInsnNode last, boolean loop) {}
 
-  /** @return the chunk methods {@code m0, m1, ...} */
+  /**
+   * @return the chunk methods {@code m0, m1, ...}
+   */
   List<MethodNode> chunks() {
     List<MethodNode> out = new ArrayList<>();
     for (MethodNode m : cn.methods) {
@@ -72,8 +74,8 @@ final class CodeEditor {
   /**
    * Cuts a chunk into statements.
    *
-   * @param bodies {@code false} for the top-level statements (a loop is one), {@code true} for
-   *     the statements inside loop bodies
+   * @param bodies {@code false} for the top-level statements (a loop is one), {@code true} for the
+   *     statements inside loop bodies
    */
   static List<Stmt> statements(MethodNode m, boolean bodies) {
     List<Stmt> top = new ArrayList<>();
@@ -90,8 +92,10 @@ final class CodeEditor {
         loopStart = n;
         start = null;
         // merge the loads of the loop's data (astore to locals >= 2) that precede it
-        while (!top.isEmpty() && top.get(top.size() - 1).last() instanceof VarInsnNode v
-            && v.getOpcode() == ASTORE && v.var >= TARGET) {
+        while (!top.isEmpty()
+            && top.get(top.size() - 1).last() instanceof VarInsnNode v
+            && v.getOpcode() == ASTORE
+            && v.var >= TARGET) {
           loopStart = top.remove(top.size() - 1).first();
         }
         n = nextReal(nextReal(n));
@@ -134,8 +138,12 @@ final class CodeEditor {
   private static boolean isLoopStart(AbstractInsnNode n) {
     AbstractInsnNode store = nextReal(n);
     AbstractInsnNode go = nextReal(store);
-    return n.getOpcode() == ICONST_0 && store instanceof VarInsnNode v && v.getOpcode() == ISTORE
-        && v.var == INDEX && go != null && go.getOpcode() == GOTO;
+    return n.getOpcode() == ICONST_0
+        && store instanceof VarInsnNode v
+        && v.getOpcode() == ISTORE
+        && v.var == INDEX
+        && go != null
+        && go.getOpcode() == GOTO;
   }
 
   private static AbstractInsnNode nextReal(AbstractInsnNode n) {
@@ -204,7 +212,9 @@ final class CodeEditor {
     };
   }
 
-  /** @return a copy of the statement's instructions, with fresh labels */
+  /**
+   * @return a copy of the statement's instructions, with fresh labels
+   */
   static InsnList copy(Stmt s) {
     Map<LabelNode, LabelNode> labels = new HashMap<>();
     for (AbstractInsnNode n = s.first(); n != null; n = n.getNext()) {
@@ -280,12 +290,13 @@ final class CodeEditor {
    */
   byte[] write() {
     try {
-      ClassWriter w = new ClassWriter(ClassWriter.COMPUTE_FRAMES) {
-        @Override
-        protected String getCommonSuperClass(String a, String b) {
-          return "java/lang/Object";
-        }
-      };
+      ClassWriter w =
+          new ClassWriter(ClassWriter.COMPUTE_FRAMES) {
+            @Override
+            protected String getCommonSuperClass(String a, String b) {
+              return "java/lang/Object";
+            }
+          };
       cn.accept(w);
       return w.toByteArray();
     } catch (RuntimeException e) {
@@ -299,26 +310,30 @@ final class CodeEditor {
     }
   }
 
-  /** @return {@code classFile} with the given {@code max_stack} and {@code max_locals} in one method */
+  /**
+   * @return {@code classFile} with the given {@code max_stack} and {@code max_locals} in one method
+   */
   static byte[] withMaxs(byte[] classFile, String method, int maxStack, int maxLocals) {
     ClassReader r = new ClassReader(classFile);
     ClassWriter w = new ClassWriter(r, 0);
-    r.accept(new ClassVisitor(ASM9, w) {
-      @Override
-      public MethodVisitor visitMethod(int access, String name, String desc, String sig,
-          String[] exceptions) {
-        MethodVisitor mv = super.visitMethod(access, name, desc, sig, exceptions);
-        if (!name.equals(method)) {
-          return mv;
-        }
-        return new MethodVisitor(ASM9, mv) {
+    r.accept(
+        new ClassVisitor(ASM9, w) {
           @Override
-          public void visitMaxs(int s, int l) {
-            super.visitMaxs(maxStack >= 0 ? maxStack : s, maxLocals >= 0 ? maxLocals : l);
+          public MethodVisitor visitMethod(
+              int access, String name, String desc, String sig, String[] exceptions) {
+            MethodVisitor mv = super.visitMethod(access, name, desc, sig, exceptions);
+            if (!name.equals(method)) {
+              return mv;
+            }
+            return new MethodVisitor(ASM9, mv) {
+              @Override
+              public void visitMaxs(int s, int l) {
+                super.visitMaxs(maxStack >= 0 ? maxStack : s, maxLocals >= 0 ? maxLocals : l);
+              }
+            };
           }
-        };
-      }
-    }, 0);
+        },
+        0);
     return w.toByteArray();
   }
 
@@ -335,8 +350,8 @@ final class CodeEditor {
     c.interfaces = new ArrayList<>(List.of(Grammar.ENTRY_INTERFACE));
     MethodNode init = new MethodNode(ACC_PUBLIC, "<init>", "()V", null, null);
     init.instructions.add(new VarInsnNode(ALOAD, 0));
-    init.instructions.add(new MethodInsnNode(INVOKESPECIAL, "java/lang/Object", "<init>", "()V",
-        false));
+    init.instructions.add(
+        new MethodInsnNode(INVOKESPECIAL, "java/lang/Object", "<init>", "()V", false));
     init.instructions.add(new InsnNode(RETURN));
     c.methods.add(init);
     for (int i = 0; i < chunkBodies.size(); i++) {
@@ -345,8 +360,8 @@ final class CodeEditor {
       m.instructions.add(new InsnNode(RETURN));
       c.methods.add(m);
     }
-    MethodNode accept = new MethodNode(ACC_PUBLIC, "accept",
-        "(Ljava/lang/Object;Ljava/lang/Object;)V", null, null);
+    MethodNode accept =
+        new MethodNode(ACC_PUBLIC, "accept", "(Ljava/lang/Object;Ljava/lang/Object;)V", null, null);
     InsnList a = accept.instructions;
     a.add(new VarInsnNode(ALOAD, 1));
     a.add(new TypeInsnNode(CHECKCAST, "[Ljava/lang/Object;"));
@@ -357,8 +372,8 @@ final class CodeEditor {
     for (int i = 0; i < chunkBodies.size(); i++) {
       a.add(new VarInsnNode(ALOAD, 3));
       a.add(new VarInsnNode(ALOAD, 4));
-      a.add(new MethodInsnNode(INVOKESTATIC, internalName, "m" + i, Grammar.CHUNK_DESCRIPTOR,
-          false));
+      a.add(
+          new MethodInsnNode(INVOKESTATIC, internalName, "m" + i, Grammar.CHUNK_DESCRIPTOR, false));
     }
     a.add(new InsnNode(RETURN));
     c.methods.add(accept);
@@ -378,7 +393,9 @@ final class CodeEditor {
     return new LdcInsnNode(v);
   }
 
-  /** @return the int an instruction pushes, or null if it pushes no int constant */
+  /**
+   * @return the int an instruction pushes, or null if it pushes no int constant
+   */
   static Integer pushed(AbstractInsnNode n) {
     int op = n.getOpcode();
     if (op >= ICONST_M1 && op <= ICONST_5) {
@@ -434,18 +451,19 @@ final class CodeEditor {
 
   /** Pushes a box from the JVM's cache: {@code Box.valueOf(v)}. */
   static InsnList valueOf(char type, long v) {
-    String owner = switch (type) {
-      case 'Z' -> "java/lang/Boolean";
-      case 'B' -> "java/lang/Byte";
-      case 'C' -> "java/lang/Character";
-      case 'S' -> "java/lang/Short";
-      case 'J' -> "java/lang/Long";
-      default -> "java/lang/Integer";
-    };
+    String owner =
+        switch (type) {
+          case 'Z' -> "java/lang/Boolean";
+          case 'B' -> "java/lang/Byte";
+          case 'C' -> "java/lang/Character";
+          case 'S' -> "java/lang/Short";
+          case 'J' -> "java/lang/Long";
+          default -> "java/lang/Integer";
+        };
     InsnList l = new InsnList();
     l.add(primitive(type, v));
-    l.add(new MethodInsnNode(INVOKESTATIC, owner, "valueOf", "(" + type + ")L" + owner + ";",
-        false));
+    l.add(
+        new MethodInsnNode(INVOKESTATIC, owner, "valueOf", "(" + type + ")L" + owner + ";", false));
     return l;
   }
 
@@ -465,21 +483,32 @@ final class CodeEditor {
     l.add(new VarInsnNode(ALOAD, TARGET));
     l.add(value);
     if (type == 'L') {
-      l.add(new MethodInsnNode(INVOKEVIRTUAL, "java/lang/reflect/Field", "set",
-          "(Ljava/lang/Object;Ljava/lang/Object;)V", false));
+      l.add(
+          new MethodInsnNode(
+              INVOKEVIRTUAL,
+              "java/lang/reflect/Field",
+              "set",
+              "(Ljava/lang/Object;Ljava/lang/Object;)V",
+              false));
     } else {
-      String suffix = switch (type) {
-        case 'Z' -> "Boolean";
-        case 'B' -> "Byte";
-        case 'C' -> "Char";
-        case 'S' -> "Short";
-        case 'I' -> "Int";
-        case 'J' -> "Long";
-        case 'F' -> "Float";
-        default -> "Double";
-      };
-      l.add(new MethodInsnNode(INVOKEVIRTUAL, "java/lang/reflect/Field", "set" + suffix,
-          "(Ljava/lang/Object;" + type + ")V", false));
+      String suffix =
+          switch (type) {
+            case 'Z' -> "Boolean";
+            case 'B' -> "Byte";
+            case 'C' -> "Char";
+            case 'S' -> "Short";
+            case 'I' -> "Int";
+            case 'J' -> "Long";
+            case 'F' -> "Float";
+            default -> "Double";
+          };
+      l.add(
+          new MethodInsnNode(
+              INVOKEVIRTUAL,
+              "java/lang/reflect/Field",
+              "set" + suffix,
+              "(Ljava/lang/Object;" + type + ")V",
+              false));
     }
     return l;
   }
@@ -497,8 +526,13 @@ final class CodeEditor {
   static InsnList allocate(int id, int k) {
     InsnList v = constant(k, "java/lang/reflect/Constructor");
     v.add(new InsnNode(ACONST_NULL));
-    v.add(new MethodInsnNode(INVOKEVIRTUAL, "java/lang/reflect/Constructor", "newInstance",
-        "([Ljava/lang/Object;)Ljava/lang/Object;", false));
+    v.add(
+        new MethodInsnNode(
+            INVOKEVIRTUAL,
+            "java/lang/reflect/Constructor",
+            "newInstance",
+            "([Ljava/lang/Object;)Ljava/lang/Object;",
+            false));
     return store(id, v);
   }
 
@@ -508,8 +542,13 @@ final class CodeEditor {
     l.add(new VarInsnNode(ALOAD, TABLE));
     l.add(new VarInsnNode(ALOAD, CONSTANTS));
     l.add(push(k));
-    l.add(new MethodInsnNode(INVOKESTATIC, Grammar.HOOKS_OWNER, Grammar.STEPS_METHOD,
-        Grammar.STEPS_DESCRIPTOR, false));
+    l.add(
+        new MethodInsnNode(
+            INVOKESTATIC,
+            Grammar.HOOKS_OWNER,
+            Grammar.STEPS_METHOD,
+            Grammar.STEPS_DESCRIPTOR,
+            false));
     return l;
   }
 
@@ -520,16 +559,19 @@ final class CodeEditor {
     if (elem == 'L') {
       l.add(new TypeInsnNode(ANEWARRAY, "java/lang/Object"));
     } else {
-      l.add(new IntInsnNode(NEWARRAY, switch (elem) {
-        case 'Z' -> T_BOOLEAN;
-        case 'B' -> T_BYTE;
-        case 'C' -> T_CHAR;
-        case 'S' -> T_SHORT;
-        case 'J' -> T_LONG;
-        case 'F' -> T_FLOAT;
-        case 'D' -> T_DOUBLE;
-        default -> T_INT;
-      }));
+      l.add(
+          new IntInsnNode(
+              NEWARRAY,
+              switch (elem) {
+                case 'Z' -> T_BOOLEAN;
+                case 'B' -> T_BYTE;
+                case 'C' -> T_CHAR;
+                case 'S' -> T_SHORT;
+                case 'J' -> T_LONG;
+                case 'F' -> T_FLOAT;
+                case 'D' -> T_DOUBLE;
+                default -> T_INT;
+              }));
     }
     return l;
   }

@@ -11,9 +11,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Reproducers of what fuzzing (and the checks around it) found, one test per finding, with the
- * input under {@code src/test/resources/org/codese/fuzz/findings/}. A new one stays {@code
- * @Disabled} until the core is fixed, so that the build stays green; once it passes, its input
- * also goes into the fuzz test's corpus directory, where every build replays it.
+ * input under {@code src/test/resources/org/codese/fuzz/findings/}. A new one stays
+ * {@code @Disabled} until the core is fixed, so that the build stays green; once it passes, its
+ * input also goes into the fuzz test's corpus directory, where every build replays it.
  */
 class FindingsTest {
 
@@ -42,13 +42,13 @@ class FindingsTest {
    * Finding 1: memory amplification. A 1,116-byte snapshot, with valid checksums and code inside
    * the restore grammar, creates eight {@code long[1 << 27]} arrays (8 GiB) under the default
    * limits: each array length is within {@code CodeseLimits.maxArrayLength} (2^27), and a
-   * zero-filled array costs no bytes of the file, so nothing bounds the memory a restore
-   * allocates by the size of the snapshot (or by {@code maxBytes}). With {@code -Xmx3g} the
-   * restore dies of {@code OutOfMemoryError}, which {@code LoadedSnapshot.restoreInto} then
-   * wraps in a {@code RestoreException}. Made by capturing {@code new Object[] {new long[0xABCDE],
-   * ...8 times}} (the length is emitted once) and replacing the int {@code 0xABCDE} by {@code
-   * 1 << 27}, then recomputing the checksums. Fixed on main by counting all arrays of a
-   * snapshot together against the array limit; the input is also in the fuzz corpus.
+   * zero-filled array costs no bytes of the file, so nothing bounds the memory a restore allocates
+   * by the size of the snapshot (or by {@code maxBytes}). With {@code -Xmx3g} the restore dies of
+   * {@code OutOfMemoryError}, which {@code LoadedSnapshot.restoreInto} then wraps in a {@code
+   * RestoreException}. Made by capturing {@code new Object[] {new long[0xABCDE], ...8 times}} (the
+   * length is emitted once) and replacing the int {@code 0xABCDE} by {@code 1 << 27}, then
+   * recomputing the checksums. Fixed on main by counting all arrays of a snapshot together against
+   * the array limit; the input is also in the fuzz corpus.
    */
   @Test
   void finding1ZeroFilledArraysAmplifyMemory() throws IOException {
@@ -75,8 +75,9 @@ class FindingsTest {
   @Test
   void finding2ObjectStreamClassRestoresBroken() throws Exception {
     Object descriptor;
-    try (java.io.ObjectInputStream in = new java.io.ObjectInputStream(
-        new java.io.ByteArrayInputStream(input("finding-2-object-stream-class.ser-data")))) {
+    try (java.io.ObjectInputStream in =
+        new java.io.ObjectInputStream(
+            new java.io.ByteArrayInputStream(input("finding-2-object-stream-class.ser-data")))) {
       descriptor = in.readObject();
     }
     org.junit.jupiter.api.Assertions.assertInstanceOf(java.io.ObjectStreamClass.class, descriptor);
@@ -84,12 +85,12 @@ class FindingsTest {
       // the fix on main: capture takes the descriptor; restore gives a working descriptor of the
       // same class, as ObjectInputStream reads one back (not lookup's own, JOSS 4.1)
       Object restored = Codese.fromBytes(Codese.toBytes(osc));
-      org.junit.jupiter.api.Assertions.assertEquals(int[].class,
-          ((java.io.ObjectStreamClass) restored).forClass());
+      org.junit.jupiter.api.Assertions.assertEquals(
+          int[].class, ((java.io.ObjectStreamClass) restored).forClass());
       org.junit.jupiter.api.Assertions.assertNotSame(
           java.io.ObjectStreamClass.lookupAny(int[].class), restored);
-      org.junit.jupiter.api.Assertions.assertArrayEquals(JdkSerFuzzTest.jdkBytes(osc),
-          JdkSerFuzzTest.jdkBytes(restored));
+      org.junit.jupiter.api.Assertions.assertArrayEquals(
+          JdkSerFuzzTest.jdkBytes(osc), JdkSerFuzzTest.jdkBytes(restored));
     }
   }
 }

@@ -18,9 +18,9 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * Tells how deep a fuzzing corpus gets: for each input of a snapshot or stream corpus (with its
- * checksums fixed, as the fuzz tests do), whether it restored or which exception rejected it.
- * Runs only when asked, with {@code -Dcodese.fuzz.stats=DIR} naming a corpus directory such as
- * {@code codese-core/.cifuzz-corpus/org.codese.fuzz.SnapshotFuzzTest/loadAndRestore}.
+ * checksums fixed, as the fuzz tests do), whether it restored or which exception rejected it. Runs
+ * only when asked, with {@code -Dcodese.fuzz.stats=DIR} naming a corpus directory such as {@code
+ * codese-core/.cifuzz-corpus/org.codese.fuzz.SnapshotFuzzTest/loadAndRestore}.
  */
 @EnabledIfSystemProperty(named = "codese.fuzz.stats", matches = ".+")
 class FuzzCorpusStatsTest {
@@ -53,7 +53,8 @@ class FuzzCorpusStatsTest {
       counts.merge(outcome, 1, Integer::sum);
     }
     System.out.println("corpus " + dir + ": " + files.size() + " inputs");
-    counts.entrySet().stream().sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
+    counts.entrySet().stream()
+        .sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
         .forEach(e -> System.out.println(String.format("%6d  %s", e.getValue(), e.getKey())));
   }
 

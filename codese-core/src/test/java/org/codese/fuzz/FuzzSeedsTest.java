@@ -26,9 +26,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
- * Writes the seed inputs of the fuzz tests, valid snapshots, streams and JDK {@code .ser} data
- * made from the sample graphs and small JDK collections, into the corpus directories that
- * jazzer-junit replays. Runs only when asked:
+ * Writes the seed inputs of the fuzz tests, valid snapshots, streams and JDK {@code .ser} data made
+ * from the sample graphs and small JDK collections, into the corpus directories that jazzer-junit
+ * replays. Runs only when asked:
  *
  * <pre>
  * mvn -B -pl codese-core test -Dtest=FuzzSeedsTest \
@@ -152,8 +152,17 @@ class FuzzSeedsTest {
   @Test
   void writeJdkSerSeeds() throws IOException {
     Path d = dir("JdkSerFuzzTestInputs/convertRoundTrip");
-    String[] names = {"tree1", "tree12", "jdkcollections", "arraylist", "hashmap", "treemap",
-        "linkedlist", "ints", "strings"};
+    String[] names = {
+      "tree1",
+      "tree12",
+      "jdkcollections",
+      "arraylist",
+      "hashmap",
+      "treemap",
+      "linkedlist",
+      "ints",
+      "strings"
+    };
     List<Object> graphs = JdkSerFuzzTest.seedGraphs();
     assertEquals(names.length, graphs.size());
     for (int i = 0; i < names.length; i++) {

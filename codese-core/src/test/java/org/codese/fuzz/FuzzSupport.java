@@ -11,9 +11,9 @@ import java.util.concurrent.TimeoutException;
 import org.codese.testkit.Checksums;
 
 /**
- * What the fuzz tests share: running one input under a time limit, the rule for what may escape
- * (an {@link IOException} and nothing else), and re-framing of mutated inputs so that they pass
- * the checksums and reach the deeper checks.
+ * What the fuzz tests share: running one input under a time limit, the rule for what may escape (an
+ * {@link IOException} and nothing else), and re-framing of mutated inputs so that they pass the
+ * checksums and reach the deeper checks.
  *
  * <p>The checksum fixing only uses the file layout documented in {@code
  * org.codese.format.SnapshotFile}: magic (4), version (2), five sections of tag (1), length (4),
@@ -31,11 +31,12 @@ final class FuzzSupport {
   private FuzzSupport() {}
 
   private static ExecutorService newWorker() {
-    return Executors.newSingleThreadExecutor(r -> {
-      Thread t = new Thread(r, "codese-fuzz-trial");
-      t.setDaemon(true);
-      return t;
-    });
+    return Executors.newSingleThreadExecutor(
+        r -> {
+          Thread t = new Thread(r, "codese-fuzz-trial");
+          t.setDaemon(true);
+          return t;
+        });
   }
 
   /** A finding: the input took longer than the time limit. */
@@ -49,9 +50,9 @@ final class FuzzSupport {
   }
 
   /**
-   * Runs {@code trial} on a worker thread under the time limit. Returns normally when it
-   * returns or throws an {@link IOException} (a typed rejection); rethrows, unchanged, anything
-   * else it throws (a finding), throws an AssertionError for an IOException caused by a {@link
+   * Runs {@code trial} on a worker thread under the time limit. Returns normally when it returns or
+   * throws an {@link IOException} (a typed rejection); rethrows, unchanged, anything else it throws
+   * (a finding), throws an AssertionError for an IOException caused by a {@link
    * VirtualMachineError} (an {@code OutOfMemoryError} caught and wrapped is still a finding), and
    * throws a {@link HangFinding} when it runs out of time.
    *
@@ -61,10 +62,12 @@ final class FuzzSupport {
    */
   static synchronized <T> T run(String what, Callable<T> trial) {
     Thread[] running = new Thread[1];
-    Future<T> f = worker.submit(() -> {
-      running[0] = Thread.currentThread();
-      return trial.call();
-    });
+    Future<T> f =
+        worker.submit(
+            () -> {
+              running[0] = Thread.currentThread();
+              return trial.call();
+            });
     try {
       return f.get(TIME_LIMIT_SECONDS, TimeUnit.SECONDS);
     } catch (ExecutionException e) {
@@ -74,8 +77,8 @@ final class FuzzSupport {
           if (c instanceof VirtualMachineError) {
             // an OutOfMemoryError or StackOverflowError happened, even if it was then reported
             // as an IOException: the JVM was in trouble, and other threads may have failed
-            throw new AssertionError(what + ": " + c + " reported as " + cause.getClass()
-                .getName(), cause);
+            throw new AssertionError(
+                what + ": " + c + " reported as " + cause.getClass().getName(), cause);
           }
         }
         return null;
@@ -104,7 +107,9 @@ final class FuzzSupport {
     Checksums.fix(b, start, end);
   }
 
-  /** @return a copy of a snapshot with its checksums fixed */
+  /**
+   * @return a copy of a snapshot with its checksums fixed
+   */
   static byte[] fixedSnapshot(byte[] data) {
     return Checksums.fixed(data);
   }

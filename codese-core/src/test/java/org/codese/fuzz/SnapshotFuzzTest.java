@@ -29,11 +29,13 @@ class SnapshotFuzzTest {
   }
 
   private static void tryLoad(byte[] bytes) {
-    FuzzSupport.run("Codese.load + restore", () -> {
-      try (Snapshot s = Codese.load(bytes)) {
-        s.restore();
-        return s.restore(2);
-      }
-    });
+    FuzzSupport.run(
+        "Codese.load + restore",
+        () -> {
+          try (Snapshot s = Codese.load(bytes)) {
+            s.restore();
+            return s.restore(2);
+          }
+        });
   }
 }

@@ -29,24 +29,26 @@ class StreamFuzzTest {
   }
 
   private static void tryRead(byte[] bytes) {
-    FuzzSupport.run("CodeseInputStream", () -> {
-      try (CodeseInputStream in = new CodeseInputStream(new ByteArrayInputStream(bytes))) {
-        for (int i = 0; i < MAX_ITEMS; i++) {
-          try {
-            in.readObject();
-          } catch (OptionalDataException e) {
-            if (e.eof) {
-              return null;
+    FuzzSupport.run(
+        "CodeseInputStream",
+        () -> {
+          try (CodeseInputStream in = new CodeseInputStream(new ByteArrayInputStream(bytes))) {
+            for (int i = 0; i < MAX_ITEMS; i++) {
+              try {
+                in.readObject();
+              } catch (OptionalDataException e) {
+                if (e.eof) {
+                  return null;
+                }
+                // the primitive data before the next object: read a little, skip the rest
+                in.readFully(new byte[Math.min(e.length, 64)]);
+                in.skipBytes(e.length - Math.min(e.length, 64));
+              } catch (EOFException e) {
+                return null;
+              }
             }
-            // the primitive data before the next object: read a little, skip the rest
-            in.readFully(new byte[Math.min(e.length, 64)]);
-            in.skipBytes(e.length - Math.min(e.length, 64));
-          } catch (EOFException e) {
             return null;
           }
-        }
-        return null;
-      }
-    });
+        });
   }
 }

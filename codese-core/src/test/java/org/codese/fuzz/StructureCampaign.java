@@ -91,8 +91,12 @@ public final class StructureCampaign {
             replay.add(args[++i]);
           }
         }
-        default -> throw new IllegalArgumentException("unknown option " + args[i]
-            + "; see the class comment of " + StructureCampaign.class.getName());
+        default ->
+            throw new IllegalArgumentException(
+                "unknown option "
+                    + args[i]
+                    + "; see the class comment of "
+                    + StructureCampaign.class.getName());
       }
     }
     if (!replay.isEmpty()) {
@@ -115,8 +119,11 @@ public final class StructureCampaign {
       System.exit(supervise(args, until, dir, seed));
     }
     if (!ManagementFactory.getRuntimeMXBean().getInputArguments().contains(FULL_TRACES)) {
-      System.out.println("warning: run with " + FULL_TRACES + ", or the JIT drops the stack traces"
-          + " of frequent exceptions and findings cannot be told apart");
+      System.out.println(
+          "warning: run with "
+              + FULL_TRACES
+              + ", or the JIT drops the stack traces"
+              + " of frequent exceptions and findings cannot be told apart");
     }
     if (System.getProperty("codese.fuzz.timeLimitSeconds") == null) {
       // a hang costs this long plus a JVM restart; inputs that restore take milliseconds
@@ -142,7 +149,9 @@ public final class StructureCampaign {
     System.exit(status);
   }
 
-  /** @return the bytes of input {@code i} of campaign {@code seed} */
+  /**
+   * @return the bytes of input {@code i} of campaign {@code seed}
+   */
   static byte[] input(long seed, long i) {
     SplittableRandom r = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + i * 0xBF58476D1CE4E5B9L);
     byte[] b = new byte[8 + r.nextInt(248)];
@@ -154,19 +163,23 @@ public final class StructureCampaign {
     this.end = end;
     StructureHarness h = StructureHarness.shared();
     long start = System.nanoTime();
-    long deadline = until < 0 ? Long.MAX_VALUE
-        : start + (until - System.currentTimeMillis()) * 1_000_000L;
+    long deadline =
+        until < 0 ? Long.MAX_VALUE : start + (until - System.currentTimeMillis()) * 1_000_000L;
     long lastReport = start;
     long done = 0;
-    System.out.printf("structure fuzz: seed %d, inputs %d..%d, JDK %s, %d seeds, results in %s%n",
+    System.out.printf(
+        "structure fuzz: seed %d, inputs %d..%d, JDK %s, %d seeds, results in %s%n",
         seed, from, end - 1, Runtime.version(), h.mutator().seeds().size(), dir);
     long i = from;
     int status = 0;
     // the input under way, in a file mapping that survives a crash of this JVM
     java.nio.MappedByteBuffer current;
-    try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(
-        dir.resolve("current-input"), java.nio.file.StandardOpenOption.CREATE,
-        java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE)) {
+    try (java.nio.channels.FileChannel ch =
+        java.nio.channels.FileChannel.open(
+            dir.resolve("current-input"),
+            java.nio.file.StandardOpenOption.CREATE,
+            java.nio.file.StandardOpenOption.READ,
+            java.nio.file.StandardOpenOption.WRITE)) {
       current = ch.map(java.nio.channels.FileChannel.MapMode.READ_WRITE, 0, 8);
     }
     startWatchdog(current);
@@ -179,9 +192,16 @@ public final class StructureCampaign {
         r = h.runInput(in);
       } catch (Throwable t) {
         // the harness itself failed: the JVM was damaged by this input or an earlier one
-        r = new StructureHarness.Report("?", List.of(), new byte[0], List.of(),
-            List.of(new StructureHarness.Finding("I1", "I1 the harness failed", "running the"
-                + " input threw " + t, t)), true);
+        r =
+            new StructureHarness.Report(
+                "?",
+                List.of(),
+                new byte[0],
+                List.of(),
+                List.of(
+                    new StructureHarness.Finding(
+                        "I1", "I1 the harness failed", "running the" + " input threw " + t, t)),
+                true);
       }
       record(r, in, i);
       i++;
@@ -197,19 +217,24 @@ public final class StructureCampaign {
       if (now - lastReport > 10_000_000_000L) {
         lastReport = now;
         save(i);
-        System.out.printf("%,d inputs (next %d), %.0f exec/s, %d distinct findings%n", done, i,
-            done / ((now - start) / 1e9), findings());
+        System.out.printf(
+            "%,d inputs (next %d), %.0f exec/s, %d distinct findings%n",
+            done, i, done / ((now - start) / 1e9), findings());
       }
     }
     save(i);
     current.putLong(0, -1);
     double secs = (System.nanoTime() - start) / 1e9;
-    System.out.printf("%nran %,d inputs in %.1f s: %.0f exec/s (each input is two passes)%n",
+    System.out.printf(
+        "%nran %,d inputs in %.1f s: %.0f exec/s (each input is two passes)%n",
         done, secs, done / secs);
     print();
     if (status == FATAL) {
-      System.out.println("fatal finding at input " + (i - 1) + "; the JVM must be restarted"
-          + " (use --supervise, or --resume)");
+      System.out.println(
+          "fatal finding at input "
+              + (i - 1)
+              + "; the JVM must be restarted"
+              + " (use --supervise, or --resume)");
     }
     return status;
   }
@@ -225,15 +250,28 @@ public final class StructureCampaign {
     for (StructureHarness.Finding f : r.findings()) {
       long n = add("finding " + f.signature(), 1);
       if (n <= KEEP_PER_SIGNATURE) {
-        String base = f.invariant() + "-" + Integer.toHexString(f.signature().hashCode()) + "-"
-            + seed + "-" + i;
+        String base =
+            f.invariant()
+                + "-"
+                + Integer.toHexString(f.signature().hashCode())
+                + "-"
+                + seed
+                + "-"
+                + i;
         Path d = dir.resolve("findings");
         Files.write(d.resolve(base + ".choices"), in);
         Files.write(d.resolve(base + ".cdse"), r.snapshot());
         Files.writeString(d.resolve(base + ".txt"), describe(f, r, i), StandardCharsets.UTF_8);
         if (n == 1) {
-          System.out.println("NEW FINDING " + f.signature() + "\n    " + f.detail()
-              + "\n    input " + i + " -> " + d.resolve(base + ".cdse"));
+          System.out.println(
+              "NEW FINDING "
+                  + f.signature()
+                  + "\n    "
+                  + f.detail()
+                  + "\n    input "
+                  + i
+                  + " -> "
+                  + d.resolve(base + ".cdse"));
         }
       }
     }
@@ -266,37 +304,49 @@ public final class StructureCampaign {
   private void startWatchdog(java.nio.MappedByteBuffer current) {
     Thread main = Thread.currentThread();
     long limit = (2 * FuzzSupport.TIME_LIMIT_SECONDS + 30) * 1_000_000_000L;
-    Thread w = new Thread(() -> {
-      while (true) {
-        try {
-          Thread.sleep(5_000);
-        } catch (InterruptedException e) {
-          return;
-        }
-        if (System.nanoTime() - heartbeat > limit) {
-          long i = current.getLong(0);
-          StringBuilder st = new StringBuilder();
-          for (StackTraceElement e : main.getStackTrace()) {
-            st.append("\tat ").append(e).append('\n');
-          }
-          try {
-            String base = "I4-stuck-" + seed + "-" + i;
-            Path d = dir.resolve("findings");
-            Files.write(d.resolve(base + ".choices"), input(seed, i));
-            Files.writeString(d.resolve(base + ".txt"), "invariant: I4\nsignature: I4 the"
-                + " driver was stuck\ndetail: no progress for " + limit / 1_000_000_000L
-                + " s on input " + i + " of seed " + seed + "; the main thread was at:\n" + st);
-            add("finding I4 the driver was stuck", 1);
-            save(i + 1);
-          } catch (IOException | RuntimeException e) {
-            // nothing more can be done; the supervisor restarts from the last saved progress
-          }
-          System.out.println("watchdog: no progress on input " + i + "; ending this JVM");
-          System.out.flush();
-          Runtime.getRuntime().halt(FATAL);
-        }
-      }
-    }, "codese-fuzz-watchdog");
+    Thread w =
+        new Thread(
+            () -> {
+              while (true) {
+                try {
+                  Thread.sleep(5_000);
+                } catch (InterruptedException e) {
+                  return;
+                }
+                if (System.nanoTime() - heartbeat > limit) {
+                  long i = current.getLong(0);
+                  StringBuilder st = new StringBuilder();
+                  for (StackTraceElement e : main.getStackTrace()) {
+                    st.append("\tat ").append(e).append('\n');
+                  }
+                  try {
+                    String base = "I4-stuck-" + seed + "-" + i;
+                    Path d = dir.resolve("findings");
+                    Files.write(d.resolve(base + ".choices"), input(seed, i));
+                    Files.writeString(
+                        d.resolve(base + ".txt"),
+                        "invariant: I4\nsignature: I4 the"
+                            + " driver was stuck\ndetail: no progress for "
+                            + limit / 1_000_000_000L
+                            + " s on input "
+                            + i
+                            + " of seed "
+                            + seed
+                            + "; the main thread was at:\n"
+                            + st);
+                    add("finding I4 the driver was stuck", 1);
+                    save(i + 1);
+                  } catch (IOException | RuntimeException e) {
+                    // nothing more can be done; the supervisor restarts from the last saved
+                    // progress
+                  }
+                  System.out.println("watchdog: no progress on input " + i + "; ending this JVM");
+                  System.out.flush();
+                  Runtime.getRuntime().halt(FATAL);
+                }
+              }
+            },
+            "codese-fuzz-watchdog");
     w.setDaemon(true);
     w.start();
   }
@@ -327,11 +377,13 @@ public final class StructureCampaign {
     try (var w = Files.newBufferedWriter(tmp)) {
       p.store(w, "structure fuzz, seed " + seed + ", JDK " + Runtime.version());
     }
-    Files.move(tmp, dir.resolve("counts.properties"),
-        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    Files.move(
+        tmp, dir.resolve("counts.properties"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
   }
 
-  /** @return {next, end} from the saved progress, -1 where there is none */
+  /**
+   * @return {next, end} from the saved progress, -1 where there is none
+   */
   private long[] load() throws IOException {
     Path f = dir.resolve("counts.properties");
     if (!Files.exists(f)) {
@@ -346,14 +398,15 @@ public final class StructureCampaign {
         counts.put(k, Long.parseLong(p.getProperty(k)));
       }
     }
-    return new long[] {Long.parseLong(p.getProperty("next", "-1")),
-        Long.parseLong(p.getProperty("end", "-1"))};
+    return new long[] {
+      Long.parseLong(p.getProperty("next", "-1")), Long.parseLong(p.getProperty("end", "-1"))
+    };
   }
 
   /**
-   * Runs this driver in child JVMs with the same flags until the run is done: after a fatal
-   * finding the next child resumes at the next input; after the JVM itself crashed (a signal), the
-   * input under way is recorded as a finding and skipped.
+   * Runs this driver in child JVMs with the same flags until the run is done: after a fatal finding
+   * the next child resumes at the next input; after the JVM itself crashed (a signal), the input
+   * under way is recorded as a finding and skipped.
    */
   private static int supervise(String[] args, long until, Path dir, long seed) throws Exception {
     List<String> base = new ArrayList<>();
@@ -395,8 +448,8 @@ public final class StructureCampaign {
       if (status == 0) {
         return 0;
       }
-      System.out.println("supervisor: restarting after a fatal finding (" + (restarts + 1)
-          + " restarts)");
+      System.out.println(
+          "supervisor: restarting after a fatal finding (" + (restarts + 1) + " restarts)");
     }
   }
 
@@ -418,9 +471,19 @@ public final class StructureCampaign {
     String base = "I5-jvm-crash-" + seed + "-" + i;
     Path findings = dir.resolve("findings");
     Files.write(findings.resolve(base + ".choices"), input(seed, i));
-    Files.writeString(findings.resolve(base + ".txt"), "invariant: I5\nsignature: I5 the JVM"
-        + " crashed\ndetail: the JVM running input " + i + " of seed " + seed + " exited with"
-        + " status " + status + "; see " + findings.resolve("hs_err_pid" + pid + ".log") + "\n");
+    Files.writeString(
+        findings.resolve(base + ".txt"),
+        "invariant: I5\nsignature: I5 the JVM"
+            + " crashed\ndetail: the JVM running input "
+            + i
+            + " of seed "
+            + seed
+            + " exited with"
+            + " status "
+            + status
+            + "; see "
+            + findings.resolve("hs_err_pid" + pid + ".log")
+            + "\n");
     Files.writeString(dir.resolve("crashed-input"), Long.toString(i));
     StructureCampaign c = new StructureCampaign(dir, seed);
     long[] progress = c.load();
@@ -428,8 +491,13 @@ public final class StructureCampaign {
     c.add("executions", 1);
     c.add("finding I5 the JVM crashed", 1);
     c.save(i + 1);
-    System.out.println("supervisor: the JVM crashed (status " + status + ") on input " + i
-        + "; recorded in " + findings.resolve(base + ".txt"));
+    System.out.println(
+        "supervisor: the JVM crashed (status "
+            + status
+            + ") on input "
+            + i
+            + "; recorded in "
+            + findings.resolve(base + ".txt"));
     return true;
   }
 
@@ -440,12 +508,13 @@ public final class StructureCampaign {
       return;
     }
     long i = Long.parseLong(Files.readString(marker).trim());
-    StructureMutator.Mutant m = StructureHarness.shared().mutator().mutate(
-        new Choices(input(seed, i)));
+    StructureMutator.Mutant m =
+        StructureHarness.shared().mutator().mutate(new Choices(input(seed, i)));
     Path base = dir.resolve("findings").resolve("I5-jvm-crash-" + seed + "-" + i);
     Files.write(base.resolveSibling(base.getFileName() + ".cdse"), m.bytes());
-    Files.writeString(base.resolveSibling(base.getFileName() + ".txt"), "seed " + m.seed()
-        + ", mutations:\n  " + String.join("\n  ", m.log()) + "\n",
+    Files.writeString(
+        base.resolveSibling(base.getFileName() + ".txt"),
+        "seed " + m.seed() + ", mutations:\n  " + String.join("\n  ", m.log()) + "\n",
         java.nio.file.StandardOpenOption.APPEND);
     Files.delete(marker);
   }
@@ -457,10 +526,10 @@ public final class StructureCampaign {
       byte[] b = Files.readAllBytes(Path.of(f));
       // a snapshot starts with the magic "CDSE"; anything else is an input of choices (.choices
       // files, Jazzer's crash-* files, the regression corpus)
-      boolean snapshot = b.length >= 4 && (b[0] & 0xFF) == 'C' && b[1] == 'D' && b[2] == 'S'
-          && b[3] == 'E';
-      StructureHarness.Report r = snapshot
-          ? h.run(Path.of(f).getFileName().toString(), List.of(), b) : h.runInput(b);
+      boolean snapshot =
+          b.length >= 4 && (b[0] & 0xFF) == 'C' && b[1] == 'D' && b[2] == 'S' && b[3] == 'E';
+      StructureHarness.Report r =
+          snapshot ? h.run(Path.of(f).getFileName().toString(), List.of(), b) : h.runInput(b);
       System.out.println("== " + f);
       System.out.println(r.describe());
       for (StructureHarness.Finding x : r.findings()) {
@@ -494,8 +563,8 @@ public final class StructureCampaign {
     }
     String target = signature != null ? signature : want.isEmpty() ? null : want.get(0);
     if (target == null || !want.contains(target)) {
-      System.out.println("finding " + target + " does not reproduce in " + file + "; it gives "
-          + want);
+      System.out.println(
+          "finding " + target + " does not reproduce in " + file + "; it gives " + want);
       return;
     }
     System.out.println("keeping " + target + " (" + best.length + " bytes)");

@@ -70,24 +70,37 @@ class StructureFindingsTest {
     List<Entry> open = index("open.tsv");
     entries.addAll(open);
     for (Entry e : entries) {
-      tests.add(DynamicTest.dynamicTest(e.file() + " (" + e.invariant() + ")", () -> {
-        Assumptions.assumeFalse(mode.equals("fixed") && open.contains(e),
-            "not fixed yet (open.tsv): " + e.what());
-        StructureHarness.Report r = StructureHarness.shared().run(e.file(), List.of(),
-            resource(e.file()));
-        List<String> signatures = new ArrayList<>();
-        for (StructureHarness.Finding f : r.findings()) {
-          signatures.add(f.signature());
-        }
-        if (mode.equals("fixed")) {
-          assertTrue(r.findings().isEmpty(), e.what() + " still happens:\n" + r.describe());
-        } else {
-          Assumptions.assumeTrue(e.jdk().equals("any") || e.jdk().equals(feature),
-              "recorded on JDK " + e.jdk());
-          assertTrue(signatures.contains(e.signature()), "no longer shows " + e.signature()
-              + " (" + e.what() + "); it gives " + signatures + "\n" + r.describe());
-        }
-      }));
+      tests.add(
+          DynamicTest.dynamicTest(
+              e.file() + " (" + e.invariant() + ")",
+              () -> {
+                Assumptions.assumeFalse(
+                    mode.equals("fixed") && open.contains(e),
+                    "not fixed yet (open.tsv): " + e.what());
+                StructureHarness.Report r =
+                    StructureHarness.shared().run(e.file(), List.of(), resource(e.file()));
+                List<String> signatures = new ArrayList<>();
+                for (StructureHarness.Finding f : r.findings()) {
+                  signatures.add(f.signature());
+                }
+                if (mode.equals("fixed")) {
+                  assertTrue(r.findings().isEmpty(), e.what() + " still happens:\n" + r.describe());
+                } else {
+                  Assumptions.assumeTrue(
+                      e.jdk().equals("any") || e.jdk().equals(feature),
+                      "recorded on JDK " + e.jdk());
+                  assertTrue(
+                      signatures.contains(e.signature()),
+                      "no longer shows "
+                          + e.signature()
+                          + " ("
+                          + e.what()
+                          + "); it gives "
+                          + signatures
+                          + "\n"
+                          + r.describe());
+                }
+              }));
     }
     return tests.stream();
   }

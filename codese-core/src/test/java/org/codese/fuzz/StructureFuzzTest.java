@@ -94,30 +94,32 @@ class StructureFuzzTest {
     Canaries c = StructureHarness.shared().canaries();
     sun.misc.Unsafe u = unsafe();
     Canaries.Before before = c.before();
-    u.putBoolean(Boolean.TRUE, u.objectFieldOffset(Boolean.class.getDeclaredField("value")),
-        false);
-    u.putInt(Integer.valueOf(7), u.objectFieldOffset(Integer.class.getDeclaredField("value")),
-        1337);
+    u.putBoolean(Boolean.TRUE, u.objectFieldOffset(Boolean.class.getDeclaredField("value")), false);
+    u.putInt(
+        Integer.valueOf(7), u.objectFieldOffset(Integer.class.getDeclaredField("value")), 1337);
     u.putInt("interned", u.objectFieldOffset(String.class.getDeclaredField("hash")), 5);
     u.putLong(TimeUnit.SECONDS, u.objectFieldOffset(TimeUnit.class.getDeclaredField("scale")), 1);
     Field code = StructureSeeds.CanaryEnum.class.getDeclaredField("code");
     u.putInt(StructureSeeds.CanaryEnum.A, u.objectFieldOffset(code), 99);
     ObjectStreamClass osc = ObjectStreamClass.lookupAny(StructureSeeds.NonSerial.class);
-    u.putBoolean(osc, u.objectFieldOffset(ObjectStreamClass.class
-        .getDeclaredField("serializable")), true);
+    u.putBoolean(
+        osc, u.objectFieldOffset(ObjectStreamClass.class.getDeclaredField("serializable")), true);
     CanaryFlags.initRan(StructureSeeds.INIT_CANARY_PLAIN);
     CanaryFlags.codeRan("CtorCanary.<init>");
     System.setProperty("codese.fuzz.selftest", "x");
     Path file = c.home().resolve("java0.log");
     Files.writeString(file, "x");
     CountDownLatch release = new CountDownLatch(1);
-    Thread t = new Thread(() -> {
-      try {
-        release.await();
-      } catch (InterruptedException ignored) {
-        // ends
-      }
-    }, "selftest-thread");
+    Thread t =
+        new Thread(
+            () -> {
+              try {
+                release.await();
+              } catch (InterruptedException ignored) {
+                // ends
+              }
+            },
+            "selftest-thread");
     t.start();
     List<Canaries.Violation> v;
     try {
@@ -131,23 +133,31 @@ class StructureFuzzTest {
     for (Canaries.Violation x : v) {
       keys.add(x.key());
     }
-    for (String expected : List.of("I1 write into Boolean cache: field Boolean.value",
-        "I1 Boolean.TRUE/FALSE value", "I1 write into Integer cache: field Integer.value",
-        "I1 Integer.valueOf(7) value", "I1 write into interned literal: field String.hash",
-        "I1 interned literal contents", "I1 TimeUnit.SECONDS.toNanos",
-        "I1 write into application enum constant: field CanaryEnum.code",
-        "I1 application enum constant fields",
-        "I1 write into ObjectStreamClass descriptor: field ObjectStreamClass.serializable",
-        "I2 static initialiser ran: " + StructureSeeds.INIT_CANARY_PLAIN,
-        "I3 code of a non-Serializable class ran: CtorCanary.<init>",
-        "I3 system property changed: codese.fuzz.selftest",
-        "I3 non-daemon thread started: selftest-thread")) {
+    for (String expected :
+        List.of(
+            "I1 write into Boolean cache: field Boolean.value",
+            "I1 Boolean.TRUE/FALSE value",
+            "I1 write into Integer cache: field Integer.value",
+            "I1 Integer.valueOf(7) value",
+            "I1 write into interned literal: field String.hash",
+            "I1 interned literal contents",
+            "I1 TimeUnit.SECONDS.toNanos",
+            "I1 write into application enum constant: field CanaryEnum.code",
+            "I1 application enum constant fields",
+            "I1 write into ObjectStreamClass descriptor: field ObjectStreamClass.serializable",
+            "I2 static initialiser ran: " + StructureSeeds.INIT_CANARY_PLAIN,
+            "I3 code of a non-Serializable class ran: CtorCanary.<init>",
+            "I3 system property changed: codese.fuzz.selftest",
+            "I3 non-daemon thread started: selftest-thread")) {
       assertTrue(keys.contains(expected), "missing " + expected + " in " + keys);
     }
     assertTrue(keys.stream().anyMatch(k -> k.startsWith("I3 file created:")), keys.toString());
-    assertTrue(Boolean.TRUE.booleanValue() && Integer.valueOf(7) == 7
-        && TimeUnit.SECONDS.toNanos(1) == 1_000_000_000L
-        && StructureSeeds.CanaryEnum.A.code() == 1 && "interned".hashCode() == new String("interned".toCharArray()).hashCode(),
+    assertTrue(
+        Boolean.TRUE.booleanValue()
+            && Integer.valueOf(7) == 7
+            && TimeUnit.SECONDS.toNanos(1) == 1_000_000_000L
+            && StructureSeeds.CanaryEnum.A.code() == 1
+            && "interned".hashCode() == new String("interned".toCharArray()).hashCode(),
         "not repaired");
     assertTrue(!Files.exists(file), "created file not removed");
     assertEquals(null, System.getProperty("codese.fuzz.selftest"));

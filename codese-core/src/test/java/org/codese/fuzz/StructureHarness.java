@@ -29,8 +29,8 @@ import org.codese.program.ClassEntry;
  * mutated snapshot (from {@link StructureMutator}, or a file); it is loaded and restored twice,
  * with default options and under the allow-list filter {@code java.lang.*;java.util.*;!*}, each
  * time on a worker thread under {@link FuzzSupport}'s time limit, with the {@link Canaries}
- * compared before and after. A pass ends well with a restore, or with a typed rejection: an
- * {@link IOException} ({@code CorruptSnapshotException}, {@code UnsafeSnapshotException}, {@code
+ * compared before and after. A pass ends well with a restore, or with a typed rejection: an {@link
+ * IOException} ({@code CorruptSnapshotException}, {@code UnsafeSnapshotException}, {@code
  * ClassMismatchException}, {@code InvalidClassException}, {@code InvalidObjectException}, a {@code
  * RestoreException} caused by an IOException, or the IOException a class's own {@code readObject}
  * threw), or with an exception thrown by a class's own serialization method (as {@code
@@ -39,35 +39,35 @@ import org.codese.program.ClassEntry;
  *
  * <ul>
  *   <li>I1, I2, I3: a canary changed; I2 also a snapshot that loaded although its generated code
- *       refers to a class no class entry names, a canary class loaded that no class entry names,
- *       or one initialised while the snapshot was checked (the {@code Serializable} canary only
- *       before the filter accepted it, as {@code ObjectInputStream} initialises a class once its
- *       filter accepted it; the other at any time); I3 also a
- *       restored graph that holds an object of a class that is not {@code Serializable};
+ *       refers to a class no class entry names, a canary class loaded that no class entry names, or
+ *       one initialised while the snapshot was checked (the {@code Serializable} canary only before
+ *       the filter accepted it, as {@code ObjectInputStream} initialises a class once its filter
+ *       accepted it; the other at any time); I3 also a restored graph that holds an object of a
+ *       class that is not {@code Serializable};
  *   <li>I4: no answer within the time limit (fatal: the worker cannot be stopped), an {@code
- *       OutOfMemoryError}, more memory
- *       allocated than the default limits allow for the table, or more generated classes accepted
- *       than the objects could need;
- *   <li>I5: a snapshot that loaded with {@code max_stack} or {@code max_locals} beyond what its code
- *       needs; any other exception: one that is not an IOException, or a {@code RestoreException}
- *       or other IOException (but a {@code ClassMismatchException}, whose cause is the class
- *       loader's) whose cause was thrown in Codese or in generated code ({@code
- *       NullPointerException}, {@code
- *       ClassCastException}, {@code InstantiationError}, {@code NoClassDefFoundError}, {@code
- *       IllegalAccessError}, {@code BootstrapMethodError}, {@code StackOverflowError}, {@code
- *       ArrayStoreException}, {@code ArrayIndexOutOfBoundsException}, {@code
- *       IllegalArgumentException} from reflection, ...).
+ *       OutOfMemoryError}, more memory allocated than the default limits allow for the table, or
+ *       more generated classes accepted than the objects could need;
+ *   <li>I5: a snapshot that loaded with {@code max_stack} or {@code max_locals} beyond what its
+ *       code needs; any other exception: one that is not an IOException, or a {@code
+ *       RestoreException} or other IOException (but a {@code ClassMismatchException}, whose cause
+ *       is the class loader's) whose cause was thrown in Codese or in generated code ({@code
+ *       NullPointerException}, {@code ClassCastException}, {@code InstantiationError}, {@code
+ *       NoClassDefFoundError}, {@code IllegalAccessError}, {@code BootstrapMethodError}, {@code
+ *       StackOverflowError}, {@code ArrayStoreException}, {@code ArrayIndexOutOfBoundsException},
+ *       {@code IllegalArgumentException} from reflection, ...).
  * </ul>
  */
 final class StructureHarness implements AutoCloseable {
   /** The allow-list filter of the second pass. */
   static final ObjectInputFilter ALLOW_LIST =
       ObjectInputFilter.Config.createFilter("java.lang.*;java.util.*;!*");
+
   /**
    * A pass slower than this is counted by the campaign, not reported as a finding: on a shared
    * machine, a cold JVM or a busy core takes seconds for what takes milliseconds.
    */
   static final long SLOW_MILLIS = Long.getLong("codese.fuzz.slowMillis", 3_000);
+
   /** Bytes a restore may allocate: every array element the default limits allow, and slack. */
   static final long ALLOCATION_LIMIT = 8L * (1 << 27) + (256L << 20);
 
@@ -78,8 +78,13 @@ final class StructureHarness implements AutoCloseable {
   record Pass(String name, String outcome, long nanos, long allocated) {}
 
   /** Everything about one input. */
-  record Report(String seed, List<String> log, byte[] snapshot, List<Pass> passes,
-      List<Finding> findings, boolean fatal) {
+  record Report(
+      String seed,
+      List<String> log,
+      byte[] snapshot,
+      List<Pass> passes,
+      List<Finding> findings,
+      boolean fatal) {
     String describe() {
       StringBuilder s = new StringBuilder();
       for (Finding f : findings) {
@@ -118,7 +123,9 @@ final class StructureHarness implements AutoCloseable {
     mutator = new StructureMutator(List.copyOf(seeds), StructureHarness.class.getClassLoader());
   }
 
-  /** @return the harness of this JVM, made on first use (JUnit and Jazzer share it) */
+  /**
+   * @return the harness of this JVM, made on first use (JUnit and Jazzer share it)
+   */
   static synchronized StructureHarness shared() throws IOException {
     if (shared == null) {
       StructureHarness h = new StructureHarness();
@@ -174,22 +181,38 @@ final class StructureHarness implements AutoCloseable {
       oversizedFrames(f, findings);
     }
     if (canaries.leakedThreads() > 20) {
-      findings.add(new Finding("I3", "I3 too many leaked threads", canaries.leakedThreads()
-          + " non-daemon threads started by inputs are alive; restart the JVM", null));
+      findings.add(
+          new Finding(
+              "I3",
+              "I3 too many leaked threads",
+              canaries.leakedThreads()
+                  + " non-daemon threads started by inputs are alive; restart the JVM",
+              null));
       fatal = true;
     }
     return new Report(seed, log, snapshot, passes, findings, fatal);
   }
 
   /** What one attempt on the worker thread gave. */
-  private record Attempt(Throwable error, GraphScan graph, long nanos, long allocated,
-      boolean loaded) {}
+  private record Attempt(
+      Throwable error, GraphScan graph, long nanos, long allocated, boolean loaded) {}
 
-  /** @return whether the JVM should be restarted */
-  private boolean runPass(String pass, byte[] snapshot, Set<String> names, int classFiles,
-      long objects, List<Pass> passes, List<Finding> findings, boolean[] loaded) {
-    CodeseOptions options = pass.equals("default") ? CodeseOptions.defaults()
-        : CodeseOptions.defaults().withObjectInputFilter(ALLOW_LIST);
+  /**
+   * @return whether the JVM should be restarted
+   */
+  private boolean runPass(
+      String pass,
+      byte[] snapshot,
+      Set<String> names,
+      int classFiles,
+      long objects,
+      List<Pass> passes,
+      List<Finding> findings,
+      boolean[] loaded) {
+    CodeseOptions options =
+        pass.equals("default")
+            ? CodeseOptions.defaults()
+            : CodeseOptions.defaults().withObjectInputFilter(ALLOW_LIST);
     Canaries.Before before = canaries.before();
     CanaryLoader loader = canaries.loader();
     loader.drainRequested();
@@ -198,15 +221,24 @@ final class StructureHarness implements AutoCloseable {
     Attempt a = null;
     String outcome;
     try {
-      a = FuzzSupport.run("structure fuzz, " + pass + " pass",
-          () -> attempt(snapshot, options, loader));
+      a =
+          FuzzSupport.run(
+              "structure fuzz, " + pass + " pass", () -> attempt(snapshot, options, loader));
       outcome = a.error() == null ? "ok" : null;
       loaded[0] |= a.loaded();
     } catch (FuzzSupport.HangFinding h) {
       loaded[0] = true;
       StackTraceElement[] where = h.getStackTrace();
-      findings.add(new Finding("I4", "I4 hang at " + frame(where), pass + " pass: no answer within "
-          + FuzzSupport.TIME_LIMIT_SECONDS + " s; the worker was at " + frame(where), h));
+      findings.add(
+          new Finding(
+              "I4",
+              "I4 hang at " + frame(where),
+              pass
+                  + " pass: no answer within "
+                  + FuzzSupport.TIME_LIMIT_SECONDS
+                  + " s; the worker was at "
+                  + frame(where),
+              h));
       outcome = "hang";
       fatal = true;
     }
@@ -218,8 +250,16 @@ final class StructureHarness implements AutoCloseable {
         canaries.repair(before, violations);
       }
     } catch (Throwable t) {
-      findings.add(new Finding("I1", "I1 the canary check failed", pass + " pass: checking the"
-          + " canaries threw " + t + "; the JVM's state is damaged beyond repair", t));
+      findings.add(
+          new Finding(
+              "I1",
+              "I1 the canary check failed",
+              pass
+                  + " pass: checking the"
+                  + " canaries threw "
+                  + t
+                  + "; the JVM's state is damaged beyond repair",
+              t));
       passes.add(new Pass(pass, "canaries broken", -1, -1));
       return true;
     }
@@ -237,7 +277,8 @@ final class StructureHarness implements AutoCloseable {
       }
       Set<String> afterFilter = CanaryFlags.drainInitialisedAfterFilter();
       for (Canaries.Violation v : violations) {
-        if (v.invariant().equals("I2") && v.key().endsWith(StructureSeeds.INIT_CANARY)
+        if (v.invariant().equals("I2")
+            && v.key().endsWith(StructureSeeds.INIT_CANARY)
             && (a != null && a.loaded() || afterFilter.contains(StructureSeeds.INIT_CANARY))) {
           // the snapshot was admitted and its code ran (it may have allocated an instance, and
           // ObjectInputStream initialises a class it instantiates too, even if the restore then
@@ -246,43 +287,85 @@ final class StructureHarness implements AutoCloseable {
           // when the suid then no longer matches); initialising it before is the finding
           continue;
         }
-        findings.add(new Finding(v.invariant(), v.key(), pass + " pass (" + outcome + "): "
-            + v.detail(), null));
+        findings.add(
+            new Finding(
+                v.invariant(), v.key(), pass + " pass (" + outcome + "): " + v.detail(), null));
       }
       for (String c : loader.drainRequested()) {
         if (!names.contains(c)) {
-          findings.add(new Finding("I2", "I2 class loaded that no class entry names: " + c, pass
-              + " pass (" + outcome + ") loaded " + c + ", which no class entry names, so no"
-              + " filter saw it", null));
+          findings.add(
+              new Finding(
+                  "I2",
+                  "I2 class loaded that no class entry names: " + c,
+                  pass
+                      + " pass ("
+                      + outcome
+                      + ") loaded "
+                      + c
+                      + ", which no class entry names, so no"
+                      + " filter saw it",
+                  null));
         }
       }
     } catch (Throwable t) {
-      findings.add(new Finding("I1", "I1 judging the outcome failed", pass + " pass: judging"
-          + " the outcome threw " + t + "; the JVM's state is damaged", t));
+      findings.add(
+          new Finding(
+              "I1",
+              "I1 judging the outcome failed",
+              pass + " pass: judging" + " the outcome threw " + t + "; the JVM's state is damaged",
+              t));
       fatal = true;
     }
-    passes.add(new Pass(pass, outcome, a == null ? -1 : a.nanos(),
-        a == null ? -1 : a.allocated()));
+    passes.add(new Pass(pass, outcome, a == null ? -1 : a.nanos(), a == null ? -1 : a.allocated()));
     return fatal;
   }
 
-  private static void judgeCosts(String pass, Attempt a, byte[] snapshot, int classFiles,
-      long objects, List<Finding> findings) {
+  private static void judgeCosts(
+      String pass,
+      Attempt a,
+      byte[] snapshot,
+      int classFiles,
+      long objects,
+      List<Finding> findings) {
     long limit = ALLOCATION_LIMIT + Math.max(0, objects) * 1024;
     if (a.allocated() > limit) {
-      findings.add(new Finding("I4", "I4 allocation beyond the limits", pass + " pass allocated "
-          + a.allocated() + " bytes for a snapshot of " + snapshot.length + " bytes and "
-          + objects + " objects (the default limits allow about " + limit + ")", null));
+      findings.add(
+          new Finding(
+              "I4",
+              "I4 allocation beyond the limits",
+              pass
+                  + " pass allocated "
+                  + a.allocated()
+                  + " bytes for a snapshot of "
+                  + snapshot.length
+                  + " bytes and "
+                  + objects
+                  + " objects (the default limits allow about "
+                  + limit
+                  + ")",
+              null));
     }
     if (a.error() == null && classFiles > 3 * Math.max(0, objects) + 16) {
-      findings.add(new Finding("I4", "I4 generated classes beyond what the graph needs",
-          pass + " pass accepted " + classFiles + " generated classes for " + objects
-              + " objects", null));
+      findings.add(
+          new Finding(
+              "I4",
+              "I4 generated classes beyond what the graph needs",
+              pass
+                  + " pass accepted "
+                  + classFiles
+                  + " generated classes for "
+                  + objects
+                  + " objects",
+              null));
     }
     if (a.graph() != null) {
       for (String c : a.graph().nonSerializable) {
-        findings.add(new Finding("I3", "I3 non-Serializable object restored: " + stable(c), pass
-            + " pass restored a graph holding a " + c + ", which is not Serializable", null));
+        findings.add(
+            new Finding(
+                "I3",
+                "I3 non-Serializable object restored: " + stable(c),
+                pass + " pass restored a graph holding a " + c + ", which is not Serializable",
+                null));
       }
     }
   }
@@ -298,31 +381,42 @@ final class StructureHarness implements AutoCloseable {
       loaded = true;
       Object root = s.restore();
       GraphScan g = GraphScan.of(root);
-      return new Attempt(null, g, System.nanoTime() - t0,
-          threads.getCurrentThreadAllocatedBytes() - a0, true);
+      return new Attempt(
+          null, g, System.nanoTime() - t0, threads.getCurrentThreadAllocatedBytes() - a0, true);
     } catch (Throwable e) {
-      return new Attempt(e, null, System.nanoTime() - t0,
-          threads.getCurrentThreadAllocatedBytes() - a0, loaded);
+      return new Attempt(
+          e, null, System.nanoTime() - t0, threads.getCurrentThreadAllocatedBytes() - a0, loaded);
     } finally {
       t.setContextClassLoader(old);
     }
   }
 
   /** Classes the restore grammar itself names; every other class must have a class entry (I2). */
-  private static final Set<String> GRAMMAR_CLASSES = Set.of("java/lang/Object",
-      "java/util/function/BiConsumer", "java/lang/String", "java/lang/Boolean",
-      "java/lang/Byte", "java/lang/Character", "java/lang/Short", "java/lang/Integer",
-      "java/lang/Long", "java/lang/Float", "java/lang/Double", "java/lang/reflect/Constructor",
-      "java/lang/reflect/Field", "java/lang/reflect/Array", "java/lang/Class",
-      "org/codese/load/Hooks");
+  private static final Set<String> GRAMMAR_CLASSES =
+      Set.of(
+          "java/lang/Object",
+          "java/util/function/BiConsumer",
+          "java/lang/String",
+          "java/lang/Boolean",
+          "java/lang/Byte",
+          "java/lang/Character",
+          "java/lang/Short",
+          "java/lang/Integer",
+          "java/lang/Long",
+          "java/lang/Float",
+          "java/lang/Double",
+          "java/lang/reflect/Constructor",
+          "java/lang/reflect/Field",
+          "java/lang/reflect/Array",
+          "java/lang/Class",
+          "org/codese/load/Hooks");
 
   /**
    * I2, checked on the file: a snapshot that loaded may refer in its generated code ({@code
    * checkcast}, {@code new}, array types, field owners, method owners, class literals) only to the
    * grammar's own classes and to classes its class entries name, so that the filter saw them all.
    */
-  private static void unnamedReferences(SnapshotFile f, Set<String> names,
-      List<Finding> findings) {
+  private static void unnamedReferences(SnapshotFile f, Set<String> names, List<Finding> findings) {
     Set<String> reported = new HashSet<>();
     for (byte[] b : f.classFiles()) {
       org.objectweb.asm.ClassReader r;
@@ -332,60 +426,76 @@ final class StructureHarness implements AutoCloseable {
         continue;
       }
       String self = r.getClassName();
-      java.util.function.BiConsumer<String, String> use = (how, type) -> {
-        String t = type;
-        while (t.startsWith("[")) {
-          t = t.substring(1);
-        }
-        if (t.startsWith("L") && t.endsWith(";")) {
-          t = t.substring(1, t.length() - 1);
-        } else if (t.length() == 1 && type.startsWith("[")) {
-          return; // a primitive array
-        }
-        if (t.equals(self) || GRAMMAR_CLASSES.contains(t)) {
-          return;
-        }
-        String binary = t.replace('/', '.');
-        if (!names.contains(binary) && !names.contains(type.replace('/', '.'))
-            && reported.add(how + " " + binary)) {
-          findings.add(new Finding("I2", "I2 generated code refers to a class no class entry"
-              + " names (" + how + ")", "the snapshot loaded although its generated code refers"
-              + " to " + binary + " (" + how + "), which no class entry names, so no filter"
-              + " was asked about it", null));
-        }
-      };
+      java.util.function.BiConsumer<String, String> use =
+          (how, type) -> {
+            String t = type;
+            while (t.startsWith("[")) {
+              t = t.substring(1);
+            }
+            if (t.startsWith("L") && t.endsWith(";")) {
+              t = t.substring(1, t.length() - 1);
+            } else if (t.length() == 1 && type.startsWith("[")) {
+              return; // a primitive array
+            }
+            if (t.equals(self) || GRAMMAR_CLASSES.contains(t)) {
+              return;
+            }
+            String binary = t.replace('/', '.');
+            if (!names.contains(binary)
+                && !names.contains(type.replace('/', '.'))
+                && reported.add(how + " " + binary)) {
+              findings.add(
+                  new Finding(
+                      "I2",
+                      "I2 generated code refers to a class no class entry" + " names (" + how + ")",
+                      "the snapshot loaded although its generated code refers"
+                          + " to "
+                          + binary
+                          + " ("
+                          + how
+                          + "), which no class entry names, so no filter"
+                          + " was asked about it",
+                      null));
+            }
+          };
       try {
-        r.accept(new org.objectweb.asm.ClassVisitor(org.objectweb.asm.Opcodes.ASM9) {
-          @Override
-          public org.objectweb.asm.MethodVisitor visitMethod(int acc, String name, String desc,
-              String sig, String[] ex) {
-            return new org.objectweb.asm.MethodVisitor(org.objectweb.asm.Opcodes.ASM9) {
+        r.accept(
+            new org.objectweb.asm.ClassVisitor(org.objectweb.asm.Opcodes.ASM9) {
               @Override
-              public void visitTypeInsn(int op, String type) {
-                use.accept(op == org.objectweb.asm.Opcodes.CHECKCAST ? "checkcast"
-                    : op == org.objectweb.asm.Opcodes.NEW ? "new" : "type operand", type);
-              }
+              public org.objectweb.asm.MethodVisitor visitMethod(
+                  int acc, String name, String desc, String sig, String[] ex) {
+                return new org.objectweb.asm.MethodVisitor(org.objectweb.asm.Opcodes.ASM9) {
+                  @Override
+                  public void visitTypeInsn(int op, String type) {
+                    use.accept(
+                        op == org.objectweb.asm.Opcodes.CHECKCAST
+                            ? "checkcast"
+                            : op == org.objectweb.asm.Opcodes.NEW ? "new" : "type operand",
+                        type);
+                  }
 
-              @Override
-              public void visitFieldInsn(int op, String owner, String n, String d) {
-                use.accept("field owner", owner); // not the field's type: resolving does not load it
-              }
+                  @Override
+                  public void visitFieldInsn(int op, String owner, String n, String d) {
+                    use.accept(
+                        "field owner", owner); // not the field's type: resolving does not load it
+                  }
 
-              @Override
-              public void visitMethodInsn(int op, String owner, String n, String d, boolean i) {
-                use.accept("method owner", owner);
-              }
+                  @Override
+                  public void visitMethodInsn(int op, String owner, String n, String d, boolean i) {
+                    use.accept("method owner", owner);
+                  }
 
-              @Override
-              public void visitLdcInsn(Object c) {
-                if (c instanceof org.objectweb.asm.Type t
-                    && t.getSort() == org.objectweb.asm.Type.OBJECT) {
-                  use.accept("class literal", t.getInternalName());
-                }
+                  @Override
+                  public void visitLdcInsn(Object c) {
+                    if (c instanceof org.objectweb.asm.Type t
+                        && t.getSort() == org.objectweb.asm.Type.OBJECT) {
+                      use.accept("class literal", t.getInternalName());
+                    }
+                  }
+                };
               }
-            };
-          }
-        }, 0);
+            },
+            0);
       } catch (RuntimeException e) {
         // a class file ASM cannot read was not defined either
       }
@@ -395,28 +505,30 @@ final class StructureHarness implements AutoCloseable {
   /**
    * I5, checked on the file: a snapshot that loaded declares no {@code max_stack} above 64 or
    * {@code max_locals} above 256 (the grammar's most locals) beyond what its code needs (as ASM
-   * computes it), since a huge frame can end in a {@code StackOverflowError} after other
-   * generated code ran.
+   * computes it), since a huge frame can end in a {@code StackOverflowError} after other generated
+   * code ran.
    */
   private static void oversizedFrames(SnapshotFile f, List<Finding> findings) {
     for (byte[] b : f.classFiles()) {
       try {
         Map<String, int[]> declared = new java.util.HashMap<>();
         org.objectweb.asm.ClassReader r = new org.objectweb.asm.ClassReader(b);
-        r.accept(new org.objectweb.asm.ClassVisitor(org.objectweb.asm.Opcodes.ASM9) {
-          @Override
-          public org.objectweb.asm.MethodVisitor visitMethod(int acc, String name, String desc,
-              String sig, String[] ex) {
-            return new org.objectweb.asm.MethodVisitor(org.objectweb.asm.Opcodes.ASM9) {
+        r.accept(
+            new org.objectweb.asm.ClassVisitor(org.objectweb.asm.Opcodes.ASM9) {
               @Override
-              public void visitMaxs(int stack, int locals) {
-                if (stack > 64 || locals > 256) {
-                  declared.put(name + desc, new int[] {stack, locals});
-                }
+              public org.objectweb.asm.MethodVisitor visitMethod(
+                  int acc, String name, String desc, String sig, String[] ex) {
+                return new org.objectweb.asm.MethodVisitor(org.objectweb.asm.Opcodes.ASM9) {
+                  @Override
+                  public void visitMaxs(int stack, int locals) {
+                    if (stack > 64 || locals > 256) {
+                      declared.put(name + desc, new int[] {stack, locals});
+                    }
+                  }
+                };
               }
-            };
-          }
-        }, org.objectweb.asm.ClassReader.SKIP_FRAMES);
+            },
+            org.objectweb.asm.ClassReader.SKIP_FRAMES);
         if (declared.isEmpty()) {
           continue;
         }
@@ -426,15 +538,27 @@ final class StructureHarness implements AutoCloseable {
             new org.objectweb.asm.ClassWriter(org.objectweb.asm.ClassWriter.COMPUTE_MAXS);
         cn.accept(w);
         org.objectweb.asm.tree.ClassNode needed = new org.objectweb.asm.tree.ClassNode();
-        new org.objectweb.asm.ClassReader(w.toByteArray()).accept(needed,
-            org.objectweb.asm.ClassReader.SKIP_FRAMES);
+        new org.objectweb.asm.ClassReader(w.toByteArray())
+            .accept(needed, org.objectweb.asm.ClassReader.SKIP_FRAMES);
         for (org.objectweb.asm.tree.MethodNode m : needed.methods) {
           int[] d = declared.get(m.name + m.desc);
           if (d != null && (d[0] > m.maxStack + 2 || d[1] > m.maxLocals + 2)) {
-            findings.add(new Finding("I5", "I5 max_stack or max_locals beyond what the code"
-                + " needs", "the snapshot loaded although method " + m.name + " declares"
-                + " max_stack " + d[0] + " and max_locals " + d[1] + " where its code needs "
-                + m.maxStack + " and " + m.maxLocals, null));
+            findings.add(
+                new Finding(
+                    "I5",
+                    "I5 max_stack or max_locals beyond what the code" + " needs",
+                    "the snapshot loaded although method "
+                        + m.name
+                        + " declares"
+                        + " max_stack "
+                        + d[0]
+                        + " and max_locals "
+                        + d[1]
+                        + " where its code needs "
+                        + m.maxStack
+                        + " and "
+                        + m.maxLocals,
+                    null));
             return;
           }
         }
@@ -444,25 +568,35 @@ final class StructureHarness implements AutoCloseable {
     }
   }
 
-  /**
-   * Names a failed pass's outcome, adding a finding when the failure is not a typed rejection.
-   */
+  /** Names a failed pass's outcome, adding a finding when the failure is not a typed rejection. */
   static String classify(String pass, Throwable e, List<Finding> findings) {
     for (Throwable c = e; c != null; c = c.getCause()) {
       if (c instanceof OutOfMemoryError) {
-        findings.add(new Finding("I4", "I4 OutOfMemoryError", pass + " pass: " + c
-            + (c == e ? "" : ", reported as " + e), e));
+        findings.add(
+            new Finding(
+                "I4",
+                "I4 OutOfMemoryError",
+                pass + " pass: " + c + (c == e ? "" : ", reported as " + e),
+                e));
         return "OutOfMemoryError";
       }
       if (c instanceof VirtualMachineError) {
-        findings.add(new Finding("I5", "I5 " + c.getClass().getName() + " at " + frame(
-            c.getStackTrace()), pass + " pass: " + c + (c == e ? "" : ", reported as " + e), e));
+        findings.add(
+            new Finding(
+                "I5",
+                "I5 " + c.getClass().getName() + " at " + frame(c.getStackTrace()),
+                pass + " pass: " + c + (c == e ? "" : ", reported as " + e),
+                e));
         return c.getClass().getSimpleName();
       }
     }
     if (!(e instanceof IOException)) {
-      findings.add(new Finding("I5", "I5 untyped " + e.getClass().getName() + " at "
-          + frame(e.getStackTrace()), pass + " pass: " + e + " escaped, not an IOException", e));
+      findings.add(
+          new Finding(
+              "I5",
+              "I5 untyped " + e.getClass().getName() + " at " + frame(e.getStackTrace()),
+              pass + " pass: " + e + " escaped, not an IOException",
+              e));
       return "untyped " + e.getClass().getSimpleName();
     }
     if (!(e instanceof RestoreException)) {
@@ -470,17 +604,35 @@ final class StructureHarness implements AutoCloseable {
       // InvalidObjectException, a constructor's InvalidClassException, readObject's "unexpected
       // exception type") carries it as cause: class code, unless Codese threw the cause
       Throwable cause = unwrap(e.getCause());
-      if (cause == null || cause instanceof IOException
+      if (cause == null
+          || cause instanceof IOException
           || e instanceof org.codese.ClassMismatchException) {
         return "rejected: " + e.getClass().getSimpleName();
       }
       if (thrownByClassCode(cause)) {
-        return "class code: " + e.getClass().getSimpleName() + "("
-            + cause.getClass().getSimpleName() + ")";
+        return "class code: "
+            + e.getClass().getSimpleName()
+            + "("
+            + cause.getClass().getSimpleName()
+            + ")";
       }
-      findings.add(new Finding("I5", "I5 " + e.getClass().getSimpleName() + "("
-          + cause.getClass().getName() + ") at " + frame(cause.getStackTrace()), pass + " pass: "
-          + e + ", caused by " + cause + " thrown at " + frame(cause.getStackTrace()), e));
+      findings.add(
+          new Finding(
+              "I5",
+              "I5 "
+                  + e.getClass().getSimpleName()
+                  + "("
+                  + cause.getClass().getName()
+                  + ") at "
+                  + frame(cause.getStackTrace()),
+              pass
+                  + " pass: "
+                  + e
+                  + ", caused by "
+                  + cause
+                  + " thrown at "
+                  + frame(cause.getStackTrace()),
+              e));
       return e.getClass().getSimpleName() + "(" + cause.getClass().getSimpleName() + ")";
     }
     Throwable cause = unwrap(e.getCause());
@@ -493,14 +645,27 @@ final class StructureHarness implements AutoCloseable {
     if (thrownByClassCode(cause)) {
       return "class code: RestoreException(" + cause.getClass().getSimpleName() + ")";
     }
-    findings.add(new Finding("I5", "I5 RestoreException(" + cause.getClass().getName() + ") at "
-        + frame(cause.getStackTrace()), pass + " pass: " + e + ", caused by " + cause
-        + " thrown at " + frame(cause.getStackTrace()), e));
+    findings.add(
+        new Finding(
+            "I5",
+            "I5 RestoreException("
+                + cause.getClass().getName()
+                + ") at "
+                + frame(cause.getStackTrace()),
+            pass
+                + " pass: "
+                + e
+                + ", caused by "
+                + cause
+                + " thrown at "
+                + frame(cause.getStackTrace()),
+            e));
     return "RestoreException(" + cause.getClass().getSimpleName() + ")";
   }
 
   private static Throwable unwrap(Throwable t) {
-    while (t instanceof InvocationTargetException || t instanceof UndeclaredThrowableException
+    while (t instanceof InvocationTargetException
+        || t instanceof UndeclaredThrowableException
         || t instanceof ExceptionInInitializerError) {
       Throwable next = t.getCause();
       if (next == null) {
@@ -512,22 +677,28 @@ final class StructureHarness implements AutoCloseable {
   }
 
   private static boolean plumbing(String cls) {
-    return cls.startsWith("java.lang.invoke.") || cls.startsWith("jdk.internal.reflect.")
-        || cls.startsWith("java.lang.reflect.") || cls.startsWith("sun.reflect.")
-        || cls.startsWith("sun.invoke.") || cls.startsWith("jdk.internal.util.")
-        || cls.equals("java.util.Objects") || cls.startsWith("jdk.internal.misc.");
+    return cls.startsWith("java.lang.invoke.")
+        || cls.startsWith("jdk.internal.reflect.")
+        || cls.startsWith("java.lang.reflect.")
+        || cls.startsWith("sun.reflect.")
+        || cls.startsWith("sun.invoke.")
+        || cls.startsWith("jdk.internal.util.")
+        || cls.equals("java.util.Objects")
+        || cls.startsWith("jdk.internal.misc.");
   }
 
   /** Codese's own code or generated code (not the samples, not this harness). */
   private static boolean codese(String cls) {
-    return cls.startsWith("org.codese.") && !cls.startsWith("org.codese.fuzz.")
-        && !cls.startsWith("org.codese.samples.") || cls.contains("CodeseRestore");
+    return cls.startsWith("org.codese.")
+            && !cls.startsWith("org.codese.fuzz.")
+            && !cls.startsWith("org.codese.samples.")
+        || cls.contains("CodeseRestore");
   }
 
   /**
-   * Whether an exception was thrown by a class's own serialization code ({@code readObject},
-   * {@code readExternal}, {@code readResolve}, a constructor, a validation) rather than by Codese
-   * or generated code: its first frame outside reflection is outside Codese, and a serialization
+   * Whether an exception was thrown by a class's own serialization code ({@code readObject}, {@code
+   * readExternal}, {@code readResolve}, a constructor, a validation) rather than by Codese or
+   * generated code: its first frame outside reflection is outside Codese, and a serialization
    * method lies between it and Codese.
    */
   static boolean thrownByClassCode(Throwable t) {
@@ -541,8 +712,12 @@ final class StructureHarness implements AutoCloseable {
     }
     for (; i < st.length && !codese(st[i].getClassName()); i++) {
       String m = st[i].getMethodName();
-      if (m.equals("readObject") || m.equals("readExternal") || m.equals("readResolve")
-          || m.equals("readObjectNoData") || m.equals("validateObject") || m.equals("<init>")) {
+      if (m.equals("readObject")
+          || m.equals("readExternal")
+          || m.equals("readResolve")
+          || m.equals("readObjectNoData")
+          || m.equals("validateObject")
+          || m.equals("<init>")) {
         return true;
       }
     }
@@ -551,15 +726,17 @@ final class StructureHarness implements AutoCloseable {
 
   /**
    * Where an exception was thrown, for signatures: the first frame in Codese (generated code when
-   * that is {@code LoadedSnapshot.run} or {@code restoreInto}, as the JVM hides the frames of hidden classes), else
-   * the first frame outside reflection.
+   * that is {@code LoadedSnapshot.run} or {@code restoreInto}, as the JVM hides the frames of
+   * hidden classes), else the first frame outside reflection.
    */
   static String frame(StackTraceElement[] st) {
     for (StackTraceElement e : st) {
       if (codese(e.getClassName())) {
         String f = stable(e.getClassName()) + "." + e.getMethodName();
         return f.equals("org.codese.load.LoadedSnapshot.restoreInto")
-            || f.equals("org.codese.load.LoadedSnapshot.run") ? "generated code" : f;
+                || f.equals("org.codese.load.LoadedSnapshot.run")
+            ? "generated code"
+            : f;
       }
     }
     for (StackTraceElement e : st) {
@@ -584,11 +761,19 @@ final class StructureHarness implements AutoCloseable {
     final List<String> nonSerializable = new ArrayList<>();
     final Set<String> seen = new HashSet<>();
 
-    private static final Set<String> ITERABLE = Set.of("java.util.ArrayList",
-        "java.util.LinkedList", "java.util.ArrayDeque", "java.util.HashMap",
-        "java.util.LinkedHashMap", "java.util.HashSet", "java.util.LinkedHashSet",
-        "java.util.PriorityQueue", "java.util.EnumMap", "java.util.Vector",
-        "java.util.IdentityHashMap");
+    private static final Set<String> ITERABLE =
+        Set.of(
+            "java.util.ArrayList",
+            "java.util.LinkedList",
+            "java.util.ArrayDeque",
+            "java.util.HashMap",
+            "java.util.LinkedHashMap",
+            "java.util.HashSet",
+            "java.util.LinkedHashSet",
+            "java.util.PriorityQueue",
+            "java.util.EnumMap",
+            "java.util.Vector",
+            "java.util.IdentityHashMap");
 
     static GraphScan of(Object root) {
       GraphScan g = new GraphScan();
@@ -600,8 +785,10 @@ final class StructureHarness implements AutoCloseable {
         Object o = queue.poll();
         Class<?> c = o.getClass();
         g.seen.add(c.getName());
-        if (!c.isArray() && !Serializable.class.isAssignableFrom(c)
-            && g.nonSerializable.size() < 3 && !g.nonSerializable.contains(c.getName())) {
+        if (!c.isArray()
+            && !Serializable.class.isAssignableFrom(c)
+            && g.nonSerializable.size() < 3
+            && !g.nonSerializable.contains(c.getName())) {
           g.nonSerializable.add(c.getName());
         }
         try {
@@ -616,8 +803,8 @@ final class StructureHarness implements AutoCloseable {
             }
           } else if (ITERABLE.contains(c.getName())
               || c.getName().startsWith("java.util.ImmutableCollections$")) {
-            Iterator<?> it = o instanceof Map<?, ?> m ? m.entrySet().iterator()
-                : ((Collection<?>) o).iterator();
+            Iterator<?> it =
+                o instanceof Map<?, ?> m ? m.entrySet().iterator() : ((Collection<?>) o).iterator();
             while (it.hasNext() && --budget[0] >= 0) {
               Object e = it.next();
               if (e instanceof Map.Entry<?, ?> me) {
@@ -627,11 +814,13 @@ final class StructureHarness implements AutoCloseable {
                 g.offer(e, visited, queue);
               }
             }
-          } else if (c.getClassLoader() != null && (!c.getName().startsWith("org.codese.")
-              || c.getName().startsWith("org.codese.fuzz."))) {
+          } else if (c.getClassLoader() != null
+              && (!c.getName().startsWith("org.codese.")
+                  || c.getName().startsWith("org.codese.fuzz."))) {
             for (Class<?> k = c; k != null && k.getClassLoader() != null; k = k.getSuperclass()) {
               for (Field f : k.getDeclaredFields()) {
-                if (!Modifier.isStatic(f.getModifiers()) && !f.getType().isPrimitive()
+                if (!Modifier.isStatic(f.getModifiers())
+                    && !f.getType().isPrimitive()
                     && f.trySetAccessible()) {
                   g.offer(f.get(o), visited, queue);
                 }
@@ -645,8 +834,8 @@ final class StructureHarness implements AutoCloseable {
       return g;
     }
 
-    private void offer(Object o, IdentityHashMap<Object, Boolean> visited,
-        ArrayDeque<Object> queue) {
+    private void offer(
+        Object o, IdentityHashMap<Object, Boolean> visited, ArrayDeque<Object> queue) {
       if (o != null && visited.put(o, Boolean.TRUE) == null) {
         queue.add(o);
       }

@@ -47,8 +47,8 @@ import org.objectweb.asm.tree.VarInsnNode;
  *       into an object the restore did not create (a cached box, an interned literal, an enum
  *       constant, a class descriptor) through a SLOT hook, a Setter or {@code putfield}; an
  *       allocator of an odd class (not Serializable, abstract, primitive, array, JDK internals); a
- *       class entry naming a canary with a suid; {@code checkcast} to a class no entry names; a loop
- *       over fresh ids that allocates in its body; a flood of classes; huge {@code max_stack}.
+ *       class entry naming a canary with a suid; {@code checkcast} to a class no entry names; a
+ *       loop over fresh ids that allocates in its body; a flood of classes; huge {@code max_stack}.
  * </ul>
  *
  * Seeds are decoded once; each mutation works on copies.
@@ -60,24 +60,64 @@ final class StructureMutator {
   /** A mutated snapshot, what was done to it, and the class names its entries hold. */
   record Mutant(String seed, byte[] bytes, List<String> log, Set<String> classNames) {}
 
-  private static final List<String> DESCRIPTORS = List.of("Z", "B", "C", "S", "I", "J", "F", "D",
-      "Ljava/lang/Object;", "Ljava/lang/String;", "[B", "[I", "Ljava/util/List;");
-  private static final List<String> ODD_CLASSES = List.of("java.lang.Runtime", "java.util.Timer",
-      "java.util.logging.FileHandler", StructureSeeds.CtorCanary.class.getName(),
-      StructureSeeds.NonSerial.class.getName(), StructureSeeds.HashCanary.class.getName(),
-      StructureSeeds.CompareCanary.class.getName(), StructureSeeds.INIT_CANARY_PLAIN,
-      StructureSeeds.INIT_CANARY, "java.lang.ProcessBuilder", "java.net.URLClassLoader",
-      "sun.misc.Unsafe", "jdk.internal.misc.Unsafe", "int", "void", "[I",
-      "[Ljava.lang.Object;", "java.lang.Runnable", "java.util.AbstractList", "java.lang.Number",
-      "java.lang.Thread", StructureSeeds.NonSerRecord.class.getName(),
-      "org.codese.load.HookCall", "java.lang.String", "java.lang.Boolean", "java.lang.Integer",
-      "java.lang.Class", "java.lang.Enum", "java.io.ObjectStreamClass",
-      "java.util.concurrent.TimeUnit", StructureSeeds.CanaryEnum.class.getName(),
-      "java.lang.Object");
-  private static final List<String> DESCRIPTOR_TARGETS = List.of(
-      StructureSeeds.NonSerial.class.getName(), "java.util.ArrayList",
-      StructureSeeds.Point.class.getName(), StructureSeeds.CanaryEnum.class.getName(),
-      "java.lang.String", "java.lang.Integer", "java.util.concurrent.TimeUnit");
+  private static final List<String> DESCRIPTORS =
+      List.of(
+          "Z",
+          "B",
+          "C",
+          "S",
+          "I",
+          "J",
+          "F",
+          "D",
+          "Ljava/lang/Object;",
+          "Ljava/lang/String;",
+          "[B",
+          "[I",
+          "Ljava/util/List;");
+  private static final List<String> ODD_CLASSES =
+      List.of(
+          "java.lang.Runtime",
+          "java.util.Timer",
+          "java.util.logging.FileHandler",
+          StructureSeeds.CtorCanary.class.getName(),
+          StructureSeeds.NonSerial.class.getName(),
+          StructureSeeds.HashCanary.class.getName(),
+          StructureSeeds.CompareCanary.class.getName(),
+          StructureSeeds.INIT_CANARY_PLAIN,
+          StructureSeeds.INIT_CANARY,
+          "java.lang.ProcessBuilder",
+          "java.net.URLClassLoader",
+          "sun.misc.Unsafe",
+          "jdk.internal.misc.Unsafe",
+          "int",
+          "void",
+          "[I",
+          "[Ljava.lang.Object;",
+          "java.lang.Runnable",
+          "java.util.AbstractList",
+          "java.lang.Number",
+          "java.lang.Thread",
+          StructureSeeds.NonSerRecord.class.getName(),
+          "org.codese.load.HookCall",
+          "java.lang.String",
+          "java.lang.Boolean",
+          "java.lang.Integer",
+          "java.lang.Class",
+          "java.lang.Enum",
+          "java.io.ObjectStreamClass",
+          "java.util.concurrent.TimeUnit",
+          StructureSeeds.CanaryEnum.class.getName(),
+          "java.lang.Object");
+  private static final List<String> DESCRIPTOR_TARGETS =
+      List.of(
+          StructureSeeds.NonSerial.class.getName(),
+          "java.util.ArrayList",
+          StructureSeeds.Point.class.getName(),
+          StructureSeeds.CanaryEnum.class.getName(),
+          "java.lang.String",
+          "java.lang.Integer",
+          "java.util.concurrent.TimeUnit");
 
   private final List<Seed> seeds;
   private final ClassLoader loader;
@@ -96,10 +136,40 @@ final class StructureMutator {
       enumNames.add(c.name());
     }
     enumNames.addAll(List.of("A", "B", "RED", "", "nope", "$VALUES"));
-    Set<String> names = new LinkedHashSet<>(List.of("value", "hash", "coder", "hashIsZero",
-        "name", "ordinal", "scale", "size", "elementData", "modCount", "threshold", "loadFactor",
-        "code", "label", "hits", "serializable", "externalizable", "suid", "cons", "fields", "x",
-        "y", "a", "b", "s", "ref", "command", "override", "queue", "comparator", "table"));
+    Set<String> names =
+        new LinkedHashSet<>(
+            List.of(
+                "value",
+                "hash",
+                "coder",
+                "hashIsZero",
+                "name",
+                "ordinal",
+                "scale",
+                "size",
+                "elementData",
+                "modCount",
+                "threshold",
+                "loadFactor",
+                "code",
+                "label",
+                "hits",
+                "serializable",
+                "externalizable",
+                "suid",
+                "cons",
+                "fields",
+                "x",
+                "y",
+                "a",
+                "b",
+                "s",
+                "ref",
+                "command",
+                "override",
+                "queue",
+                "comparator",
+                "table"));
     for (String c : StructureSeeds.CLASS_NAMES) {
       for (FieldEntry f : realFields(c)) {
         names.add(f.name());
@@ -108,7 +178,9 @@ final class StructureMutator {
     fieldNames = List.copyOf(names);
   }
 
-  /** @return the seeds */
+  /**
+   * @return the seeds
+   */
   List<Seed> seeds() {
     return seeds;
   }
@@ -205,7 +277,8 @@ final class StructureMutator {
       }
       case 2 -> {
         cls = c.bool() ? "java.lang.Long" : "java.lang.Character";
-        value = CodeEditor.valueOf(cls.endsWith("Long") ? 'J' : 'C', cls.endsWith("Long") ? 7 : 'c');
+        value =
+            CodeEditor.valueOf(cls.endsWith("Long") ? 'J' : 'C', cls.endsWith("Long") ? 7 : 'c');
         what = cls + ".valueOf";
       }
       case 3 -> {
@@ -246,8 +319,10 @@ final class StructureMutator {
         what = "constants[" + k + "] (a " + cls + " if the kind fits)";
       }
     }
-    int id = c.bool() && d.tableSize > d.firstId ? d.firstId + c.below(d.tableSize - d.firstId)
-        : d.tableSize++;
+    int id =
+        c.bool() && d.tableSize > d.firstId
+            ? d.firstId + c.below(d.tableSize - d.firstId)
+            : d.tableSize++;
     d.insert(c, d.slotFor(c, 0, -1), CodeEditor.store(id, value));
     String how = writeInto(c, d, id, cls);
     log.add("write into pre-existing: table[" + id + "] = " + what + "; " + how);
@@ -259,12 +334,12 @@ final class StructureMutator {
     int e = d.entry(cls);
     int how = c.below(6);
     if (how <= 1 || real.isEmpty()) {
-      List<FieldEntry> fields = real.isEmpty() || c.oneIn(5) ? randomFields(c, 1 + c.below(3))
-          : subset(c, real);
+      List<FieldEntry> fields =
+          real.isEmpty() || c.oneIn(5) ? randomFields(c, 1 + c.below(3)) : subset(c, real);
       d.setFields(e, fields);
       Tape tape = fieldsTape(c, d, fields);
-      Constant.HookKind kind = how == 0 || c.oneIn(6) ? Constant.HookKind.SLOT
-          : c.pick(Constant.HookKind.values());
+      Constant.HookKind kind =
+          how == 0 || c.oneIn(6) ? Constant.HookKind.SLOT : c.pick(Constant.HookKind.values());
       int h = d.addConstant(new Constant.Hook(kind, e, id, tape));
       d.addSteps(c, new int[] {Grammar.STEP_HOOK, h});
       return kind + " hook on class entry " + cls + " fields " + names(fields);
@@ -280,8 +355,9 @@ final class StructureMutator {
       }
       InsnList code = CodeEditor.select(id, null);
       char t = f.descriptor().charAt(0) == '[' ? 'L' : f.descriptor().charAt(0);
-      code.add(CodeEditor.fieldSet(s, t, valueFor(c, d, t == 'L' ? "Ljava/lang/Object;"
-          : f.descriptor())));
+      code.add(
+          CodeEditor.fieldSet(
+              s, t, valueFor(c, d, t == 'L' ? "Ljava/lang/Object;" : f.descriptor())));
       d.insert(c, d.slotFor(c, 1, -1), code);
       return "Field.set" + t + "(" + f.name() + ") in generated code";
     }
@@ -304,8 +380,10 @@ final class StructureMutator {
     }
     Constant.Mode mode = c.pick(Constant.Mode.values());
     int k = d.addConstant(new Constant.Allocator(e, mode));
-    int id = c.bool() && d.tableSize > d.firstId ? d.firstId + c.below(d.tableSize - d.firstId)
-        : d.tableSize++;
+    int id =
+        c.bool() && d.tableSize > d.firstId
+            ? d.firstId + c.below(d.tableSize - d.firstId)
+            : d.tableSize++;
     d.insert(c, d.slotFor(c, 0, -1), CodeEditor.allocate(id, k));
     String extra = "";
     if (c.bool()) {
@@ -333,8 +411,16 @@ final class StructureMutator {
     List<FieldEntry> fields = c.bool() ? old.fields() : subset(c, realFields(to));
     boolean hasSuid = c.bool() ? old.hasSuid() : c.bool();
     d.classes.set(i, new ClassEntry(to, fields, hasSuid ? suid(c, to) : 0, hasSuid));
-    log.add("rename class entry " + i + " " + old.name() + " -> " + to + " fields "
-        + names(fields) + (hasSuid ? " with suid" : ""));
+    log.add(
+        "rename class entry "
+            + i
+            + " "
+            + old.name()
+            + " -> "
+            + to
+            + " fields "
+            + names(fields)
+            + (hasSuid ? " with suid" : ""));
   }
 
   private void classInit(Choices c, Draft d, List<String> log) {
@@ -345,8 +431,12 @@ final class StructureMutator {
     if (c.bool() && !d.classes.isEmpty()) {
       int i = c.below(d.classes.size());
       d.classes.set(i, e);
-      log.add("class entry " + i + " renamed to the canary " + to + (hasSuid ? " with suid "
-          + suid : ""));
+      log.add(
+          "class entry "
+              + i
+              + " renamed to the canary "
+              + to
+              + (hasSuid ? " with suid " + suid : ""));
     } else {
       d.classes.add(e);
       log.add("class entry added for the canary " + to + (hasSuid ? " with suid " + suid : ""));
@@ -361,19 +451,31 @@ final class StructureMutator {
     char elem = c.pick('J', 'L', 'B', 'I');
     InsnList body;
     if (c.oneIn(4)) {
-      int k = d.addConstant(new Constant.ArrayMaker(d.entry(c.pick("[J", "[Ljava.lang.Object;",
-          "[[I"))));
+      int k =
+          d.addConstant(
+              new Constant.ArrayMaker(d.entry(c.pick("[J", "[Ljava.lang.Object;", "[[I"))));
       InsnList v = CodeEditor.constant(k, "java/lang/Class");
       v.add(CodeEditor.push(len));
-      v.add(new MethodInsnNode(INVOKESTATIC, "java/lang/reflect/Array", "newInstance",
-          "(Ljava/lang/Class;I)Ljava/lang/Object;", false));
+      v.add(
+          new MethodInsnNode(
+              INVOKESTATIC,
+              "java/lang/reflect/Array",
+              "newInstance",
+              "(Ljava/lang/Class;I)Ljava/lang/Object;",
+              false));
       body = CodeEditor.storeAtLoopId(v);
     } else {
       body = CodeEditor.storeAtLoopId(CodeEditor.newArray(elem, len));
     }
     d.insert(c, d.slotFor(c, c.below(2), -1), CodeEditor.loopOverFreshIds(n, body));
-    log.add("loop over new int[" + n + "] allocating an array of " + len + " (" + elem
-        + ") per iteration");
+    log.add(
+        "loop over new int["
+            + n
+            + "] allocating an array of "
+            + len
+            + " ("
+            + elem
+            + ") per iteration");
   }
 
   private void classFlood(Choices c, Draft d, List<String> log) {
@@ -405,19 +507,27 @@ final class StructureMutator {
   }
 
   private void checkcastTo(Choices c, Draft d, List<String> log) {
-    String to = c.oneIn(3) ? c.pick(StructureSeeds.INIT_CANARY, StructureSeeds.INIT_CANARY_PLAIN)
-        : c.pick(StructureSeeds.CLASS_NAMES);
+    String to =
+        c.oneIn(3)
+            ? c.pick(StructureSeeds.INIT_CANARY, StructureSeeds.INIT_CANARY_PLAIN)
+            : c.pick(StructureSeeds.CLASS_NAMES);
     String desc = to.startsWith("[") ? to.replace('.', '/') : internal(to);
     if (to.equals("int") || to.equals("void") || to.equals("long") || to.equals("boolean")) {
       desc = "java/lang/Integer";
     }
     // checkcast resolves its class only for an object that is not null: mostly an id the seed fills
-    int id = d.tableSize > d.firstId && !c.oneIn(4)
-        ? d.firstId + c.below(d.tableSize - d.firstId) : d.randomId(c);
+    int id =
+        d.tableSize > d.firstId && !c.oneIn(4)
+            ? d.firstId + c.below(d.tableSize - d.firstId)
+            : d.randomId(c);
     InsnList code = CodeEditor.select(id, desc);
     if (c.bool()) {
-      String host = c.pick(StructureSeeds.INIT_CANARY, StructureSeeds.INIT_CANARY_PLAIN,
-          StructureSeeds.CanaryEnum.class.getName(), StructureSeeds.Point.class.getName());
+      String host =
+          c.pick(
+              StructureSeeds.INIT_CANARY,
+              StructureSeeds.INIT_CANARY_PLAIN,
+              StructureSeeds.CanaryEnum.class.getName(),
+              StructureSeeds.Point.class.getName());
       d.synth(1 + c.below(2), d.entry(host), code);
       log.add("checkcast " + to + " in a class in the nest of " + host);
     } else {
@@ -430,14 +540,16 @@ final class StructureMutator {
     int n = 1 + c.below(3);
     int[] steps = new int[0];
     for (int i = 0; i < n; i++) {
-      int[] step = switch (c.below(5)) {
-        case 0 -> new int[] {Grammar.STEP_HOOK, d.anyConstant(c)};
-        case 1 -> new int[] {Grammar.STEP_FIELD, d.anyConstant(c), d.randomId(c), d.randomId(c)};
-        case 2 -> new int[] {Grammar.STEP_ELEMENT, d.randomId(c), c.interestingInt(),
-            d.randomId(c)};
-        case 3 -> new int[] {Grammar.STEP_HOOK, d.hookConstant(c)};
-        default -> new int[] {c.interestingInt(), c.interestingInt()};
-      };
+      int[] step =
+          switch (c.below(5)) {
+            case 0 -> new int[] {Grammar.STEP_HOOK, d.anyConstant(c)};
+            case 1 ->
+                new int[] {Grammar.STEP_FIELD, d.anyConstant(c), d.randomId(c), d.randomId(c)};
+            case 2 ->
+                new int[] {Grammar.STEP_ELEMENT, d.randomId(c), c.interestingInt(), d.randomId(c)};
+            case 3 -> new int[] {Grammar.STEP_HOOK, d.hookConstant(c)};
+            default -> new int[] {c.interestingInt(), c.interestingInt()};
+          };
       steps = concat(steps, step);
     }
     d.addSteps(c, steps);
@@ -459,15 +571,19 @@ final class StructureMutator {
     String what;
     switch (c.below(8)) {
       case 0 -> {
-        String to = c.bool() ? c.pick(StructureSeeds.CLASS_NAMES)
-            : d.classes.get(c.below(d.classes.size())).name();
+        String to =
+            c.bool()
+                ? c.pick(StructureSeeds.CLASS_NAMES)
+                : d.classes.get(c.below(d.classes.size())).name();
         d.classes.set(i, new ClassEntry(to, e.fields(), e.suid(), e.hasSuid()));
         what = "renamed to " + to;
       }
       case 1 -> {
         List<FieldEntry> real = realFields(e.name());
-        FieldEntry f = !real.isEmpty() && c.bool() ? c.pick(real)
-            : new FieldEntry(c.pick(fieldNames), c.pick(DESCRIPTORS), c.below(4) != 0);
+        FieldEntry f =
+            !real.isEmpty() && c.bool()
+                ? c.pick(real)
+                : new FieldEntry(c.pick(fieldNames), c.pick(DESCRIPTORS), c.below(4) != 0);
         fields.add(c.below(fields.size() + 1), f);
         what = "field added " + f.name() + ":" + f.descriptor();
       }
@@ -492,8 +608,8 @@ final class StructureMutator {
         }
         int k = c.below(fields.size());
         FieldEntry f = fields.get(k);
-        fields.set(k, new FieldEntry(c.bool() ? f.name() : c.pick(fieldNames), f.descriptor(),
-            !f.real()));
+        fields.set(
+            k, new FieldEntry(c.bool() ? f.name() : c.pick(fieldNames), f.descriptor(), !f.real()));
         what = "field " + f.name() + " real -> " + !f.real();
       }
       case 5 -> {
@@ -542,17 +658,22 @@ final class StructureMutator {
     } else if (old instanceof Constant.ArrayMaker) {
       k = new Constant.ArrayMaker(d.anyClass(c));
     } else if (old instanceof Constant.EnumRef e) {
-      k = c.bool() ? new Constant.EnumRef(e.type(), c.pick(enumNames))
-          : new Constant.EnumRef(d.anyClass(c), e.name());
+      k =
+          c.bool()
+              ? new Constant.EnumRef(e.type(), c.pick(enumNames))
+              : new Constant.EnumRef(d.anyClass(c), e.name());
     } else if (old instanceof Constant.Allocator a) {
-      k = c.bool() ? new Constant.Allocator(a.type(), c.pick(Constant.Mode.values()))
-          : new Constant.Allocator(d.anyClass(c), a.mode());
+      k =
+          c.bool()
+              ? new Constant.Allocator(a.type(), c.pick(Constant.Mode.values()))
+              : new Constant.Allocator(d.anyClass(c), a.mode());
     } else if (old instanceof Constant.Setter s) {
-      k = switch (c.below(3)) {
-        case 0 -> new Constant.Setter(d.anyClass(c), s.field(), s.descriptor());
-        case 1 -> new Constant.Setter(s.type(), c.pick(fieldNames), s.descriptor());
-        default -> new Constant.Setter(s.type(), s.field(), c.pick(DESCRIPTORS));
-      };
+      k =
+          switch (c.below(3)) {
+            case 0 -> new Constant.Setter(d.anyClass(c), s.field(), s.descriptor());
+            case 1 -> new Constant.Setter(s.type(), c.pick(fieldNames), s.descriptor());
+            default -> new Constant.Setter(s.type(), s.field(), c.pick(DESCRIPTORS));
+          };
     } else if (old instanceof Constant.Text) {
       k = new Constant.Text(c.bool() ? c.pick(StructureSeeds.LITERALS) : "t" + c.anyInt());
     } else if (old instanceof Constant.Texts t) {
@@ -564,15 +685,21 @@ final class StructureMutator {
     } else if (old instanceof Constant.PrimArray p) {
       k = new Constant.PrimArray(mutateArray(c, d, p.array()));
     } else if (old instanceof Constant.Hook h) {
-      k = switch (c.below(5)) {
-        case 0 -> new Constant.Hook(c.pick(Constant.HookKind.values()), h.type(), h.id(),
-            h.tape());
-        case 1 -> new Constant.Hook(h.kind(), d.anyClass(c), h.id(), h.tape());
-        case 2 -> new Constant.Hook(h.kind(), h.type(), d.randomId(c), h.tape());
-        case 3 -> new Constant.Hook(h.kind(), h.type(), h.id(), mutateTape(c, d, h.tape()));
-        default -> new Constant.Hook(h.kind(), h.type(), h.id(),
-            fieldsTape(c, d, d.classes.isEmpty() ? List.of() : d.classes.get(h.type()).fields()));
-      };
+      k =
+          switch (c.below(5)) {
+            case 0 ->
+                new Constant.Hook(c.pick(Constant.HookKind.values()), h.type(), h.id(), h.tape());
+            case 1 -> new Constant.Hook(h.kind(), d.anyClass(c), h.id(), h.tape());
+            case 2 -> new Constant.Hook(h.kind(), h.type(), d.randomId(c), h.tape());
+            case 3 -> new Constant.Hook(h.kind(), h.type(), h.id(), mutateTape(c, d, h.tape()));
+            default ->
+                new Constant.Hook(
+                    h.kind(),
+                    h.type(),
+                    h.id(),
+                    fieldsTape(
+                        c, d, d.classes.isEmpty() ? List.of() : d.classes.get(h.type()).fields()));
+          };
     } else {
       k = randomConstant(c, d);
     }
@@ -593,7 +720,10 @@ final class StructureMutator {
       case 8 -> new Constant.Texts(new String[] {c.pick(StructureSeeds.LITERALS)});
       default -> {
         int type = d.anyClass(c);
-        yield new Constant.Hook(c.pick(Constant.HookKind.values()), type, d.randomId(c),
+        yield new Constant.Hook(
+            c.pick(Constant.HookKind.values()),
+            type,
+            d.randomId(c),
             c.oneIn(5) ? null : fieldsTape(c, d, d.classes.get(type).fields()));
       }
     };
@@ -615,8 +745,8 @@ final class StructureMutator {
         }
         case 2 -> b = concat(b, new int[] {Grammar.STEP_HOOK, d.hookConstant(c)});
         case 3 -> b = Arrays.copyOf(b, Math.max(0, b.length - 1 - c.below(3)));
-        default -> b = concat(b, new int[] {c.below(3), d.anyConstant(c), d.randomId(c),
-            d.randomId(c)});
+        default ->
+            b = concat(b, new int[] {c.below(3), d.anyConstant(c), d.randomId(c), d.randomId(c)});
       }
       return b;
     }
@@ -624,8 +754,9 @@ final class StructureMutator {
     if (c.oneIn(3)) {
       return new int[] {Grammar.STEP_HOOK, d.hookConstant(c)};
     }
-    Object copy = java.lang.reflect.Array.newInstance(array.getClass().getComponentType(),
-        c.bool() ? n : c.pick(0, 1, n + 1, 1 << 16));
+    Object copy =
+        java.lang.reflect.Array.newInstance(
+            array.getClass().getComponentType(), c.bool() ? n : c.pick(0, 1, n + 1, 1 << 16));
     System.arraycopy(array, 0, copy, 0, Math.min(n, java.lang.reflect.Array.getLength(copy)));
     return copy;
   }
@@ -718,8 +849,10 @@ final class StructureMutator {
     MethodNode m = c.pick(chunks);
     List<AbstractInsnNode> candidates = new ArrayList<>();
     for (AbstractInsnNode n = m.instructions.getFirst(); n != null; n = n.getNext()) {
-      if (CodeEditor.pushed(n) != null || n instanceof LdcInsnNode
-          || n.getOpcode() == CHECKCAST || n instanceof FieldInsnNode) {
+      if (CodeEditor.pushed(n) != null
+          || n instanceof LdcInsnNode
+          || n.getOpcode() == CHECKCAST
+          || n instanceof FieldInsnNode) {
         candidates.add(n);
       }
     }
@@ -826,8 +959,15 @@ final class StructureMutator {
         what = "moved";
       }
     }
-    log.add("statement " + (bodies ? "in a loop body " : "") + "of class file "
-        + d.files.indexOf(s) + " " + m.name + " " + what);
+    log.add(
+        "statement "
+            + (bodies ? "in a loop body " : "")
+            + "of class file "
+            + d.files.indexOf(s)
+            + " "
+            + m.name
+            + " "
+            + what);
   }
 
   /** Inserts one grammar-shaped statement. */
@@ -870,8 +1010,9 @@ final class StructureMutator {
         int k = d.anyConstant(c);
         char t = c.pick('L', 'I', 'Z', 'J');
         code = CodeEditor.select(id, null);
-        code.add(CodeEditor.fieldSet(k, t, valueFor(c, d, t == 'L' ? "Ljava/lang/Object;"
-            : String.valueOf(t))));
+        code.add(
+            CodeEditor.fieldSet(
+                k, t, valueFor(c, d, t == 'L' ? "Ljava/lang/Object;" : String.valueOf(t))));
         what = "Field.set" + t + " with constants[" + k + "] on table[" + id + "]";
       }
       case 6 -> {
@@ -881,8 +1022,10 @@ final class StructureMutator {
       }
       case 7 -> {
         char e = c.pick('L', 'I', 'J', 'B');
-        int len = c.oneIn(8) ? c.pick(1 << 20, 1 << 27, Integer.MAX_VALUE)
-            : c.pick(0, 1, 16, 1 << 10, 1 << 16);
+        int len =
+            c.oneIn(8)
+                ? c.pick(1 << 20, 1 << 27, Integer.MAX_VALUE)
+                : c.pick(0, 1, 16, 1 << 10, 1 << 16);
         code = CodeEditor.store(id, CodeEditor.newArray(e, len));
         what = "table[" + id + "] = new " + e + "[" + len + "]";
       }
@@ -893,8 +1036,10 @@ final class StructureMutator {
       }
       case 9 -> {
         int n = c.pick(0, 1, 5, 1000);
-        InsnList body = c.bool() ? CodeEditor.storeAtLoopId(CodeEditor.valueOf('Z', 1))
-            : CodeEditor.storeAtLoopId(CodeEditor.constant(d.anyConstant(c), null));
+        InsnList body =
+            c.bool()
+                ? CodeEditor.storeAtLoopId(CodeEditor.valueOf('Z', 1))
+                : CodeEditor.storeAtLoopId(CodeEditor.constant(d.anyConstant(c), null));
         code = CodeEditor.loopOverFreshIds(n, body);
         what = "loop over new int[" + n + "]";
       }
@@ -908,8 +1053,9 @@ final class StructureMutator {
         v.add(new TypeInsnNode(NEW, "java/lang/String"));
         v.add(new InsnNode(DUP));
         v.add(new LdcInsnNode(c.pick(StructureSeeds.LITERALS)));
-        v.add(new MethodInsnNode(INVOKESPECIAL, "java/lang/String", "<init>",
-            "(Ljava/lang/String;)V", false));
+        v.add(
+            new MethodInsnNode(
+                INVOKESPECIAL, "java/lang/String", "<init>", "(Ljava/lang/String;)V", false));
         code = CodeEditor.store(id, v);
         what = "table[" + id + "] = new String(...)";
       }
@@ -959,37 +1105,42 @@ final class StructureMutator {
 
   /** The real instance fields a class declares, primitives first, as class entries list them. */
   List<FieldEntry> realFields(String name) {
-    return realFields.computeIfAbsent(name, n -> {
-      if (n.startsWith(StructureSeeds.CANARY_PACKAGE)) {
-        return List.of(new FieldEntry("a", "I", true),
-            new FieldEntry("b", "Ljava/lang/Object;", true));
-      }
-      try {
-        Class<?> c = Class.forName(n, false, loader);
-        List<FieldEntry> prims = new ArrayList<>();
-        List<FieldEntry> refs = new ArrayList<>();
-        for (Field f : c.getDeclaredFields()) {
-          if (!Modifier.isStatic(f.getModifiers())) {
-            String desc = Type.getDescriptor(f.getType());
-            (desc.length() == 1 ? prims : refs).add(new FieldEntry(f.getName(), desc, true));
+    return realFields.computeIfAbsent(
+        name,
+        n -> {
+          if (n.startsWith(StructureSeeds.CANARY_PACKAGE)) {
+            return List.of(
+                new FieldEntry("a", "I", true), new FieldEntry("b", "Ljava/lang/Object;", true));
           }
-        }
-        prims.addAll(refs);
-        return List.copyOf(prims);
-      } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
-        return List.of();
-      }
-    });
+          try {
+            Class<?> c = Class.forName(n, false, loader);
+            List<FieldEntry> prims = new ArrayList<>();
+            List<FieldEntry> refs = new ArrayList<>();
+            for (Field f : c.getDeclaredFields()) {
+              if (!Modifier.isStatic(f.getModifiers())) {
+                String desc = Type.getDescriptor(f.getType());
+                (desc.length() == 1 ? prims : refs).add(new FieldEntry(f.getName(), desc, true));
+              }
+            }
+            prims.addAll(refs);
+            return List.copyOf(prims);
+          } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
+            return List.of();
+          }
+        });
   }
 
   private long suid(Choices c, String cls) {
     if (c.oneIn(4)) {
       return c.pick(0L, 1L, -1L, c.anyLong());
     }
-    Long s = suids.computeIfAbsent(cls, n -> {
-      Long v = StructureSeeds.declaredSuid(n, loader);
-      return v == null ? 0L : v;
-    });
+    Long s =
+        suids.computeIfAbsent(
+            cls,
+            n -> {
+              Long v = StructureSeeds.declaredSuid(n, loader);
+              return v == null ? 0L : v;
+            });
     return s;
   }
 
@@ -1018,8 +1169,8 @@ final class StructureMutator {
     List<FieldEntry> refs = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       String desc = c.pick(DESCRIPTORS);
-      (desc.length() == 1 ? prims : refs).add(new FieldEntry(c.pick(fieldNames), desc,
-          c.below(3) != 0));
+      (desc.length() == 1 ? prims : refs)
+          .add(new FieldEntry(c.pick(fieldNames), desc, c.below(3) != 0));
     }
     prims.addAll(refs);
     return List.copyOf(prims);
@@ -1031,12 +1182,13 @@ final class StructureMutator {
     List<Integer> refs = new ArrayList<>();
     for (FieldEntry f : fields) {
       if (f.primitive()) {
-        int size = switch (f.descriptor().charAt(0)) {
-          case 'Z', 'B' -> 1;
-          case 'C', 'S' -> 2;
-          case 'J', 'D' -> 8;
-          default -> 4;
-        };
+        int size =
+            switch (f.descriptor().charAt(0)) {
+              case 'Z', 'B' -> 1;
+              case 'C', 'S' -> 2;
+              case 'J', 'D' -> 8;
+              default -> 4;
+            };
         long v = c.pick(0L, 1L, 1337L, -1L, (long) c.anyInt());
         for (int i = size - 1; i >= 0; i--) {
           data.write((int) (v >>> (8 * i)));
@@ -1103,13 +1255,26 @@ final class StructureMutator {
 
   static String show(Constant k) {
     if (k instanceof Constant.PrimArray p) {
-      return "PrimArray" + (p.array() instanceof int[] a && a.length <= 16 ? Arrays.toString(a)
-          : "[" + p.array().getClass().getSimpleName() + " of "
-              + java.lang.reflect.Array.getLength(p.array()) + "]");
+      return "PrimArray"
+          + (p.array() instanceof int[] a && a.length <= 16
+              ? Arrays.toString(a)
+              : "["
+                  + p.array().getClass().getSimpleName()
+                  + " of "
+                  + java.lang.reflect.Array.getLength(p.array())
+                  + "]");
     } else if (k instanceof Constant.Hook h) {
-      return "Hook[" + h.kind() + ", class " + h.type() + ", id " + h.id() + ", tape "
-          + (h.tape() == null ? "none" : Arrays.toString(h.tape().items()) + " + "
-              + h.tape().data().length + " bytes") + "]";
+      return "Hook["
+          + h.kind()
+          + ", class "
+          + h.type()
+          + ", id "
+          + h.id()
+          + ", tape "
+          + (h.tape() == null
+              ? "none"
+              : Arrays.toString(h.tape().items()) + " + " + h.tape().data().length + " bytes")
+          + "]";
     } else if (k instanceof Constant.Texts t) {
       return "Texts" + Arrays.toString(t.values());
     }
@@ -1192,8 +1357,17 @@ final class StructureMutator {
         code.add(s.encoded());
         placements.add(new int[] {s.phase, s.host});
       }
-      return new SnapshotFile(jdk, firstId, tableSize, depth, List.copyOf(classes),
-          List.copyOf(constants), code, placements, items).bytes();
+      return new SnapshotFile(
+              jdk,
+              firstId,
+              tableSize,
+              depth,
+              List.copyOf(classes),
+              List.copyOf(constants),
+              code,
+              placements,
+              items)
+          .bytes();
     }
 
     Set<String> classNames() {
@@ -1211,7 +1385,9 @@ final class StructureMutator {
       return s.editor;
     }
 
-    /** @return the index of the class entry named {@code name}, added if missing */
+    /**
+     * @return the index of the class entry named {@code name}, added if missing
+     */
     int entry(String name) {
       for (int i = 0; i < classes.size(); i++) {
         if (classes.get(i).name().equals(name)) {
@@ -1275,7 +1451,9 @@ final class StructureMutator {
       return files.isEmpty() ? slotFor(c, 0, -1) : anySlotOf(c);
     }
 
-    /** @return a class of {@code phase} and {@code host}, made if there is none */
+    /**
+     * @return a class of {@code phase} and {@code host}, made if there is none
+     */
     Slot slotFor(Choices c, int phase, int host) {
       List<Slot> fit = new ArrayList<>();
       for (Slot s : files) {
@@ -1329,8 +1507,8 @@ final class StructureMutator {
     }
 
     /**
-     * Makes the finish phase run {@code steps}: appended to a finish program the code already
-     * runs, or as a new program run by a new statement or class.
+     * Makes the finish phase run {@code steps}: appended to a finish program the code already runs,
+     * or as a new program run by a new statement or class.
      */
     void addSteps(Choices c, int[] steps) {
       List<Integer> programs = new ArrayList<>();
@@ -1342,7 +1520,9 @@ final class StructureMutator {
           for (AbstractInsnNode n = m.instructions.getFirst(); n != null; n = n.getNext()) {
             if (n instanceof MethodInsnNode mi && mi.name.equals(Grammar.STEPS_METHOD)) {
               Integer k = CodeEditor.pushed(n.getPrevious());
-              if (k != null && k >= 0 && k < constants.size()
+              if (k != null
+                  && k >= 0
+                  && k < constants.size()
                   && constants.get(k) instanceof Constant.PrimArray p
                   && p.array() instanceof int[]) {
                 programs.add(k);
@@ -1354,8 +1534,8 @@ final class StructureMutator {
       if (!programs.isEmpty() && !c.oneIn(4)) {
         int k = c.pick(programs);
         int[] old = (int[]) ((Constant.PrimArray) constants.get(k)).array();
-        constants.set(k, new Constant.PrimArray(c.bool() ? concat(old, steps)
-            : concat(steps, old)));
+        constants.set(
+            k, new Constant.PrimArray(c.bool() ? concat(old, steps) : concat(steps, old)));
         return;
       }
       int k = addConstant(new Constant.PrimArray(steps));

@@ -10,11 +10,10 @@ import org.objectweb.asm.tree.MethodNode;
 
 /**
  * Smaller variants of a snapshot, for shrinking a finding: each drops one generated class, one
- * statement of generated code, a class entry nothing refers to, one field of a class entry, two or four words of a small {@code
- * int[]} constant (a step of a finish program), a constant naming a class (made an empty text), or
- * the last constant, and is encoded
- * with valid checksums. {@code StructureCampaign --minimize} keeps a variant while the finding's
- * signature stays.
+ * statement of generated code, a class entry nothing refers to, one field of a class entry, two or
+ * four words of a small {@code int[]} constant (a step of a finish program), a constant naming a
+ * class (made an empty text), or the last constant, and is encoded with valid checksums. {@code
+ * StructureCampaign --minimize} keeps a variant while the finding's signature stays.
  */
 final class StructureReducer {
   private StructureReducer() {}
@@ -74,7 +73,8 @@ final class StructureReducer {
       }
     }
     for (int k = 0; k < f.constants().size(); k++) {
-      if (f.constants().get(k) instanceof Constant.PrimArray p && p.array() instanceof int[] a
+      if (f.constants().get(k) instanceof Constant.PrimArray p
+          && p.array() instanceof int[] a
           && a.length <= 64) {
         for (int len : new int[] {2, 4}) {
           for (int at = 0; at + len <= a.length; at++) {
@@ -160,9 +160,22 @@ final class StructureReducer {
     return new Constant.Hook(h.kind(), type, h.id(), h.tape());
   }
 
-  private static byte[] encode(SnapshotFile f, List<ClassEntry> classes, List<Constant> constants,
-      List<byte[]> files, List<int[]> placements) {
-    return new SnapshotFile(f.jdk(), f.firstId(), f.tableSize(), f.depth(), List.copyOf(classes),
-        List.copyOf(constants), List.copyOf(files), List.copyOf(placements), f.items()).bytes();
+  private static byte[] encode(
+      SnapshotFile f,
+      List<ClassEntry> classes,
+      List<Constant> constants,
+      List<byte[]> files,
+      List<int[]> placements) {
+    return new SnapshotFile(
+            f.jdk(),
+            f.firstId(),
+            f.tableSize(),
+            f.depth(),
+            List.copyOf(classes),
+            List.copyOf(constants),
+            List.copyOf(files),
+            List.copyOf(placements),
+            f.items())
+        .bytes();
   }
 }

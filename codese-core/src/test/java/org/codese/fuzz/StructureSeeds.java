@@ -25,8 +25,8 @@ import org.codese.samples.RedBlackTree;
 import org.codese.samples.SampleGraphs;
 
 /**
- * The seed graphs of the structure fuzzer and the classes they are made of: JDK collections,
- * boxes, strings, enums, records, classes with {@code readObject}/{@code writeObject}, an {@code
+ * The seed graphs of the structure fuzzer and the classes they are made of: JDK collections, boxes,
+ * strings, enums, records, classes with {@code readObject}/{@code writeObject}, an {@code
  * Externalizable}, a {@code readResolve}, and classes that are not {@code Serializable}, some of
  * them canaries whose code reports to {@link CanaryFlags} when it runs. Also the pools of class
  * names the mutator renames class entries to.
@@ -36,8 +36,10 @@ final class StructureSeeds {
 
   /** The package of the canary classes {@link CanaryLoader} defines (not on the class path). */
   static final String CANARY_PACKAGE = "org.codese.fuzz.canary.";
+
   /** A {@code Serializable} canary whose static initialiser reports; declares suid 42. */
   static final String INIT_CANARY = CANARY_PACKAGE + "InitCanary";
+
   /** A canary that is not {@code Serializable}, whose static initialiser reports; suid 43. */
   static final String INIT_CANARY_PLAIN = CANARY_PACKAGE + "InitCanaryPlain";
 
@@ -168,7 +170,7 @@ final class StructureSeeds {
       }
       in.readUTF();
       extra = in.readObject();
-      in.registerValidation(() -> { }, 1);
+      in.registerValidation(() -> {}, 1);
     }
   }
 
@@ -215,8 +217,9 @@ final class StructureSeeds {
 
   /**
    * Not {@code Serializable}. Declares a {@code serialVersionUID} equal to {@link SerialTwn}'s and
-   * the same fields, so that a stream of a {@code SerialTwn} with the name patched names it: a plain
-   * {@code ObjectInputStream} must reject that stream (the canaries check that it still does).
+   * the same fields, so that a stream of a {@code SerialTwn} with the name patched names it: a
+   * plain {@code ObjectInputStream} must reject that stream (the canaries check that it still
+   * does).
    */
   public static final class NonSerial {
     private static final long serialVersionUID = 7L;
@@ -270,9 +273,26 @@ final class StructureSeeds {
    */
   static Map<String, Object> graphs() {
     Map<String, Object> g = new LinkedHashMap<>();
-    g.put("boxes", new Object[] {Boolean.TRUE, Boolean.FALSE, 7, 7L, (short) 7, (byte) 7, 'c',
-        1.5f, 2.5d, "interned", CanaryEnum.A, TimeUnit.SECONDS, new int[] {1, 2, 3},
-        ObjectStreamClass.lookup(ArrayList.class), Integer.class, null});
+    g.put(
+        "boxes",
+        new Object[] {
+          Boolean.TRUE,
+          Boolean.FALSE,
+          7,
+          7L,
+          (short) 7,
+          (byte) 7,
+          'c',
+          1.5f,
+          2.5d,
+          "interned",
+          CanaryEnum.A,
+          TimeUnit.SECONDS,
+          new int[] {1, 2, 3},
+          ObjectStreamClass.lookup(ArrayList.class),
+          Integer.class,
+          null
+        });
     List<Object> list = new ArrayList<>(List.of(1, 2L, 3.5, "a", true, 'c'));
     list.add(list);
     g.put("arraylist", list);
@@ -309,8 +329,15 @@ final class StructureSeeds {
     Derived d = new Derived();
     d.link = new Point(1, 0);
     g.put("derived", d);
-    g.put("enums", new Object[] {SampleGraphs.Category.BOOKS, SampleGraphs.Status.PAID,
-        CanaryEnum.B, TimeUnit.DAYS, CanaryEnum.A});
+    g.put(
+        "enums",
+        new Object[] {
+          SampleGraphs.Category.BOOKS,
+          SampleGraphs.Status.PAID,
+          CanaryEnum.B,
+          TimeUnit.DAYS,
+          CanaryEnum.A
+        });
     List<Object> loops = new ArrayList<>();
     Object[] points = new Object[40];
     for (int i = 0; i < 40; i++) {
@@ -329,36 +356,94 @@ final class StructureSeeds {
   }
 
   /** Names of classes the mutator renames class entries to, besides those of the seed itself. */
-  static final List<String> CLASS_NAMES = List.of(
-      "java.lang.Boolean", "java.lang.Integer", "java.lang.Long", "java.lang.Character",
-      "java.lang.String", "java.lang.Object", "java.util.concurrent.TimeUnit",
-      "java.io.ObjectStreamClass", "java.io.ObjectStreamField", "java.lang.Runtime",
-      "java.util.Timer", "java.util.logging.FileHandler", "java.lang.ProcessBuilder",
-      "java.net.URLClassLoader", "sun.misc.Unsafe", "jdk.internal.misc.Unsafe", "java.lang.Thread",
-      "java.util.ArrayList", "java.util.HashMap", "java.util.HashSet", "java.util.PriorityQueue",
-      "java.util.TreeMap", "java.util.EnumMap", "java.lang.Enum", "java.lang.Record",
-      "java.lang.Runnable", "java.util.AbstractList", "java.lang.Number", "java.lang.Class",
-      "java.lang.StringBuilder", "java.util.concurrent.atomic.AtomicInteger", "int", "void",
-      "long", "boolean", "[I", "[J", "[B", "[Ljava.lang.Object;", "[Ljava.lang.String;",
-      "[[I", "java.time.Ser", "java.util.ImmutableCollections$ListN",
-      "java.util.Collections$UnmodifiableList", "org.codese.load.Hooks", "org.codese.load.HookCall",
-      "org.codese.CodeseOptions", "org.codese.samples.RedBlackTree",
-      "org.codese.samples.RedBlackTree$Node", "org.codese.samples.SampleGraphs$Category",
-      "org.codese.samples.SampleGraphs$Money", name(CanaryEnum.class), name(Point.class),
-      name(PointOrder.class), name(HashCanary.class), name(CompareCanary.class),
-      name(CtorCanary.class), name(NonSerRecord.class), name(SerRecord.class),
-      name(Custom.class), name(External.class), name(Resolving.class), name(NonSerial.class),
-      name(SerialTwn.class), name(Base.class), name(Derived.class), name(Holder.class),
-      INIT_CANARY, INIT_CANARY_PLAIN, "does.not.Exist");
+  static final List<String> CLASS_NAMES =
+      List.of(
+          "java.lang.Boolean",
+          "java.lang.Integer",
+          "java.lang.Long",
+          "java.lang.Character",
+          "java.lang.String",
+          "java.lang.Object",
+          "java.util.concurrent.TimeUnit",
+          "java.io.ObjectStreamClass",
+          "java.io.ObjectStreamField",
+          "java.lang.Runtime",
+          "java.util.Timer",
+          "java.util.logging.FileHandler",
+          "java.lang.ProcessBuilder",
+          "java.net.URLClassLoader",
+          "sun.misc.Unsafe",
+          "jdk.internal.misc.Unsafe",
+          "java.lang.Thread",
+          "java.util.ArrayList",
+          "java.util.HashMap",
+          "java.util.HashSet",
+          "java.util.PriorityQueue",
+          "java.util.TreeMap",
+          "java.util.EnumMap",
+          "java.lang.Enum",
+          "java.lang.Record",
+          "java.lang.Runnable",
+          "java.util.AbstractList",
+          "java.lang.Number",
+          "java.lang.Class",
+          "java.lang.StringBuilder",
+          "java.util.concurrent.atomic.AtomicInteger",
+          "int",
+          "void",
+          "long",
+          "boolean",
+          "[I",
+          "[J",
+          "[B",
+          "[Ljava.lang.Object;",
+          "[Ljava.lang.String;",
+          "[[I",
+          "java.time.Ser",
+          "java.util.ImmutableCollections$ListN",
+          "java.util.Collections$UnmodifiableList",
+          "org.codese.load.Hooks",
+          "org.codese.load.HookCall",
+          "org.codese.CodeseOptions",
+          "org.codese.samples.RedBlackTree",
+          "org.codese.samples.RedBlackTree$Node",
+          "org.codese.samples.SampleGraphs$Category",
+          "org.codese.samples.SampleGraphs$Money",
+          name(CanaryEnum.class),
+          name(Point.class),
+          name(PointOrder.class),
+          name(HashCanary.class),
+          name(CompareCanary.class),
+          name(CtorCanary.class),
+          name(NonSerRecord.class),
+          name(SerRecord.class),
+          name(Custom.class),
+          name(External.class),
+          name(Resolving.class),
+          name(NonSerial.class),
+          name(SerialTwn.class),
+          name(Base.class),
+          name(Derived.class),
+          name(Holder.class),
+          INIT_CANARY,
+          INIT_CANARY_PLAIN,
+          "does.not.Exist");
 
   /**
    * Classes whose objects a restore reaches without allocating them, as the mutator's write
    * targets: boxes from the JVM's caches, interned literals, enum constants, class descriptors.
    */
-  static final List<String> PREEXISTING = List.of("java.lang.Boolean", "java.lang.Integer",
-      "java.lang.Long", "java.lang.Character", "java.lang.String",
-      "java.util.concurrent.TimeUnit", name(CanaryEnum.class), "java.io.ObjectStreamClass",
-      "java.lang.Class");
+  static final List<String> PREEXISTING =
+      List.of(
+          "java.lang.Boolean",
+          "java.lang.Integer",
+          "java.lang.Long",
+          "java.lang.Character",
+          "java.lang.String",
+          "java.util.concurrent.TimeUnit",
+          name(CanaryEnum.class),
+          "java.io.ObjectStreamClass",
+          "java.lang.Class");
 
   /** Literals the mutator stores with {@code ldc}: interned, shared with the application. */
   static final List<String> LITERALS = List.of("interned", "a", "b", "x", "", "ns", "one");
@@ -367,7 +452,9 @@ final class StructureSeeds {
     return c.getName();
   }
 
-  /** @return the declared {@code serialVersionUID} of a class, read without the canaries */
+  /**
+   * @return the declared {@code serialVersionUID} of a class, read without the canaries
+   */
   static Long declaredSuid(String name, ClassLoader loader) {
     if (name.startsWith(CANARY_PACKAGE)) {
       return name.equals(INIT_CANARY) ? 42L : 43L;

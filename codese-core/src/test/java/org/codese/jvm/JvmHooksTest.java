@@ -61,14 +61,22 @@ class JvmHooksTest {
     assertNotNull(Jvm.readObject(Both.class));
     assertNotNull(Jvm.writeObject(Both.class));
     assertTrue(Jvm.declaresReadObject(Both.class));
-    assertEquals(MethodType.methodType(void.class, Both.class, ObjectInputStream.class),
+    assertEquals(
+        MethodType.methodType(void.class, Both.class, ObjectInputStream.class),
         Jvm.readObject(Both.class).type());
   }
 
   @Test
   void ignoresEveryOtherShape() {
-    for (Class<?> c : new Class<?>[] {Plain.class, Sub.class, NotPrivate.class, Static.class,
-        Returns.class, OtherParameter.class}) {
+    for (Class<?> c :
+        new Class<?>[] {
+          Plain.class,
+          Sub.class,
+          NotPrivate.class,
+          Static.class,
+          Returns.class,
+          OtherParameter.class
+        }) {
       assertNull(Jvm.readObject(c), c.getSimpleName());
       assertNull(Jvm.writeObject(c), c.getSimpleName());
       assertFalse(Jvm.declaresReadObject(c), c.getSimpleName());

@@ -48,19 +48,21 @@ class LargeGraphTest {
   @Test
   void millionLinkChainNotSerializable() {
     long t0 = System.nanoTime();
-    RoundTrip.Report r = RoundTrip.of(chain(MILLION)).name("link-chain-1M")
-        .jdk(Jdk.NOT_SERIALIZABLE)
-        .allow(Link.class.getName())
-        .paths(Path.TO_BYTES_FROM_BYTES, Path.CAPTURE_RESTORE_TWICE)
-        .check(c -> checkChain(c, MILLION))
-        .run();
-    TestOutput.detail("[timing] link-chain-1M: total " + (System.nanoTime() - t0) / 1_000_000
-        + " ms, " + r);
+    RoundTrip.Report r =
+        RoundTrip.of(chain(MILLION))
+            .name("link-chain-1M")
+            .jdk(Jdk.NOT_SERIALIZABLE)
+            .allow(Link.class.getName())
+            .paths(Path.TO_BYTES_FROM_BYTES, Path.CAPTURE_RESTORE_TWICE)
+            .check(c -> checkChain(c, MILLION))
+            .run();
+    TestOutput.detail(
+        "[timing] link-chain-1M: total " + (System.nanoTime() - t0) / 1_000_000 + " ms, " + r);
   }
 
   /**
-   * A serializable chain a million deep. JDK serialization would overflow its stack on it, so
-   * only the walker checks it; Codese must not recurse.
+   * A serializable chain a million deep. JDK serialization would overflow its stack on it, so only
+   * the walker checks it; Codese must not recurse.
    */
   @Test
   void millionNodeChainSerializableClassesWithoutJdk() throws Exception {
@@ -71,12 +73,14 @@ class LargeGraphTest {
       n.next = head;
       head = n;
     }
-    RoundTrip.Report r = RoundTrip.of(head).name("node-chain-1M")
-        .jdk(Jdk.SKIP)
-        .paths(Path.TO_BYTES_FROM_BYTES, Path.RESTORE_PARALLEL)
-        .run();
-    TestOutput.detail("[timing] node-chain-1M: total " + (System.nanoTime() - t0) / 1_000_000
-        + " ms, " + r);
+    RoundTrip.Report r =
+        RoundTrip.of(head)
+            .name("node-chain-1M")
+            .jdk(Jdk.SKIP)
+            .paths(Path.TO_BYTES_FROM_BYTES, Path.RESTORE_PARALLEL)
+            .run();
+    TestOutput.detail(
+        "[timing] node-chain-1M: total " + (System.nanoTime() - t0) / 1_000_000 + " ms, " + r);
   }
 
   /** A cycle a million long: the last link points back to the first. */
@@ -110,13 +114,15 @@ class LargeGraphTest {
     for (int i = 0; i < 350_000; i++) {
       m.put(new Key("k" + i, i), new Point(i, -i));
     }
-    RoundTrip.Report r = RoundTrip.of(m).name("hashmap-350k")
-        .paths(Path.TO_BYTES_FROM_BYTES, Path.RESTORE_PARALLEL)
-        .check(c -> assertEquals(new Point(77, -77), ((Map<?, ?>) c).get(new Key("k77", 77))))
-        .run();
+    RoundTrip.Report r =
+        RoundTrip.of(m)
+            .name("hashmap-350k")
+            .paths(Path.TO_BYTES_FROM_BYTES, Path.RESTORE_PARALLEL)
+            .check(c -> assertEquals(new Point(77, -77), ((Map<?, ?>) c).get(new Key("k77", 77))))
+            .run();
     assertTrue(r.objects > MILLION, "graph has only " + r.objects + " objects");
-    TestOutput.detail("[timing] hashmap-350k: total " + (System.nanoTime() - t0) / 1_000_000
-        + " ms, " + r);
+    TestOutput.detail(
+        "[timing] hashmap-350k: total " + (System.nanoTime() - t0) / 1_000_000 + " ms, " + r);
   }
 
   /** A million small arrays and strings in one list, through the plain API. */
@@ -141,7 +147,13 @@ class LargeGraphTest {
         assertEquals("s" + i, x);
       }
     }
-    TestOutput.detail("[timing] list-1M: capture " + (t1 - t0) / 1_000_000 + " ms, restore "
-        + (t2 - t1) / 1_000_000 + " ms, snapshot " + snapshot.length + " B");
+    TestOutput.detail(
+        "[timing] list-1M: capture "
+            + (t1 - t0) / 1_000_000
+            + " ms, restore "
+            + (t2 - t1) / 1_000_000
+            + " ms, snapshot "
+            + snapshot.length
+            + " B");
   }
 }

@@ -21,13 +21,16 @@ class RbtTest {
   void everyRestorePath(int n) {
     RedBlackTree tree = RedBlackTree.random(n, n);
     assertTrue(tree.isValid());
-    RoundTrip.Report r = RoundTrip.of(tree).name("rbt-" + n)
-        .check(c -> {
-          RedBlackTree t = (RedBlackTree) c;
-          assertEquals(n, t.size());
-          assertTrue(t.isValid(), "restored tree is not a valid red-black tree");
-        })
-        .run();
+    RoundTrip.Report r =
+        RoundTrip.of(tree)
+            .name("rbt-" + n)
+            .check(
+                c -> {
+                  RedBlackTree t = (RedBlackTree) c;
+                  assertEquals(n, t.size());
+                  assertTrue(t.isValid(), "restored tree is not a valid red-black tree");
+                })
+            .run();
     TestOutput.detail("[timing] RbtTest N=" + n + ": " + r);
   }
 
@@ -40,15 +43,23 @@ class RbtTest {
   void million(int n) {
     long t0 = System.nanoTime();
     RedBlackTree tree = RedBlackTree.random(n, n);
-    RoundTrip.Report r = RoundTrip.of(tree).name("rbt-" + n)
-        .paths(Path.TO_BYTES_FROM_BYTES, Path.CAPTURE_RESTORE_TWICE, Path.RESTORE_PARALLEL)
-        .check(c -> {
-          RedBlackTree t = (RedBlackTree) c;
-          assertEquals(n, t.size());
-          assertTrue(t.isValid(), "restored tree is not a valid red-black tree");
-        })
-        .run();
-    TestOutput.detail("[timing] RbtTest N=" + n + ": total "
-        + (System.nanoTime() - t0) / 1_000_000 + " ms, " + r);
+    RoundTrip.Report r =
+        RoundTrip.of(tree)
+            .name("rbt-" + n)
+            .paths(Path.TO_BYTES_FROM_BYTES, Path.CAPTURE_RESTORE_TWICE, Path.RESTORE_PARALLEL)
+            .check(
+                c -> {
+                  RedBlackTree t = (RedBlackTree) c;
+                  assertEquals(n, t.size());
+                  assertTrue(t.isValid(), "restored tree is not a valid red-black tree");
+                })
+            .run();
+    TestOutput.detail(
+        "[timing] RbtTest N="
+            + n
+            + ": total "
+            + (System.nanoTime() - t0) / 1_000_000
+            + " ms, "
+            + r);
   }
 }

@@ -76,20 +76,34 @@ class AllowListPatternsTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"", "*Foo", "**Foo", "com.*.Foo", "com.Foo**", "com.ex*ample", "a b",
-      "a;b", "a/b", "!a", "a,b", "a\tb"})
+  @ValueSource(
+      strings = {
+        "",
+        "*Foo",
+        "**Foo",
+        "com.*.Foo",
+        "com.Foo**",
+        "com.ex*ample",
+        "a b",
+        "a;b",
+        "a/b",
+        "!a",
+        "a,b",
+        "a\tb"
+      })
   void aMalformedPatternIsRefused(String pattern) {
-    IllegalArgumentException e =
-        assertThrows(IllegalArgumentException.class, () -> of(pattern));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> of(pattern));
     assertTrue(e.getMessage().contains("pattern"), e.getMessage());
   }
 
   @Test
   void theNeededClassesAreAddedSortedAfterThePatterns() {
     AllowList a = of("com.example.*");
-    assertEquals(List.of("com.example.*", "a.Z", "b.A"),
+    assertEquals(
+        List.of("com.example.*", "a.Z", "b.A"),
         a.with(List.of("b.A", "com.example.Admitted", "a.Z", "b.A")));
-    assertEquals("CodeseOptions.defaults().withAllowedClasses(\"com.example.*\", \"a.Z\")",
+    assertEquals(
+        "CodeseOptions.defaults().withAllowedClasses(\"com.example.*\", \"a.Z\")",
         AllowList.optionsLine(List.of("com.example.*", "a.Z")));
   }
 

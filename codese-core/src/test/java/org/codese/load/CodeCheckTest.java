@@ -16,7 +16,8 @@ class CodeCheckTest {
   void everyPreloadedClassExists() {
     for (String[] names : new String[][] {CodeCheck.LOAD_CLASSES, CodeCheck.HOOK_CLASSES}) {
       for (String name : names) {
-        assertDoesNotThrow(() -> Class.forName(name, false, CodeCheck.class.getClassLoader()),
+        assertDoesNotThrow(
+            () -> Class.forName(name, false, CodeCheck.class.getClassLoader()),
             name + " is preloaded but does not exist");
       }
     }
@@ -27,13 +28,15 @@ class CodeCheckTest {
   void aGrammarViolationTakesPrecedenceOverAMissingClass() {
     Crafted c = new Crafted();
     c.type("org.codese.no.SuchClass");
-    c.code(0, ch -> {
-      ch.mv.visitInsn(Opcodes.ACONST_NULL);
-      ch.mv.visitInsn(Opcodes.ATHROW);
-    });
+    c.code(
+        0,
+        ch -> {
+          ch.mv.visitInsn(Opcodes.ACONST_NULL);
+          ch.mv.visitInsn(Opcodes.ATHROW);
+        });
     UnsafeSnapshotException e =
         assertThrows(UnsafeSnapshotException.class, () -> Codese.load(c.bytes()));
-    assertTrue(e.getMessage().contains("ATHROW") || e.getMessage().contains("athrow"),
-        e.getMessage());
+    assertTrue(
+        e.getMessage().contains("ATHROW") || e.getMessage().contains("athrow"), e.getMessage());
   }
 }

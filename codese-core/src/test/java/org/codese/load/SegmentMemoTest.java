@@ -17,25 +17,39 @@ import org.junit.jupiter.api.Test;
 import org.objectweb.asm.Opcodes;
 
 /**
- * What the loader keeps between the segments of one stream is found only by the same bytes for
- * a host of the same name, and used only in the same host class: a later segment cannot make the
+ * What the loader keeps between the segments of one stream is found only by the same bytes for a
+ * host of the same name, and used only in the same host class: a later segment cannot make the
  * loader skip the check of code it did not check.
  */
 class SegmentMemoTest {
   private static final GrammarCheck.Checked CHECKED =
       new GrammarCheck.Checked(List.of(), List.of(), 0, 0);
-  private static final BiConsumer<Object[], Object[]> INSTANCE = (t, c) -> { };
+  private static final BiConsumer<Object[], Object[]> INSTANCE = (t, c) -> {};
 
   private static SnapshotFile file(byte[] code, int host) {
-    return new SnapshotFile("", 0, 0, 0,
-        List.of(new ClassEntry("x.Host", List.of(), 0, false)), List.of(), List.of(code),
-        List.<int[]>of(new int[] {1, host}), new Tape(new byte[0], new int[0]));
+    return new SnapshotFile(
+        "",
+        0,
+        0,
+        0,
+        List.of(new ClassEntry("x.Host", List.of(), 0, false)),
+        List.of(),
+        List.of(code),
+        List.<int[]>of(new int[] {1, host}),
+        new Tape(new byte[0], new int[0]));
   }
 
   private static SnapshotFile renamedHost(byte[] code) {
-    return new SnapshotFile("", 0, 0, 0,
-        List.of(new ClassEntry("y.Host", List.of(), 0, false)), List.of(), List.of(code),
-        List.<int[]>of(new int[] {1, 0}), new Tape(new byte[0], new int[0]));
+    return new SnapshotFile(
+        "",
+        0,
+        0,
+        0,
+        List.of(new ClassEntry("y.Host", List.of(), 0, false)),
+        List.of(),
+        List.of(code),
+        List.<int[]>of(new int[] {1, 0}),
+        new Tape(new byte[0], new int[0]));
   }
 
   @Test
@@ -101,9 +115,9 @@ class SegmentMemoTest {
   }
 
   /**
-   * Class files whose hashes collide but whose bytes differ are different keys: a stream that
-   * sends bytes hashing like checked code gets no check result, also among many colliding keys
-   * (a hash bin of that many is a tree ordered by the keys' comparison).
+   * Class files whose hashes collide but whose bytes differ are different keys: a stream that sends
+   * bytes hashing like checked code gets no check result, also among many colliding keys (a hash
+   * bin of that many is a tree ordered by the keys' comparison).
    */
   @Test
   void collidingClassFilesAreNotTakenForEachOther() {
@@ -172,10 +186,12 @@ class SegmentMemoTest {
   @Test
   void codeOutsideTheGrammarIsNeverKept() throws Exception {
     Crafted c = new Crafted();
-    c.code(0, ch -> {
-      ch.mv.visitInsn(Opcodes.ACONST_NULL);
-      ch.mv.visitInsn(Opcodes.ATHROW);
-    });
+    c.code(
+        0,
+        ch -> {
+          ch.mv.visitInsn(Opcodes.ACONST_NULL);
+          ch.mv.visitInsn(Opcodes.ATHROW);
+        });
     SnapshotFile f = SnapshotFile.parse(c.bytes());
     GrammarCheck.Checked[] known = new GrammarCheck.Checked[1];
     assertFalse(GrammarCheck.check(f, known).violations().isEmpty());

@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
  * The serialization-constructor rule for chains of serializable classes in one package, where
  * {@code SurfaceRulesTest}'s JDK classes never go: a serializable superclass with only private
  * constructors is passed through by a nestmate subclass. Each case is checked against what {@code
- * ObjectInputStream} itself does with the class. (A subclass that is no nestmate cannot call such
- * a constructor in Java source; only crafted bytecode could declare one.)
+ * ObjectInputStream} itself does with the class. (A subclass that is no nestmate cannot call such a
+ * constructor in Java source; only crafted bytecode could declare one.)
  */
 class SerialConstructorRuleTest {
   /** Serializable, with only a private constructor. */
@@ -36,7 +36,9 @@ class SerialConstructorRuleTest {
     }
   }
 
-  /** @return whether {@code ObjectInputStream} restores {@code o}, or refuses its class */
+  /**
+   * @return whether {@code ObjectInputStream} restores {@code o}, or refuses its class
+   */
   private static boolean jdkRestores(Object o) throws Exception {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {

@@ -54,21 +54,25 @@ class StreamFramesTest {
   }
 
   /**
-   * The data ends two bytes into the frame word after the last object (here the end mark): a
-   * {@link CorruptSnapshotException} that says how many bytes of the word arrived and where the
-   * word starts, after the objects before it were read.
+   * The data ends two bytes into the frame word after the last object (here the end mark): a {@link
+   * CorruptSnapshotException} that says how many bytes of the word arrived and where the word
+   * starts, after the objects before it were read.
    */
   @Test
   void aFrameWordCutShortIsCorruptWhereTheWordStarts() throws Exception {
     byte[] whole = write(new Box(1));
-    assertArrayEquals(new byte[4], java.util.Arrays.copyOfRange(whole, whole.length - 4,
-        whole.length), "the stream ends with the end mark");
+    assertArrayEquals(
+        new byte[4],
+        java.util.Arrays.copyOfRange(whole, whole.length - 4, whole.length),
+        "the stream ends with the end mark");
     byte[] cut = java.util.Arrays.copyOf(whole, whole.length - 2);
     try (CodeseInputStream in = in(cut)) {
       assertEquals("Box1", in.readObject().toString());
       CorruptSnapshotException e = assertThrows(CorruptSnapshotException.class, in::readObject);
-      assertTrue(e.getMessage().contains("the stream ends inside a frame's 4-byte length, after 2"
-          + " bytes"), e.getMessage());
+      assertTrue(
+          e.getMessage()
+              .contains("the stream ends inside a frame's 4-byte length, after 2" + " bytes"),
+          e.getMessage());
       assertEquals(whole.length - 4, e.offset());
     }
   }
@@ -108,13 +112,19 @@ class StreamFramesTest {
 
   /**
    * Data and reset frames, which version 1 streams do not have (there a negative word is damage),
-   * are read from version 2 on: the data between objects, and objects numbered from 0 again after
-   * a reset.
+   * are read from version 2 on: the data between objects, and objects numbered from 0 again after a
+   * reset.
    */
   @Test
   void aVersion2StreamHasDataAndResetFrames() throws Exception {
-    byte[] stream = new Version2().data(7).segment(Codese.toBytes(new Box(1))).reset().data(8)
-        .segment(Codese.toBytes(new Box(2))).end();
+    byte[] stream =
+        new Version2()
+            .data(7)
+            .segment(Codese.toBytes(new Box(1)))
+            .reset()
+            .data(8)
+            .segment(Codese.toBytes(new Box(2)))
+            .end();
     try (CodeseInputStream in = in(stream)) {
       assertEquals(7, in.readInt());
       assertEquals("Box1", in.readObject().toString());
@@ -125,8 +135,8 @@ class StreamFramesTest {
   }
 
   /**
-   * Damage inside a segment is reported at its offset in the stream: where the segment starts
-   * plus where the damage is inside it (the offset the same damage has in the snapshot alone).
+   * Damage inside a segment is reported at its offset in the stream: where the segment starts plus
+   * where the damage is inside it (the offset the same damage has in the snapshot alone).
    */
   @Test
   void damageInsideASegmentIsReportedAtItsStreamOffset() throws Exception {
@@ -139,8 +149,9 @@ class StreamFramesTest {
     try (CodeseInputStream in = in(stream)) {
       CorruptSnapshotException e = assertThrows(CorruptSnapshotException.class, in::readObject);
       assertEquals(FIRST_FRAME + alone.offset(), e.offset(), e.getMessage());
-      assertTrue(e.getMessage().contains("stream segment at byte " + FIRST_FRAME + ": "
-          + alone.section()), e.getMessage());
+      assertTrue(
+          e.getMessage().contains("stream segment at byte " + FIRST_FRAME + ": " + alone.section()),
+          e.getMessage());
     }
   }
 
@@ -171,8 +182,10 @@ class StreamFramesTest {
       byte[] buf = new byte[4];
       StreamCorruptedException e =
           assertThrows(StreamCorruptedException.class, () -> in.read(buf, 0, 4));
-      assertTrue(e.getMessage().startsWith("the stream cannot be read past an object that failed"
-          + " to restore"), e.getMessage());
+      assertTrue(
+          e.getMessage()
+              .startsWith("the stream cannot be read past an object that failed" + " to restore"),
+          e.getMessage());
       assertArrayEquals(new byte[4], buf, "no byte was read");
       assertThrows(StreamCorruptedException.class, in::readInt);
     }
@@ -180,28 +193,31 @@ class StreamFramesTest {
 
   /** A stream of one segment holding a {@code Box}, whose top-level items are {@code items}. */
   private static byte[] boxWithItems(byte[] data, int... items) throws IOException {
-    byte[] segment = SnapshotEdit.of(Codese.toBytes(new Box(1)))
-        .setItems(new Tape(data, items)).bytes();
+    byte[] segment =
+        SnapshotEdit.of(Codese.toBytes(new Box(1))).setItems(new Tape(data, items)).bytes();
     return SnapshotEdit.stream(segment);
   }
 
   /**
-   * Back references in a segment's top-level items must be followed by the object that makes
-   * them: back references at the end of the items, or followed by primitive data, are a {@code
+   * Back references in a segment's top-level items must be followed by the object that makes them:
+   * back references at the end of the items, or followed by primitive data, are a {@code
    * StreamCorruptedException}.
    */
   @Test
   void backReferencesNotFollowedByTheirObjectAreCorrupt() throws Exception {
     byte[][] streams = {
-        boxWithItems(new byte[0], Tape.BACK_REFERENCE, 0),
-        boxWithItems(new byte[0], Tape.BACK_REFERENCE, 0, Tape.BACK_REFERENCE, 0),
-        boxWithItems(new byte[4], Tape.BACK_REFERENCE, 0, Tape.BLOCK, 4, Tape.OBJECT, 0)};
+      boxWithItems(new byte[0], Tape.BACK_REFERENCE, 0),
+      boxWithItems(new byte[0], Tape.BACK_REFERENCE, 0, Tape.BACK_REFERENCE, 0),
+      boxWithItems(new byte[4], Tape.BACK_REFERENCE, 0, Tape.BLOCK, 4, Tape.OBJECT, 0)
+    };
     for (byte[] stream : streams) {
       try (CodeseInputStream in = in(stream)) {
         StreamCorruptedException e = assertThrows(StreamCorruptedException.class, in::readObject);
         assertEquals(StreamCorruptedException.class, e.getClass());
-        assertEquals("back references in the stream's data are not followed by the object that"
-            + " makes them", e.getMessage());
+        assertEquals(
+            "back references in the stream's data are not followed by the object that"
+                + " makes them",
+            e.getMessage());
       }
     }
   }
@@ -221,21 +237,25 @@ class StreamFramesTest {
   }
 
   /**
-   * The top-level items are checked before the segment's code runs, as its code is: a segment
-   * whose back references no object follows restores nothing (no {@code readObject} ran), also
-   * when the bad run comes after the segment's object.
+   * The top-level items are checked before the segment's code runs, as its code is: a segment whose
+   * back references no object follows restores nothing (no {@code readObject} ran), also when the
+   * bad run comes after the segment's object.
    */
   @Test
   void badTopLevelItemsStopTheSegmentBeforeItsCodeRuns() throws Exception {
     int[][] itemLists = {{Tape.BACK_REFERENCE, 0}, {Tape.OBJECT, 0, Tape.BACK_REFERENCE, 0}};
     for (int[] items : itemLists) {
-      byte[] segment = SnapshotEdit.of(Codese.toBytes(new Counted()))
-          .setItems(new Tape(new byte[0], items)).bytes();
+      byte[] segment =
+          SnapshotEdit.of(Codese.toBytes(new Counted()))
+              .setItems(new Tape(new byte[0], items))
+              .bytes();
       Counted.READS.set(0);
       try (CodeseInputStream in = in(SnapshotEdit.stream(segment))) {
         StreamCorruptedException e = assertThrows(StreamCorruptedException.class, in::readObject);
-        assertEquals("back references in the stream's data are not followed by the object that"
-            + " makes them", e.getMessage());
+        assertEquals(
+            "back references in the stream's data are not followed by the object that"
+                + " makes them",
+            e.getMessage());
       }
       assertEquals(0, Counted.READS.get(), "the segment's code ran");
     }

@@ -26,8 +26,8 @@ import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 
 /**
- * The rules of the default surface on their own: {@link Surface#serialInitClass} against the
- * JDK's own decision, and {@link AllowList}'s patterns.
+ * The rules of the default surface on their own: {@link Surface#serialInitClass} against the JDK's
+ * own decision, and {@link AllowList}'s patterns.
  */
 class SurfaceRulesTest {
   /** A non-serializable base whose only no-arg constructor is private. */
@@ -78,8 +78,13 @@ class SurfaceRulesTest {
     List<Class<?>> classes = new ArrayList<>(javaBaseSerializables());
     assertTrue(classes.size() > 150, "only " + classes.size() + " JDK classes found");
     Class<?> overPackagePrivate = generatedOverPackagePrivateConstructor();
-    classes.addAll(List.of(OverPrivateBase.class, OverPackageBase.class, OverArgBase.class,
-        overPackagePrivate, generatedOverProtectedConstructor()));
+    classes.addAll(
+        List.of(
+            OverPrivateBase.class,
+            OverPackageBase.class,
+            OverArgBase.class,
+            overPackagePrivate,
+            generatedOverProtectedConstructor()));
     List<String> differ = new ArrayList<>();
     int valid = 0;
     for (Class<?> c : classes) {
@@ -102,19 +107,33 @@ class SurfaceRulesTest {
   private static List<Class<?>> javaBaseSerializables() throws Exception {
     FileSystem jrt = FileSystems.getFileSystem(URI.create("jrt:/"));
     List<Class<?>> out = new ArrayList<>();
-    for (String pkg : List.of("java/lang", "java/util", "java/io", "java/net", "java/time",
-        "java/util/concurrent", "java/math", "java/text")) {
+    for (String pkg :
+        List.of(
+            "java/lang",
+            "java/util",
+            "java/io",
+            "java/net",
+            "java/time",
+            "java/util/concurrent",
+            "java/math",
+            "java/text")) {
       try (Stream<Path> files = Files.list(jrt.getPath("/modules/java.base/" + pkg))) {
         for (Path p : (Iterable<Path>) files::iterator) {
           String n = p.getFileName().toString();
           if (!n.endsWith(".class") || n.equals("module-info.class")) {
             continue;
           }
-          Class<?> c = Class.forName(pkg.replace('/', '.') + "." + n.substring(0, n.length() - 6),
-              false, null);
-          if (Serializable.class.isAssignableFrom(c) && Modifier.isPublic(c.getModifiers())
-              && !Externalizable.class.isAssignableFrom(c) && !c.isInterface() && !c.isEnum()
-              && !c.isRecord() && !Modifier.isAbstract(c.getModifiers()) && !c.isArray()) {
+          Class<?> c =
+              Class.forName(
+                  pkg.replace('/', '.') + "." + n.substring(0, n.length() - 6), false, null);
+          if (Serializable.class.isAssignableFrom(c)
+              && Modifier.isPublic(c.getModifiers())
+              && !Externalizable.class.isAssignableFrom(c)
+              && !c.isInterface()
+              && !c.isEnum()
+              && !c.isRecord()
+              && !Modifier.isAbstract(c.getModifiers())
+              && !c.isArray()) {
             out.add(c);
           }
         }
@@ -126,8 +145,8 @@ class SurfaceRulesTest {
   /**
    * A {@code Serializable} class of this package over {@link
    * org.codese.load.other.PackagePrivateBase}, public with only a package-private no-arg
-   * constructor in another package: javac would not compile it, the JVM loads it, the JDK finds
-   * no valid constructor.
+   * constructor in another package: javac would not compile it, the JVM loads it, the JDK finds no
+   * valid constructor.
    */
   private static Class<?> generatedOverPackagePrivateConstructor() throws Exception {
     return generated("GenOverPackagePrivate", "org/codese/load/other/PackagePrivateBase");
@@ -141,7 +160,12 @@ class SurfaceRulesTest {
   private static Class<?> generated(String simpleName, String superName) throws Exception {
     String name = "org/codese/load/" + simpleName;
     ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_MAXS);
-    cw.visit(Opcodes.V17, Opcodes.ACC_PUBLIC | Opcodes.ACC_SUPER, name, null, superName,
+    cw.visit(
+        Opcodes.V17,
+        Opcodes.ACC_PUBLIC | Opcodes.ACC_SUPER,
+        name,
+        null,
+        superName,
         new String[] {"java/io/Serializable"});
     MethodVisitor init = cw.visitMethod(Opcodes.ACC_PUBLIC, "<init>", "()V", null, null);
     init.visitCode();
@@ -167,12 +191,26 @@ class SurfaceRulesTest {
   @Test
   void patternsMatchLikeJep290() {
     String nested = "org.codese.DefaultSurfaceTest$Key";
-    for (String p : List.of(nested, "org.codese.*", "org.codese.**", "org.**",
-        "org.codese.DefaultSurfaceTest$*", "org.codese.Default*", "**", "*")) {
+    for (String p :
+        List.of(
+            nested,
+            "org.codese.*",
+            "org.codese.**",
+            "org.**",
+            "org.codese.DefaultSurfaceTest$*",
+            "org.codese.Default*",
+            "**",
+            "*")) {
       assertTrue(AllowList.of(List.of(p)).admits(nested), p);
     }
-    for (String p : List.of("org.codese.load.*", "org.codese.load.**",
-        "org.codese.DefaultSurfaceTest", "org.*", "com.**", "org.codese.Key")) {
+    for (String p :
+        List.of(
+            "org.codese.load.*",
+            "org.codese.load.**",
+            "org.codese.DefaultSurfaceTest",
+            "org.*",
+            "com.**",
+            "org.codese.Key")) {
       assertFalse(AllowList.of(List.of(p)).admits(nested), p);
     }
     AllowList list = AllowList.of(List.of("java.util.Timer", "com.example.**"));
@@ -186,22 +224,33 @@ class SurfaceRulesTest {
 
   @Test
   void malformedPatternsAreRefusedWithTheSyntax() {
-    for (String p : List.of("", " a.B", "a.B;c.D", "!a.B", "java.base/java.lang.*", "a.*.B",
-        "a.B**", "a,b", "a.***")) {
-      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-          () -> AllowList.of(List.of(p)), p);
+    for (String p :
+        List.of(
+            "",
+            " a.B",
+            "a.B;c.D",
+            "!a.B",
+            "java.base/java.lang.*",
+            "a.*.B",
+            "a.B**",
+            "a,b",
+            "a.***")) {
+      IllegalArgumentException e =
+          assertThrows(IllegalArgumentException.class, () -> AllowList.of(List.of(p)), p);
       assertNotNull(e.getMessage());
     }
-    assertThrows(NullPointerException.class, () -> AllowList.of(java.util.Arrays.asList("a",
-        null)));
+    assertThrows(
+        NullPointerException.class, () -> AllowList.of(java.util.Arrays.asList("a", null)));
   }
 
   @Test
   void withAddsOnlyWhatThePatternsMiss() {
     AllowList list = AllowList.of(List.of("com.example.*"));
-    assertEquals(List.of("com.example.*", "a.Z", "org.Other"),
+    assertEquals(
+        List.of("com.example.*", "a.Z", "org.Other"),
         list.with(List.of("org.Other", "com.example.Foo", "a.Z", "org.Other")));
-    assertEquals("CodeseOptions.defaults().withAllowedClasses(\"a.B\", \"c.*\")",
+    assertEquals(
+        "CodeseOptions.defaults().withAllowedClasses(\"a.B\", \"c.*\")",
         AllowList.optionsLine(List.of("a.B", "c.*")));
   }
 }

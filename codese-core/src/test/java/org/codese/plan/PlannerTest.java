@@ -61,8 +61,13 @@ class PlannerTest {
     Plan p = plan(a);
     List<Op> create = ops(p, 0);
     assertEquals(2, count(create, Op.Alloc.class), create.toString());
-    assertEquals(0, create.stream().filter(o -> o instanceof Op.Select
-        || o instanceof Op.PutField || o instanceof Op.PutDirect).count());
+    assertEquals(
+        0,
+        create.stream()
+            .filter(
+                o ->
+                    o instanceof Op.Select || o instanceof Op.PutField || o instanceof Op.PutDirect)
+            .count());
     List<Op> set = ops(p, 1);
     assertTrue(count(set, Op.Select.class) >= 2, set.toString());
   }
@@ -105,8 +110,17 @@ class PlannerTest {
       }
       Plan p = plan(root);
       Emitted code = Emitter.emit(p);
-      SnapshotFile file = new SnapshotFile("17", p.firstId(), p.tableSize(), p.depth(),
-          p.classes(), p.constants(), code.classFiles(), code.placements(), p.items());
+      SnapshotFile file =
+          new SnapshotFile(
+              "17",
+              p.firstId(),
+              p.tableSize(),
+              p.depth(),
+              p.classes(),
+              p.constants(),
+              code.classFiles(),
+              code.placements(),
+              p.items());
       GrammarCheck.Result r = GrammarCheck.check(file);
       assertEquals(List.of(), r.violations());
       int ops = 0;
@@ -115,7 +129,8 @@ class PlannerTest {
       }
       int classes = code.classFiles().size();
       assertTrue(classes >= p.sections().size(), classes + " classes");
-      assertTrue(classes <= p.sections().size() + ops / Grammar.MAX_OPS_PER_CLASS,
+      assertTrue(
+          classes <= p.sections().size() + ops / Grammar.MAX_OPS_PER_CLASS,
           classes + " classes for " + ops + " ops");
     }
   }

@@ -8,12 +8,16 @@ import java.io.Serializable;
  */
 public final class Box implements Serializable {
   private static final long serialVersionUID = 1L;
+
   /** A value that tells boxes apart. */
   public int v;
+
   /** Another object, or {@code null}. */
   public Object ref;
 
-  /** @param v the box's value */
+  /**
+   * @param v the box's value
+   */
   public Box(int v) {
     this.v = v;
   }

@@ -16,9 +16,9 @@ public final class Checksums {
   private Checksums() {}
 
   /**
-   * Recomputes, in place, the checksums of a snapshot found at {@code [start, end)}: each
-   * section's while its length stays inside the snapshot, then the trailer. Damage elsewhere (a
-   * lying length, say) is left as it is.
+   * Recomputes, in place, the checksums of a snapshot found at {@code [start, end)}: each section's
+   * while its length stays inside the snapshot, then the trailer. Damage elsewhere (a lying length,
+   * say) is left as it is.
    *
    * @param b the bytes holding the snapshot
    * @param start where the snapshot starts

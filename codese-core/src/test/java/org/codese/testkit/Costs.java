@@ -18,7 +18,14 @@ public final class Costs {
   public static void assertCollisionsNLogN(long compared, int n, String what) {
     int log2 = 32 - Integer.numberOfLeadingZeros(n);
     assertTrue(compared > n, "the " + what + "' hashes collide, so keys meet others: " + compared);
-    assertTrue(compared <= 6L * n * log2, compared + " comparisons of colliding " + what + " for "
-        + n + " keys, more than 6 n log2 n = " + 6L * n * log2);
+    assertTrue(
+        compared <= 6L * n * log2,
+        compared
+            + " comparisons of colliding "
+            + what
+            + " for "
+            + n
+            + " keys, more than 6 n log2 n = "
+            + 6L * n * log2);
   }
 }

@@ -17,8 +17,7 @@ import org.objectweb.asm.MethodVisitor;
 /**
  * Builds snapshots the way an attacker would: class entries, constants and generated classes
  * written by hand with ASM in the shapes of the restore grammar, encoded by the format's own
- * writer, so every checksum is valid. The root is table slot 0 unless {@link #root} says
- * otherwise.
+ * writer, so every checksum is valid. The root is table slot 0 unless {@link #root} says otherwise.
  */
 public final class Crafted {
   private final List<ClassEntry> classes = new ArrayList<>();
@@ -29,18 +28,24 @@ public final class Crafted {
   private int first;
   private int root;
 
-  /** @return the class-table index of a new entry for {@code name}, with no fields */
+  /**
+   * @return the class-table index of a new entry for {@code name}, with no fields
+   */
   public int type(String name) {
     return type(new ClassEntry(name, List.of(), 0, false));
   }
 
-  /** @return the class-table index of {@code entry} */
+  /**
+   * @return the class-table index of {@code entry}
+   */
   public int type(ClassEntry entry) {
     classes.add(entry);
     return classes.size() - 1;
   }
 
-  /** @return the index of a new constant */
+  /**
+   * @return the index of a new constant
+   */
   public int constant(Constant c) {
     constants.add(c);
     return constants.size() - 1;
@@ -53,8 +58,8 @@ public final class Crafted {
   }
 
   /**
-   * Makes this snapshot a later segment of an object stream whose earlier segments filled ids 0
-   * to {@code id - 1}; its own slots then start at {@code id}.
+   * Makes this snapshot a later segment of an object stream whose earlier segments filled ids 0 to
+   * {@code id - 1}; its own slots then start at {@code id}.
    */
   public Crafted first(int id) {
     first = id;
@@ -81,14 +86,20 @@ public final class Crafted {
   public Crafted code(int phase, int host, Consumer<Chunk> body, int maxStack, int maxLocals) {
     String pkg = host < 0 ? Grammar.PACKAGE : packageOf(classes.get(host).name());
     String name = (pkg.isEmpty() ? "" : pkg + "/") + Grammar.CLASS_PREFIX + classFiles.size();
-    ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_FRAMES) {
-      @Override
-      protected String getCommonSuperClass(String a, String b) {
-        return "java/lang/Object";
-      }
-    };
-    cw.visit(V17, ACC_PUBLIC | ACC_FINAL | ACC_SUPER | ACC_SYNTHETIC, name, null,
-        "java/lang/Object", new String[] {Grammar.ENTRY_INTERFACE});
+    ClassWriter cw =
+        new ClassWriter(ClassWriter.COMPUTE_FRAMES) {
+          @Override
+          protected String getCommonSuperClass(String a, String b) {
+            return "java/lang/Object";
+          }
+        };
+    cw.visit(
+        V17,
+        ACC_PUBLIC | ACC_FINAL | ACC_SUPER | ACC_SYNTHETIC,
+        name,
+        null,
+        "java/lang/Object",
+        new String[] {Grammar.ENTRY_INTERFACE});
     MethodVisitor init = cw.visitMethod(ACC_PUBLIC, "<init>", "()V", null, null);
     init.visitCode();
     init.visitVarInsn(ALOAD, 0);
@@ -102,8 +113,8 @@ public final class Crafted {
     m.visitInsn(RETURN);
     m.visitMaxs(0, 0);
     m.visitEnd();
-    MethodVisitor a = cw.visitMethod(ACC_PUBLIC, "accept",
-        "(Ljava/lang/Object;Ljava/lang/Object;)V", null, null);
+    MethodVisitor a =
+        cw.visitMethod(ACC_PUBLIC, "accept", "(Ljava/lang/Object;Ljava/lang/Object;)V", null, null);
     a.visitCode();
     a.visitVarInsn(ALOAD, 1);
     a.visitTypeInsn(CHECKCAST, "[Ljava/lang/Object;");
@@ -127,11 +138,22 @@ public final class Crafted {
     return this;
   }
 
-  /** @return the snapshot's bytes, with valid checksums */
+  /**
+   * @return the snapshot's bytes, with valid checksums
+   */
   public byte[] bytes() {
     Tape items = new Tape(new byte[0], new int[] {Tape.OBJECT, root});
-    return new SnapshotFile(Runtime.version().toString(), first, tableSize, 1, List.copyOf(classes),
-        List.copyOf(constants), List.copyOf(classFiles), List.copyOf(placements), items).bytes();
+    return new SnapshotFile(
+            Runtime.version().toString(),
+            first,
+            tableSize,
+            1,
+            List.copyOf(classes),
+            List.copyOf(constants),
+            List.copyOf(classFiles),
+            List.copyOf(placements),
+            items)
+        .bytes();
   }
 
   private static String packageOf(String binaryName) {
@@ -179,8 +201,12 @@ public final class Crafted {
       push(id);
       constant(k, "java/lang/reflect/Constructor");
       mv.visitInsn(ACONST_NULL);
-      mv.visitMethodInsn(INVOKEVIRTUAL, "java/lang/reflect/Constructor", "newInstance",
-          "([Ljava/lang/Object;)Ljava/lang/Object;", false);
+      mv.visitMethodInsn(
+          INVOKEVIRTUAL,
+          "java/lang/reflect/Constructor",
+          "newInstance",
+          "([Ljava/lang/Object;)Ljava/lang/Object;",
+          false);
       mv.visitInsn(AASTORE);
       return this;
     }
@@ -192,8 +218,8 @@ public final class Crafted {
       mv.visitTypeInsn(NEW, "java/lang/String");
       mv.visitInsn(DUP);
       mv.visitLdcInsn(literal);
-      mv.visitMethodInsn(INVOKESPECIAL, "java/lang/String", "<init>", "(Ljava/lang/String;)V",
-          false);
+      mv.visitMethodInsn(
+          INVOKESPECIAL, "java/lang/String", "<init>", "(Ljava/lang/String;)V", false);
       mv.visitInsn(AASTORE);
       return this;
     }
@@ -204,17 +230,22 @@ public final class Crafted {
      */
     public Chunk allocLoop(int ids, int k) {
       loadData(ids, "[I", 3).loadData(k, "java/lang/reflect/Constructor", 5);
-      return loop(() -> {
-        mv.visitVarInsn(ALOAD, 0);
-        mv.visitVarInsn(ALOAD, 3);
-        mv.visitVarInsn(ILOAD, 4);
-        mv.visitInsn(IALOAD);
-        mv.visitVarInsn(ALOAD, 5);
-        mv.visitInsn(ACONST_NULL);
-        mv.visitMethodInsn(INVOKEVIRTUAL, "java/lang/reflect/Constructor", "newInstance",
-            "([Ljava/lang/Object;)Ljava/lang/Object;", false);
-        mv.visitInsn(AASTORE);
-      });
+      return loop(
+          () -> {
+            mv.visitVarInsn(ALOAD, 0);
+            mv.visitVarInsn(ALOAD, 3);
+            mv.visitVarInsn(ILOAD, 4);
+            mv.visitInsn(IALOAD);
+            mv.visitVarInsn(ALOAD, 5);
+            mv.visitInsn(ACONST_NULL);
+            mv.visitMethodInsn(
+                INVOKEVIRTUAL,
+                "java/lang/reflect/Constructor",
+                "newInstance",
+                "([Ljava/lang/Object;)Ljava/lang/Object;",
+                false);
+            mv.visitInsn(AASTORE);
+          });
     }
 
     /**
@@ -224,39 +255,41 @@ public final class Crafted {
      */
     public Chunk clusterInt(int ids, int values, String owner, String field) {
       loadData(ids, "[I", 3).loadData(values, "[I", 5);
-      return loop(() -> {
-        mv.visitVarInsn(ALOAD, 0);
-        mv.visitVarInsn(ALOAD, 3);
-        mv.visitVarInsn(ILOAD, 4);
-        mv.visitInsn(IALOAD);
-        mv.visitInsn(AALOAD);
-        mv.visitTypeInsn(CHECKCAST, owner);
-        mv.visitVarInsn(ASTORE, 2);
-        mv.visitVarInsn(ALOAD, 2);
-        mv.visitVarInsn(ALOAD, 5);
-        mv.visitVarInsn(ILOAD, 4);
-        mv.visitInsn(IALOAD);
-        mv.visitFieldInsn(PUTFIELD, owner, field, "I");
-      });
+      return loop(
+          () -> {
+            mv.visitVarInsn(ALOAD, 0);
+            mv.visitVarInsn(ALOAD, 3);
+            mv.visitVarInsn(ILOAD, 4);
+            mv.visitInsn(IALOAD);
+            mv.visitInsn(AALOAD);
+            mv.visitTypeInsn(CHECKCAST, owner);
+            mv.visitVarInsn(ASTORE, 2);
+            mv.visitVarInsn(ALOAD, 2);
+            mv.visitVarInsn(ALOAD, 5);
+            mv.visitVarInsn(ILOAD, 4);
+            mv.visitInsn(IALOAD);
+            mv.visitFieldInsn(PUTFIELD, owner, field, "I");
+          });
     }
 
     /** The grammar's string loop: {@code table[ids[i]] = new String(texts[i])}. */
     public Chunk stringLoop(int ids, int texts) {
       loadData(ids, "[I", 3).loadData(texts, "[Ljava/lang/String;", 5);
-      return loop(() -> {
-        mv.visitVarInsn(ALOAD, 0);
-        mv.visitVarInsn(ALOAD, 3);
-        mv.visitVarInsn(ILOAD, 4);
-        mv.visitInsn(IALOAD);
-        mv.visitTypeInsn(NEW, "java/lang/String");
-        mv.visitInsn(DUP);
-        mv.visitVarInsn(ALOAD, 5);
-        mv.visitVarInsn(ILOAD, 4);
-        mv.visitInsn(AALOAD);
-        mv.visitMethodInsn(INVOKESPECIAL, "java/lang/String", "<init>", "(Ljava/lang/String;)V",
-            false);
-        mv.visitInsn(AASTORE);
-      });
+      return loop(
+          () -> {
+            mv.visitVarInsn(ALOAD, 0);
+            mv.visitVarInsn(ALOAD, 3);
+            mv.visitVarInsn(ILOAD, 4);
+            mv.visitInsn(IALOAD);
+            mv.visitTypeInsn(NEW, "java/lang/String");
+            mv.visitInsn(DUP);
+            mv.visitVarInsn(ALOAD, 5);
+            mv.visitVarInsn(ILOAD, 4);
+            mv.visitInsn(AALOAD);
+            mv.visitMethodInsn(
+                INVOKESPECIAL, "java/lang/String", "<init>", "(Ljava/lang/String;)V", false);
+            mv.visitInsn(AASTORE);
+          });
     }
 
     /**
@@ -265,28 +298,30 @@ public final class Crafted {
      * the constant {@code values}, loaded as the array type {@code array} and read with {@code
      * load} (an array-load opcode) into a box of primitive kind {@code type}.
      */
-    public Chunk boxLoop(int ids, int values, String array, int load, String box, char type,
-        boolean cached) {
+    public Chunk boxLoop(
+        int ids, int values, String array, int load, String box, char type, boolean cached) {
       loadData(ids, "[I", 3).loadData(values, array, 5);
-      return loop(() -> {
-        mv.visitVarInsn(ALOAD, 0);
-        mv.visitVarInsn(ALOAD, 3);
-        mv.visitVarInsn(ILOAD, 4);
-        mv.visitInsn(IALOAD);
-        if (!cached) {
-          mv.visitTypeInsn(NEW, box);
-          mv.visitInsn(DUP);
-        }
-        mv.visitVarInsn(ALOAD, 5);
-        mv.visitVarInsn(ILOAD, 4);
-        mv.visitInsn(load);
-        if (cached) {
-          mv.visitMethodInsn(INVOKESTATIC, box, "valueOf", "(" + type + ")L" + box + ";", false);
-        } else {
-          mv.visitMethodInsn(INVOKESPECIAL, box, "<init>", "(" + type + ")V", false);
-        }
-        mv.visitInsn(AASTORE);
-      });
+      return loop(
+          () -> {
+            mv.visitVarInsn(ALOAD, 0);
+            mv.visitVarInsn(ALOAD, 3);
+            mv.visitVarInsn(ILOAD, 4);
+            mv.visitInsn(IALOAD);
+            if (!cached) {
+              mv.visitTypeInsn(NEW, box);
+              mv.visitInsn(DUP);
+            }
+            mv.visitVarInsn(ALOAD, 5);
+            mv.visitVarInsn(ILOAD, 4);
+            mv.visitInsn(load);
+            if (cached) {
+              mv.visitMethodInsn(
+                  INVOKESTATIC, box, "valueOf", "(" + type + ")L" + box + ";", false);
+            } else {
+              mv.visitMethodInsn(INVOKESPECIAL, box, "<init>", "(" + type + ")V", false);
+            }
+            mv.visitInsn(AASTORE);
+          });
     }
 
     /** {@code table[id] = new Object[length]}. */
@@ -316,8 +351,8 @@ public final class Crafted {
       constant(k, "java/lang/reflect/Field");
       mv.visitVarInsn(ALOAD, 2);
       push(v);
-      mv.visitMethodInsn(INVOKEVIRTUAL, "java/lang/reflect/Field", "setInt",
-          "(Ljava/lang/Object;I)V", false);
+      mv.visitMethodInsn(
+          INVOKEVIRTUAL, "java/lang/reflect/Field", "setInt", "(Ljava/lang/Object;I)V", false);
       return this;
     }
 
@@ -326,8 +361,12 @@ public final class Crafted {
       constant(k, "java/lang/reflect/Field");
       mv.visitVarInsn(ALOAD, 2);
       tableAt(ref);
-      mv.visitMethodInsn(INVOKEVIRTUAL, "java/lang/reflect/Field", "set",
-          "(Ljava/lang/Object;Ljava/lang/Object;)V", false);
+      mv.visitMethodInsn(
+          INVOKEVIRTUAL,
+          "java/lang/reflect/Field",
+          "set",
+          "(Ljava/lang/Object;Ljava/lang/Object;)V",
+          false);
       return this;
     }
 
@@ -353,8 +392,8 @@ public final class Crafted {
       mv.visitVarInsn(ALOAD, 0);
       mv.visitVarInsn(ALOAD, 1);
       push(program);
-      mv.visitMethodInsn(INVOKESTATIC, Grammar.HOOKS_OWNER, Grammar.STEPS_METHOD,
-          Grammar.STEPS_DESCRIPTOR, false);
+      mv.visitMethodInsn(
+          INVOKESTATIC, Grammar.HOOKS_OWNER, Grammar.STEPS_METHOD, Grammar.STEPS_DESCRIPTOR, false);
       return this;
     }
 
@@ -424,22 +463,24 @@ public final class Crafted {
     static byte[] patch(byte[] bytes, int stack, int locals) {
       org.objectweb.asm.ClassReader r = new org.objectweb.asm.ClassReader(bytes);
       ClassWriter w = new ClassWriter(0);
-      r.accept(new org.objectweb.asm.ClassVisitor(ASM9, w) {
-        @Override
-        public MethodVisitor visitMethod(int access, String name, String desc, String sig,
-            String[] ex) {
-          MethodVisitor mv = super.visitMethod(access, name, desc, sig, ex);
-          if (!name.equals("m0")) {
-            return mv;
-          }
-          return new MethodVisitor(ASM9, mv) {
+      r.accept(
+          new org.objectweb.asm.ClassVisitor(ASM9, w) {
             @Override
-            public void visitMaxs(int s, int l) {
-              super.visitMaxs(stack, locals);
+            public MethodVisitor visitMethod(
+                int access, String name, String desc, String sig, String[] ex) {
+              MethodVisitor mv = super.visitMethod(access, name, desc, sig, ex);
+              if (!name.equals("m0")) {
+                return mv;
+              }
+              return new MethodVisitor(ASM9, mv) {
+                @Override
+                public void visitMaxs(int s, int l) {
+                  super.visitMaxs(stack, locals);
+                }
+              };
             }
-          };
-        }
-      }, 0);
+          },
+          0);
       return w.toByteArray();
     }
   }

@@ -33,15 +33,15 @@ import java.util.concurrent.atomic.AtomicReference;
  *   <li>at each position the copy has the same class as the original;
  *   <li>original-to-copy is a bijection: shared objects stay shared, distinct objects stay distinct
  *       (also distinct but equal strings and boxes);
- *   <li>the copy is never the original object, except where it must be the very same instance:
- *       enum constants, {@code Class} objects, the JDK's cached boxes (a cached box must come back
- *       as the cached box, a non-cached box as a non-cached one), and objects that JDK
- *       deserialization itself maps to the original instance (readResolve singletons);
+ *   <li>the copy is never the original object, except where it must be the very same instance: enum
+ *       constants, {@code Class} objects, the JDK's cached boxes (a cached box must come back as
+ *       the cached box, a non-cached box as a non-cached one), and objects that JDK deserialization
+ *       itself maps to the original instance (readResolve singletons);
  *   <li>values: primitive fields and array elements, strings, boxes; objects of classes in closed
  *       JDK packages by their public view (elements and entries of collections and maps, in
  *       iteration order, comparators, atomics) or else by {@code equals};
- *   <li>after the walk, look-ups in restored maps and sets ({@code get}, {@code contains}) find
- *       the restored keys: hashes and orders were rebuilt from the restored state.
+ *   <li>after the walk, look-ups in restored maps and sets ({@code get}, {@code contains}) find the
+ *       restored keys: hashes and orders were rebuilt from the restored state.
  * </ul>
  *
  * <p>Fields that serialization does not carry (transient fields, fields not in {@code
@@ -116,29 +116,39 @@ public final class GraphWalker {
     int truncatedFailures;
     boolean stoppedEarly;
 
-    /** @return failures, empty when the copy passed */
+    /**
+     * @return failures, empty when the copy passed
+     */
     public List<String> failures() {
       return failures;
     }
 
-    /** @return the number of distinct original objects reached */
+    /**
+     * @return the number of distinct original objects reached
+     */
     public int objectCount() {
       return visited.size();
     }
 
-    /** @return the copy of an original object reached by the walk, or {@code null} */
+    /**
+     * @return the copy of an original object reached by the walk, or {@code null}
+     */
     public Object copyOf(Object original) {
       Item i = visited.get(original);
       return i == null ? null : i.c;
     }
 
-    /** @return the original whose copy is {@code copy}, or {@code null} */
+    /**
+     * @return the original whose copy is {@code copy}, or {@code null}
+     */
     public Object originalOf(Object copy) {
       Item i = reverse.get(copy);
       return i == null ? null : i.o;
     }
 
-    /** @return the original objects whose copy is the original instance itself */
+    /**
+     * @return the original objects whose copy is the original instance itself
+     */
     public Set<Object> sameInstances() {
       Set<Object> s = Collections.newSetFromMap(new IdentityHashMap<>());
       for (Item i : visited.values()) {
@@ -164,9 +174,15 @@ public final class GraphWalker {
       for (Item i : other.visited.values()) {
         if (i.c != i.o && i.c != null && mine.containsKey(i.c)) {
           if (out.size() < 10) {
-            out.add("restored graphs share an object of class " + i.c.getClass().getName()
-                + ": at " + mine.get(i.c).path() + " here and at " + i.path() + " in "
-                + otherName);
+            out.add(
+                "restored graphs share an object of class "
+                    + i.c.getClass().getName()
+                    + ": at "
+                    + mine.get(i.c).path()
+                    + " here and at "
+                    + i.path()
+                    + " in "
+                    + otherName);
           }
         }
       }
@@ -248,8 +264,12 @@ public final class GraphWalker {
     }
     String s;
     try {
-      if (x instanceof String || x instanceof Number || x instanceof Boolean
-          || x instanceof Character || x instanceof Enum || x instanceof Class) {
+      if (x instanceof String
+          || x instanceof Number
+          || x instanceof Boolean
+          || x instanceof Character
+          || x instanceof Enum
+          || x instanceof Class) {
         s = String.valueOf(x);
         if (s.length() > 60) {
           s = s.substring(0, 60) + "...(" + s.length() + " chars)";
@@ -266,7 +286,9 @@ public final class GraphWalker {
     return Integer.toHexString(System.identityHashCode(x));
   }
 
-  /** @return whether {@code x} is the JDK's cached instance of its box value */
+  /**
+   * @return whether {@code x} is the JDK's cached instance of its box value
+   */
   public static boolean isCachedBox(Object x) {
     Object canonical;
     if (x instanceof Integer v) {
@@ -288,17 +310,24 @@ public final class GraphWalker {
   }
 
   /**
-   * Empty optionals are value-based singletons: returning the JDK's own empty instance is as
-   * right as returning a new empty one.
+   * Empty optionals are value-based singletons: returning the JDK's own empty instance is as right
+   * as returning a new empty one.
    */
   private static boolean isValueBasedSingleton(Object x) {
-    return x == Optional.empty() || x == java.util.OptionalInt.empty()
-        || x == java.util.OptionalLong.empty() || x == java.util.OptionalDouble.empty();
+    return x == Optional.empty()
+        || x == java.util.OptionalInt.empty()
+        || x == java.util.OptionalLong.empty()
+        || x == java.util.OptionalDouble.empty();
   }
 
   private static boolean isBox(Object x) {
-    return x instanceof Integer || x instanceof Long || x instanceof Short || x instanceof Byte
-        || x instanceof Character || x instanceof Boolean || x instanceof Float
+    return x instanceof Integer
+        || x instanceof Long
+        || x instanceof Short
+        || x instanceof Byte
+        || x instanceof Character
+        || x instanceof Boolean
+        || x instanceof Float
         || x instanceof Double;
   }
 
@@ -318,17 +347,31 @@ public final class GraphWalker {
     Item seen = result.visited.get(o);
     if (seen != null) {
       if (seen.c != c) {
-        fail(it, "sharing lost: the original object " + describe(o) + " was first reached at "
-            + seen.path() + " and copied as " + describe(seen.c) + ", but here the copy has "
-            + describe(c));
+        fail(
+            it,
+            "sharing lost: the original object "
+                + describe(o)
+                + " was first reached at "
+                + seen.path()
+                + " and copied as "
+                + describe(seen.c)
+                + ", but here the copy has "
+                + describe(c));
       }
       return;
     }
     Item other = result.reverse.get(c);
     if (other != null) {
-      fail(it, "distinct objects merged: the originals " + describe(o) + " (here) and "
-          + describe(other.o) + " (at " + other.path() + ") were restored to one object "
-          + describe(c));
+      fail(
+          it,
+          "distinct objects merged: the originals "
+              + describe(o)
+              + " (here) and "
+              + describe(other.o)
+              + " (at "
+              + other.path()
+              + ") were restored to one object "
+              + describe(c));
       return;
     }
     result.visited.put(o, it);
@@ -336,32 +379,56 @@ public final class GraphWalker {
 
     Class<?> type = o.getClass();
     if (type != c.getClass()) {
-      fail(it, "class differs: expected " + type.getName() + " but the copy is "
-          + c.getClass().getName());
+      fail(
+          it,
+          "class differs: expected "
+              + type.getName()
+              + " but the copy is "
+              + c.getClass().getName());
       return;
     }
 
     if (mode == Mode.CODESE) {
-      String sameBecause = isEnumConstant(o) ? "an enum constant"
-          : o instanceof Class ? "a Class"
-          : isCachedBox(o) ? "the JDK's cached box (valueOf) of its value"
-          : jdkSame.contains(o) ? "what JDK deserialization returns (readResolve to this instance)"
-          : null;
+      String sameBecause =
+          isEnumConstant(o)
+              ? "an enum constant"
+              : o instanceof Class
+                  ? "a Class"
+                  : isCachedBox(o)
+                      ? "the JDK's cached box (valueOf) of its value"
+                      : jdkSame.contains(o)
+                          ? "what JDK deserialization returns (readResolve to this instance)"
+                          : null;
       boolean mustBeSame = sameBecause != null;
       if (mustBeSame && c != o) {
-        fail(it, "expected the very same instance as the original, " + sameBecause + ": "
-            + describe(o) + ", got " + describe(c));
+        fail(
+            it,
+            "expected the very same instance as the original, "
+                + sameBecause
+                + ": "
+                + describe(o)
+                + ", got "
+                + describe(c));
         return;
       }
       if (!mustBeSame && c == o && !isValueBasedSingleton(o)) {
-        fail(it, "the copy IS the original object " + describe(o)
-            + " (a restore must create new objects)");
+        fail(
+            it,
+            "the copy IS the original object "
+                + describe(o)
+                + " (a restore must create new objects)");
         return;
       }
       if (isBox(o) && isCachedBox(c) != isCachedBox(o)) {
-        fail(it, "box cache identity differs: original " + describe(o) + " is "
-            + (isCachedBox(o) ? "" : "not ") + "the JDK's cached instance, but the copy "
-            + describe(c) + (isCachedBox(c) ? " is" : " is not"));
+        fail(
+            it,
+            "box cache identity differs: original "
+                + describe(o)
+                + " is "
+                + (isCachedBox(o) ? "" : "not ")
+                + "the JDK's cached instance, but the copy "
+                + describe(c)
+                + (isCachedBox(c) ? " is" : " is not"));
       }
     } else if ((isEnumConstant(o) || o instanceof Class) && c != o) {
       fail(it, "JDK deserialization gave another instance of " + describe(o));
@@ -441,39 +508,46 @@ public final class GraphWalker {
   /** A field with how serialization treats it for the walked object's class. */
   private record FieldInfo(Field field, boolean serialized) {}
 
-  private static final ClassValue<List<FieldInfo>> FIELDS = new ClassValue<>() {
-    @Override
-    protected List<FieldInfo> computeValue(Class<?> type) {
-      List<FieldInfo> out = new ArrayList<>();
-      boolean serializable = Serializable.class.isAssignableFrom(type);
-      boolean externalizable = Externalizable.class.isAssignableFrom(type);
-      for (Class<?> k = type; k != null && k != Object.class && isOpen(k); k = k.getSuperclass()) {
-        ObjectStreamClass desc = serializable && Serializable.class.isAssignableFrom(k)
-            ? ObjectStreamClass.lookup(k) : null;
-        for (Field f : k.getDeclaredFields()) {
-          if (Modifier.isStatic(f.getModifiers())) {
-            continue;
+  private static final ClassValue<List<FieldInfo>> FIELDS =
+      new ClassValue<>() {
+        @Override
+        protected List<FieldInfo> computeValue(Class<?> type) {
+          List<FieldInfo> out = new ArrayList<>();
+          boolean serializable = Serializable.class.isAssignableFrom(type);
+          boolean externalizable = Externalizable.class.isAssignableFrom(type);
+          for (Class<?> k = type;
+              k != null && k != Object.class && isOpen(k);
+              k = k.getSuperclass()) {
+            ObjectStreamClass desc =
+                serializable && Serializable.class.isAssignableFrom(k)
+                    ? ObjectStreamClass.lookup(k)
+                    : null;
+            for (Field f : k.getDeclaredFields()) {
+              if (Modifier.isStatic(f.getModifiers())) {
+                continue;
+              }
+              f.setAccessible(true);
+              boolean ser;
+              if (k.isAnnotationPresent(SerialFormOnly.class)) {
+                ser = false; // compared with JDK deserialization's result, like a transient field
+              } else if (externalizable) {
+                ser = true; // the class's own writeExternal/readExternal decide; corpus classes are
+                // faithful
+              } else if (!serializable) {
+                ser = !Modifier.isTransient(f.getModifiers());
+              } else if (desc == null) {
+                ser = false; // a non-serializable superclass of a serializable class
+              } else {
+                ser =
+                    desc.getField(f.getName()) != null
+                        && desc.getField(f.getName()).getType() == f.getType();
+              }
+              out.add(new FieldInfo(f, ser));
+            }
           }
-          f.setAccessible(true);
-          boolean ser;
-          if (k.isAnnotationPresent(SerialFormOnly.class)) {
-            ser = false; // compared with JDK deserialization's result, like a transient field
-          } else if (externalizable) {
-            ser = true; // the class's own writeExternal/readExternal decide; corpus classes are faithful
-          } else if (!serializable) {
-            ser = !Modifier.isTransient(f.getModifiers());
-          } else if (desc == null) {
-            ser = false; // a non-serializable superclass of a serializable class
-          } else {
-            ser = desc.getField(f.getName()) != null
-                && desc.getField(f.getName()).getType() == f.getType();
-          }
-          out.add(new FieldInfo(f, ser));
+          return out;
         }
-      }
-      return out;
-    }
-  };
+      };
 
   private void visitFields(Item it, Object o, Object c) {
     List<FieldInfo> fields = FIELDS.get(o.getClass());
@@ -517,16 +591,29 @@ public final class GraphWalker {
       }
       if (f.getType().isPrimitive()) {
         if (!jv.equals(cv)) {
-          fail(it, "field " + label + " (not serialized: transient, outside serialPersistentFields "
-              + "or of a non-serializable superclass) is " + cv + ", but JDK deserialization "
-              + "gives " + jv);
+          fail(
+              it,
+              "field "
+                  + label
+                  + " (not serialized: transient, outside serialPersistentFields "
+                  + "or of a non-serializable superclass) is "
+                  + cv
+                  + ", but JDK deserialization "
+                  + "gives "
+                  + jv);
         }
         continue;
       }
       if (jv == null || cv == null) {
         if (jv != cv) {
-          fail(it, "field " + label + " (not serialized) is " + describe(cv)
-              + ", but JDK deserialization gives " + describe(jv));
+          fail(
+              it,
+              "field "
+                  + label
+                  + " (not serialized) is "
+                  + describe(cv)
+                  + ", but JDK deserialization gives "
+                  + describe(jv));
         }
         continue;
       }
@@ -534,11 +621,23 @@ public final class GraphWalker {
       if (origOfJv != null) {
         stack.push(new Item(origOfJv, cv, it, label));
       } else if (jv.getClass() != cv.getClass()) {
-        fail(it, "field " + label + " (not serialized) has class " + cv.getClass().getName()
-            + ", but JDK deserialization gives " + jv.getClass().getName());
+        fail(
+            it,
+            "field "
+                + label
+                + " (not serialized) has class "
+                + cv.getClass().getName()
+                + ", but JDK deserialization gives "
+                + jv.getClass().getName());
       } else if ((jv instanceof String || isBox(jv)) && !jv.equals(cv)) {
-        fail(it, "field " + label + " (not serialized) is " + describe(cv)
-            + ", but JDK deserialization gives " + describe(jv));
+        fail(
+            it,
+            "field "
+                + label
+                + " (not serialized) is "
+                + describe(cv)
+                + ", but JDK deserialization gives "
+                + describe(jv));
       }
     }
   }
@@ -583,27 +682,38 @@ public final class GraphWalker {
         stack.push(items.get(k));
       }
       {
-        result.deferred.add(() -> {
-          int n = 0;
-          for (Object[] e : copyEntries) {
-            Object got;
-            boolean has;
-            try {
-              has = cm.containsKey(e[0]);
-              got = cm.get(e[0]);
-            } catch (RuntimeException ex) {
-              fail(it, "look-up of restored key #" + n + " threw " + ex);
-              return;
-            }
-            if (!has || got != e[1]) {
-              fail(it, "restored map cannot find its own key #" + n + " " + describe(e[0])
-                  + ": containsKey=" + has + ", get gives " + describe(got) + " instead of "
-                  + describe(e[1]) + " (hash or order not rebuilt from restored state?)");
-              return;
-            }
-            n++;
-          }
-        });
+        result.deferred.add(
+            () -> {
+              int n = 0;
+              for (Object[] e : copyEntries) {
+                Object got;
+                boolean has;
+                try {
+                  has = cm.containsKey(e[0]);
+                  got = cm.get(e[0]);
+                } catch (RuntimeException ex) {
+                  fail(it, "look-up of restored key #" + n + " threw " + ex);
+                  return;
+                }
+                if (!has || got != e[1]) {
+                  fail(
+                      it,
+                      "restored map cannot find its own key #"
+                          + n
+                          + " "
+                          + describe(e[0])
+                          + ": containsKey="
+                          + has
+                          + ", get gives "
+                          + describe(got)
+                          + " instead of "
+                          + describe(e[1])
+                          + " (hash or order not rebuilt from restored state?)");
+                  return;
+                }
+                n++;
+              }
+            });
       }
       pushComparator(it, o, c);
       return;
@@ -629,24 +739,30 @@ public final class GraphWalker {
         stack.push(items.get(k));
       }
       if (o instanceof Set) {
-        result.deferred.add(() -> {
-          int n = 0;
-          for (Object e : copyElements) {
-            boolean has;
-            try {
-              has = cc.contains(e);
-            } catch (RuntimeException ex) {
-              fail(it, "contains() of restored element #" + n + " threw " + ex);
-              return;
-            }
-            if (!has) {
-              fail(it, "restored set does not contain its own element #" + n + " "
-                  + describe(e) + " (hash or order not rebuilt from restored state?)");
-              return;
-            }
-            n++;
-          }
-        });
+        result.deferred.add(
+            () -> {
+              int n = 0;
+              for (Object e : copyElements) {
+                boolean has;
+                try {
+                  has = cc.contains(e);
+                } catch (RuntimeException ex) {
+                  fail(it, "contains() of restored element #" + n + " threw " + ex);
+                  return;
+                }
+                if (!has) {
+                  fail(
+                      it,
+                      "restored set does not contain its own element #"
+                          + n
+                          + " "
+                          + describe(e)
+                          + " (hash or order not rebuilt from restored state?)");
+                  return;
+                }
+                n++;
+              }
+            });
       }
       pushComparator(it, o, c);
       return;

@@ -12,9 +12,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * JDK serialization helpers for the paper's byte-for-byte check, and a diff that explains where
- * two JDK streams part: the offset, the class descriptors and objects read around it, and a hex
- * window of both streams.
+ * JDK serialization helpers for the paper's byte-for-byte check, and a diff that explains where two
+ * JDK streams part: the offset, the class descriptors and objects read around it, and a hex window
+ * of both streams.
  */
 public final class JdkBytes {
   private JdkBytes() {}
@@ -37,7 +37,9 @@ public final class JdkBytes {
     }
   }
 
-  /** @return the first offset where the arrays differ, or -1 when they are equal */
+  /**
+   * @return the first offset where the arrays differ, or -1 when they are equal
+   */
   public static int firstDifference(byte[] a, byte[] b) {
     int n = Math.min(a.length, b.length);
     for (int i = 0; i < n; i++) {
@@ -58,9 +60,13 @@ public final class JdkBytes {
       return null;
     }
     StringBuilder sb = new StringBuilder();
-    sb.append("JDK bytes differ at offset ").append(at)
-        .append(" (expected length ").append(expected.length)
-        .append(", actual length ").append(actual.length).append(")\n");
+    sb.append("JDK bytes differ at offset ")
+        .append(at)
+        .append(" (expected length ")
+        .append(expected.length)
+        .append(", actual length ")
+        .append(actual.length)
+        .append(")\n");
     sb.append("  expected, near offset: ").append(context(expected, at)).append('\n');
     sb.append("  actual,   near offset: ").append(context(actual, at)).append('\n');
     sb.append("  expected bytes: ").append(hexWindow(expected, at)).append('\n');
@@ -95,8 +101,13 @@ public final class JdkBytes {
         firstObjectAfter = names.get(i) + " (ended ~" + pos + ")";
       }
     }
-    return "last class descriptor " + lastClassBefore + "; last object " + lastObjectBefore
-        + "; next object " + firstObjectAfter + (failure == null ? "" : "; re-read failed: " + failure);
+    return "last class descriptor "
+        + lastClassBefore
+        + "; last object "
+        + lastObjectBefore
+        + "; next object "
+        + firstObjectAfter
+        + (failure == null ? "" : "; re-read failed: " + failure);
   }
 
   private static String hexWindow(byte[] b, int at) {

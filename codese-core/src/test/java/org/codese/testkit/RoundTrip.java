@@ -68,7 +68,9 @@ public final class RoundTrip {
     OPTIONS_THREADS,
     /** {@code Snapshot.toBytes()} then {@code Codese.load(byte[]).restore()}. */
     SNAPSHOT_TO_BYTES_LOAD,
-    /** {@code Codese.write(Object, Path)} then {@code Codese.read(Path)}, and {@code load(Path)}. */
+    /**
+     * {@code Codese.write(Object, Path)} then {@code Codese.read(Path)}, and {@code load(Path)}.
+     */
     FILE,
     /** {@code Codese.write(Object, OutputStream)} then {@code Codese.read(InputStream)}. */
     STREAM_API,
@@ -156,17 +158,26 @@ public final class RoundTrip {
   public static final class Report {
     /** Milliseconds per step, in order. */
     public final Map<String, Long> millis = new LinkedHashMap<>();
+
     /** Number of distinct objects the walker reached in the original. */
     public int objects;
+
     /** Snapshot size in bytes (from {@code Codese.toBytes}), -1 if unknown. */
     public long snapshotBytes = -1;
+
     /** JDK serialization size in bytes, -1 if not serializable. */
     public long jdkBytes = -1;
 
     @Override
     public String toString() {
-      return "objects=" + objects + ", snapshot=" + snapshotBytes + " B, jdk=" + jdkBytes
-          + " B, ms=" + millis;
+      return "objects="
+          + objects
+          + ", snapshot="
+          + snapshotBytes
+          + " B, jdk="
+          + jdkBytes
+          + " B, ms="
+          + millis;
     }
   }
 
@@ -227,26 +238,37 @@ public final class RoundTrip {
         byte[] a2 = JdkBytes.serialize(e);
         String diff = JdkBytes.explainDifference(a, a2);
         if (diff != null) {
-          throw new AssertionError("TEST BUG in graph '" + name + "': JDK's own round trip is not"
-              + " byte-stable, so it cannot serve as oracle:\n" + diff);
+          throw new AssertionError(
+              "TEST BUG in graph '"
+                  + name
+                  + "': JDK's own round trip is not"
+                  + " byte-stable, so it cannot serve as oracle:\n"
+                  + diff);
         }
         jdkRef = GraphWalker.walk(graph, e, GraphWalker.Mode.JDK_REFERENCE, null);
         if (!jdkRef.failures().isEmpty()) {
-          throw new AssertionError("TEST BUG in graph '" + name + "': JDK's own copy fails the"
-              + " walker:\n  " + String.join("\n  ", jdkRef.failures()));
+          throw new AssertionError(
+              "TEST BUG in graph '"
+                  + name
+                  + "': JDK's own copy fails the"
+                  + " walker:\n  "
+                  + String.join("\n  ", jdkRef.failures()));
         }
         for (Consumer<Object> check : checks) {
           check.accept(e);
         }
       } catch (IOException ex) {
-        throw new AssertionError("TEST BUG in graph '" + name + "': expected it to be"
-            + " JDK-serializable", ex);
+        throw new AssertionError(
+            "TEST BUG in graph '" + name + "': expected it to be" + " JDK-serializable", ex);
       }
     } else if (jdk == Jdk.NOT_SERIALIZABLE) {
       try {
         JdkBytes.serialize(graph);
-        throw new AssertionError("TEST BUG in graph '" + name + "': declared not serializable,"
-            + " but JDK serialization accepts it");
+        throw new AssertionError(
+            "TEST BUG in graph '"
+                + name
+                + "': declared not serializable,"
+                + " but JDK serialization accepts it");
       } catch (NotSerializableException expected) {
         // as declared
       } catch (IOException ex) {
@@ -277,8 +299,14 @@ public final class RoundTrip {
     }
 
     if (!failures.isEmpty()) {
-      AssertionError err = new AssertionError("round trip of '" + name + "' failed "
-          + failures.size() + " check(s):\n  " + String.join("\n  ", grouped(failures)));
+      AssertionError err =
+          new AssertionError(
+              "round trip of '"
+                  + name
+                  + "' failed "
+                  + failures.size()
+                  + " check(s):\n  "
+                  + String.join("\n  ", grouped(failures)));
       if (firstCause != null) {
         err.initCause(firstCause);
       }
@@ -356,8 +384,7 @@ public final class RoundTrip {
         }
       }
       case OPTIONS_THREADS -> {
-        try (Snapshot s =
-            Snapshot.capture(graph, CodeseOptions.defaults().withRestoreThreads(2))) {
+        try (Snapshot s = Snapshot.capture(graph, CodeseOptions.defaults().withRestoreThreads(2))) {
           int before = effects();
           Object copy = s.restore();
           expectEffects(where, before, jdkEffects);
@@ -403,8 +430,7 @@ public final class RoundTrip {
         Object copy = Codese.read(new ByteArrayInputStream(out.toByteArray()), options());
         expectEffects(where + " read(InputStream)", before, jdkEffects);
         verify(where + " read(InputStream)", copy, a, jdkRef);
-        try (Snapshot s =
-            Codese.load(new ByteArrayInputStream(out.toByteArray()), options())) {
+        try (Snapshot s = Codese.load(new ByteArrayInputStream(out.toByteArray()), options())) {
           before = effects();
           Object copy2 = s.restore();
           expectEffects(where + " load(InputStream)", before, jdkEffects);
@@ -414,9 +440,11 @@ public final class RoundTrip {
       case OBJECT_STREAMS -> {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         // as the JDK's, the stream requires Serializable unless told otherwise
-        try (ObjectOutputStream out = jdk == Jdk.SERIALIZABLE ? CodeseStreams.newOutput(bytes)
-            : new CodeseOutputStream(bytes,
-                CodeseOptions.defaults().withRequireSerializable(false))) {
+        try (ObjectOutputStream out =
+            jdk == Jdk.SERIALIZABLE
+                ? CodeseStreams.newOutput(bytes)
+                : new CodeseOutputStream(
+                    bytes, CodeseOptions.defaults().withRequireSerializable(false))) {
           out.writeObject(graph);
         }
         int before = effects();
@@ -434,8 +462,8 @@ public final class RoundTrip {
 
   /**
    * A load with default options admits the snapshot exactly when it needs no classes admitted;
-   * otherwise it fails, before running anything, naming the classes {@code
-   * Codese.classesToAllow} names. A graph JDK serialization restores needs none.
+   * otherwise it fails, before running anything, naming the classes {@code Codese.classesToAllow}
+   * names. A graph JDK serialization restores needs none.
    */
   private void checkDefaultSurface(String where, byte[] snapshot) throws IOException {
     List<String> needed = Codese.classesToAllow(snapshot, CodeseOptions.defaults());
@@ -449,13 +477,18 @@ public final class RoundTrip {
       }
     } catch (ClassNotAllowedException e) {
       if (!e.classesToAllow().equals(needed)) {
-        failure(where, "the rejection asks for " + e.classesToAllow() + ", classesToAllow says "
-            + needed);
+        failure(
+            where,
+            "the rejection asks for " + e.classesToAllow() + ", classesToAllow says " + needed);
       }
       if (!e.getMessage().contains("CodeseOptions.defaults().withAllowedClasses(")
           || !e.getMessage().contains("\"" + e.classname + "\"")) {
-        failure(where, "the rejection does not give the line that admits " + e.classname + ": "
-            + e.getMessage());
+        failure(
+            where,
+            "the rejection does not give the line that admits "
+                + e.classname
+                + ": "
+                + e.getMessage());
       }
     }
     expectEffects(where + " default-options load", before, 0);
@@ -471,13 +504,18 @@ public final class RoundTrip {
     }
     int delta = counter.getAsInt() - before;
     if (delta != expected) {
-      failure(where, "side effects (e.g. constructor runs) changed the counter by " + delta
-          + ", JDK deserialization changes it by " + expected
-          + (where.endsWith("capture") ? " (capture must not run constructors)" : ""));
+      failure(
+          where,
+          "side effects (e.g. constructor runs) changed the counter by "
+              + delta
+              + ", JDK deserialization changes it by "
+              + expected
+              + (where.endsWith("capture") ? " (capture must not run constructors)" : ""));
     }
   }
 
-  private GraphWalker.Result verify(String where, Object copy, byte[] a, GraphWalker.Result jdkRef) {
+  private GraphWalker.Result verify(
+      String where, Object copy, byte[] a, GraphWalker.Result jdkRef) {
     if (a != null) {
       try {
         tick();
@@ -512,12 +550,16 @@ public final class RoundTrip {
   public static final class CodeseStreams {
     private CodeseStreams() {}
 
-    /** @return a new {@code org.codese.CodeseOutputStream} over {@code out} */
+    /**
+     * @return a new {@code org.codese.CodeseOutputStream} over {@code out}
+     */
     public static ObjectOutputStream newOutput(OutputStream out) throws IOException {
       return (ObjectOutputStream) create("org.codese.CodeseOutputStream", OutputStream.class, out);
     }
 
-    /** @return a new {@code org.codese.CodeseInputStream} over {@code in} */
+    /**
+     * @return a new {@code org.codese.CodeseInputStream} over {@code in}
+     */
     public static ObjectInputStream newInput(InputStream in) throws IOException {
       return (ObjectInputStream) create("org.codese.CodeseInputStream", InputStream.class, in);
     }

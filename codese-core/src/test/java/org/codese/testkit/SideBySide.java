@@ -14,11 +14,11 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * Runs one program against the JDK's object streams and against Codese's, and compares what the
- * two runs observed: the facts the reading side records, the hook calls the test classes log,
- * and the exception the program ended with (class and message of it and of every cause). Each
- * stream writes its own data, and each stream reads what its own kind wrote, so a test states no
- * expectation the JDK could not contradict.
+ * Runs one program against the JDK's object streams and against Codese's, and compares what the two
+ * runs observed: the facts the reading side records, the hook calls the test classes log, and the
+ * exception the program ended with (class and message of it and of every cause). Each stream writes
+ * its own data, and each stream reads what its own kind wrote, so a test states no expectation the
+ * JDK could not contradict.
  */
 public final class SideBySide {
   private SideBySide() {}
@@ -44,40 +44,42 @@ public final class SideBySide {
   }
 
   /** The JDK's {@code ObjectOutputStream} and {@code ObjectInputStream}. */
-  public static final Streams JDK = new Streams() {
-    @Override
-    public ObjectOutputStream out(OutputStream o) throws IOException {
-      return new ObjectOutputStream(o);
-    }
+  public static final Streams JDK =
+      new Streams() {
+        @Override
+        public ObjectOutputStream out(OutputStream o) throws IOException {
+          return new ObjectOutputStream(o);
+        }
 
-    @Override
-    public ObjectInputStream in(InputStream i) throws IOException {
-      return new ObjectInputStream(i);
-    }
+        @Override
+        public ObjectInputStream in(InputStream i) throws IOException {
+          return new ObjectInputStream(i);
+        }
 
-    @Override
-    public String toString() {
-      return "JDK";
-    }
-  };
+        @Override
+        public String toString() {
+          return "JDK";
+        }
+      };
 
   /** {@code CodeseOutputStream} and {@code CodeseInputStream} with default options. */
-  public static final Streams CODESE = new Streams() {
-    @Override
-    public ObjectOutputStream out(OutputStream o) throws IOException {
-      return RoundTrip.CodeseStreams.newOutput(o);
-    }
+  public static final Streams CODESE =
+      new Streams() {
+        @Override
+        public ObjectOutputStream out(OutputStream o) throws IOException {
+          return RoundTrip.CodeseStreams.newOutput(o);
+        }
 
-    @Override
-    public ObjectInputStream in(InputStream i) throws IOException {
-      return RoundTrip.CodeseStreams.newInput(i);
-    }
+        @Override
+        public ObjectInputStream in(InputStream i) throws IOException {
+          return RoundTrip.CodeseStreams.newInput(i);
+        }
 
-    @Override
-    public String toString() {
-      return "Codese";
-    }
-  };
+        @Override
+        public String toString() {
+          return "Codese";
+        }
+      };
 
   /**
    * What one run observed.
@@ -130,8 +132,7 @@ public final class SideBySide {
   }
 
   /**
-   * Runs the writing half alone on one kind of streams, for what {@code writeObject} itself
-   * throws.
+   * Runs the writing half alone on one kind of streams, for what {@code writeObject} itself throws.
    *
    * @return the class names of the exception the writer ended with and of its causes, or "none"
    */
@@ -155,8 +156,8 @@ public final class SideBySide {
   }
 
   /**
-   * The JDK's serial form of {@code o}, in hex: a fact two restored graphs must agree on. The
-   * hooks it runs are not logged.
+   * The JDK's serial form of {@code o}, in hex: a fact two restored graphs must agree on. The hooks
+   * it runs are not logged.
    */
   public static String jdkForm(Object o) throws IOException {
     muted = true;

@@ -15,9 +15,9 @@ import org.codese.program.Constant;
 import org.codese.program.Tape;
 
 /**
- * Changes a legitimate snapshot the way an attacker would: decodes it with the format's own
- * types, replaces class entries and constants, and encodes it again with the format's own writer,
- * so every checksum is valid.
+ * Changes a legitimate snapshot the way an attacker would: decodes it with the format's own types,
+ * replaces class entries and constants, and encodes it again with the format's own writer, so every
+ * checksum is valid.
  *
  * <pre>{@code
  * byte[] hostile = SnapshotEdit.of(Codese.toBytes(new Decoy()))
@@ -49,7 +49,9 @@ public final class SnapshotEdit {
     }
   }
 
-  /** @return the class-table index of {@code c} */
+  /**
+   * @return the class-table index of {@code c}
+   */
   public int classIndex(Class<?> c) {
     for (int i = 0; i < classes.size(); i++) {
       if (classes.get(i).name().equals(c.getName())) {
@@ -59,7 +61,9 @@ public final class SnapshotEdit {
     throw new IllegalArgumentException(c.getName() + " is not in the class table " + classes);
   }
 
-  /** @return the current entry at class-table index {@code i} */
+  /**
+   * @return the current entry at class-table index {@code i}
+   */
   public ClassEntry classEntry(int i) {
     return classes.get(i);
   }
@@ -81,14 +85,15 @@ public final class SnapshotEdit {
     return this;
   }
 
-  /** @return the index of the only constant {@code which} accepts */
+  /**
+   * @return the index of the only constant {@code which} accepts
+   */
   public int constantIndex(Predicate<Constant> which) {
     int found = -1;
     for (int i = 0; i < constants.size(); i++) {
       if (which.test(constants.get(i))) {
         if (found >= 0) {
-          throw new IllegalArgumentException("more than one constant matches: " + found + ", "
-              + i);
+          throw new IllegalArgumentException("more than one constant matches: " + found + ", " + i);
         }
         found = i;
       }
@@ -99,7 +104,9 @@ public final class SnapshotEdit {
     return found;
   }
 
-  /** @return the current constant {@code i} */
+  /**
+   * @return the current constant {@code i}
+   */
   public Constant constant(int i) {
     return constants.get(i);
   }
@@ -129,10 +136,20 @@ public final class SnapshotEdit {
     return this;
   }
 
-  /** @return the edited snapshot, encoded with valid checksums */
+  /**
+   * @return the edited snapshot, encoded with valid checksums
+   */
   public byte[] bytes() {
-    return new SnapshotFile(file.jdk(), file.firstId(), file.tableSize(), file.depth(),
-        List.copyOf(classes), List.copyOf(constants), file.classFiles(), file.placements(), items)
+    return new SnapshotFile(
+            file.jdk(),
+            file.firstId(),
+            file.tableSize(),
+            file.depth(),
+            List.copyOf(classes),
+            List.copyOf(constants),
+            file.classFiles(),
+            file.placements(),
+            items)
         .bytes();
   }
 

@@ -28,13 +28,17 @@ public final class SocketPair implements AutoCloseable {
 
   private final Socket client;
   private final Socket server;
-  private final ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
-    Thread t = new Thread(r, "socket-pair-writer");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ExecutorService thread =
+      Executors.newSingleThreadExecutor(
+          r -> {
+            Thread t = new Thread(r, "socket-pair-writer");
+            t.setDaemon(true);
+            return t;
+          });
+
   /** The writer's end: bytes written reach {@link #in}; counts them. */
   public final Counting out;
+
   /** The reader's end: counts the bytes read from it; no {@code mark}, like any socket stream. */
   public final CountingIn in;
 
@@ -45,7 +49,9 @@ public final class SocketPair implements AutoCloseable {
     this.in = new CountingIn(server.getInputStream());
   }
 
-  /** @return a connected pair */
+  /**
+   * @return a connected pair
+   */
   public static SocketPair open() throws IOException {
     InetAddress loopback = InetAddress.getLoopbackAddress();
     try (ServerSocket listener = new ServerSocket(0, 1, loopback)) {
@@ -78,7 +84,9 @@ public final class SocketPair implements AutoCloseable {
     return thread.submit(task::run);
   }
 
-  /** @return the task's result, or its exception as an AssertionError; waits the timeout */
+  /**
+   * @return the task's result, or its exception as an AssertionError; waits the timeout
+   */
   public static <T> T join(Future<T> f) {
     try {
       return f.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
@@ -101,8 +109,8 @@ public final class SocketPair implements AutoCloseable {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
     while (in.count + in.available() < out.count) {
       if (System.nanoTime() > deadline) {
-        throw new InterruptedIOException("bytes written did not arrive within " + TIMEOUT_SECONDS
-            + " s");
+        throw new InterruptedIOException(
+            "bytes written did not arrive within " + TIMEOUT_SECONDS + " s");
       }
       Thread.onSpinWait();
       Thread.yield();
@@ -123,10 +131,13 @@ public final class SocketPair implements AutoCloseable {
   public static final class Counting extends FilterOutputStream {
     /** Bytes written. */
     public volatile long count;
+
     /** Calls of {@code flush}. */
     public volatile int flushes;
 
-    /** @param out the stream written to */
+    /**
+     * @param out the stream written to
+     */
     public Counting(OutputStream out) {
       super(out);
     }

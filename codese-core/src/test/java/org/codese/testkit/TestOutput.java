@@ -11,23 +11,24 @@ import org.junit.platform.launcher.LauncherSession;
 import org.junit.platform.launcher.LauncherSessionListener;
 
 /**
- * Keeps the default build's output to what a reader needs: the tests' own detail (timings,
- * memory figures) and the fuzzer's notices print only with {@code -Dcodese.test.verbose=true}.
+ * Keeps the default build's output to what a reader needs: the tests' own detail (timings, memory
+ * figures) and the fuzzer's notices print only with {@code -Dcodese.test.verbose=true}.
  *
  * <p>Registered as a {@link LauncherSessionListener} (in {@code META-INF/services}), so that it
  * runs before any test: unless verbose, it puts a {@link NoiseFilter} in front of {@code
  * System.err}, where Jazzer's agent writes an {@code INFO:} line for every hook it loads and every
- * class it instruments once a fuzz test has started it (hundreds per build). Everything else
- * passes unchanged, Jazzer's warnings and findings included.
+ * class it instruments once a fuzz test has started it (hundreds per build). Everything else passes
+ * unchanged, Jazzer's warnings and findings included.
  */
 public final class TestOutput implements LauncherSessionListener {
   /** The system property that turns the detail on. */
   public static final String VERBOSE_PROPERTY = "codese.test.verbose";
 
   /** Jazzer's per-class and per-hook notices, whole lines. */
-  static final List<Pattern> NOISE = List.of(
-      Pattern.compile("INFO: Instrumented \\S+ (with custom hooks only )?\\(took .*"),
-      Pattern.compile("INFO: Loaded \\d+ hooks from \\S+"));
+  static final List<Pattern> NOISE =
+      List.of(
+          Pattern.compile("INFO: Instrumented \\S+ (with custom hooks only )?\\(took .*"),
+          Pattern.compile("INFO: Loaded \\d+ hooks from \\S+"));
 
   /** Whether this JVM's tests print their detail. */
   public static boolean verbose() {
@@ -35,8 +36,8 @@ public final class TestOutput implements LauncherSessionListener {
   }
 
   /**
-   * Prints one line of detail (a timing, a measured size) to standard output, only when
-   * {@code -Dcodese.test.verbose=true}.
+   * Prints one line of detail (a timing, a measured size) to standard output, only when {@code
+   * -Dcodese.test.verbose=true}.
    *
    * @param line the line
    */
@@ -66,8 +67,8 @@ public final class TestOutput implements LauncherSessionListener {
   }
 
   /**
-   * Passes whole lines on unless they are {@link #NOISE}. A partial line is passed on when
-   * flushed unless it may still become noise (it starts like {@code "INFO: "}).
+   * Passes whole lines on unless they are {@link #NOISE}. A partial line is passed on when flushed
+   * unless it may still become noise (it starts like {@code "INFO: "}).
    */
   static final class NoiseFilter extends OutputStream {
     private static final byte[] PREFIX = "INFO: ".getBytes(StandardCharsets.US_ASCII);

@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 class TestOutputTest {
   private static String filtered(String... writes) throws Exception {
     ByteArrayOutputStream sink = new ByteArrayOutputStream();
-    try (PrintStream err = new PrintStream(new TestOutput.NoiseFilter(sink), true,
-        StandardCharsets.UTF_8)) {
+    try (PrintStream err =
+        new PrintStream(new TestOutput.NoiseFilter(sink), true, StandardCharsets.UTF_8)) {
       for (String w : writes) {
         err.print(w);
         err.flush();
@@ -25,13 +25,16 @@ class TestOutputTest {
 
   @Test
   void jazzerNoticesAreDroppedAndEverythingElsePasses() throws Exception {
-    assertEquals("", filtered(
-        "INFO: Instrumented org.codese.fuzz.canary.InitCanary with custom hooks only (took 20 ms,"
-            + " size +0%)\n",
-        "INFO: Instrumented org.codese.verify.Lifter (took 3 ms, size +12%)\n",
-        "INFO: Loaded 718 hooks from com.code_intelligence.jazzer.runtime.TraceCmpHooks\n"));
-    String kept = "WARN: something Jazzer wants seen\nINFO: Instrumented\n"
-        + "== Java Exception: java.lang.NullPointerException\n\tat a.B.c(B.java:1)\n";
+    assertEquals(
+        "",
+        filtered(
+            "INFO: Instrumented org.codese.fuzz.canary.InitCanary with custom hooks only (took 20 ms,"
+                + " size +0%)\n",
+            "INFO: Instrumented org.codese.verify.Lifter (took 3 ms, size +12%)\n",
+            "INFO: Loaded 718 hooks from com.code_intelligence.jazzer.runtime.TraceCmpHooks\n"));
+    String kept =
+        "WARN: something Jazzer wants seen\nINFO: Instrumented\n"
+            + "== Java Exception: java.lang.NullPointerException\n\tat a.B.c(B.java:1)\n";
     assertEquals(kept, filtered(kept));
     assertEquals("déjà vu, no newline", filtered("déjà vu, ", "no newline"));
     assertEquals("x\n", filtered("INFO: Loaded 3 hooks", " from a.B\nx\n"));
@@ -43,7 +46,9 @@ class TestOutputTest {
       assertFalse(System.err instanceof TestOutput.Filtered);
       return;
     }
-    assertInstanceOf(TestOutput.Filtered.class, System.err,
+    assertInstanceOf(
+        TestOutput.Filtered.class,
+        System.err,
         "the launcher session listener did not run: check META-INF/services");
   }
 
@@ -57,7 +62,8 @@ class TestOutputTest {
     } finally {
       System.setOut(saved);
     }
-    assertEquals(TestOutput.verbose() ? "[timing] something: 1 ms" + System.lineSeparator() : "",
+    assertEquals(
+        TestOutput.verbose() ? "[timing] something: 1 ms" + System.lineSeparator() : "",
         captured.toString(StandardCharsets.UTF_8));
   }
 }

@@ -23,7 +23,8 @@ class TestkitSelfTest {
   }
 
   private static void expectFailure(List<String> failures, String fragment) {
-    assertTrue(failures.stream().anyMatch(f -> f.contains(fragment)),
+    assertTrue(
+        failures.stream().anyMatch(f -> f.contains(fragment)),
         "expected a failure containing '" + fragment + "', got " + failures);
   }
 
@@ -57,15 +58,16 @@ class TestkitSelfTest {
   @Test
   void catchesLostSharing() {
     Point p = new Point(1, 1);
-    expectFailure(walk(new Object[] {p, p}, new Object[] {new Point(1, 1), new Point(1, 1)}),
-        "sharing lost");
+    expectFailure(
+        walk(new Object[] {p, p}, new Object[] {new Point(1, 1), new Point(1, 1)}), "sharing lost");
   }
 
   @Test
   void catchesCachedBoxNotCanonical() {
-    expectFailure(walk(new Object[] {Integer.valueOf(7)}, new Object[] {newInteger(7)}),
-        "cached box");
-    expectFailure(walk(new Object[] {newInteger(7)}, new Object[] {Integer.valueOf(7)}),
+    expectFailure(
+        walk(new Object[] {Integer.valueOf(7)}, new Object[] {newInteger(7)}), "cached box");
+    expectFailure(
+        walk(new Object[] {newInteger(7)}, new Object[] {Integer.valueOf(7)}),
         "box cache identity differs");
   }
 
@@ -74,8 +76,8 @@ class TestkitSelfTest {
     expectFailure(walk(new Point(1, 2), new Point(1, 3)), "field .y differs");
     expectFailure(walk(new Object[] {1L}, new Object[] {1}), "class differs");
     expectFailure(walk(new int[] {1, 2}, new int[] {1, 3}), "array element [1]");
-    expectFailure(walk(new ArrayList<>(List.of("a")), new ArrayList<>(List.of("b"))),
-        "value differs");
+    expectFailure(
+        walk(new ArrayList<>(List.of("a")), new ArrayList<>(List.of("b"))), "value differs");
   }
 
   @Test
@@ -136,8 +138,11 @@ class TestkitSelfTest {
   @Test
   void roundTripRejectsAnUnstableTestGraph() {
     // HashSet(Collection) sizes its table to 16, HashSet.readObject to 8: JDK is no oracle here
-    AssertionError e = org.junit.jupiter.api.Assertions.assertThrows(AssertionError.class,
-        () -> RoundTrip.of(new java.util.HashSet<>(List.of(1, 2, 3, 4))).name("unstable").run());
+    AssertionError e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            AssertionError.class,
+            () ->
+                RoundTrip.of(new java.util.HashSet<>(List.of(1, 2, 3, 4))).name("unstable").run());
     assertTrue(e.getMessage().contains("TEST BUG"), e.getMessage());
   }
 

@@ -24,13 +24,15 @@ public final class WorstCase {
 
   public static void main(String[] args) throws Exception {
     Crafted big = new Crafted();
-    big.code(0, ch -> {
-      ch.mv.visitVarInsn(Opcodes.ALOAD, 0);
-      ch.push(0);
-      ch.push(1 << 27);
-      ch.mv.visitIntInsn(Opcodes.NEWARRAY, Opcodes.T_LONG);
-      ch.mv.visitInsn(Opcodes.AASTORE);
-    });
+    big.code(
+        0,
+        ch -> {
+          ch.mv.visitVarInsn(Opcodes.ALOAD, 0);
+          ch.push(0);
+          ch.push(1 << 27);
+          ch.mv.visitIntInsn(Opcodes.NEWARRAY, Opcodes.T_LONG);
+          ch.mv.visitInsn(Opcodes.AASTORE);
+        });
     run("one long[2^27] array", big.bytes());
     int n = 250_000;
     Crafted many = new Crafted().slots(n);
@@ -55,8 +57,13 @@ public final class WorstCase {
       Object root = s.restore();
       long t2 = System.nanoTime();
       long used = rt.totalMemory() - rt.freeMemory() - before;
-      System.out.printf("%s: file %,d bytes, load %.1f ms, restore %.1f ms, heap +%,d MB (%s)%n",
-          what, file.length, (t1 - t0) / 1e6, (t2 - t1) / 1e6, used >> 20,
+      System.out.printf(
+          "%s: file %,d bytes, load %.1f ms, restore %.1f ms, heap +%,d MB (%s)%n",
+          what,
+          file.length,
+          (t1 - t0) / 1e6,
+          (t2 - t1) / 1e6,
+          used >> 20,
           root.getClass().getSimpleName());
     }
   }

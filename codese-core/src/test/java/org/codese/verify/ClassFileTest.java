@@ -26,6 +26,7 @@ class ClassFileTest {
 
   /** Constant-pool indices of the sample's constants, as ASM assigned them. */
   private int intConst;
+
   private int longConst;
   private int doubleConst;
   private int floatConst;
@@ -36,7 +37,12 @@ class ClassFileTest {
 
   private byte[] sample(boolean withHandle) {
     ClassWriter cw = new ClassWriter(0);
-    cw.visit(Opcodes.V17, Opcodes.ACC_PUBLIC | Opcodes.ACC_FINAL, NAME, null, "java/lang/Object",
+    cw.visit(
+        Opcodes.V17,
+        Opcodes.ACC_PUBLIC | Opcodes.ACC_FINAL,
+        NAME,
+        null,
+        "java/lang/Object",
         new String[] {"java/lang/Runnable"});
     cw.visitField(Opcodes.ACC_PRIVATE, "a", "I", null, null).visitEnd();
     cw.visitField(0, "b", "Ljava/lang/String;", null, null).visitEnd();
@@ -65,8 +71,8 @@ class ClassFileTest {
     mv.visitInsn(Opcodes.ATHROW);
     mv.visitMaxs(3, 2);
     mv.visitEnd();
-    MethodVisitor abs = cw.visitMethod(Opcodes.ACC_PUBLIC | Opcodes.ACC_ABSTRACT, "none", "()V",
-        null, null);
+    MethodVisitor abs =
+        cw.visitMethod(Opcodes.ACC_PUBLIC | Opcodes.ACC_ABSTRACT, "none", "()V", null, null);
     abs.visitEnd();
     cw.visitSource("Sample.java", null);
     cw.visitEnd();
@@ -86,8 +92,8 @@ class ClassFileTest {
     assertEquals("run", run.name());
     assertEquals("()V", run.descriptor());
     assertEquals(Opcodes.ACC_PUBLIC, run.access());
-    assertArrayEquals(new byte[] {(byte) Opcodes.NOP, (byte) Opcodes.RETURN,
-        (byte) Opcodes.ATHROW}, run.code());
+    assertArrayEquals(
+        new byte[] {(byte) Opcodes.NOP, (byte) Opcodes.RETURN, (byte) Opcodes.ATHROW}, run.code());
     assertEquals(1, run.handlers());
     assertEquals(3, run.maxStack());
     assertEquals(2, run.maxLocals());
@@ -104,10 +110,10 @@ class ClassFileTest {
     assertEquals("héllo €", cf.loadable(stringConst));
     assertSame(ClassFile.FORBIDDEN, cf.loadable(fieldRef));
     assertArrayEquals(new String[] {NAME, "a", "I"}, cf.member(fieldRef, 9));
-    assertArrayEquals(new String[] {"java/lang/Object", "hashCode", "()I"},
-        cf.member(methodRef, 10));
-    assertArrayEquals(new String[] {"java/lang/Runnable", "run", "()V"},
-        cf.member(interfaceMethodRef, 11));
+    assertArrayEquals(
+        new String[] {"java/lang/Object", "hashCode", "()I"}, cf.member(methodRef, 10));
+    assertArrayEquals(
+        new String[] {"java/lang/Runnable", "run", "()V"}, cf.member(interfaceMethodRef, 11));
     assertThrows(IllegalArgumentException.class, () -> cf.member(methodRef, 11));
     assertThrows(IllegalArgumentException.class, () -> cf.member(fieldRef, 10));
     assertThrows(IllegalArgumentException.class, () -> cf.loadable(0));

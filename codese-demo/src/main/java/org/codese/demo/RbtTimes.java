@@ -17,8 +17,8 @@ import org.codese.samples.RedBlackTree;
  * from reading the file, with Codese or with JDK deserialization.
  *
  * <p>Usage: {@code prepare N DIR} writes {@code rbtN.cdse} and {@code rbtN.ser}; {@code codese N
- * DIR D} and {@code jdk N DIR D} print the cumulative milliseconds of D restores. The JDK side reads
- * the file once and deserializes D times from memory, as the paper's driver did.
+ * DIR D} and {@code jdk N DIR D} print the cumulative milliseconds of D restores. The JDK side
+ * reads the file once and deserializes D times from memory, as the paper's driver did.
  */
 public final class RbtTimes {
   private RbtTimes() {}

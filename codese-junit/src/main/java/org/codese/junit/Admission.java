@@ -14,8 +14,8 @@ import org.junit.platform.commons.JUnitException;
 
 /**
  * Loads a fixture's bytes, admitting the classes it needs that are the tests' own: those of the
- * declaring class's package and its subpackages, and those loaded from the same class path entry
- * as the declaring class; plus the patterns of {@link Fixture#allow()}.
+ * declaring class's package and its subpackages, and those loaded from the same class path entry as
+ * the declaring class; plus the patterns of {@link Fixture#allow()}.
  */
 final class Admission {
   private Admission() {}
@@ -35,8 +35,8 @@ final class Admission {
     } catch (ClassNotAllowedException e) {
       throw new JUnitException(Messages.notAllowed(spec, others), e);
     } catch (IOException | IllegalArgumentException e) {
-      throw new JUnitException(Messages.about(spec, "could not be loaded: " + e)
-          + Messages.howToRecord(spec), e);
+      throw new JUnitException(
+          Messages.about(spec, "could not be loaded: " + e) + Messages.howToRecord(spec), e);
     }
   }
 
@@ -57,7 +57,9 @@ final class Admission {
   private static boolean sameLocation(Class<?> a, Class<?> b) {
     CodeSource x = a.getProtectionDomain().getCodeSource();
     CodeSource y = b.getProtectionDomain().getCodeSource();
-    return x != null && y != null && x.getLocation() != null
+    return x != null
+        && y != null
+        && x.getLocation() != null
         && Objects.equals(x.getLocation(), y.getLocation());
   }
 }

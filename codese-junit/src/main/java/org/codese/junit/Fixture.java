@@ -26,13 +26,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * }</pre>
  *
  * <p><b>Files.</b> The fixture lives in {@code src/test/resources/<package>/<name>.cdse}, the
- * package being the declaring test class's, under the module directory: the nearest directory
- * above the test classes' output directory ({@code target/test-classes}, {@code
- * build/classes/java/test}) that holds a {@code pom.xml}, {@code build.gradle} or {@code
- * build.gradle.kts}, so Maven and IDEs find the same file; the working directory's {@code
- * src/test/resources} when there is none. The configuration parameter or system property {@code
- * codese.fixtures.dir} replaces {@code src/test/resources} with another directory. Test classes of
- * one package share a fixture name's file. Commit the files with the tests.
+ * package being the declaring test class's, under the module directory: the nearest directory above
+ * the test classes' output directory ({@code target/test-classes}, {@code build/classes/java/test})
+ * that holds a {@code pom.xml}, {@code build.gradle} or {@code build.gradle.kts}, so Maven and IDEs
+ * find the same file; the working directory's {@code src/test/resources} when there is none. The
+ * configuration parameter or system property {@code codese.fixtures.dir} replaces {@code
+ * src/test/resources} with another directory. Test classes of one package share a fixture name's
+ * file. Commit the files with the tests.
  *
  * <p><b>Recording.</b> When the file is missing, or the configuration parameter or system property
  * {@code codese.fixtures.record} is {@code true} or lists the fixture's name (comma-separated), the
@@ -84,10 +84,10 @@ public @interface Fixture {
   String factory() default "";
 
   /**
-   * Further classes to admit when restoring, as {@link
-   * org.codese.CodeseOptions#withAllowedClasses} patterns ({@code "com.example.model.*"}): needed
-   * only for classes that are not {@code Serializable} and are not the tests' own (see above).
-   * Admit only classes whose fixtures come from your own source tree.
+   * Further classes to admit when restoring, as {@link org.codese.CodeseOptions#withAllowedClasses}
+   * patterns ({@code "com.example.model.*"}): needed only for classes that are not {@code
+   * Serializable} and are not the tests' own (see above). Admit only classes whose fixtures come
+   * from your own source tree.
    *
    * @return class patterns
    */

@@ -38,12 +38,15 @@ final class FixtureExtension implements BeforeEachCallback, ParameterResolver {
     String target = "field " + field.getDeclaringClass().getName() + "." + field.getName();
     int modifiers = field.getModifiers();
     if (Modifier.isStatic(modifiers) || Modifier.isFinal(modifiers)) {
-      throw new JUnitException("@Fixture " + target + " is static or final: make it a non-final"
-          + " instance field, so that each test gets its own copy");
+      throw new JUnitException(
+          "@Fixture "
+              + target
+              + " is static or final: make it a non-final"
+              + " instance field, so that each test gets its own copy");
     }
     Fixture fixture = field.getAnnotation(Fixture.class);
-    Object copy = loaded(context, fixture, field.getDeclaringClass()).restore(field.getType(),
-        target);
+    Object copy =
+        loaded(context, fixture, field.getDeclaringClass()).restore(field.getType(), target);
     field.setAccessible(true);
     field.set(instance, copy);
   }
@@ -67,15 +70,21 @@ final class FixtureExtension implements BeforeEachCallback, ParameterResolver {
   }
 
   /** The fixture loaded once in its scope's store: by the first test that needs it. */
-  private static LoadedFixture loaded(ExtensionContext context, Fixture fixture,
-      Class<?> declaringClass) {
+  private static LoadedFixture loaded(
+      ExtensionContext context, Fixture fixture, Class<?> declaringClass) {
     FixtureSpec spec = FixtureSpec.of(fixture, declaringClass, context);
     ExtensionContext owner =
         fixture.scope() == Fixture.Scope.JVM ? context.getRoot() : topLevelClass(context);
-    Set<Path> recorded = context.getRoot().getStore(NAMESPACE)
-        .getOrComputeIfAbsent(RecordedFiles.class, k -> new RecordedFiles(), RecordedFiles.class);
-    return owner.getStore(NAMESPACE).getOrComputeIfAbsent(spec.key(),
-        k -> LoadedFixture.open(spec, recorded), LoadedFixture.class);
+    Set<Path> recorded =
+        context
+            .getRoot()
+            .getStore(NAMESPACE)
+            .getOrComputeIfAbsent(
+                RecordedFiles.class, k -> new RecordedFiles(), RecordedFiles.class);
+    return owner
+        .getStore(NAMESPACE)
+        .getOrComputeIfAbsent(
+            spec.key(), k -> LoadedFixture.open(spec, recorded), LoadedFixture.class);
   }
 
   /** The fixture files recorded in one test run (the root context's store holds one). */

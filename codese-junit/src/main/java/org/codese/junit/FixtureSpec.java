@@ -23,6 +23,7 @@ import org.junit.platform.commons.JUnitException;
 record FixtureSpec(Fixture fixture, Class<?> declaringClass, Path file, boolean record) {
   /** The configuration parameter (or system property) that asks for recording. */
   static final String RECORD = "codese.fixtures.record";
+
   /** The configuration parameter (or system property) that replaces src/test/resources. */
   static final String DIR = "codese.fixtures.dir";
 
@@ -33,18 +34,25 @@ record FixtureSpec(Fixture fixture, Class<?> declaringClass, Path file, boolean 
   static FixtureSpec of(Fixture fixture, Class<?> declaringClass, ExtensionContext context) {
     String name = fixture.value();
     if (!NAME.matcher(name).matches()) {
-      throw new JUnitException("@Fixture(\"" + name + "\") in " + declaringClass.getName()
-          + ": a fixture's name is letters, digits, '.', '_' and '-', starting with a letter or"
-          + " digit");
+      throw new JUnitException(
+          "@Fixture(\""
+              + name
+              + "\") in "
+              + declaringClass.getName()
+              + ": a fixture's name is letters, digits, '.', '_' and '-', starting with a letter or"
+              + " digit");
     }
-    Path root = context.getConfigurationParameter(DIR).map(Path::of)
-        .orElseGet(() -> moduleDir(declaringClass).resolve("src/test/resources"));
+    Path root =
+        context
+            .getConfigurationParameter(DIR)
+            .map(Path::of)
+            .orElseGet(() -> moduleDir(declaringClass).resolve("src/test/resources"));
     String pkg = declaringClass.getPackageName();
     Path dir = pkg.isEmpty() ? root : root.resolve(pkg.replace('.', '/'));
     Path file = dir.resolve(name + ".cdse").toAbsolutePath().normalize();
     Optional<String> record = context.getConfigurationParameter(RECORD).map(String::trim);
-    return new FixtureSpec(fixture, declaringClass, file, record.map(r -> asks(r, name))
-        .orElse(false));
+    return new FixtureSpec(
+        fixture, declaringClass, file, record.map(r -> asks(r, name)).orElse(false));
   }
 
   private static boolean asks(String value, String name) {
@@ -74,12 +82,16 @@ record FixtureSpec(Fixture fixture, Class<?> declaringClass, Path file, boolean 
     return Path.of("").toAbsolutePath();
   }
 
-  /** @return the fixture's name */
+  /**
+   * @return the fixture's name
+   */
   String name() {
     return fixture.value();
   }
 
-  /** @return the top-level class enclosing the declaring class */
+  /**
+   * @return the top-level class enclosing the declaring class
+   */
   Class<?> topLevelClass() {
     Class<?> c = declaringClass;
     while (c.getEnclosingClass() != null) {
@@ -88,7 +100,9 @@ record FixtureSpec(Fixture fixture, Class<?> declaringClass, Path file, boolean 
     return c;
   }
 
-  /** @return what tells loads of this fixture apart within one store */
+  /**
+   * @return what tells loads of this fixture apart within one store
+   */
   List<Object> key() {
     return List.of(file, List.of(fixture.allow()));
   }

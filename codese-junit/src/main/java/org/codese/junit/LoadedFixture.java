@@ -55,9 +55,16 @@ final class LoadedFixture implements AutoCloseable {
       throw new JUnitException(Messages.about(spec, "could not be restored: " + e), e);
     }
     if (!MethodType.methodType(type).wrap().returnType().isInstance(copy)) {
-      throw new JUnitException(Messages.about(spec, "holds a "
-          + (copy == null ? "null" : copy.getClass().getName()) + ", which does not fit " + target
-          + " of type " + type.getName()) + Messages.howToRecord(spec));
+      throw new JUnitException(
+          Messages.about(
+                  spec,
+                  "holds a "
+                      + (copy == null ? "null" : copy.getClass().getName())
+                      + ", which does not fit "
+                      + target
+                      + " of type "
+                      + type.getName())
+              + Messages.howToRecord(spec));
     }
     return copy;
   }

@@ -55,12 +55,17 @@ final class Recorder {
       if (e instanceof VirtualMachineError) {
         throw (VirtualMachineError) e;
       }
-      throw new JUnitException(Messages.about(spec, "could not be recorded: its factory "
-          + Messages.method(factory) + " threw " + e), e);
+      throw new JUnitException(
+          Messages.about(
+              spec,
+              "could not be recorded: its factory " + Messages.method(factory) + " threw " + e),
+          e);
     }
     if (value == null) {
-      throw new JUnitException(Messages.about(spec, "could not be recorded: its factory "
-          + Messages.method(factory) + " returned null"));
+      throw new JUnitException(
+          Messages.about(
+              spec,
+              "could not be recorded: its factory " + Messages.method(factory) + " returned null"));
     }
     try {
       byte[] bytes = Codese.toBytes(value);
@@ -74,8 +79,8 @@ final class Recorder {
   private static void write(Path file, byte[] bytes) throws IOException {
     Files.createDirectories(file.getParent());
     // not createTempFile, whose file is private to its owner: fixtures are shared sources
-    Path temp = file.resolveSibling(file.getFileName() + "." + ProcessHandle.current().pid()
-        + ".tmp");
+    Path temp =
+        file.resolveSibling(file.getFileName() + "." + ProcessHandle.current().pid() + ".tmp");
     try {
       Files.write(temp, bytes);
       Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
@@ -90,19 +95,24 @@ final class Recorder {
     int hash = name.indexOf('#');
     Optional<Method> found = Optional.empty();
     if (hash >= 0) {
-      found = ReflectionSupport.tryToLoadClass(name.substring(0, hash),
-              spec.declaringClass().getClassLoader()).toOptional()
-          .flatMap(c -> ReflectionSupport.findMethod(c, name.substring(hash + 1)));
+      found =
+          ReflectionSupport.tryToLoadClass(
+                  name.substring(0, hash), spec.declaringClass().getClassLoader())
+              .toOptional()
+              .flatMap(c -> ReflectionSupport.findMethod(c, name.substring(hash + 1)));
     } else {
-      for (Class<?> c = spec.declaringClass(); c != null && found.isEmpty();
+      for (Class<?> c = spec.declaringClass();
+          c != null && found.isEmpty();
           c = c.getEnclosingClass()) {
         found = ReflectionSupport.findMethod(c, name);
       }
     }
     Method m = found.orElseThrow(() -> new JUnitException(Messages.noFactory(spec, name)));
     if (!Modifier.isStatic(m.getModifiers())) {
-      throw new JUnitException(Messages.about(spec, "could not be recorded: its factory "
-          + Messages.method(m) + " must be static"));
+      throw new JUnitException(
+          Messages.about(
+              spec,
+              "could not be recorded: its factory " + Messages.method(m) + " must be static"));
     }
     return m;
   }

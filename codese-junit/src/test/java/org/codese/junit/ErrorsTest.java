@@ -87,22 +87,37 @@ class ErrorsTest {
   @Test
   void missingFactory(@TempDir Path dir) {
     String m = onlyFailure(dir, NoFactory.class);
-    assertTrue(m.startsWith("Codese fixture \"nowhere\" (declared in " + NoFactory.class.getName()
-        + ", file " + dir.resolve("org/codese/junit/nowhere.cdse") + ") must be recorded"), m);
+    assertTrue(
+        m.startsWith(
+            "Codese fixture \"nowhere\" (declared in "
+                + NoFactory.class.getName()
+                + ", file "
+                + dir.resolve("org/codese/junit/nowhere.cdse")
+                + ") must be recorded"),
+        m);
     assertTrue(m.contains("no factory nowhere: declare a static no-argument method"), m);
   }
 
   @Test
   void factoryReturningNull(@TempDir Path dir) {
-    assertTrue(onlyFailure(dir, NullFactory.class).endsWith(
-        "could not be recorded: its factory " + NullFactory.class.getName()
-            + ".nothing() returned null"));
+    assertTrue(
+        onlyFailure(dir, NullFactory.class)
+            .endsWith(
+                "could not be recorded: its factory "
+                    + NullFactory.class.getName()
+                    + ".nothing() returned null"));
   }
 
   @Test
   void copyOfTheWrongType(@TempDir Path dir) {
-    assertTrue(onlyFailure(dir, WrongType.class).contains(") holds a java.lang.String, which does"
-        + " not fit field " + WrongType.class.getName() + ".shop of type " + Shop.class.getName()));
+    assertTrue(
+        onlyFailure(dir, WrongType.class)
+            .contains(
+                ") holds a java.lang.String, which does"
+                    + " not fit field "
+                    + WrongType.class.getName()
+                    + ".shop of type "
+                    + Shop.class.getName()));
   }
 
   @Test
@@ -119,8 +134,11 @@ class ErrorsTest {
   void classesNotTheTestsOwnNeedAllow(@TempDir Path dir) {
     String m = onlyFailure(dir, NotOwn.class);
     assertTrue(m.contains("holds classes that are not Serializable and not the tests' own"), m);
-    assertTrue(m.endsWith("org.codese.CodeseLimits. If they come from your own code, admit them:"
-        + " @Fixture(value = \"limits\", allow = {\"org.codese.CodeseLimits\"})"), m);
+    assertTrue(
+        m.endsWith(
+            "org.codese.CodeseLimits. If they come from your own code, admit them:"
+                + " @Fixture(value = \"limits\", allow = {\"org.codese.CodeseLimits\"})"),
+        m);
     TestExecutionSummary s = Launch.run(dir, List.of(), Allowed.class);
     assertEquals(List.of(), Launch.failures(s));
     assertEquals(1, s.getTestsSucceededCount());

@@ -28,6 +28,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class FixtureTest {
   static final int ITEMS = 500;
+
   /** every copy handed out in this class, by identity */
   private static final Set<Object> SEEN = Collections.newSetFromMap(new IdentityHashMap<>());
 

@@ -58,8 +58,8 @@ final class Launch {
     for (int i = 0; i < params.size(); i += 2) {
       config.put(params.get(i), params.get(i + 1));
     }
-    LauncherDiscoveryRequestBuilder request = LauncherDiscoveryRequestBuilder.request()
-        .configurationParameters(config);
+    LauncherDiscoveryRequestBuilder request =
+        LauncherDiscoveryRequestBuilder.request().configurationParameters(config);
     for (Class<?> c : classes) {
       request.selectors(DiscoverySelectors.selectClass(c));
     }
@@ -69,7 +69,9 @@ final class Launch {
     return listener.getSummary();
   }
 
-  /** @return the failures' messages, one per failed test */
+  /**
+   * @return the failures' messages, one per failed test
+   */
   static List<String> failures(TestExecutionSummary summary) {
     return summary.getFailures().stream().map(f -> f.getException().getMessage()).toList();
   }

@@ -23,8 +23,8 @@ class ParallelTest {
   static final AtomicInteger FACTORY_CALLS = new AtomicInteger();
   static final AtomicInteger RUNNING = new AtomicInteger();
   static final AtomicInteger MOST_RUNNING = new AtomicInteger();
-  static final Set<Object> SEEN = Collections.synchronizedSet(
-      Collections.newSetFromMap(new IdentityHashMap<>()));
+  static final Set<Object> SEEN =
+      Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
 
   static Shop shared() {
     FACTORY_CALLS.incrementAndGet();
@@ -69,13 +69,17 @@ class ParallelTest {
 
   @Test
   void parallelTestsGetIndependentCopies(@TempDir Path dir) {
-    TestExecutionSummary s = Launch.run(dir, List.of(
-        "junit.jupiter.execution.parallel.enabled", "true",
-        "junit.jupiter.execution.parallel.mode.default", "concurrent",
-        "junit.jupiter.execution.parallel.mode.classes.default", "concurrent",
-        "junit.jupiter.execution.parallel.config.strategy", "fixed",
-        "junit.jupiter.execution.parallel.config.fixed.parallelism", "4"),
-        First.class, Second.class);
+    TestExecutionSummary s =
+        Launch.run(
+            dir,
+            List.of(
+                "junit.jupiter.execution.parallel.enabled", "true",
+                "junit.jupiter.execution.parallel.mode.default", "concurrent",
+                "junit.jupiter.execution.parallel.mode.classes.default", "concurrent",
+                "junit.jupiter.execution.parallel.config.strategy", "fixed",
+                "junit.jupiter.execution.parallel.config.fixed.parallelism", "4"),
+            First.class,
+            Second.class);
     assertEquals(List.of(), Launch.failures(s));
     assertEquals(80, s.getTestsSucceededCount());
     assertEquals(160, SEEN.size());

@@ -69,8 +69,8 @@ class RecordingTest {
   @Launch.Sample
   static class FactoryElsewhere {
     @Test
-    void usesIt(@Fixture(value = "elsewhere", factory = "org.codese.junit.RecordingTest#build")
-        Shop shop) {
+    void usesIt(
+        @Fixture(value = "elsewhere", factory = "org.codese.junit.RecordingTest#build") Shop shop) {
       assertTrue(shop.pristine(7));
     }
   }

@@ -26,7 +26,9 @@ final class Shop {
     }
   }
 
-  /** @return a shop of {@code n} items, item i with stock i */
+  /**
+   * @return a shop of {@code n} items, item i with stock i
+   */
   static Shop of(String name, int n) {
     Shop shop = new Shop(name);
     for (int i = 0; i < n; i++) {
@@ -37,7 +39,9 @@ final class Shop {
     return shop;
   }
 
-  /** @return whether the shop is as {@link #of} built it, with n items */
+  /**
+   * @return whether the shop is as {@link #of} built it, with n items
+   */
   boolean pristine(int n) {
     if (items.size() != n || bySku.size() != n) {
       return false;

@@ -66,14 +66,21 @@ class StaleFixtureTest {
     List<String> messages = Launch.failures(s);
     assertEquals(2, messages.size());
     String message = messages.get(0);
-    String declared = "Codese fixture \"thing\" (declared in " + UsesStale.class.getName()
-        + ", file " + file + ") is stale: its classes changed since it was recorded (";
+    String declared =
+        "Codese fixture \"thing\" (declared in "
+            + UsesStale.class.getName()
+            + ", file "
+            + file
+            + ") is stale: its classes changed since it was recorded (";
     assertTrue(message.startsWith(declared), message);
     assertTrue(message.contains(Thing.class.getName()), message);
-    assertTrue(message.endsWith(").\nRe-record it: mvn test -Dtest=StaleFixtureTest"
-        + " -Dcodese.fixtures.record=thing\n(codese.fixtures.record is a system property or"
-        + " JUnit configuration parameter, true for every fixture; or delete the file: the next"
-        + " run records it.)"), message);
+    assertTrue(
+        message.endsWith(
+            ").\nRe-record it: mvn test -Dtest=StaleFixtureTest"
+                + " -Dcodese.fixtures.record=thing\n(codese.fixtures.record is a system property or"
+                + " JUnit configuration parameter, true for every fixture; or delete the file: the next"
+                + " run records it.)"),
+        message);
     assertEquals(message, messages.get(1));
 
     s = Launch.run(dir, List.of(FixtureSpec.RECORD, "thing"), UsesStale.class);
@@ -85,19 +92,27 @@ class StaleFixtureTest {
   private static Object oldThing() throws Exception {
     String name = Thing.class.getName();
     byte[] code = oldThingClass(name.replace('.', '/'));
-    ClassLoader loader = new ClassLoader(StaleFixtureTest.class.getClassLoader()) {
-      @Override
-      protected Class<?> loadClass(String n, boolean resolve) throws ClassNotFoundException {
-        return n.equals(name) ? defineClass(n, code, 0, code.length) : super.loadClass(n, resolve);
-      }
-    };
+    ClassLoader loader =
+        new ClassLoader(StaleFixtureTest.class.getClassLoader()) {
+          @Override
+          protected Class<?> loadClass(String n, boolean resolve) throws ClassNotFoundException {
+            return n.equals(name)
+                ? defineClass(n, code, 0, code.length)
+                : super.loadClass(n, resolve);
+          }
+        };
     return loader.loadClass(name).getDeclaredConstructor().newInstance();
   }
 
   private static byte[] oldThingClass(String internalName) {
     ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_MAXS);
-    cw.visit(Opcodes.V17, Opcodes.ACC_PUBLIC | Opcodes.ACC_FINAL | Opcodes.ACC_SUPER,
-        internalName, null, "java/lang/Object", null);
+    cw.visit(
+        Opcodes.V17,
+        Opcodes.ACC_PUBLIC | Opcodes.ACC_FINAL | Opcodes.ACC_SUPER,
+        internalName,
+        null,
+        "java/lang/Object",
+        null);
     cw.visitField(0, "count", "I", null, null).visitEnd();
     cw.visitField(0, "removed", "J", null, null).visitEnd();
     MethodVisitor mv = cw.visitMethod(Opcodes.ACC_PUBLIC, "<init>", "()V", null, null);

@@ -5,8 +5,8 @@ import java.util.Random;
 
 /**
  * The red-black tree of the CoDeSe paper's running example (its Figure 1): a tree object with a
- * root and a size, and nodes with a key, a colour and left, right and parent links. Trees are
- * built as in the paper's Section 4.1, by inserting random keys.
+ * root and a size, and nodes with a key, a colour and left, right and parent links. Trees are built
+ * as in the paper's Section 4.1, by inserting random keys.
  */
 public final class RedBlackTree implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -48,7 +48,9 @@ public final class RedBlackTree implements Serializable {
     return t;
   }
 
-  /** @return the number of keys */
+  /**
+   * @return the number of keys
+   */
   public int size() {
     return size;
   }
@@ -91,7 +93,9 @@ public final class RedBlackTree implements Serializable {
     if (root == null) {
       return size == 0;
     }
-    return root.parent == null && root.color == BLACK && blackHeight(root) >= 0
+    return root.parent == null
+        && root.color == BLACK
+        && blackHeight(root) >= 0
         && count(root) == size;
   }
 

@@ -49,20 +49,30 @@ public final class Graphs {
   static {
     REAL.put("jdk-collections", "codese-samples SampleGraphs.jdkCollections()");
     REAL.put("media-content", "jvm-serializers MediaContent (POJOs written from the schema)");
-    REAL.put("math3-fitted", "commons-math3 3.6.1: EmpiricalDistribution, DescriptiveStatistics,"
-        + " SimpleRegression, fitted PolynomialFunction");
-    REAL.put("guava-collections", "Guava 33: HashMultimap, LinkedListMultimap, TreeMultiset,"
-        + " HashBiMap, ImmutableSortedMap, ImmutableList");
-    REAL.put("cc4-collections", "commons-collections4 4.4: PatriciaTrie, TreeBidiMap, LinkedMap,"
-        + " ArrayListValuedHashMap");
-    REAL.put("jgrapht-graph", "JGraphT 1.5.2: DefaultDirectedWeightedGraph, 1,000 vertices,"
-        + " 4,000 weighted edges");
+    REAL.put(
+        "math3-fitted",
+        "commons-math3 3.6.1: EmpiricalDistribution, DescriptiveStatistics,"
+            + " SimpleRegression, fitted PolynomialFunction");
+    REAL.put(
+        "guava-collections",
+        "Guava 33: HashMultimap, LinkedListMultimap, TreeMultiset,"
+            + " HashBiMap, ImmutableSortedMap, ImmutableList");
+    REAL.put(
+        "cc4-collections",
+        "commons-collections4 4.4: PatriciaTrie, TreeBidiMap, LinkedMap,"
+            + " ArrayListValuedHashMap");
+    REAL.put(
+        "jgrapht-graph",
+        "JGraphT 1.5.2: DefaultDirectedWeightedGraph, 1,000 vertices," + " 4,000 weighted edges");
     REAL.put("asm-classnode", "ASM tree API: ClassNode of commons-math3's BlockRealMatrix.class");
-    REAL.put("javaparser-ast", "JavaParser 3.26: CompilationUnit of codese-samples'"
-        + " SampleGraphs.java");
+    REAL.put(
+        "javaparser-ast",
+        "JavaParser 3.26: CompilationUnit of codese-samples'" + " SampleGraphs.java");
   }
 
-  /** @return all graph names of the full run, in report order */
+  /**
+   * @return all graph names of the full run, in report order
+   */
   public static List<String> all() {
     List<String> names = new ArrayList<>();
     for (int n : RBT_SIZES) {

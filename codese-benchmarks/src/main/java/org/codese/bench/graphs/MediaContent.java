@@ -74,7 +74,9 @@ public final class MediaContent implements Serializable {
     }
   }
 
-  /** @return the benchmark's standard instance */
+  /**
+   * @return the benchmark's standard instance
+   */
   public static MediaContent standard() {
     Media media = new Media();
     media.uri = "http://javaone.com/keynote.mpg";
@@ -91,11 +93,21 @@ public final class MediaContent implements Serializable {
     media.copyright = null;
     List<Image> images = new ArrayList<>();
     images.add(
-        new Image("http://javaone.com/keynote_large.jpg", "Javaone Keynote", 1024, 768,
-            Size.LARGE, media));
+        new Image(
+            "http://javaone.com/keynote_large.jpg",
+            "Javaone Keynote",
+            1024,
+            768,
+            Size.LARGE,
+            media));
     images.add(
-        new Image("http://javaone.com/keynote_small.jpg", "Javaone Keynote", 320, 240,
-            Size.SMALL, media));
+        new Image(
+            "http://javaone.com/keynote_small.jpg",
+            "Javaone Keynote",
+            320,
+            240,
+            Size.SMALL,
+            media));
     return new MediaContent(media, images);
   }
 }

@@ -7,9 +7,9 @@ import org.codese.Snapshot;
 
 /**
  * Codese: capture to a snapshot; load it once, then restore with 1 or more threads. Some graphs
- * have classes that are not Serializable; the suite restores only snapshots it wrote itself, so
- * it admits every class ({@code withAllowedClasses("**")}), the trusted-source choice that
- * matches Kryo's and Fory's peers with registration off.
+ * have classes that are not Serializable; the suite restores only snapshots it wrote itself, so it
+ * admits every class ({@code withAllowedClasses("**")}), the trusted-source choice that matches
+ * Kryo's and Fory's peers with registration off.
  */
 final class CodesePeer implements Peer {
   private static final CodeseOptions OWN_SNAPSHOTS =
@@ -29,7 +29,9 @@ final class CodesePeer implements Peer {
   @Override
   public String config() {
     return "Codese.toBytes / Codese.load(file) once, every class allowed (own snapshots),"
-        + " Snapshot.restore(" + threads + ") per restore";
+        + " Snapshot.restore("
+        + threads
+        + ") per restore";
   }
 
   @Override

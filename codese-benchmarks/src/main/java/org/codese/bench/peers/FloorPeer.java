@@ -13,8 +13,8 @@ import org.codese.samples.RbtFloor;
 import org.codese.samples.RedBlackTree;
 
 /**
- * The floor: hand-written code that builds the identical graph directly from plain arrays read
- * once from a file. Exists for the red-black trees and for MediaContent only.
+ * The floor: hand-written code that builds the identical graph directly from plain arrays read once
+ * from a file. Exists for the red-black trees and for MediaContent only.
  */
 final class FloorPeer implements Peer {
   private static final byte RBT = 'R';

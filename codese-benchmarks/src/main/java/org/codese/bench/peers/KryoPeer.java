@@ -3,12 +3,12 @@ package org.codese.bench.peers;
 import com.esotericsoftware.kryo.Kryo;
 import com.esotericsoftware.kryo.Serializer;
 import com.esotericsoftware.kryo.SerializerFactory;
+import com.esotericsoftware.kryo.io.Input;
+import com.esotericsoftware.kryo.io.Output;
 import com.esotericsoftware.kryo.serializers.ClosureSerializer;
 import com.esotericsoftware.kryo.serializers.FieldSerializer;
 import com.esotericsoftware.kryo.serializers.ImmutableCollectionsSerializers;
 import com.esotericsoftware.kryo.serializers.JavaSerializer;
-import com.esotericsoftware.kryo.io.Input;
-import com.esotericsoftware.kryo.io.Output;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.objenesis.strategy.StdInstantiatorStrategy;
@@ -45,7 +45,8 @@ final class KryoPeer implements Peer {
 
   static boolean closed(Class<?> type) {
     Module m = type.getModule();
-    return m.isNamed() && type.getPackageName().startsWith("java")
+    return m.isNamed()
+        && type.getPackageName().startsWith("java")
         && !m.isOpen(type.getPackageName(), KryoPeer.class.getModule());
   }
 

@@ -4,17 +4,23 @@ import java.io.IOException;
 import java.nio.file.Path;
 
 /**
- * One way of turning a graph into a file and the file back into graphs. Implementations are
- * loaded by name ({@link Peers#byName}) so that a fresh JVM timing one peer never loads another.
+ * One way of turning a graph into a file and the file back into graphs. Implementations are loaded
+ * by name ({@link Peers#byName}) so that a fresh JVM timing one peer never loads another.
  */
 public interface Peer {
-  /** @return the peer's name as it appears in the results */
+  /**
+   * @return the peer's name as it appears in the results
+   */
   String name();
 
-  /** @return the configuration used, stated in the report */
+  /**
+   * @return the configuration used, stated in the report
+   */
   String config();
 
-  /** @return the suffix of the files this peer writes */
+  /**
+   * @return the suffix of the files this peer writes
+   */
   String extension();
 
   /**

@@ -37,8 +37,8 @@ public final class Peers {
 
   /**
    * @param peer a peer name
-   * @return the peer whose files it restores (Codese with 2 threads restores Codese's files,
-   *     Fory without code generation restores Fory's)
+   * @return the peer whose files it restores (Codese with 2 threads restores Codese's files, Fory
+   *     without code generation restores Fory's)
    */
   public static String fileOwner(String peer) {
     switch (peer) {

@@ -5,7 +5,9 @@ public final class Plain {
   /** A value. */
   public int id;
 
-  /** @param id a value */
+  /**
+   * @param id a value
+   */
   public Plain(int id) {
     this.id = id;
   }

@@ -8,8 +8,10 @@ public final class Point implements Serializable {
 
   /** Coordinates. */
   public int x;
+
   /** Coordinates. */
   public int y;
+
   /** A label. */
   public String label;
 
