@@ -499,19 +499,14 @@ final class Decoder {
         "java/lang/reflect/Constructor.newInstance" + "([Ljava/lang/Object;)Ljava/lang/Object;")) {
       V args = stack.pop();
       V ctor = stack.pop();
-      if (args != NULL || !(ctor instanceof K k && k.c instanceof Constant.Allocator a)) {
-        throw fail("Constructor.newInstance with " + kind(ctor));
+      if (args != NULL) {
+        throw fail("Constructor.newInstance with arguments " + kind(args));
       }
-      String type = className(a.type());
-      stack.push(
-          new Made(
-              type,
-              "new "
-                  + Names.simple(type)
-                  + "()"
-                  + (a.mode() == Constant.Mode.SERIAL
-                      ? ""
-                      : " /* " + a.mode().name().toLowerCase(java.util.Locale.ROOT) + " */")));
+      stack.push(allocation(ctor, "Constructor.newInstance"));
+    } else if (m.owner.equals(Grammar.ALLOCATE_OWNER)
+        && m.name.equals(Grammar.ALLOCATE_METHOD)
+        && m.desc.equals(Grammar.ALLOCATE_DESCRIPTOR)) {
+      stack.push(allocation(stack.pop(), "Allocation.allocate"));
     } else if (m.name.equals("clone") && m.owner.startsWith("[")) {
       V src = stack.pop();
       Object data = data(src);
@@ -527,6 +522,22 @@ final class Decoder {
     } else {
       throw fail("calls " + sig + ", which is not in the restore grammar");
     }
+  }
+
+  /** The object an allocator constant creates, as {@code new Type()}. */
+  private Made allocation(V allocator, String call) throws DecodeException {
+    if (!(allocator instanceof K k && k.c instanceof Constant.Allocator a)) {
+      throw fail(call + " with " + kind(allocator));
+    }
+    String type = className(a.type());
+    return new Made(
+        type,
+        "new "
+            + Names.simple(type)
+            + "()"
+            + (a.mode() == Constant.Mode.SERIAL
+                ? ""
+                : " /* " + a.mode().name().toLowerCase(java.util.Locale.ROOT) + " */"));
   }
 
   /** Replays a finish program: hook calls and deferred reference stores, in order. */

@@ -183,9 +183,11 @@ final class InspectCommand implements Callable<Integer> {
     long classBytes = 0;
     long[] sections = new long[SnapshotSource.SECTIONS.length];
     List<String> jdks = new ArrayList<>();
+    java.util.TreeSet<Integer> versions = new java.util.TreeSet<>();
     long objects = 0;
     for (SnapshotSource.Segment s : src.segments) {
       SnapshotFile f = s.file();
+      versions.add(f.version());
       if (!f.jdk().isEmpty() && !jdks.contains(f.jdk())) {
         jdks.add(f.jdk());
       }
@@ -215,7 +217,11 @@ final class InspectCommand implements Callable<Integer> {
         src.kind == SnapshotSource.Kind.STREAM
             ? " (" + src.segments.size() + " segment" + (src.segments.size() == 1 ? "" : "s") + ")"
             : "");
-    out.printf("format version:      %d%n", SnapshotFile.VERSION);
+    out.printf(
+        "format version:      %s%n",
+        versions.isEmpty()
+            ? "none (no segment)"
+            : versions.toString().replace("[", "").replace("]", ""));
     out.printf(
         "captured on JDK:     %s%n",
         jdks.isEmpty() ? "not recorded in the file" : String.join(", ", jdks));

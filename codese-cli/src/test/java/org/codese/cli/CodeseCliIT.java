@@ -224,7 +224,9 @@ class CodeseCliIT {
     assertEquals(0, r.code, r.err);
     assertEquals("", r.err);
     assertTrue(r.out.contains("checksums:           ok"), r.out);
-    assertTrue(r.out.contains("format version:      1"), r.out);
+    assertTrue(
+        r.out.contains("format version:      " + org.codese.format.SnapshotFile.VERSION + "\n"),
+        r.out);
     assertTrue(r.out.contains("captured on JDK:     " + System.getProperty("java.version")), r.out);
     assertTrue(
         r.out.matches(

@@ -182,13 +182,12 @@ public final class Emitter {
       selected = null;
     } else if (op instanceof Op.Alloc a) {
       storeStart(a.id());
-      constant(a.allocator(), "java/lang/reflect/Constructor");
-      mv.visitInsn(ACONST_NULL);
+      constant(a.allocator(), null);
       mv.visitMethodInsn(
-          INVOKEVIRTUAL,
-          "java/lang/reflect/Constructor",
-          "newInstance",
-          "([Ljava/lang/Object;)Ljava/lang/Object;",
+          INVOKESTATIC,
+          Grammar.ALLOCATE_OWNER,
+          Grammar.ALLOCATE_METHOD,
+          Grammar.ALLOCATE_DESCRIPTOR,
           false);
       mv.visitInsn(AASTORE);
     } else if (op instanceof Op.NewArray a) {

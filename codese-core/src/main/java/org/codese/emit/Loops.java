@@ -27,18 +27,17 @@ final class Loops {
   static void emit(MethodVisitor mv, Op op) {
     if (op instanceof Op.AllocLoop a) {
       load(mv, a.ids(), "[I", IDS);
-      load(mv, a.allocator(), "java/lang/reflect/Constructor", DATA);
+      load(mv, a.allocator(), null, DATA);
       loop(
           mv,
           () -> {
             tableSlot(mv);
             mv.visitVarInsn(ALOAD, DATA);
-            mv.visitInsn(ACONST_NULL);
             mv.visitMethodInsn(
-                INVOKEVIRTUAL,
-                "java/lang/reflect/Constructor",
-                "newInstance",
-                "([Ljava/lang/Object;)Ljava/lang/Object;",
+                INVOKESTATIC,
+                Grammar.ALLOCATE_OWNER,
+                Grammar.ALLOCATE_METHOD,
+                Grammar.ALLOCATE_DESCRIPTOR,
                 false);
             mv.visitInsn(AASTORE);
           });
@@ -186,7 +185,9 @@ final class Loops {
     mv.visitVarInsn(ALOAD, CONSTANTS);
     Emitter.push(mv, constant);
     mv.visitInsn(AALOAD);
-    mv.visitTypeInsn(CHECKCAST, cast);
+    if (cast != null) {
+      mv.visitTypeInsn(CHECKCAST, cast);
+    }
     mv.visitVarInsn(ASTORE, local);
   }
 

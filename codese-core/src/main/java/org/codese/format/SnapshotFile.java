@@ -23,8 +23,14 @@ public final class SnapshotFile {
   /** The magic number, {@code "CDSE"} in ASCII. */
   public static final int MAGIC = 0x43445345;
 
-  /** The format version this library writes and reads. */
-  public static final int VERSION = 1;
+  /**
+   * The format version this library writes. Version 2 changed only the code: its allocations call
+   * {@code Grammar.ALLOCATE_METHOD}; version 1 code calls {@code Constructor.newInstance}.
+   */
+  public static final int VERSION = 2;
+
+  /** The oldest format version this library reads. */
+  public static final int OLDEST_VERSION = 1;
 
   /**
    * Every object a snapshot creates costs at least this many bytes of it (an {@code int} id in a
@@ -34,6 +40,7 @@ public final class SnapshotFile {
 
   private static final String[] SECTIONS = {"header", "classes", "constants", "code", "items"};
 
+  private final int version;
   private final String jdk;
   private final int firstId;
   private final int tableSize;
@@ -46,6 +53,8 @@ public final class SnapshotFile {
   private byte[] bytes;
 
   /**
+   * @param version the format version, {@link #OLDEST_VERSION} to {@link #VERSION}: which form of
+   *     the restore grammar the code follows
    * @param jdk the version of the JDK that captured the snapshot
    * @param firstId the first table index the snapshot fills
    * @param tableSize the table size it needs
@@ -57,6 +66,7 @@ public final class SnapshotFile {
    * @param items the top-level items
    */
   public SnapshotFile(
+      int version,
       String jdk,
       int firstId,
       int tableSize,
@@ -66,6 +76,7 @@ public final class SnapshotFile {
       List<byte[]> classFiles,
       List<int[]> placements,
       Tape items) {
+    this.version = version;
     this.jdk = jdk;
     this.firstId = firstId;
     this.tableSize = tableSize;
@@ -75,6 +86,31 @@ public final class SnapshotFile {
     this.classFiles = classFiles;
     this.placements = placements;
     this.items = items;
+  }
+
+  /**
+   * A snapshot of the current format {@link #VERSION}; the parameters as {@link #SnapshotFile(int,
+   * String, int, int, int, List, List, List, List, Tape)} takes them.
+   */
+  public SnapshotFile(
+      String jdk,
+      int firstId,
+      int tableSize,
+      int depth,
+      List<ClassEntry> classes,
+      List<Constant> constants,
+      List<byte[]> classFiles,
+      List<int[]> placements,
+      Tape items) {
+    this(
+        VERSION, jdk, firstId, tableSize, depth, classes, constants, classFiles, placements, items);
+  }
+
+  /**
+   * @return the format version: which form of the restore grammar the code follows
+   */
+  public int version() {
+    return version;
   }
 
   /**
@@ -152,7 +188,7 @@ public final class SnapshotFile {
   }
 
   private byte[] encode() {
-    Out file = new Out().u4(MAGIC).u2(VERSION);
+    Out file = new Out().u4(MAGIC).u2(version);
     section(file, 0, new Out().str(jdk).u4(firstId).u4(tableSize).u4(depth));
     Out cls = new Out().u4(classes.size());
     for (ClassEntry c : classes) {
@@ -271,11 +307,16 @@ public final class SnapshotFile {
       throw new CorruptSnapshotException("header", 0, "not a Codese snapshot (bad magic number)");
     }
     int version = head.u2();
-    if (version != VERSION) {
+    if (version < OLDEST_VERSION || version > VERSION) {
       throw new CorruptSnapshotException(
           "header",
           4,
-          "format version " + version + " is not supported; this library reads version " + VERSION);
+          "format version "
+              + version
+              + " is not supported; this library reads versions "
+              + OLDEST_VERSION
+              + " to "
+              + VERSION);
     }
     checkTrailer(bytes, "file");
     In[] sec = new In[SECTIONS.length];
@@ -301,12 +342,12 @@ public final class SnapshotFile {
     if (walk.remaining() != 0) {
       throw walk.corrupt(walk.remaining() + " unexpected bytes after the last section");
     }
-    SnapshotFile file = decode(sec);
+    SnapshotFile file = decode(version, sec);
     file.bytes = bytes;
     return file;
   }
 
-  private static SnapshotFile decode(In[] sec) throws CorruptSnapshotException {
+  private static SnapshotFile decode(int version, In[] sec) throws CorruptSnapshotException {
     In h = sec[0];
     String jdk = h.str();
     int firstId = h.u4();
@@ -361,6 +402,7 @@ public final class SnapshotFile {
       }
     }
     return new SnapshotFile(
+        version,
         jdk,
         firstId,
         tableSize,

@@ -491,6 +491,9 @@ public final class StreamSegments {
 
   /** The reading end of one stream: the entries earlier segments sent since the last reset. */
   public static final class Decoder {
+    /** The snapshot format version the code of this stream's segments follows. */
+    private final int version;
+
     private final List<ClassEntry> classes = new ArrayList<>();
 
     /** Per class entry, its encoded bytes: the weight of a reference to it. */
@@ -518,6 +521,15 @@ public final class StreamSegments {
 
     /** The number of segments read, since the stream began. */
     private long segmentsRead;
+
+    /**
+     * @param version the snapshot format version ({@link SnapshotFile#OLDEST_VERSION} to {@link
+     *     SnapshotFile#VERSION}) the code of the stream's segments follows: the stream version
+     *     tells
+     */
+    public Decoder(int version) {
+      this.version = version;
+    }
 
     /**
      * Reads and checks one segment, as {@link SnapshotFile#parse} checks a snapshot, and charges
@@ -626,6 +638,7 @@ public final class StreamSegments {
       in.section("items");
       Tape items = ConstantCodec.readTape(in, tableSize);
       return new SnapshotFile(
+          version,
           "",
           firstId,
           tableSize,
@@ -685,6 +698,7 @@ public final class StreamSegments {
       this.constants.addAll(newConstants);
       SnapshotFile file =
           new SnapshotFile(
+              version,
               "",
               firstId,
               tableSize,

@@ -3,11 +3,13 @@ package org.codese.jvm;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.ObjectStreamField;
+import java.io.Serializable;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
 import sun.reflect.ReflectionFactory;
 
 /**
@@ -41,6 +43,88 @@ public final class Jvm {
    */
   public static Constructor<?> serialConstructor(Class<?> type) {
     return FACTORY.newConstructorForSerialization(type);
+  }
+
+  /**
+   * The class whose no-arg constructor Java serialization runs to allocate {@code c}, as {@code
+   * jdk.internal.reflect.ReflectionFactory.newConstructorForSerialization} (which {@code
+   * ObjectStreamClass} uses) decides it, without generating the constructor: the first
+   * non-serializable superclass, if every class of the serializable chain may call its superclass's
+   * constructors and that class's no-arg constructor is not private and, if package-private, in
+   * {@code c}'s package and loader.
+   *
+   * @param c a {@code Serializable} class
+   * @return the class, or {@code null} where the JDK reports "no valid constructor"
+   */
+  public static Class<?> serialInitClass(Class<?> c) {
+    Class<?> init = c;
+    while (Serializable.class.isAssignableFrom(init)) {
+      Class<?> prev = init;
+      init = init.getSuperclass();
+      if (init == null || !superHasAccessibleConstructor(prev)) {
+        return null;
+      }
+    }
+    Constructor<?> ctor;
+    try {
+      ctor = init.getDeclaredConstructor();
+    } catch (NoSuchMethodException e) {
+      return null;
+    }
+    int mods = ctor.getModifiers();
+    if (Modifier.isPrivate(mods)
+        || (mods & (Modifier.PUBLIC | Modifier.PROTECTED)) == 0 && !samePackage(c, init)) {
+      return null;
+    }
+    return init;
+  }
+
+  private static boolean superHasAccessibleConstructor(Class<?> c) {
+    Class<?> sup = c.getSuperclass();
+    if (samePackage(c, sup)) {
+      for (Constructor<?> ctor : sup.getDeclaredConstructors()) {
+        if (!Modifier.isPrivate(ctor.getModifiers())) {
+          return true;
+        }
+      }
+      return c.isNestmateOf(sup);
+    }
+    if ((sup.getModifiers() & (Modifier.PUBLIC | Modifier.PROTECTED)) == 0) {
+      return false;
+    }
+    for (Constructor<?> ctor : sup.getDeclaredConstructors()) {
+      if ((ctor.getModifiers() & (Modifier.PUBLIC | Modifier.PROTECTED)) != 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean samePackage(Class<?> a, Class<?> b) {
+    return a.getClassLoader() == b.getClassLoader()
+        && a.getPackageName().equals(b.getPackageName());
+  }
+
+  /**
+   * Whether {@code type}'s no-arg constructor does nothing but call its superclass's, which does
+   * nothing either, up to {@code Object}'s, and store default values (zero, {@code null}) into
+   * fields of a new object: whether creating an object without it is the same as creating it with
+   * it. Known for {@code Object} and the JDK's abstract bases that are the first non-serializable
+   * superclass of its serializable collections; {@code JvmTest} reads their constructors' bytecode
+   * on the running JDK to check it.
+   *
+   * @param type a class
+   * @return whether its no-arg constructor is known to do nothing
+   */
+  public static boolean hasTrivialConstructor(Class<?> type) {
+    return type == Object.class
+        || type == java.util.AbstractMap.class
+        || type == java.util.AbstractList.class
+        || type == java.util.AbstractCollection.class
+        || type == java.util.AbstractSet.class
+        || type == java.util.AbstractSequentialList.class
+        || type == java.util.AbstractQueue.class
+        || type == java.util.Dictionary.class;
   }
 
   /**

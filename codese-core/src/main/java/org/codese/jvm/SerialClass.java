@@ -65,7 +65,7 @@ public final class SerialClass {
     List<Slot> s = List.of();
     String why = null;
     if (kind == Kind.INSTANCE) {
-      if (serializable && Jvm.serialConstructor(type) != null) {
+      if (serializable && Jvm.serialInitClass(type) != null) {
         a = Alloc.SERIAL;
         s = serialSlots(type);
       } else {

@@ -21,7 +21,10 @@ final class CodeCheck extends Thread {
    * millisecond, on the loader's thread otherwise.
    */
   static final String[] LOAD_CLASSES = {
-    "org.codese.load.ProgramCheck", "org.codese.load.CheckLoops", "org.codese.load.RestoreRun"
+    "org.codese.load.ProgramCheck",
+    "org.codese.load.CheckLoops",
+    "org.codese.load.RestoreRun",
+    "org.codese.load.Allocation"
   };
 
   /** Classes a restore that runs hooks needs (readObject replays, records, readResolve). */

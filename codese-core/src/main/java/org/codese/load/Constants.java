@@ -10,6 +10,7 @@ import org.codese.ClassMismatchException;
 import org.codese.jvm.Jvm;
 import org.codese.jvm.StreamDescriptors;
 import org.codese.program.Constant;
+import org.codese.program.Grammar;
 
 /**
  * Resolves a snapshot's constant table to the live values generated code loads. Runs after the
@@ -31,6 +32,8 @@ final class Constants {
    * @param filter the effective serialization filter, or {@code null}
    * @param maxArrayLength the longest array a {@code readObject} may allocate
    * @param memo the stream's memo, or {@code null}
+   * @param version the snapshot's format version: from {@code Grammar.ALLOCATE_VERSION} on, an
+   *     allocator resolves as {@link Allocation} takes it, before as a {@code Constructor}
    * @return the live values, in constant order
    * @throws ClassMismatchException if a constant does not fit the live classes
    */
@@ -39,8 +42,10 @@ final class Constants {
       ClassTable classes,
       ObjectInputFilter filter,
       int maxArrayLength,
-      SegmentMemo memo)
+      SegmentMemo memo,
+      int version)
       throws ClassMismatchException {
+    boolean bare = version >= Grammar.ALLOCATE_VERSION;
     Object[] out = new Object[constants.size()];
     // per class index (a record may have both); the record makers' array only once a record
     // hook comes, so that a snapshot without records does not load the class
@@ -54,9 +59,11 @@ final class Constants {
         }
         out[i] = hook(h, classes, makers, resolvers, filter, maxArrayLength);
       } else if (c instanceof Constant.Allocator a && memo != null) {
-        out[i] = allocator(classes.get(a.type()), a.mode(), memo);
+        out[i] = allocator(classes.get(a.type()), a.mode(), bare, memo);
       } else if (c instanceof Constant.Setter s && memo != null) {
         out[i] = setter(classes, s.type(), s.field(), memo);
+      } else if (c instanceof Constant.Allocator a) {
+        out[i] = allocator(classes.get(a.type()), a.mode(), bare);
       } else {
         out[i] = resolve(c, classes);
       }
@@ -71,8 +78,6 @@ final class Constants {
       return streamClass(classes.get(t.type()));
     } else if (c instanceof Constant.EnumRef e) {
       return enumConstant(classes.get(e.type()), e.name());
-    } else if (c instanceof Constant.Allocator a) {
-      return allocator(classes.get(a.type()), a.mode());
     } else if (c instanceof Constant.ArrayMaker a) {
       Class<?> type = classes.get(a.type());
       if (!type.isArray()) {
@@ -113,17 +118,23 @@ final class Constants {
     }
   }
 
-  private static Constructor<?> allocator(Class<?> type, Constant.Mode mode, SegmentMemo memo)
+  private static Object allocator(Class<?> type, Constant.Mode mode, boolean bare, SegmentMemo memo)
       throws ClassMismatchException {
-    Constructor<?> ctor = memo.allocator(type, mode);
-    if (ctor == null) {
-      ctor = allocator(type, mode);
-      memo.allocator(type, mode, ctor);
+    Object allocator = memo.allocator(type, mode);
+    if (allocator == null) {
+      allocator = allocator(type, mode, bare);
+      memo.allocator(type, mode, allocator);
     }
-    return ctor;
+    return allocator;
   }
 
-  private static Constructor<?> allocator(Class<?> type, Constant.Mode mode)
+  /**
+   * An allocator constant as generated code uses it: with {@code bare}, the class itself where
+   * creating an instance as {@code ObjectInputStream} would runs no code ({@link Allocation});
+   * otherwise, and always before format version {@code Grammar.ALLOCATE_VERSION}, the constructor
+   * that creates it.
+   */
+  private static Object allocator(Class<?> type, Constant.Mode mode, boolean bare)
       throws ClassMismatchException {
     if (type.isPrimitive()
         || type.isArray()
@@ -137,6 +148,15 @@ final class Constants {
     }
     if (mode == Constant.Mode.EXTERNAL && !java.io.Externalizable.class.isAssignableFrom(type)) {
       throw new ClassMismatchException(type.getName(), null, "is not Externalizable");
+    }
+    if (bare && mode == Constant.Mode.BARE) {
+      return type;
+    }
+    if (bare && mode == Constant.Mode.SERIAL) {
+      Class<?> init = Jvm.serialInitClass(type);
+      if (init != null && Jvm.hasTrivialConstructor(init)) {
+        return type;
+      }
     }
     Constructor<?> ctor =
         mode == Constant.Mode.SERIAL

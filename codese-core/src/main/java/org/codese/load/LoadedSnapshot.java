@@ -176,7 +176,9 @@ public final class LoadedSnapshot {
         table.checkFields();
       }
       // hooks ask the filter and the limit about the arrays a readObject allocates (ReplayStream)
-      constants = Constants.resolve(file.constants(), table, f, limits.maxArrayLength(), memo);
+      constants =
+          Constants.resolve(
+              file.constants(), table, f, limits.maxArrayLength(), memo, file.version());
     } catch (IOException | RuntimeException e) {
       if (check != null) {
         check.result(); // code that breaks the grammar is the first reason to reject a snapshot

@@ -1,6 +1,5 @@
 package org.codese.load;
 
-import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -110,8 +109,8 @@ final class SegmentMemo {
    */
   private long collisions;
 
-  /** Allocating constructors by class, one per {@link Constant.Mode}: made once per stream. */
-  private final HashMap<Class<?>, Constructor<?>[]> allocators = new HashMap<>();
+  /** Resolved allocators by class, one per {@link Constant.Mode}: made once per stream. */
+  private final HashMap<Class<?>, Object[]> allocators = new HashMap<>();
 
   /** Fields that setters write, by class and name, checked and made accessible once per stream. */
   private final HashMap<Class<?>, HashMap<String, Field>> setters = new HashMap<>();
@@ -244,18 +243,19 @@ final class SegmentMemo {
   /**
    * @param type a class
    * @param mode how it is allocated
-   * @return the constructor an earlier segment of the stream made for it, or {@code null}
+   * @return the resolved allocator an earlier segment of the stream made for it (a class or a
+   *     constructor, see {@link Allocation}), or {@code null}
    */
-  Constructor<?> allocator(Class<?> type, Constant.Mode mode) {
-    Constructor<?>[] byMode = allocators.get(type);
+  Object allocator(Class<?> type, Constant.Mode mode) {
+    Object[] byMode = allocators.get(type);
     return byMode == null ? null : byMode[mode.ordinal()];
   }
 
-  /** Keeps the constructor made to allocate {@code type} in {@code mode}. */
-  void allocator(Class<?> type, Constant.Mode mode, Constructor<?> ctor) {
-    Constructor<?>[] byMode = allocators.get(type);
+  /** Keeps the resolved allocator of {@code type} in {@code mode}. */
+  void allocator(Class<?> type, Constant.Mode mode, Object ctor) {
+    Object[] byMode = allocators.get(type);
     if (byMode == null) {
-      byMode = new Constructor<?>[Constant.Mode.values().length];
+      byMode = new Object[Constant.Mode.values().length];
       allocators.put(type, byMode);
     }
     byMode[mode.ordinal()] = ctor;

@@ -19,6 +19,7 @@ import org.codese.format.Signing;
 import org.codese.format.SnapshotFile;
 import org.codese.format.StreamSegments;
 import org.codese.jvm.Jvm;
+import org.codese.program.Grammar;
 
 /**
  * Reads a Codese object stream: a header, then frames, each a {@code u4} word and what it
@@ -41,9 +42,13 @@ public final class StreamReader {
   /**
    * The stream format version written: 2 adds data and reset frames to version 1; 3 writes segments
    * in the compact form of {@link StreamSegments}, which refer to the class entries and class files
-   * of earlier segments.
+   * of earlier segments; 4 changes only the code of compact segments, which follows snapshot format
+   * version 2 ({@code Grammar.ALLOCATE_VERSION}) where version 3's follows version 1.
    */
-  public static final int STREAM_VERSION = 3;
+  public static final int STREAM_VERSION = 4;
+
+  /** The first stream version whose compact segments hold code of snapshot format version 2. */
+  private static final int ALLOCATING_STREAM_VERSION = 4;
 
   /** The oldest stream format version read: segments and the end mark only. */
   public static final int OLDEST_VERSION = 1;
@@ -64,8 +69,8 @@ public final class StreamReader {
   private final AllowList allowed;
   private final int version;
 
-  /** What earlier segments of a version 3 stream sent, since the last reset. */
-  private final StreamSegments.Decoder segments = new StreamSegments.Decoder();
+  /** What earlier segments of a version 3 or later stream sent, since the last reset. */
+  private final StreamSegments.Decoder segments;
 
   /** The checked and defined classes of earlier segments, since the last reset. */
   private final SegmentMemo memo = new SegmentMemo();
@@ -164,7 +169,19 @@ public final class StreamReader {
               + STREAM_VERSION);
     }
     this.version = v;
+    this.segments = new StreamSegments.Decoder(codeVersion(v));
     offset = 6;
+  }
+
+  /**
+   * @param streamVersion a stream format version, {@link #OLDEST_VERSION} to {@link
+   *     #STREAM_VERSION}
+   * @return the snapshot format version the code of its compact segments follows
+   */
+  public static int codeVersion(int streamVersion) {
+    return streamVersion >= ALLOCATING_STREAM_VERSION
+        ? Grammar.ALLOCATE_VERSION
+        : SnapshotFile.OLDEST_VERSION;
   }
 
   /**

@@ -2,13 +2,13 @@ package org.codese.load;
 
 import java.io.Externalizable;
 import java.io.Serializable;
-import java.lang.reflect.Constructor;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.List;
 import org.codese.ClassMismatchException;
 import org.codese.ClassNotAllowedException;
 import org.codese.format.SnapshotFile;
+import org.codese.jvm.Jvm;
 import org.codese.program.ClassEntry;
 import org.codese.program.Constant;
 
@@ -197,7 +197,7 @@ final class Surface {
           + " it";
     }
     if ((roles & ALLOC_BARE) != 0) {
-      Class<?> init = serialInitClass(c);
+      Class<?> init = Jvm.serialInitClass(c);
       // "no valid constructor" first, as ObjectInputStream words its InvalidClassException
       return init == null
           ? "no valid constructor: "
@@ -280,7 +280,7 @@ final class Surface {
           "the snapshot allocates it with a serialization constructor, but it is"
               + " Externalizable: ObjectInputStream runs its public no-arg constructor");
     }
-    if (serialInitClass(c) == null) {
+    if (Jvm.serialInitClass(c) == null) {
       crafted(
           c,
           "no valid constructor: "
@@ -319,65 +319,5 @@ final class Surface {
       init = init.getSuperclass();
     }
     return init == null ? Object.class : init;
-  }
-
-  /**
-   * The class whose no-arg constructor Java serialization runs to allocate {@code c}, as {@code
-   * jdk.internal.reflect.ReflectionFactory.newConstructorForSerialization} (which {@code
-   * ObjectStreamClass} uses) decides it, without generating the constructor: the first
-   * non-serializable superclass, if every class of the serializable chain may call its superclass's
-   * constructors and that class's no-arg constructor is not private and, if package-private, in
-   * {@code c}'s package and loader.
-   *
-   * @param c a {@code Serializable} class
-   * @return the class, or {@code null} where the JDK reports "no valid constructor"
-   */
-  static Class<?> serialInitClass(Class<?> c) {
-    Class<?> init = c;
-    while (Serializable.class.isAssignableFrom(init)) {
-      Class<?> prev = init;
-      init = init.getSuperclass();
-      if (init == null || !superHasAccessibleConstructor(prev)) {
-        return null;
-      }
-    }
-    Constructor<?> ctor;
-    try {
-      ctor = init.getDeclaredConstructor();
-    } catch (NoSuchMethodException e) {
-      return null;
-    }
-    int mods = ctor.getModifiers();
-    if (Modifier.isPrivate(mods)
-        || (mods & (Modifier.PUBLIC | Modifier.PROTECTED)) == 0 && !samePackage(c, init)) {
-      return null;
-    }
-    return init;
-  }
-
-  private static boolean superHasAccessibleConstructor(Class<?> c) {
-    Class<?> sup = c.getSuperclass();
-    if (samePackage(c, sup)) {
-      for (Constructor<?> ctor : sup.getDeclaredConstructors()) {
-        if (!Modifier.isPrivate(ctor.getModifiers())) {
-          return true;
-        }
-      }
-      return c.isNestmateOf(sup);
-    }
-    if ((sup.getModifiers() & (Modifier.PUBLIC | Modifier.PROTECTED)) == 0) {
-      return false;
-    }
-    for (Constructor<?> ctor : sup.getDeclaredConstructors()) {
-      if ((ctor.getModifiers() & (Modifier.PUBLIC | Modifier.PROTECTED)) != 0) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static boolean samePackage(Class<?> a, Class<?> b) {
-    return a.getClassLoader() == b.getClassLoader()
-        && a.getPackageName().equals(b.getPackageName());
   }
 }

@@ -26,6 +26,7 @@ final class ClassChecker {
   private final int index;
   private final String pkg;
   private final String host;
+  private final boolean allocate;
   private final long[] arrays;
   private final List<String> out;
   private String name = "?";
@@ -33,10 +34,12 @@ final class ClassChecker {
   private final java.util.ArrayList<String> names = new java.util.ArrayList<>();
   private final java.util.HashMap<String, Integer> indices = new java.util.HashMap<>();
 
-  ClassChecker(int index, String pkg, String host, long[] arrays, List<String> out) {
+  ClassChecker(
+      int index, String pkg, String host, boolean allocate, long[] arrays, List<String> out) {
     this.index = index;
     this.pkg = pkg;
     this.host = host;
+    this.allocate = allocate;
     this.arrays = arrays;
     this.out = out;
   }
@@ -124,7 +127,8 @@ final class ClassChecker {
         fail("method " + m.name() + " has no code");
         continue;
       }
-      MethodChecker checker = new MethodChecker(this, m.name(), kind, host, arrays, names, indices);
+      MethodChecker checker =
+          new MethodChecker(this, m.name(), kind, host, allocate, arrays, names, indices);
       if (m.maxStack() > MAX_STACK || m.maxLocals() > MethodChecker.MAX_LOCALS) {
         checker.fail(
             -1,

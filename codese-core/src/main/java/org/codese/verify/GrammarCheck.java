@@ -111,7 +111,8 @@ public final class GrammarCheck {
     String pkg = host < 0 ? Grammar.PACKAGE : Grammar.packageOf(file.classes().get(host).name());
     String hostClass = host < 0 ? null : file.classes().get(host).name().replace('.', '/');
     long[] arrays = new long[2];
-    ClassChecker checker = new ClassChecker(i, pkg, hostClass, arrays, out);
+    boolean allocate = file.version() >= Grammar.ALLOCATE_VERSION;
+    ClassChecker checker = new ClassChecker(i, pkg, hostClass, allocate, arrays, out);
     try {
       checker.check(ClassFile.parse(file.classFiles().get(i)));
     } catch (RuntimeException e) {

@@ -39,6 +39,10 @@ final class Lifter {
   static final int FIRST_DATA = Grammar.LOCAL_FIRST_DATA;
 
   private static final String CONSTRUCTOR = "java/lang/reflect/Constructor";
+
+  /** The type of an allocator loaded as loop data, which has no cast. */
+  private static final String OBJECT = "java/lang/Object";
+
   private static final String FIELD = "java/lang/reflect/Field";
   private static final String STRING = "java/lang/String";
   private static final String NEW_INSTANCE = "([Ljava/lang/Object;)Ljava/lang/Object;";
@@ -94,22 +98,34 @@ final class Lifter {
 
   private int at;
 
-  private Lifter(List<Insn> code, List<String> names, Map<String, Integer> indices) {
+  /**
+   * Whether allocations call {@code Grammar.ALLOCATE_METHOD} (format version {@code
+   * Grammar.ALLOCATE_VERSION} on) rather than {@code Constructor.newInstance}: each version admits
+   * its own form only, since the allocator constants resolve differently.
+   */
+  private final boolean allocate;
+
+  private Lifter(
+      List<Insn> code, List<String> names, Map<String, Integer> indices, boolean allocate) {
     this.code = code;
     this.names = names;
     this.indices = indices;
+    this.allocate = allocate;
   }
 
   /**
    * @param code a chunk's instructions, labels included
    * @param names the class's names so far; the names the statements refer to are added
    * @param indices the index of each of {@code names}, kept with it
+   * @param allocate whether the snapshot's format version allocates through {@code
+   *     Grammar.ALLOCATE_METHOD}
    * @return its statements, in order, as {@link Stmt} codes
    * @throws NotAStatement if the chunk is not a sequence of grammar statements
    */
-  static int[] lift(List<Insn> code, List<String> names, Map<String, Integer> indices)
+  static int[] lift(
+      List<Insn> code, List<String> names, Map<String, Integer> indices, boolean allocate)
       throws NotAStatement {
-    return new Lifter(code, names, indices).run();
+    return new Lifter(code, names, indices, allocate).run();
   }
 
   private int[] run() throws NotAStatement {
@@ -205,8 +221,13 @@ final class Lifter {
         emit(Stmt.STORE_CONSTANT, id, k);
         return;
       }
+      if (allocate && peek(INVOKESTATIC)) {
+        allocation();
+        emit(Stmt.STORE_ALLOC, id, k);
+        return;
+      }
       String cast = next(CHECKCAST).owner();
-      if (cast.equals(CONSTRUCTOR)) {
+      if (cast.equals(CONSTRUCTOR) && !allocate) {
         expect(ACONST_NULL);
         call(INVOKEVIRTUAL, CONSTRUCTOR, "newInstance", NEW_INSTANCE);
         emit(Stmt.STORE_ALLOC, id, k);
@@ -305,7 +326,8 @@ final class Lifter {
     expect(ALOAD, CONSTANTS);
     int k = intPush();
     expect(AALOAD);
-    String cast = next(CHECKCAST).owner();
+    // an allocator is loop data as it is, every other constant through its cast
+    String cast = allocate && peek(ASTORE) ? OBJECT : next(CHECKCAST).owner();
     if (peek(ASTORE)) {
       int local = code.get(at++).operand();
       if (local < IDS || local == INDEX || loopData.containsKey(local)) {
@@ -460,12 +482,24 @@ final class Lifter {
   }
 
   private int[] allocLoop(int ids) throws NotAStatement {
-    int data = dataLocal(CONSTRUCTOR);
-    expect(ACONST_NULL);
-    call(INVOKEVIRTUAL, CONSTRUCTOR, "newInstance", NEW_INSTANCE);
+    int data;
+    if (allocate) {
+      data = dataLocal(OBJECT);
+      allocation();
+    } else {
+      data = dataLocal(CONSTRUCTOR);
+      expect(ACONST_NULL);
+      call(INVOKEVIRTUAL, CONSTRUCTOR, "newInstance", NEW_INSTANCE);
+    }
     expect(AASTORE);
     requireUsed(1);
     return new int[] {Stmt.ALLOC_LOOP, ids, data};
+  }
+
+  /** The call that allocates: {@code Allocation.allocate(allocator)}. */
+  private void allocation() throws NotAStatement {
+    call(
+        INVOKESTATIC, Grammar.ALLOCATE_OWNER, Grammar.ALLOCATE_METHOD, Grammar.ALLOCATE_DESCRIPTOR);
   }
 
   private int[] stringLoop(int ids) throws NotAStatement {

@@ -79,6 +79,9 @@ final class MethodChecker {
   private final Kind kind;
   private final String host;
 
+  /** Whether allocations call {@code Grammar.ALLOCATE_METHOD}: see {@code Lifter}. */
+  private final boolean allocate;
+
   /** {longest array, total array elements} the code creates, updated from lifted statements. */
   private final long[] arrays;
 
@@ -94,9 +97,11 @@ final class MethodChecker {
       String name,
       Kind kind,
       String host,
+      boolean allocate,
       long[] arrays,
       List<String> names,
       java.util.Map<String, Integer> indices) {
+    this.allocate = allocate;
     this.names = names;
     this.indices = indices;
     this.owner = owner;
@@ -165,7 +170,7 @@ final class MethodChecker {
    */
   private void lift() {
     try {
-      statements = Lifter.lift(insns, names, indices);
+      statements = Lifter.lift(insns, names, indices, allocate);
     } catch (Lifter.NotAStatement e) {
       checkChunk();
       if (!failed) {
@@ -422,7 +427,16 @@ final class MethodChecker {
     String n = i.name();
     String d = i.descriptor();
     int op = i.opcode();
+    if (op == INVOKESTATIC
+        && allocate
+        && host == null
+        && o.equals(Grammar.ALLOCATE_OWNER)
+        && n.equals(Grammar.ALLOCATE_METHOD)
+        && d.equals(Grammar.ALLOCATE_DESCRIPTOR)) {
+      return null;
+    }
     if (op == INVOKEVIRTUAL
+        && !allocate
         && o.equals("java/lang/reflect/Constructor")
         && n.equals("newInstance")
         && d.equals("([Ljava/lang/Object;)Ljava/lang/Object;")) {

@@ -24,16 +24,18 @@ import org.codese.Codese;
 import org.codese.CodeseInputStream;
 import org.codese.CodeseOutputStream;
 import org.codese.format.SnapshotFile;
+import org.codese.load.StreamReader;
 import org.codese.samples.RedBlackTree;
 import org.junit.jupiter.api.Test;
 
 /**
- * Snapshot files committed with the project (src/test/resources/org/codese/compat), written by the
- * format version of this build, that every build must still read: a change that breaks the stored
- * form fails here, not in a user's cache. Each file restores to the graph its name stands for,
- * compared by the JDK's serial form. When the format version changes, record the files of the new
- * version with {@code -Dcodese.compat.record=true} (run from the module directory) and keep the old
- * ones: they must load or fail with the format-version message.
+ * Snapshot and stream files committed with the project (src/test/resources/org/codese/compat), one
+ * set per format version since version 1 (streams since version 3), that every build must still
+ * read: a change that breaks the stored form fails here, not in a user's cache. Each file restores
+ * to the graph its name stands for, compared by the JDK's serial form. When the format version
+ * changes, record the files of the new version with {@code -Dcodese.compat.record=true} (run from
+ * the module directory) and keep the old ones: they must load or fail with the format-version
+ * message.
  */
 class CompatibilityTest {
   private static final Path DIR = Path.of("src/test/resources/org/codese/compat");
@@ -58,35 +60,46 @@ class CompatibilityTest {
     return g;
   }
 
-  private static String snapshotName(String graph) {
-    return "v" + SnapshotFile.VERSION + "-" + graph + ".cdse";
+  private static String snapshotName(int version, String graph) {
+    return "v" + version + "-" + graph + ".cdse";
   }
 
-  private static final String STREAM =
-      "stream-v" + org.codese.load.StreamReader.STREAM_VERSION + ".cdse";
+  private static String streamName(int version) {
+    return "stream-v" + version + ".cdse";
+  }
+
+  /** The first stream version whose files were committed: the compact segments of version 3. */
+  private static final int FIRST_COMMITTED_STREAM = 3;
 
   @Test
-  void committedSnapshotsOfThisFormatVersionStillRestore() throws Exception {
+  void committedSnapshotsOfEveryFormatVersionStillRestore() throws Exception {
     record();
     int checked = 0;
-    for (Map.Entry<String, Serializable> e : graphs().entrySet()) {
-      byte[] file = read(snapshotName(e.getKey()));
-      Object restored = Codese.fromBytes(file);
-      assertArrayEquals(jdkForm(e.getValue()), jdkForm(restored), e.getKey());
-      checked++;
+    for (int v = SnapshotFile.OLDEST_VERSION; v <= SnapshotFile.VERSION; v++) {
+      for (Map.Entry<String, Serializable> e : graphs().entrySet()) {
+        byte[] file = read(snapshotName(v, e.getKey()));
+        assertEquals(v, SnapshotFile.parse(file).version(), e.getKey());
+        Object restored = Codese.fromBytes(file);
+        assertArrayEquals(jdkForm(e.getValue()), jdkForm(restored), v + " " + e.getKey());
+        checked++;
+      }
     }
-    assertEquals(graphs().size(), checked);
+    assertEquals(
+        graphs().size() * (SnapshotFile.VERSION - SnapshotFile.OLDEST_VERSION + 1), checked);
   }
 
   @Test
-  void aCommittedObjectStreamStillReads() throws Exception {
+  void committedObjectStreamsOfEveryVersionStillRead() throws Exception {
     record();
-    try (ObjectInputStream in = new CodeseInputStream(new ByteArrayInputStream(read(STREAM)))) {
-      for (Serializable expected : graphs().values()) {
-        assertArrayEquals(jdkForm(expected), jdkForm(in.readObject()));
+    for (int v = FIRST_COMMITTED_STREAM; v <= StreamReader.STREAM_VERSION; v++) {
+      try (ObjectInputStream in =
+          new CodeseInputStream(new ByteArrayInputStream(read(streamName(v))))) {
+        for (Serializable expected : graphs().values()) {
+          assertArrayEquals(jdkForm(expected), jdkForm(in.readObject()), "stream version " + v);
+        }
+        assertEquals(12345, in.readInt());
+        assertEquals("end", in.readUTF());
       }
-      assertEquals(12345, in.readInt());
-      assertEquals("end", in.readUTF());
     }
   }
 
@@ -97,7 +110,9 @@ class CompatibilityTest {
     }
     Files.createDirectories(DIR);
     for (Map.Entry<String, Serializable> e : graphs().entrySet()) {
-      Files.write(DIR.resolve(snapshotName(e.getKey())), Codese.toBytes(e.getValue()));
+      Files.write(
+          DIR.resolve(snapshotName(SnapshotFile.VERSION, e.getKey())),
+          Codese.toBytes(e.getValue()));
     }
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (ObjectOutputStream out = new CodeseOutputStream(bytes)) {
@@ -107,7 +122,7 @@ class CompatibilityTest {
       out.writeInt(12345);
       out.writeUTF("end");
     }
-    Files.write(DIR.resolve(STREAM), bytes.toByteArray());
+    Files.write(DIR.resolve(streamName(StreamReader.STREAM_VERSION)), bytes.toByteArray());
   }
 
   private static byte[] read(String name) throws IOException {

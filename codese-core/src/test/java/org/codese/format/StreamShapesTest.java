@@ -76,7 +76,8 @@ class StreamShapesTest {
 
   private static StreamSegments.Decoder decodeAll(byte[][] segments, int classes)
       throws CorruptSnapshotException {
-    StreamSegments.Decoder decoder = new StreamSegments.Decoder();
+    StreamSegments.Decoder decoder =
+        new StreamSegments.Decoder(org.codese.format.SnapshotFile.VERSION);
     for (byte[] s : segments) {
       decoder.decode(s, 0);
     }

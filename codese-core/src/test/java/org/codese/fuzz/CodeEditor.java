@@ -522,16 +522,15 @@ final class CodeEditor {
     return l;
   }
 
-  /** {@code table[id] = ((Constructor) constants[k]).newInstance(null)}. */
+  /** {@code table[id] = Allocation.allocate(constants[k])}, the current format's allocation. */
   static InsnList allocate(int id, int k) {
-    InsnList v = constant(k, "java/lang/reflect/Constructor");
-    v.add(new InsnNode(ACONST_NULL));
+    InsnList v = constant(k, null);
     v.add(
         new MethodInsnNode(
-            INVOKEVIRTUAL,
-            "java/lang/reflect/Constructor",
-            "newInstance",
-            "([Ljava/lang/Object;)Ljava/lang/Object;",
+            INVOKESTATIC,
+            Grammar.ALLOCATE_OWNER,
+            Grammar.ALLOCATE_METHOD,
+            Grammar.ALLOCATE_DESCRIPTOR,
             false));
     return store(id, v);
   }

@@ -409,7 +409,8 @@ final class StructureHarness implements AutoCloseable {
           "java/lang/reflect/Field",
           "java/lang/reflect/Array",
           "java/lang/Class",
-          "org/codese/load/Hooks");
+          "org/codese/load/Hooks",
+          "org/codese/load/Allocation");
 
   /**
    * I2, checked on the file: a snapshot that loaded may refer in its generated code ({@code

@@ -1018,7 +1018,7 @@ final class StructureMutator {
       case 6 -> {
         int k = d.anyConstant(c);
         code = CodeEditor.allocate(id, k);
-        what = "table[" + id + "] = constants[" + k + "].newInstance(null)";
+        what = "table[" + id + "] = Allocation.allocate(constants[" + k + "])";
       }
       case 7 -> {
         char e = c.pick('L', 'I', 'J', 'B');

@@ -403,6 +403,7 @@ final class StructureSeeds {
           "java.util.ImmutableCollections$ListN",
           "java.util.Collections$UnmodifiableList",
           "org.codese.load.Hooks",
+          "org.codese.load.Allocation",
           "org.codese.load.HookCall",
           "org.codese.CodeseOptions",
           "org.codese.samples.RedBlackTree",

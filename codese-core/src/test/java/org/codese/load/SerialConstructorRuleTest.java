@@ -57,13 +57,13 @@ class SerialConstructorRuleTest {
   @Test
   void aNestmateSubclassPassesThroughPrivateConstructors() throws Exception {
     assertTrue(jdkRestores(new NestmateSub()));
-    assertEquals(Object.class, Surface.serialInitClass(NestmateSub.class));
+    assertEquals(Object.class, org.codese.jvm.Jvm.serialInitClass(NestmateSub.class));
   }
 
   @Test
   void aPrivateNoArgConstructorOfTheFirstNonSerializableClassIsNoValidConstructor()
       throws Exception {
     assertEquals(false, jdkRestores(new SurfaceRulesTest.OverPrivateBase()));
-    assertNull(Surface.serialInitClass(SurfaceRulesTest.OverPrivateBase.class));
+    assertNull(org.codese.jvm.Jvm.serialInitClass(SurfaceRulesTest.OverPrivateBase.class));
   }
 }

@@ -26,8 +26,8 @@ import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 
 /**
- * The rules of the default surface on their own: {@link Surface#serialInitClass} against the JDK's
- * own decision, and {@link AllowList}'s patterns.
+ * The rules of the default surface on their own: {@link org.codese.jvm.Jvm#serialInitClass} against
+ * the JDK's own decision, and {@link AllowList}'s patterns.
  */
 class SurfaceRulesTest {
   /** A non-serializable base whose only no-arg constructor is private. */
@@ -68,10 +68,10 @@ class SurfaceRulesTest {
   }
 
   /**
-   * {@code Surface.serialInitClass} decides as the JDK's {@code ReflectionFactory} (which {@code
-   * ObjectStreamClass} asks, and {@link Jvm#serialConstructor} too) for every public concrete
-   * {@code Serializable} class of {@code java.base}'s main packages and for the hand-made cases
-   * here, including classes whose superclass's constructors another package may not call.
+   * {@code org.codese.jvm.Jvm.serialInitClass} decides as the JDK's {@code ReflectionFactory}
+   * (which {@code ObjectStreamClass} asks, and {@link Jvm#serialConstructor} too) for every public
+   * concrete {@code Serializable} class of {@code java.base}'s main packages and for the hand-made
+   * cases here, including classes whose superclass's constructors another package may not call.
    */
   @Test
   void serialConstructorRuleMatchesTheJdk() throws Exception {
@@ -89,7 +89,7 @@ class SurfaceRulesTest {
     int valid = 0;
     for (Class<?> c : classes) {
       boolean jdk = Jvm.serialConstructor(c) != null;
-      boolean ours = Surface.serialInitClass(c) != null;
+      boolean ours = org.codese.jvm.Jvm.serialInitClass(c) != null;
       valid += jdk ? 1 : 0;
       if (jdk != ours) {
         differ.add(c.getName() + " (JDK " + jdk + ", Codese " + ours + ")");
@@ -97,11 +97,11 @@ class SurfaceRulesTest {
     }
     assertEquals(List.of(), differ);
     assertTrue(valid > 150 && valid < classes.size(), valid + " of " + classes.size());
-    assertNull(Surface.serialInitClass(OverPrivateBase.class));
-    assertEquals(PackageBase.class, Surface.serialInitClass(OverPackageBase.class));
-    assertNull(Surface.serialInitClass(OverArgBase.class));
-    assertEquals(java.util.AbstractList.class, Surface.serialInitClass(ArrayList.class));
-    assertNull(Surface.serialInitClass(overPackagePrivate));
+    assertNull(org.codese.jvm.Jvm.serialInitClass(OverPrivateBase.class));
+    assertEquals(PackageBase.class, org.codese.jvm.Jvm.serialInitClass(OverPackageBase.class));
+    assertNull(org.codese.jvm.Jvm.serialInitClass(OverArgBase.class));
+    assertEquals(java.util.AbstractList.class, org.codese.jvm.Jvm.serialInitClass(ArrayList.class));
+    assertNull(org.codese.jvm.Jvm.serialInitClass(overPackagePrivate));
   }
 
   private static List<Class<?>> javaBaseSerializables() throws Exception {

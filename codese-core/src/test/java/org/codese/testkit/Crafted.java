@@ -27,6 +27,7 @@ public final class Crafted {
   private int tableSize = 1;
   private int first;
   private int root;
+  private int version = SnapshotFile.VERSION;
 
   /**
    * @return the class-table index of a new entry for {@code name}, with no fields
@@ -63,6 +64,16 @@ public final class Crafted {
    */
   public Crafted first(int id) {
     first = id;
+    return this;
+  }
+
+  /**
+   * Writes the file in format {@code version} (the current one by default); the chunks of later
+   * {@link #code} calls then allocate in that version's form ({@link Chunk#alloc}, {@link
+   * Chunk#allocLoop}).
+   */
+  public Crafted version(int version) {
+    this.version = version;
     return this;
   }
 
@@ -109,7 +120,7 @@ public final class Crafted {
     init.visitEnd();
     MethodVisitor m = cw.visitMethod(ACC_STATIC, "m0", Grammar.CHUNK_DESCRIPTOR, null, null);
     m.visitCode();
-    body.accept(new Chunk(m));
+    body.accept(new Chunk(m, version));
     m.visitInsn(RETURN);
     m.visitMaxs(0, 0);
     m.visitEnd();
@@ -144,6 +155,7 @@ public final class Crafted {
   public byte[] bytes() {
     Tape items = new Tape(new byte[0], new int[] {Tape.OBJECT, root});
     return new SnapshotFile(
+            version,
             Runtime.version().toString(),
             first,
             tableSize,
@@ -166,8 +178,12 @@ public final class Crafted {
     /** The chunk's visitor, for hand-written instructions outside the statement helpers. */
     public final MethodVisitor mv;
 
-    Chunk(MethodVisitor mv) {
+    /** The format version of the file: which allocation form {@link #alloc} writes. */
+    private final int version;
+
+    Chunk(MethodVisitor mv, int version) {
       this.mv = mv;
+      this.version = version;
     }
 
     /** Pushes an int. */
@@ -195,19 +211,44 @@ public final class Crafted {
       return this;
     }
 
-    /** {@code table[id] = ((Constructor) constants[k]).newInstance(null)}. */
+    /**
+     * {@code table[id] = Allocation.allocate(constants[k])}, or in a file of format version 1
+     * {@code table[id] = ((Constructor) constants[k]).newInstance(null)}.
+     */
     public Chunk alloc(int id, int k) {
       mv.visitVarInsn(ALOAD, 0);
       push(id);
-      constant(k, "java/lang/reflect/Constructor");
-      mv.visitInsn(ACONST_NULL);
-      mv.visitMethodInsn(
-          INVOKEVIRTUAL,
-          "java/lang/reflect/Constructor",
-          "newInstance",
-          "([Ljava/lang/Object;)Ljava/lang/Object;",
-          false);
+      if (version >= Grammar.ALLOCATE_VERSION) {
+        constant(k, null);
+      } else {
+        constant(k, "java/lang/reflect/Constructor");
+      }
+      allocate(version);
       mv.visitInsn(AASTORE);
+      return this;
+    }
+
+    /**
+     * The call that allocates from the allocator on the stack, in the form of format {@code
+     * formVersion}: {@code Allocation.allocate}, or {@code aconst_null; Constructor.newInstance}.
+     */
+    public Chunk allocate(int formVersion) {
+      if (formVersion >= Grammar.ALLOCATE_VERSION) {
+        mv.visitMethodInsn(
+            INVOKESTATIC,
+            Grammar.ALLOCATE_OWNER,
+            Grammar.ALLOCATE_METHOD,
+            Grammar.ALLOCATE_DESCRIPTOR,
+            false);
+      } else {
+        mv.visitInsn(ACONST_NULL);
+        mv.visitMethodInsn(
+            INVOKEVIRTUAL,
+            "java/lang/reflect/Constructor",
+            "newInstance",
+            "([Ljava/lang/Object;)Ljava/lang/Object;",
+            false);
+      }
       return this;
     }
 
@@ -225,11 +266,14 @@ public final class Crafted {
     }
 
     /**
-     * The grammar's allocation loop: {@code table[ids[i]] = allocator.newInstance(null)} over the
-     * {@code int[]} constant {@code ids} and the allocator constant {@code k}.
+     * The grammar's allocation loop: {@code table[ids[i]] = Allocation.allocate(allocator)} (format
+     * version 1: {@code allocator.newInstance(null)}) over the {@code int[]} constant {@code ids}
+     * and the allocator constant {@code k}.
      */
     public Chunk allocLoop(int ids, int k) {
-      loadData(ids, "[I", 3).loadData(k, "java/lang/reflect/Constructor", 5);
+      loadData(ids, "[I", 3)
+          .loadData(
+              k, version >= Grammar.ALLOCATE_VERSION ? null : "java/lang/reflect/Constructor", 5);
       return loop(
           () -> {
             mv.visitVarInsn(ALOAD, 0);
@@ -237,13 +281,7 @@ public final class Crafted {
             mv.visitVarInsn(ILOAD, 4);
             mv.visitInsn(IALOAD);
             mv.visitVarInsn(ALOAD, 5);
-            mv.visitInsn(ACONST_NULL);
-            mv.visitMethodInsn(
-                INVOKEVIRTUAL,
-                "java/lang/reflect/Constructor",
-                "newInstance",
-                "([Ljava/lang/Object;)Ljava/lang/Object;",
-                false);
+            allocate(version);
             mv.visitInsn(AASTORE);
           });
     }
