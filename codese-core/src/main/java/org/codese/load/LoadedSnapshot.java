@@ -178,7 +178,13 @@ public final class LoadedSnapshot {
       // hooks ask the filter and the limit about the arrays a readObject allocates (ReplayStream)
       constants =
           Constants.resolve(
-              file.constants(), table, f, limits.maxArrayLength(), memo, file.version());
+              file.constants(),
+              table,
+              f,
+              limits.maxArrayLength(),
+              memo,
+              file.version(),
+              file.tableSize() - file.firstId());
     } catch (IOException | RuntimeException e) {
       if (check != null) {
         check.result(); // code that breaks the grammar is the first reason to reject a snapshot

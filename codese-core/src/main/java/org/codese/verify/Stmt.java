@@ -19,7 +19,10 @@ package org.codese.verify;
  * <em>target</em>: the object chosen by the last {@link #SELECT} of the same chunk.
  */
 public final class Stmt {
-  /** {@code STORE_ALLOC id k}: {@code table[id] = allocator k.newInstance(null)}. */
+  /**
+   * {@code STORE_ALLOC id k}: {@code table[id] = Allocation.allocate(allocator k)} (format version
+   * 1: {@code allocator k.newInstance(null)}).
+   */
   public static final int STORE_ALLOC = 1;
 
   /**
@@ -48,7 +51,10 @@ public final class Stmt {
   /** {@code STORE_CONSTANT id k}: {@code table[id] = constant k} itself. */
   public static final int STORE_CONSTANT = 6;
 
-  /** {@code ALLOC_LOOP ids k}: {@code table[ids[i]] = allocator k.newInstance(null)}. */
+  /**
+   * {@code ALLOC_LOOP ids k}: {@code table[ids[i]] = Allocation.allocate(allocator k)} (format
+   * version 1: {@code allocator k.newInstance(null)}).
+   */
   public static final int ALLOC_LOOP = 7;
 
   /** {@code STRING_LOOP ids texts}: {@code table[ids[i]] = new String(texts[i])}. */
