@@ -20,8 +20,6 @@ import sun.misc.Unsafe;
  * loader hands out, for classes its checks admitted.
  */
 final class Allocation {
-  private static final Unsafe UNSAFE = unsafe();
-
   private Allocation() {}
 
   /**
@@ -34,18 +32,28 @@ final class Allocation {
    */
   static Object allocate(Object allocator) throws ReflectiveOperationException {
     if (allocator instanceof Class<?> c) {
-      return UNSAFE.allocateInstance(c);
+      return Bare.UNSAFE.allocateInstance(c);
     }
     return ((Constructor<?>) allocator).newInstance((Object[]) null);
   }
 
-  private static Unsafe unsafe() {
-    try {
-      Field f = Unsafe.class.getDeclaredField("theUnsafe");
-      f.setAccessible(true);
-      return (Unsafe) f.get(null);
-    } catch (ReflectiveOperationException e) {
-      throw new IllegalStateException("sun.misc.Unsafe is not available", e);
+  /**
+   * Holds {@code Unsafe}, which costs a cold JVM reflection to reach: loaded only when an allocator
+   * resolved to a class, never for snapshots whose allocators are all constructors.
+   */
+  static final class Bare {
+    static final Unsafe UNSAFE = unsafe();
+
+    private Bare() {}
+
+    private static Unsafe unsafe() {
+      try {
+        Field f = Unsafe.class.getDeclaredField("theUnsafe");
+        f.setAccessible(true);
+        return (Unsafe) f.get(null);
+      } catch (ReflectiveOperationException e) {
+        throw new IllegalStateException("sun.misc.Unsafe is not available", e);
+      }
     }
   }
 }

@@ -3,6 +3,7 @@ package org.codese.load;
 import org.codese.UnsafeSnapshotException;
 import org.codese.format.SnapshotFile;
 import org.codese.program.Constant;
+import org.codese.program.Grammar;
 import org.codese.verify.GrammarCheck;
 
 /**
@@ -26,6 +27,9 @@ final class CodeCheck extends Thread {
     "org.codese.load.RestoreRun",
     "org.codese.load.Allocation"
   };
+
+  /** Classes a restore needs that allocates without constructors ({@link Constants}). */
+  static final String[] BARE_CLASSES = {"org.codese.load.Allocation$Bare"};
 
   /** Classes a restore that runs hooks needs (readObject replays, records, readResolve). */
   static final String[] HOOK_CLASSES = {
@@ -130,7 +134,11 @@ final class CodeCheck extends Thread {
     }
     if (started && r != null && r.violations().isEmpty()) {
       preload(LOAD_CLASSES);
-      if ((long) file.tableSize() - file.firstId() >= WARM_SLOTS) {
+      long objects = (long) file.tableSize() - file.firstId();
+      if (file.version() >= Grammar.ALLOCATE_VERSION && objects < Constants.BULK_ALLOCATION) {
+        preload(BARE_CLASSES);
+      }
+      if (objects >= WARM_SLOTS) {
         CheckLoops.warmUp();
       }
       for (Constant c : file.constants()) {
