@@ -6,7 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.objectweb.asm.Opcodes.AALOAD;
+import static org.objectweb.asm.Opcodes.AASTORE;
 import static org.objectweb.asm.Opcodes.ALOAD;
+import static org.objectweb.asm.Opcodes.CHECKCAST;
 import static org.objectweb.asm.Opcodes.ICONST_0;
 
 import java.io.ByteArrayInputStream;
@@ -102,9 +105,9 @@ class AllocationFormsTest {
     }
   }
 
-  @Test
-  void aVersion2FileWithTheConstructorFormIsRejected() {
-    Crafted c = new Crafted();
+  /** A file of format {@code fileVersion} whose one allocation has the form of {@code form}. */
+  private static byte[] mixed(int fileVersion, int form) {
+    Crafted c = new Crafted().version(fileVersion);
     int t = c.type(Plain.class.getName());
     int alloc = c.constant(new Constant.Allocator(t, Mode.SERIAL));
     c.code(
@@ -114,34 +117,27 @@ class AllocationFormsTest {
           ch.mv.visitInsn(ICONST_0);
           ch.mv.visitVarInsn(ALOAD, 1);
           ch.push(alloc);
-          ch.mv.visitInsn(org.objectweb.asm.Opcodes.AALOAD);
-          ch.mv.visitTypeInsn(org.objectweb.asm.Opcodes.CHECKCAST, "java/lang/reflect/Constructor");
-          ch.allocate(1);
-          ch.mv.visitInsn(org.objectweb.asm.Opcodes.AASTORE);
+          ch.mv.visitInsn(AALOAD);
+          if (form < Grammar.ALLOCATE_VERSION) {
+            ch.mv.visitTypeInsn(CHECKCAST, "java/lang/reflect/Constructor");
+          }
+          ch.allocate(form);
+          ch.mv.visitInsn(AASTORE);
         });
-    String why =
-        assertThrows(UnsafeSnapshotException.class, () -> Codese.load(c.bytes())).getMessage();
+    return c.bytes();
+  }
+
+  @Test
+  void aVersion2FileWithTheConstructorFormIsRejected() {
+    byte[] file = mixed(Grammar.ALLOCATE_VERSION, 1);
+    String why = assertThrows(UnsafeSnapshotException.class, () -> Codese.load(file)).getMessage();
     assertTrue(why.contains("Constructor.newInstance"), why);
   }
 
   @Test
   void aVersion1FileWithTheAllocateFormIsRejected() {
-    Crafted c = new Crafted().version(1);
-    int t = c.type(Plain.class.getName());
-    int alloc = c.constant(new Constant.Allocator(t, Mode.SERIAL));
-    c.code(
-        0,
-        ch -> {
-          ch.mv.visitVarInsn(ALOAD, 0);
-          ch.mv.visitInsn(ICONST_0);
-          ch.mv.visitVarInsn(ALOAD, 1);
-          ch.push(alloc);
-          ch.mv.visitInsn(org.objectweb.asm.Opcodes.AALOAD);
-          ch.allocate(Grammar.ALLOCATE_VERSION);
-          ch.mv.visitInsn(org.objectweb.asm.Opcodes.AASTORE);
-        });
-    String why =
-        assertThrows(UnsafeSnapshotException.class, () -> Codese.load(c.bytes())).getMessage();
+    byte[] file = mixed(1, Grammar.ALLOCATE_VERSION);
+    String why = assertThrows(UnsafeSnapshotException.class, () -> Codese.load(file)).getMessage();
     assertTrue(why.contains(Grammar.ALLOCATE_OWNER), why);
   }
 
