@@ -19,8 +19,9 @@ public sealed interface Constant {
   record EnumRef(int type, String name) implements Constant {}
 
   /**
-   * The {@code java.lang.reflect.Constructor} that allocates an instance of {@code type} as {@code
-   * mode} says; generated code calls {@code newInstance(null)} on it.
+   * What allocates an instance of {@code type} as {@code mode} says: generated code passes it to
+   * {@code Grammar.ALLOCATE_METHOD} (format version 1: calls {@code newInstance(null)} on it as a
+   * {@code java.lang.reflect.Constructor}); the loader resolves it to the class or a constructor.
    */
   record Allocator(int type, Mode mode) implements Constant {}
 
