@@ -20,7 +20,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -204,6 +203,7 @@ class StreamHooksTest {
     boolean compactDescriptors;
     Set<String> allowed;
     ClassLoader loader;
+    boolean enabled = true;
   }
 
   /** The config of the current run; the streams read it when they are made. */
@@ -215,7 +215,7 @@ class StreamHooksTest {
 
     JdkWriter(OutputStream out) throws IOException {
       super(out);
-      enableReplaceObject(true);
+      enableReplaceObject(c.enabled);
     }
 
     @Override
@@ -242,7 +242,7 @@ class StreamHooksTest {
 
     CodeseWriter(OutputStream out) throws IOException {
       super(out);
-      enableReplaceObject(true);
+      enableReplaceObject(c.enabled);
     }
 
     @Override
@@ -269,7 +269,7 @@ class StreamHooksTest {
 
     JdkReader(InputStream in) throws IOException {
       super(in);
-      enableResolveObject(true);
+      enableResolveObject(c.enabled);
     }
 
     @Override
@@ -297,7 +297,7 @@ class StreamHooksTest {
 
     CodeseReader(InputStream in) throws IOException {
       super(in);
-      enableResolveObject(true);
+      enableResolveObject(c.enabled);
     }
 
     @Override
@@ -900,6 +900,157 @@ class StreamHooksTest {
     return log.stream().filter(l -> writerHook(l) || classHook(l)).toList();
   }
 
-  /** Just a class whose descriptor {@code LinkedHashMap} would not make: for the default path. */
-  static final LinkedHashMap<String, String> UNUSED = null;
+  /** Hooks overridden but not enabled: neither stream calls them. */
+  @Test
+  void replaceObjectAndResolveObjectAreCalledOnlyOnceEnabled() throws Exception {
+    Config c = new Config();
+    c.enabled = false;
+    Outcome jdk = same(c, out -> out.writeObject(everything()), reads(1));
+    assertTrue(jdk.log().stream().noneMatch(l -> l.startsWith("replaceObject")), jdk.log() + "");
+    assertTrue(jdk.log().stream().noneMatch(l -> l.startsWith("resolveObject")), jdk.log() + "");
+    assertTrue(jdk.log().stream().anyMatch(l -> l.startsWith("annotateClass")), jdk.log() + "");
+  }
+
+  /**
+   * A replacement {@code resolveObject} returns is checked by the filter, and must fit where it is
+   * stored: both refuse a rejected class ({@code InvalidClassException}) and a field of another
+   * type ({@code ClassCastException}, the same message) or an array of another component type
+   * ({@code ArrayStoreException}).
+   */
+  @Test
+  void replacementsThatDoNotFitFailAsWithTheJdk() throws Exception {
+    Config wrongField = new Config();
+    wrongField.resolve = o -> o instanceof Node n && n.name.equals("b") ? "not a node" : o;
+    Outcome jdk =
+        same(
+            wrongField,
+            out -> {
+              Node a = new Node("a");
+              a.next = new Node("b");
+              out.writeObject(a);
+            },
+            reads(1));
+    assertTrue(jdk.thrown().startsWith("java.lang.ClassCastException"), jdk.thrown());
+
+    Config wrongElement = new Config();
+    wrongElement.resolve = o -> o instanceof Node n && n.name.equals("e") ? "not a node" : o;
+    jdk = same(wrongElement, out -> out.writeObject(new Node[] {new Node("e")}), reads(1));
+    assertTrue(jdk.thrown().startsWith("java.lang.ArrayStoreException"), jdk.thrown());
+
+    Config rejected = new Config();
+    rejected.resolve =
+        o -> o instanceof Node ? new java.util.concurrent.atomic.AtomicInteger(1) : o;
+    config = rejected;
+    Outcome[] both = new Outcome[2];
+    try {
+      for (int k = 0; k < 2; k++) {
+        Streams s = k == 0 ? JDK : CODESE;
+        both[k] =
+            SideBySide.run(
+                new Streams() {
+                  @Override
+                  public ObjectOutputStream out(OutputStream o) throws IOException {
+                    return s.out(o);
+                  }
+
+                  @Override
+                  public ObjectInputStream in(InputStream i) throws IOException {
+                    ObjectInputStream in = s.in(i);
+                    in.setObjectInputFilter(
+                        info ->
+                            info.serialClass() == java.util.concurrent.atomic.AtomicInteger.class
+                                ? java.io.ObjectInputFilter.Status.REJECTED
+                                : java.io.ObjectInputFilter.Status.UNDECIDED);
+                    return in;
+                  }
+                },
+                out -> out.writeObject(new Node("r")),
+                reads(1));
+      }
+    } finally {
+      config = new Config();
+    }
+    assertTrue(both[0].thrown().startsWith("java.io.InvalidClassException"), both[0].thrown());
+    assertTrue(both[1].thrown().startsWith("java.io.InvalidClassException"), both[1].thrown());
+  }
+
+  /**
+   * Codese records only primitive data in {@code annotateClass}: an object written there is refused
+   * with {@code InvalidClassException} naming the class, nothing is written, and the stream stays
+   * usable (the class is described again by the next write).
+   */
+  @Test
+  void anObjectWrittenInAnnotateClassIsRefusedAndTheStreamStaysUsable() throws Exception {
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    boolean[] object = {true};
+    try (CodeseOutputStream out =
+        new CodeseOutputStream(bytes) {
+          @Override
+          protected void annotateClass(Class<?> cl) throws IOException {
+            if (object[0]) {
+              writeObject("codebase");
+            }
+            writeUTF("ok " + cl.getSimpleName());
+          }
+        }) {
+      InvalidClassException e =
+          org.junit.jupiter.api.Assertions.assertThrows(
+              InvalidClassException.class, () -> out.writeObject(new Node("n")));
+      assertTrue(e.getMessage().contains(Node.class.getName()), e.getMessage());
+      assertTrue(e.getMessage().contains("primitive data"), e.getMessage());
+      object[0] = false;
+      out.writeObject(new Node("m"));
+    }
+    List<String> annotations = new ArrayList<>();
+    try (ObjectInputStream in =
+        new CodeseInputStream(new java.io.ByteArrayInputStream(bytes.toByteArray())) {
+          @Override
+          protected Class<?> resolveClass(ObjectStreamClass desc)
+              throws IOException, ClassNotFoundException {
+            annotations.add(readUTF());
+            return super.resolveClass(desc);
+          }
+        }) {
+      assertEquals("Node m", in.readObject().toString());
+    }
+    assertEquals(List.of("ok Node"), annotations);
+  }
+
+  /**
+   * Which hooks a stream class overrides is found once per class, and is nothing for the plain
+   * streams.
+   */
+  @Test
+  void thePlainStreamsOverrideNoHook() {
+    assertEquals(0, Overrides.of(CodeseOutputStream.class));
+    assertEquals(0, Overrides.of(CodeseInputStream.class));
+    assertEquals(
+        Overrides.REPLACE_OBJECT | Overrides.ANNOTATE_CLASS | Overrides.WRITE_CLASS_DESCRIPTOR,
+        Overrides.of(CodeseWriter.class));
+    assertEquals(
+        Overrides.RESOLVE_CLASS | Overrides.READ_CLASS_DESCRIPTOR | Overrides.RESOLVE_OBJECT,
+        Overrides.of(CodeseReader.class));
+    assertEquals(Overrides.RESOLVE_CLASS, Overrides.of(CodesePastEnd.class));
+    assertEquals(Overrides.RESOLVE_CLASS, Overrides.of(SubOfPastEnd.class), "inherited");
+  }
+
+  /** Overrides resolveClass; {@link SubOfPastEnd} inherits it. */
+  static class OverridesResolveClass extends CodeseInputStream {
+    OverridesResolveClass(InputStream in) throws IOException {
+      super(in);
+    }
+
+    @Override
+    protected Class<?> resolveClass(ObjectStreamClass desc)
+        throws IOException, ClassNotFoundException {
+      return super.resolveClass(desc);
+    }
+  }
+
+  /** Overrides nothing itself. */
+  static final class SubOfPastEnd extends OverridesResolveClass {
+    SubOfPastEnd(InputStream in) throws IOException {
+      super(in);
+    }
+  }
 }

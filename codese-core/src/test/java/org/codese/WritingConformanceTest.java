@@ -30,8 +30,8 @@ import org.junit.jupiter.api.Timeout;
  * Codese's ({@link SideBySide}): what the reader observes (the JDK's serial form of what it
  * restored, which objects are the same instance), the hook calls in order, and the exceptions by
  * type and cause type. {@code writeObjectOverride} is covered by {@link SubclassConformanceTest};
- * {@code replaceObject} and {@code annotateClass} are documented differences (README, "Differences
- * from the JDK streams") and asserted as such.
+ * {@code replaceObject} and {@code annotateClass} here on a small graph, by {@link StreamHooksTest}
+ * on graphs of every kind.
  */
 @Timeout(120)
 class WritingConformanceTest {

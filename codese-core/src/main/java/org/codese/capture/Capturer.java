@@ -51,6 +51,9 @@ public final class Capturer {
   /** Classes whose descriptors were written since the last reset: with hooks only. */
   private final Map<Class<?>, Boolean> described;
 
+  /** The kind of object whose classes were described last, since the last reset or rollback. */
+  private SerialClass lastDescribed;
+
   /** The classes described by the segment being captured, and their descriptors, in order. */
   private final List<Class<?>> describedNow = new ArrayList<>();
 
@@ -68,8 +71,13 @@ public final class Capturer {
 
   private final List<Object> nullReplacedNow = new ArrayList<>();
 
-  /** The keys {@link #ids} gained in the segment being captured: with hooks only. */
-  private final List<Object> segmentKeys = new ArrayList<>();
+  /**
+   * With hooks, the ids of earlier segments (since the last reset) by the number {@link #ids} holds
+   * for their objects: the order of discovery, which {@link #renumber} turned into the order of
+   * completion when their segment was drained; {@code null} without hooks, where the two are the
+   * same.
+   */
+  private int[] renumbered;
 
   private final Map<Object, Integer> ids = new IdentityHashMap<>();
   private final List<Object> discovered = new ArrayList<>();
@@ -175,10 +183,10 @@ public final class Capturer {
     postSize = postMark;
     if (hooks != null) {
       // a stream drains every writeObject: what the failed one described never reaches the reader
-      segmentKeys.removeIf(k -> !ids.containsKey(k));
       for (Class<?> c : describedNow) {
         described.remove(c);
       }
+      lastDescribed = null;
       describedNow.clear();
       descriptors.clear();
       for (Object o : nullReplacedNow) {
@@ -201,8 +209,10 @@ public final class Capturer {
     ids.clear();
     unsharedReplacements.clear();
     firstId = 0;
+    renumbered = null;
     if (hooks != null) {
       described.clear();
+      lastDescribed = null;
       nullReplaced.clear();
     }
   }
@@ -238,7 +248,6 @@ public final class Capturer {
       descriptors.clear();
       describedNow.clear();
       nullReplacedNow.clear();
-      segmentKeys.clear();
     }
     Graph g =
         new Graph(firstId, List.copyOf(nodes), Arrays.copyOf(postOrder, postSize), top, depth);
@@ -276,20 +285,30 @@ public final class Capturer {
       perm[postOrder[k] - firstId] = firstId + k;
       postOrder[k] = firstId + k;
     }
-    Node[] renumbered = new Node[n];
+    Node[] inOrder = new Node[n];
     for (Node node : nodes) {
       Node m = renumbered(node, perm);
-      renumbered[m.id() - firstId] = m;
+      inOrder[m.id() - firstId] = m;
     }
     nodes.clear();
-    nodes.addAll(Arrays.asList(renumbered));
+    nodes.addAll(Arrays.asList(inOrder));
     renumberItems(top.items(), perm);
-    for (Object key : segmentKeys) {
-      Integer v = ids.get(key);
-      if (v != null && v >= firstId) {
-        ids.put(key, perm[v - firstId]);
-      }
+    // the identities kept for later segments keep their discovery numbers, translated on use
+    if (this.renumbered == null || this.renumbered.length < firstId + n) {
+      this.renumbered =
+          Arrays.copyOf(
+              this.renumbered == null ? new int[0] : this.renumbered,
+              Math.max(firstId + n, 2 * firstId + 16));
     }
+    System.arraycopy(perm, 0, this.renumbered, firstId, n);
+  }
+
+  /**
+   * The id of a known object from the number {@link #ids} holds: with hooks, an object of an
+   * earlier segment has the number its segment gave it when it was drained.
+   */
+  private int idOf(int known) {
+    return renumbered != null && known >= 0 && known < firstId ? renumbered[known] : known;
   }
 
   private int renumbered(int id, int[] perm) {
@@ -361,7 +380,7 @@ public final class Capturer {
     }
     Integer known = unshared ? null : ids.get(obj);
     if (known != null) {
-      return known(known);
+      return known(idOf(known));
     }
     Object rep = replace(obj, parent, label);
     if (hooks != null
@@ -385,8 +404,8 @@ public final class Capturer {
     if (rep != obj && !unshared) {
       Integer seen = ids.get(rep);
       if (seen != null) {
-        put(obj, seen);
-        return known(seen);
+        ids.put(obj, seen);
+        return known(idOf(seen));
       }
     }
     int id = firstId + discovered.size();
@@ -397,18 +416,12 @@ public final class Capturer {
       describe(rep, sc, id);
     }
     if (!unshared) {
-      put(obj, id);
-      put(rep, id);
+      ids.put(obj, id);
+      ids.put(rep, id);
     }
     discovered.add(rep);
     nodes.add(null);
     return id;
-  }
-
-  private void put(Object key, int id) {
-    if (ids.put(key, id) == null && hooks != null) {
-      segmentKeys.add(key);
-    }
   }
 
   /**
@@ -418,6 +431,9 @@ public final class Capturer {
    * a string), then its superclasses while they are {@code Serializable}.
    */
   private void describe(Object obj, SerialClass sc, int id) throws IOException {
+    if (sc == lastDescribed) {
+      return; // the common case: many objects of one class in a row
+    }
     Class<?> c;
     switch (sc.kind()) {
       case STRING -> c = null;
@@ -427,7 +443,7 @@ public final class Capturer {
     }
     for (; c != null; c = serializableSuperclass(c)) {
       if (described.containsKey(c)) {
-        return; // its superclasses were described with it
+        break; // its superclasses were described with it
       }
       if (java.lang.reflect.Proxy.isProxyClass(c)) {
         throw new CaptureException(
@@ -440,6 +456,8 @@ public final class Capturer {
       describedNow.add(c);
       descriptors.add(d);
     }
+    // a Class or ObjectStreamClass object stands for a class of its own: never skipped this way
+    lastDescribed = sc.kind() == SerialClass.Kind.CLASS ? null : sc;
   }
 
   /** The superclass whose descriptor {@code ObjectStreamClass.getSuperDesc} gives, or null. */
@@ -747,75 +765,67 @@ public final class Capturer {
    * where its id is to be stored.
    */
   static final class ChildList {
-    private int[] ids = new int[4];
-    private Object[] objects;
-    private Object[] labels;
-    private boolean[] unshared;
-    private int[][] into;
-    private int[] at;
+    /** Ids taken already, without hooks; {@code null} until the first. */
+    private int[] ids;
+
+    /** Per pending reference: the object, its label and the array its id goes into. */
+    private Object[] pending;
+
+    /** Per pending reference: where in that array, shifted left by one; the low bit: unshared. */
+    private int[] places;
+
     int size;
 
     void add(int id) {
       if (id < 0) {
         return;
       }
-      grow();
+      if (ids == null) {
+        ids = new int[4];
+      } else if (size == ids.length) {
+        ids = Arrays.copyOf(ids, size * 2);
+      }
       ids[size++] = id;
     }
 
     void pend(Object value, Object label, boolean unshared, int[] into, int at) {
-      if (objects == null) {
-        objects = new Object[ids.length];
-        labels = new Object[ids.length];
-        this.unshared = new boolean[ids.length];
-        this.into = new int[ids.length][];
-        this.at = new int[ids.length];
+      if (pending == null) {
+        pending = new Object[12];
+        places = new int[4];
+      } else if (size == places.length) {
+        pending = Arrays.copyOf(pending, size * 6);
+        places = Arrays.copyOf(places, size * 2);
       }
-      grow();
-      objects[size] = value;
-      labels[size] = label;
-      this.unshared[size] = unshared;
-      this.into[size] = into;
-      this.at[size] = at;
+      pending[3 * size] = value;
+      pending[3 * size + 1] = label;
+      pending[3 * size + 2] = into;
+      places[size] = at << 1 | (unshared ? 1 : 0);
       size++;
     }
 
     /** Stores into {@code items} the references pended from {@code from} on without a place. */
     void bind(int from, int[] items) {
-      for (int k = from; objects != null && k < size; k++) {
-        if (objects[k] != null && into[k] == null) {
-          into[k] = items;
+      for (int k = from; pending != null && k < size; k++) {
+        if (pending[3 * k + 2] == null) {
+          pending[3 * k + 2] = items;
         }
       }
     }
 
     /** The id of reference {@code k}, taking it now if it is pending. */
     int take(int k, Capturer capturer, int parent) throws IOException {
-      Object value = objects == null ? null : objects[k];
-      if (value == null) {
+      if (pending == null) {
         return ids[k];
       }
-      objects[k] = null;
-      Object label = labels[k];
-      labels[k] = null;
-      int id = capturer.ref(value, parent, label, unshared[k]);
-      into[k][at[k]] = id;
-      into[k] = null;
+      Object value = pending[3 * k];
+      Object label = pending[3 * k + 1];
+      int[] into = (int[]) pending[3 * k + 2];
+      pending[3 * k] = null;
+      pending[3 * k + 1] = null;
+      pending[3 * k + 2] = null;
+      int id = capturer.ref(value, parent, label, (places[k] & 1) != 0);
+      into[places[k] >>> 1] = id;
       return id;
-    }
-
-    private void grow() {
-      if (size == ids.length) {
-        int n = size * 2;
-        ids = Arrays.copyOf(ids, n);
-        if (objects != null) {
-          objects = Arrays.copyOf(objects, n);
-          labels = Arrays.copyOf(labels, n);
-          unshared = Arrays.copyOf(unshared, n);
-          into = Arrays.copyOf(into, n);
-          at = Arrays.copyOf(at, n);
-        }
-      }
     }
   }
 }

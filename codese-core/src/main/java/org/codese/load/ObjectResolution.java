@@ -79,8 +79,8 @@ final class ObjectResolution {
       if (replaced != null) {
         try {
           patch(table[id]);
-        } catch (ClassCastException e) {
-          throw new HookFailure(e); // as ObjectInputStream's, which sets the field
+        } catch (ClassCastException | ArrayStoreException e) {
+          throw new HookFailure(e); // as ObjectInputStream's, which sets the field or element
         }
       }
       while (i < n && Hooks.target(program, i, constants) <= id) {
@@ -133,7 +133,12 @@ final class ObjectResolution {
       for (int i = 0; i < a.length; i++) {
         Object v = a[i];
         if (v != null && replaced.containsKey(v)) {
-          a[i] = Hooks.fits(replaced.get(v), component, "element " + i, a);
+          Object rep = replaced.get(v);
+          if (rep != null && !component.isInstance(rep)) {
+            // as ObjectInputStream.readArray's store into the array
+            throw new ArrayStoreException(rep.getClass().getName());
+          }
+          a[i] = rep;
         }
       }
       return;
@@ -155,7 +160,7 @@ final class ObjectResolution {
               Hooks.fits(
                   replaced.get(v),
                   field.getType(),
-                  field.getDeclaringClass().getName() + "." + field.getName(),
+                  "field " + field.getDeclaringClass().getName() + "." + field.getName(),
                   p));
         }
       }
