@@ -900,6 +900,24 @@ class StreamHooksTest {
     return log.stream().filter(l -> writerHook(l) || classHook(l)).toList();
   }
 
+  /**
+   * With {@code useProtocolVersion(PROTOCOL_VERSION_1)} neither writer calls {@code
+   * writeClassDescriptor} (the JDK writes its own form then); {@code annotateClass} still runs.
+   */
+  @Test
+  void protocolVersion1WritesDescriptorsWithoutTheHook() throws Exception {
+    Outcome jdk =
+        same(
+            new Config(),
+            out -> {
+              out.useProtocolVersion(java.io.ObjectStreamConstants.PROTOCOL_VERSION_1);
+              out.writeObject(new Node("p"));
+            },
+            reads(1));
+    assertTrue(jdk.log().stream().noneMatch(l -> l.startsWith("writeClassDescriptor")), "" + jdk);
+    assertTrue(jdk.log().contains("annotateClass " + Node.class.getName()), "" + jdk.log());
+  }
+
   /** Hooks overridden but not enabled: neither stream calls them. */
   @Test
   void replaceObjectAndResolveObjectAreCalledOnlyOnceEnabled() throws Exception {
