@@ -4,16 +4,23 @@ import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InvalidClassException;
 import java.io.InvalidObjectException;
 import java.io.NotActiveException;
 import java.io.ObjectInputFilter;
 import java.io.ObjectInputStream;
 import java.io.ObjectInputValidation;
 import java.io.ObjectStreamClass;
+import java.io.OptionalDataException;
 import java.io.PushbackInputStream;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
+import org.codese.jvm.DescriptorForm;
+import org.codese.jvm.Jvm;
+import org.codese.load.ObjectResolver;
 import org.codese.load.StreamReader;
+import org.codese.program.ClassDescriptor;
 
 /**
  * A drop-in {@link ObjectInputStream} that reads what a {@link CodeseOutputStream} wrote, by
@@ -39,13 +46,30 @@ import org.codese.load.StreamReader;
  *
  * <p>Like {@code ObjectInputStream}, it restores by default only classes that are {@code
  * Serializable}, the way Java serialization allocates them; {@link
- * CodeseOptions#withAllowedClasses} admits others. The hooks {@code resolveClass}, {@code
- * resolveProxyClass}, {@code resolveObject} and {@code readClassDescriptor} are not called for
- * Codese data, which names its classes and resolves them with {@link CodeseOptions#classLoader()}
- * (or the thread's context class loader). A filter set with {@link #setObjectInputFilter} applies
- * to the segments read after it; the JDK refuses to set one after an object was read. The filter is
- * asked once per segment, before its code runs: about each class it names, then about the segment
- * as a whole. Its {@link ObjectInputFilter.FilterInfo#streamBytes()} is, as with {@code
+ * CodeseOptions#withAllowedClasses} admits others. Classes of Codese data are resolved with {@link
+ * CodeseOptions#classLoader()} (or the thread's context class loader), not initialised.
+ *
+ * <p><b>Subclass hooks</b>, for Codese data as for JDK data, as {@code ObjectInputStream} calls
+ * them, in the same order and number for the same graph (streams written by this version: stream
+ * format 5): {@link #readClassDescriptor} and {@link #resolveClass} for each class descriptor the
+ * writer wrote, before anything of the segment that holds it is loaded, checked or initialised and
+ * before the serialization filter is asked about the class; inside them the primitive read methods
+ * read what the writer's {@link CodeseOutputStream#writeClassDescriptor} and {@link
+ * CodeseOutputStream#annotateClass} wrote. Every other class a segment names (streams of earlier
+ * versions name classes without descriptors) is resolved through {@code resolveClass} too, with a
+ * descriptor made from what the segment records of it, so that an allow-list there sees every
+ * class; a {@code resolveClass} that throws stops the read before any class of the segment is
+ * initialised. The class it returns is the one the segment's objects get (another loader's copy,
+ * for example), under its name. {@link #resolveObject}, once {@link #enableResolveObject} enabled
+ * it, for every object read (not for {@code Class} and {@code ObjectStreamClass} objects), after
+ * the object's own {@code readObject} and {@code readResolve}, children before the objects that
+ * refer to them; its result is what {@code readObject} returns and what the fields and elements
+ * that refer to the object get, except those of objects read inside it (a cycle back to it), which
+ * keep the object, as with the JDK. {@link #resolveProxyClass} is not called for Codese data, which
+ * cannot hold dynamic proxies yet. A filter set with {@link #setObjectInputFilter} applies to the
+ * segments read after it; the JDK refuses to set one after an object was read. The filter is asked
+ * once per segment, before its code runs: about each class it names, then about the segment as a
+ * whole. Its {@link ObjectInputFilter.FilterInfo#streamBytes()} is, as with {@code
  * ObjectInputStream}, a running total: the bytes read from the underlying stream so far, up to the
  * end of the segment (header, frames and primitive data included), so that a {@code maxbytes} limit
  * bounds the stream as a whole; its {@code references} and {@code depth} are the segment's own (the
@@ -93,6 +117,23 @@ public class CodeseInputStream extends ObjectInputStream {
 
   private DataInputStream lines;
 
+  /** What this stream's class overrides of the hooks ({@link Overrides}). */
+  private final int overrides;
+
+  /** Whether {@link #enableResolveObject} enabled {@link #resolveObject}. */
+  private boolean resolveEnabled;
+
+  /**
+   * What the primitive reads read while {@code readClassDescriptor} or {@code resolveClass} runs
+   * for a class descriptor of Codese data (its form, then its annotation), else {@code null}.
+   */
+  private byte[] side;
+
+  private int sidePos;
+
+  /** Reads descriptor forms back as the JDK does; made on first use. */
+  private DescriptorForm.Reader forms;
+
   /**
    * Creates a stream with default options and reads the stream header.
    *
@@ -132,6 +173,7 @@ public class CodeseInputStream extends ObjectInputStream {
     super();
     Objects.requireNonNull(in, "in");
     this.loader = options.classLoader();
+    this.overrides = Overrides.of(getClass());
     InputStream src;
     byte[] first;
     if (in.markSupported()) {
@@ -168,7 +210,8 @@ public class CodeseInputStream extends ObjectInputStream {
               },
               options.limits(),
               options.signingKey(),
-              options.allowList());
+              options.allowList(),
+              overrides == 0 ? null : new Hooks());
     }
     if (options.objectInputFilter() != null) {
       setObjectInputFilter(options.objectInputFilter());
@@ -194,6 +237,92 @@ public class CodeseInputStream extends ObjectInputStream {
     this.reader = null;
     this.jdk = null;
     this.loader = null;
+    this.overrides = 0;
+  }
+
+  /** The stream's hooks as its reader of Codese data calls them. */
+  private final class Hooks implements StreamReader.Hooks, ObjectResolver {
+    @Override
+    public boolean resolvesClasses() {
+      return (overrides & (Overrides.RESOLVE_CLASS | Overrides.READ_CLASS_DESCRIPTOR)) != 0;
+    }
+
+    @Override
+    public void resolveClass(
+        ClassDescriptor descriptor, boolean written, Map<String, Class<?>> into)
+        throws IOException, ClassNotFoundException {
+      ObjectStreamClass desc;
+      if (written) {
+        side = descriptor.form();
+        sidePos = 0;
+        try {
+          desc = readClassDescriptor();
+        } catch (ClassNotFoundException e) {
+          // as ObjectInputStream.readNonProxyDesc
+          InvalidClassException x = new InvalidClassException("failed to read class descriptor");
+          x.initCause(e);
+          throw x;
+        } finally {
+          side = null;
+        }
+      } else {
+        desc = forms().read(descriptor.form());
+      }
+      if (desc == null) {
+        throw new InvalidClassException(
+            "readClassDescriptor returned null for a class descriptor of the stream");
+      }
+      Class<?> c;
+      side = descriptor.annotation();
+      sidePos = 0;
+      try {
+        c = CodeseInputStream.this.resolveClass(desc);
+      } finally {
+        side = null; // what resolveClass left of the annotation is skipped, as by the JDK
+      }
+      if (c == null) {
+        throw new ClassNotFoundException("null class");
+      }
+      if (!c.getName().equals(desc.getName())) {
+        // as ObjectStreamClass.initNonProxy
+        throw new InvalidClassException(
+            c.getName(),
+            "local class name incompatible with stream class name \"" + desc.getName() + "\"");
+      }
+      into.put(desc.getName(), c);
+    }
+
+    @Override
+    public ObjectResolver resolver() {
+      return resolveEnabled && (overrides & Overrides.RESOLVE_OBJECT) != 0 ? this : null;
+    }
+
+    @Override
+    public Object resolveObject(Object obj) throws IOException {
+      return CodeseInputStream.this.resolveObject(obj);
+    }
+  }
+
+  private DescriptorForm.Reader forms() {
+    if (forms == null) {
+      forms = new DescriptorForm.Reader();
+    }
+    return forms;
+  }
+
+  /** The bytes left of {@link #side}. */
+  private int sideLeft() {
+    return side.length - sidePos;
+  }
+
+  /**
+   * What reading an object throws while a class descriptor's data is read: the JDK reads block data
+   * there.
+   */
+  private OptionalDataException noObjectInDescriptor() {
+    OptionalDataException e = Jvm.optionalData(sideLeft() == 0);
+    e.length = sideLeft();
+    return e;
   }
 
   private StreamReader codese() {
@@ -248,6 +377,9 @@ public class CodeseInputStream extends ObjectInputStream {
    */
   @Override
   protected Object readObjectOverride() throws IOException, ClassNotFoundException {
+    if (side != null) {
+      throw noObjectInDescriptor();
+    }
     if (jdk != null) {
       syncFilter();
       return jdk.readObject();
@@ -272,6 +404,9 @@ public class CodeseInputStream extends ObjectInputStream {
    */
   @Override
   public Object readUnshared() throws IOException, ClassNotFoundException {
+    if (side != null) {
+      throw noObjectInDescriptor();
+    }
     if (jdk != null) {
       syncFilter();
       return jdk.readUnshared();
@@ -280,12 +415,26 @@ public class CodeseInputStream extends ObjectInputStream {
   }
 
   /**
-   * Called for JDK data only, as {@code ObjectInputStream} calls it: tries {@link
-   * CodeseOptions#classLoader()} first, if set, then {@link ObjectInputStream#resolveClass}.
+   * Resolves the class of a descriptor, as {@link ObjectInputStream#resolveClass} does; called as
+   * {@code ObjectInputStream} calls it, for JDK data and for Codese data (see the class comment).
+   * For Codese data it loads the class, not initialised, with {@link CodeseOptions#classLoader()},
+   * or the thread's context class loader if none is set (primitive types by name); for JDK data it
+   * tries {@link CodeseOptions#classLoader()} first, if set, then {@link
+   * ObjectInputStream#resolveClass}. A subclass may return another class of the same name (another
+   * loader's copy), or refuse the class by throwing ({@link InvalidClassException} for an
+   * allow-list): nothing of the segment is loaded then.
+   *
+   * @param desc the descriptor as the writer wrote it, without a local class
+   * @return the class
+   * @throws ClassNotFoundException if the class is not found
+   * @throws IOException as a subclass throws it
    */
   @Override
   protected Class<?> resolveClass(ObjectStreamClass desc)
       throws IOException, ClassNotFoundException {
+    if (reader != null) {
+      return reader.resolveByDefault(desc.getName());
+    }
     if (loader != null) {
       try {
         return Class.forName(desc.getName(), false, loader);
@@ -296,14 +445,25 @@ public class CodeseInputStream extends ObjectInputStream {
     return super.resolveClass(desc);
   }
 
-  /** Called for JDK data only, as {@code ObjectInputStream} calls it. */
+  /**
+   * Called for JDK data only, as {@code ObjectInputStream} calls it: Codese data cannot hold
+   * dynamic proxies yet.
+   */
   @Override
   protected Class<?> resolveProxyClass(String[] interfaces)
       throws IOException, ClassNotFoundException {
     return super.resolveProxyClass(interfaces);
   }
 
-  /** Called for JDK data only, as {@code ObjectInputStream} calls it. */
+  /**
+   * Returns the object to use instead of {@code obj}, as {@link ObjectInputStream#resolveObject}
+   * does; called once {@link #enableResolveObject} enabled it, for JDK data and for Codese data, as
+   * {@code ObjectInputStream} calls it (see the class comment).
+   *
+   * @param obj an object read
+   * @return {@code obj}, unless a subclass replaces it
+   * @throws IOException as a subclass throws it
+   */
   @Override
   protected Object resolveObject(Object obj) throws IOException {
     return super.resolveObject(obj);
@@ -335,21 +495,52 @@ public class CodeseInputStream extends ObjectInputStream {
     }
   }
 
-  /** Applies to JDK data only, as for {@code ObjectInputStream}. */
+  /**
+   * Enables {@link #resolveObject}, as {@link ObjectInputStream#enableResolveObject} does (with its
+   * {@code SerializablePermission("enableSubstitution")} check under a security manager), for JDK
+   * data and for the Codese segments read from the next {@code readObject} on.
+   *
+   * @param enable whether to call {@code resolveObject}
+   * @return the previous setting
+   * @throws SecurityException if a security manager denies the permission
+   */
   @Override
   protected boolean enableResolveObject(boolean enable) throws SecurityException {
     boolean was = super.enableResolveObject(enable);
+    resolveEnabled = enable;
     if (jdk != null) {
       jdk.enableResolve(enable);
     }
     return was;
   }
 
-  /** Called for JDK data only: reads a class descriptor as {@code ObjectInputStream} does. */
+  /**
+   * Reads a class descriptor as {@link ObjectInputStream#readClassDescriptor} does: for JDK data
+   * from the stream; for Codese data from what the writer's {@link
+   * CodeseOutputStream#writeClassDescriptor} wrote, the JDK's own form unless a subclass wrote
+   * another (a subclass that overrides both may read its own form with the primitive read methods).
+   *
+   * @return the descriptor, without a local class
+   * @throws IOException if the descriptor is malformed
+   * @throws ClassNotFoundException as a subclass throws it
+   */
   @Override
   protected ObjectStreamClass readClassDescriptor() throws IOException, ClassNotFoundException {
     if (jdk != null) {
       return jdk.defaultReadClassDescriptor();
+    }
+    if (side != null) {
+      int n = DescriptorForm.length(side, sidePos, side.length);
+      if (n < 0) {
+        throw new CorruptSnapshotException(
+            "class descriptor",
+            sidePos,
+            "not a class descriptor in the JDK's form; a writer that overrides"
+                + " writeClassDescriptor needs a reader that overrides readClassDescriptor");
+      }
+      byte[] form = java.util.Arrays.copyOfRange(side, sidePos, sidePos + n);
+      sidePos += n;
+      return forms().read(form);
     }
     return super.readClassDescriptor();
   }
@@ -366,6 +557,9 @@ public class CodeseInputStream extends ObjectInputStream {
 
   @Override
   public int read() throws IOException {
+    if (side != null) {
+      return sidePos < side.length ? side[sidePos++] & 0xFF : -1;
+    }
     if (jdk != null) {
       return jdk.read();
     }
@@ -374,6 +568,16 @@ public class CodeseInputStream extends ObjectInputStream {
 
   @Override
   public int read(byte[] buf, int off, int len) throws IOException {
+    if (side != null) {
+      Objects.checkFromIndexSize(off, len, buf.length);
+      int n = Math.min(len, sideLeft());
+      if (n == 0 && len > 0) {
+        return -1;
+      }
+      System.arraycopy(side, sidePos, buf, off, n);
+      sidePos += n;
+      return n;
+    }
     if (jdk != null) {
       return jdk.read(buf, off, len);
     }
@@ -385,6 +589,9 @@ public class CodeseInputStream extends ObjectInputStream {
    */
   @Override
   public int available() throws IOException {
+    if (side != null) {
+      return sideLeft();
+    }
     if (jdk != null) {
       return jdk.available();
     }
@@ -398,6 +605,16 @@ public class CodeseInputStream extends ObjectInputStream {
 
   @Override
   public void readFully(byte[] buf, int off, int len) throws IOException {
+    if (side != null) {
+      Objects.checkFromIndexSize(off, len, buf.length);
+      if (len > sideLeft()) {
+        sidePos = side.length;
+        throw new EOFException();
+      }
+      System.arraycopy(side, sidePos, buf, off, len);
+      sidePos += len;
+      return;
+    }
     if (jdk != null) {
       jdk.readFully(buf, off, len);
     } else {
@@ -407,6 +624,11 @@ public class CodeseInputStream extends ObjectInputStream {
 
   @Override
   public int skipBytes(int len) throws IOException {
+    if (side != null) {
+      int n = Math.max(0, Math.min(len, sideLeft()));
+      sidePos += n;
+      return n;
+    }
     if (jdk != null) {
       return jdk.skipBytes(len);
     }
@@ -414,7 +636,11 @@ public class CodeseInputStream extends ObjectInputStream {
   }
 
   private byte[] next(int n) throws IOException {
-    codese().readFully(scratch, 0, n);
+    if (side != null) {
+      readFully(scratch, 0, n);
+    } else {
+      codese().readFully(scratch, 0, n);
+    }
     return scratch;
   }
 
@@ -489,7 +715,9 @@ public class CodeseInputStream extends ObjectInputStream {
     if (jdk != null) {
       return jdk.readUTF();
     }
-    codese();
+    if (side == null) {
+      codese();
+    }
     return DataInputStream.readUTF(this);
   }
 

@@ -3,14 +3,19 @@ package org.codese;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.io.InvalidClassException;
 import java.io.ObjectOutputStream;
+import java.io.ObjectStreamClass;
 import java.io.ObjectStreamConstants;
 import java.io.OutputStream;
 import java.util.Objects;
 import org.codese.capture.Capturer;
+import org.codese.capture.StreamHooks;
 import org.codese.format.Signing;
 import org.codese.format.StreamSegments;
+import org.codese.jvm.DescriptorForm;
 import org.codese.load.StreamReader;
+import org.codese.program.ClassDescriptor;
 
 /**
  * A drop-in {@link ObjectOutputStream} that writes objects as Codese code instead of JDK
@@ -46,14 +51,24 @@ import org.codese.load.StreamReader;
  * generated code (a kilobyte or two), a later object of the same shape only its data, tens of
  * bytes. {@code reset()} makes the next segments send everything again.
  *
- * <p><b>Differences from {@code ObjectOutputStream}.</b> Not supported: {@code
- * replaceObject}/{@code enableReplaceObject} and {@code annotateClass} (Codese writes classes by
- * name). A {@code writeObject} that fails (an object that cannot be captured, an exception from a
- * class's own {@code writeObject}) writes nothing and leaves the stream usable, where {@code
- * ObjectOutputStream} writes the exception into the stream for the reader to rethrow as {@link
- * java.io.WriteAbortedException}. {@link #useProtocolVersion} is checked and has no effect. Writing
- * after {@code close()} throws {@link IOException}. Not thread-safe, like {@code
- * ObjectOutputStream}.
+ * <p><b>Subclass hooks</b> are called as {@code ObjectOutputStream} calls them, in the same order
+ * and number for the same graph: {@link #replaceObject} (once {@link #enableReplaceObject} enabled
+ * it) for each object written for the first time, after its {@code writeReplace}; {@link
+ * #writeClassDescriptor} and {@link #annotateClass} for each class whose descriptor the JDK would
+ * write, when it would write it (before the first object of the class, then for its {@code
+ * Serializable} superclasses; once per class until {@link #reset()}). What {@code
+ * writeClassDescriptor} and {@code annotateClass} write reaches {@link
+ * CodeseInputStream#readClassDescriptor} and {@link CodeseInputStream#resolveClass} of the reader
+ * as with the JDK; it must be primitive data: an object written there is refused with {@link
+ * java.io.InvalidClassException}. {@link #annotateProxyClass} is never called: dynamic proxies
+ * cannot be captured yet.
+ *
+ * <p><b>Differences from {@code ObjectOutputStream}.</b> A {@code writeObject} that fails (an
+ * object that cannot be captured, an exception from a class's own {@code writeObject}) writes
+ * nothing and leaves the stream usable, where {@code ObjectOutputStream} writes the exception into
+ * the stream for the reader to rethrow as {@link java.io.WriteAbortedException}. {@link
+ * #useProtocolVersion} is checked and has no effect. Writing after {@code close()} throws {@link
+ * IOException}. Not thread-safe, like {@code ObjectOutputStream}.
  *
  * <p>Where a {@code SecurityManager} is installed (JDK 17), every constructor requires {@code
  * SerializablePermission("enableSubclassImplementation")}, as {@code ObjectOutputStream()} does.
@@ -100,6 +115,29 @@ public class CodeseOutputStream extends ObjectOutputStream {
   private int pos = 4;
   private boolean closed;
 
+  /** What this stream's class overrides of the hooks ({@link Overrides}). */
+  private final int overrides;
+
+  /** Whether {@link #enableReplaceObject} enabled {@link #replaceObject}. */
+  private boolean replaceEnabled;
+
+  /** The protocol version {@link #useProtocolVersion} set. */
+  private int protocol = ObjectStreamConstants.PROTOCOL_VERSION_2;
+
+  /** Whether a {@code writeObject} of this stream is capturing. */
+  private boolean capturing;
+
+  /**
+   * Where primitive writes go while {@code writeClassDescriptor} or {@code annotateClass} runs,
+   * else {@code null}.
+   */
+  private DataOutputStream side;
+
+  private ByteArrayOutputStream sideBytes;
+
+  /** The class being described while {@link #side} is set, for messages. */
+  private Class<?> describing;
+
   /**
    * Creates a stream with default options and writes the stream header.
    *
@@ -127,7 +165,9 @@ public class CodeseOutputStream extends ObjectOutputStream {
   public CodeseOutputStream(OutputStream out, CodeseOptions options) throws IOException {
     super();
     this.out = Objects.requireNonNull(out, "out");
-    this.capturer = new Capturer(Objects.requireNonNull(options, "options").forStream());
+    this.overrides = Overrides.of(getClass());
+    this.capturer =
+        new Capturer(Objects.requireNonNull(options, "options").forStream(), new Hooks());
     this.segments = new StreamSegments.Encoder();
     this.signingKey = options.signingKey();
     this.frame = new byte[4 + MAX_BLOCK];
@@ -164,6 +204,7 @@ public class CodeseOutputStream extends ObjectOutputStream {
   protected CodeseOutputStream() throws IOException, SecurityException {
     super();
     this.out = null;
+    this.overrides = 0;
     this.capturer = null;
     this.segments = null;
     this.signingKey = null;
@@ -196,7 +237,23 @@ public class CodeseOutputStream extends ObjectOutputStream {
       super.writeObjectOverride(obj);
       return;
     }
+    refuseInDescriptor(obj);
     write(obj, false);
+  }
+
+  /**
+   * Refuses an object written inside {@code writeClassDescriptor} or {@code annotateClass}: Codese
+   * records only the primitive data written there.
+   */
+  private void refuseInDescriptor(Object obj) throws InvalidClassException {
+    if (side != null) {
+      throw new InvalidClassException(
+          describing.getName(),
+          "the stream's annotateClass or writeClassDescriptor wrote an object ("
+              + (obj == null ? "null" : obj.getClass().getName())
+              + "); Codese records only primitive data there: write names and versions with"
+              + " writeUTF or writeInt, and read them the same way in resolveClass");
+    }
   }
 
   /**
@@ -211,14 +268,26 @@ public class CodeseOutputStream extends ObjectOutputStream {
    */
   @Override
   public void writeUnshared(Object obj) throws IOException {
+    refuseInDescriptor(obj);
     write(obj, true);
   }
 
   private void write(Object obj, boolean unshared) throws IOException {
     ensureOpen();
+    if (capturing) {
+      throw new IOException(
+          "writeObject of a CodeseOutputStream called while the stream captures an object (from"
+              + " replaceObject, writeClassDescriptor or annotateClass): Codese writes each object as"
+              + " a whole; write it after the enclosing writeObject returns");
+    }
     drainData();
-    capturer.writeObject(obj, unshared);
-    byte[] segment = segments.encode(Pipeline.toSegment(capturer.drain()));
+    capturing = true;
+    try {
+      capturer.writeObject(obj, unshared);
+    } finally {
+      capturing = false;
+    }
+    byte[] segment = segments.encode(Pipeline.toSegment(capturer.drain()), capturer.descriptors());
     if (signingKey != null) {
       segment = Signing.sign(segment, signingKey);
     }
@@ -238,6 +307,9 @@ public class CodeseOutputStream extends ObjectOutputStream {
   @Override
   public void reset() throws IOException {
     ensureOpen();
+    if (capturing) {
+      throw new IOException("stream active"); // as ObjectOutputStream's, inside a writeObject
+    }
     drainData();
     writeWord(StreamReader.RESET);
     capturer.reset();
@@ -253,7 +325,9 @@ public class CodeseOutputStream extends ObjectOutputStream {
   @Override
   protected void drain() throws IOException {
     ensureOpen();
-    drainData();
+    if (side == null) {
+      drainData();
+    }
   }
 
   /**
@@ -264,6 +338,9 @@ public class CodeseOutputStream extends ObjectOutputStream {
   @Override
   public void flush() throws IOException {
     ensureOpen();
+    if (side != null) {
+      return; // inside annotateClass: what it wrote is the class's, not the stream's
+    }
     drainData();
     out.flush();
   }
@@ -307,6 +384,99 @@ public class CodeseOutputStream extends ObjectOutputStream {
         && version != ObjectStreamConstants.PROTOCOL_VERSION_2) {
       throw new IllegalArgumentException("unknown version: " + version);
     }
+    protocol = version;
+  }
+
+  /**
+   * Enables {@link #replaceObject}, as {@link ObjectOutputStream#enableReplaceObject} does (with
+   * its {@code SerializablePermission("enableSubstitution")} check under a security manager).
+   *
+   * @param enable whether to call {@code replaceObject}
+   * @return the previous setting
+   * @throws SecurityException if a security manager denies the permission
+   */
+  @Override
+  protected boolean enableReplaceObject(boolean enable) throws SecurityException {
+    boolean was = super.enableReplaceObject(enable);
+    replaceEnabled = enable;
+    return was;
+  }
+
+  /**
+   * Writes the class descriptor of a class the stream writes for the first time, as {@link
+   * ObjectOutputStream#writeClassDescriptor} does: by default the JDK's own form (name, {@code
+   * serialVersionUID}, flags, fields). A subclass may write another form with the primitive write
+   * methods, and read it back in {@link CodeseInputStream#readClassDescriptor}; it is called only
+   * when the JDK would call it (not after {@code useProtocolVersion(PROTOCOL_VERSION_1)}).
+   *
+   * @param desc the descriptor of the class ({@code ObjectStreamClass.lookupAny})
+   * @throws IOException if writing fails
+   */
+  @Override
+  protected void writeClassDescriptor(ObjectStreamClass desc) throws IOException {
+    Class<?> c = desc.forClass();
+    if (c == null) {
+      throw new InvalidClassException(
+          desc.getName(),
+          "writeClassDescriptor of a descriptor without a local class: Codese writes the JDK form"
+              + " of a class's own descriptor (ObjectStreamClass.lookupAny)");
+    }
+    write(DescriptorForm.of(c));
+  }
+
+  /** The writer's hooks as the capturer calls them. */
+  private final class Hooks implements StreamHooks {
+    @Override
+    public boolean replacing() {
+      return replaceEnabled && (overrides & Overrides.REPLACE_OBJECT) != 0;
+    }
+
+    @Override
+    public Object replaceObject(Object obj) throws IOException {
+      return CodeseOutputStream.this.replaceObject(obj);
+    }
+
+    @Override
+    public ClassDescriptor describe(Class<?> c) throws IOException {
+      byte[] form;
+      if ((overrides & Overrides.WRITE_CLASS_DESCRIPTOR) == 0
+          || protocol == ObjectStreamConstants.PROTOCOL_VERSION_1) {
+        form = DescriptorForm.of(c);
+      } else {
+        startSide(c);
+        try {
+          writeClassDescriptor(ObjectStreamClass.lookupAny(c));
+        } finally {
+          form = endSide();
+        }
+      }
+      byte[] annotation = NOTHING;
+      if ((overrides & Overrides.ANNOTATE_CLASS) != 0) {
+        startSide(c);
+        try {
+          annotateClass(c);
+        } finally {
+          annotation = endSide();
+        }
+      }
+      return new ClassDescriptor(form, annotation);
+    }
+  }
+
+  private static final byte[] NOTHING = new byte[0];
+
+  private void startSide(Class<?> c) {
+    sideBytes = new ByteArrayOutputStream();
+    side = new DataOutputStream(sideBytes);
+    describing = c;
+  }
+
+  private byte[] endSide() {
+    byte[] b = sideBytes.toByteArray();
+    side = null;
+    sideBytes = null;
+    describing = null;
+    return b;
   }
 
   /**
@@ -375,6 +545,10 @@ public class CodeseOutputStream extends ObjectOutputStream {
   @Override
   public void write(int val) throws IOException {
     ensureOpen();
+    if (side != null) {
+      side.write(val);
+      return;
+    }
     writeData(val);
   }
 
@@ -386,6 +560,10 @@ public class CodeseOutputStream extends ObjectOutputStream {
   @Override
   public void write(byte[] buf, int off, int len) throws IOException {
     ensureOpen();
+    if (side != null) {
+      side.write(buf, off, len);
+      return;
+    }
     Objects.checkFromIndexSize(off, len, buf.length);
     writeData(buf, off, len, false);
   }
@@ -393,54 +571,90 @@ public class CodeseOutputStream extends ObjectOutputStream {
   @Override
   public void writeBoolean(boolean val) throws IOException {
     ensureOpen();
+    if (side != null) {
+      side.writeBoolean(val);
+      return;
+    }
     data.writeBoolean(val);
   }
 
   @Override
   public void writeByte(int val) throws IOException {
     ensureOpen();
+    if (side != null) {
+      side.writeByte(val);
+      return;
+    }
     data.writeByte(val);
   }
 
   @Override
   public void writeShort(int val) throws IOException {
     ensureOpen();
+    if (side != null) {
+      side.writeShort(val);
+      return;
+    }
     data.writeShort(val);
   }
 
   @Override
   public void writeChar(int val) throws IOException {
     ensureOpen();
+    if (side != null) {
+      side.writeChar(val);
+      return;
+    }
     data.writeChar(val);
   }
 
   @Override
   public void writeInt(int val) throws IOException {
     ensureOpen();
+    if (side != null) {
+      side.writeInt(val);
+      return;
+    }
     data.writeInt(val);
   }
 
   @Override
   public void writeLong(long val) throws IOException {
     ensureOpen();
+    if (side != null) {
+      side.writeLong(val);
+      return;
+    }
     data.writeLong(val);
   }
 
   @Override
   public void writeFloat(float val) throws IOException {
     ensureOpen();
+    if (side != null) {
+      side.writeFloat(val);
+      return;
+    }
     data.writeFloat(val);
   }
 
   @Override
   public void writeDouble(double val) throws IOException {
     ensureOpen();
+    if (side != null) {
+      side.writeDouble(val);
+      return;
+    }
     data.writeDouble(val);
   }
 
   @Override
   public void writeBytes(String str) throws IOException {
     ensureOpen();
+    if (side != null) {
+      side.writeBytes(str);
+      return;
+    }
     if (EAGER_STRINGS) {
       for (int i = 0; i < str.length(); i++) {
         writeEager(str.charAt(i));
@@ -461,12 +675,20 @@ public class CodeseOutputStream extends ObjectOutputStream {
   @Override
   public void writeChars(String str) throws IOException {
     ensureOpen();
+    if (side != null) {
+      side.writeChars(str);
+      return;
+    }
     data.writeChars(str);
   }
 
   @Override
   public void writeUTF(String str) throws IOException {
     ensureOpen();
+    if (side != null) {
+      side.writeUTF(str);
+      return;
+    }
     if (!EAGER_STRINGS) {
       data.writeUTF(str);
       return;

@@ -282,7 +282,7 @@ class StreamReuseBudgetTest {
         byte[] seg = new byte[w];
         b.get(seg);
         SnapshotFile f = d.decode(seg, size);
-        assertArrayEquals(seg, e.encode(f));
+        assertArrayEquals(seg, e.encode(f, d.descriptors()));
         size = f.tableSize();
       } else if (w == StreamReader.RESET) {
         size = 0;

@@ -13,8 +13,9 @@ import org.codese.program.Tape;
 
 /**
  * The stream a class's own {@code writeObject} or {@code writeExternal} writes to during capture.
- * It records what is written as a {@link Tape}; objects are only assigned ids here and captured
- * later by the traversal, so nothing recurses.
+ * It records what is written as a {@link Tape}; objects are only noted here (assigned ids, or for a
+ * stream's capture taken when the traversal reaches them) and captured later by the traversal, so
+ * nothing recurses.
  *
  * <p>One instance serves one class's {@code writeObject} for one object (or one {@code
  * writeExternal}), and enforces the rules {@code ObjectOutputStream} enforces there: the fields are
@@ -27,6 +28,7 @@ final class CaptureStream extends ObjectOutputStream {
   private final int id;
   private final Object obj;
   private final Slot slot;
+  private final Capturer.ChildList children;
   private final TapeBuilder tape = new TapeBuilder();
 
   /** Whether this class's fields were written or put: see {@link #claimFields}. */
@@ -38,12 +40,14 @@ final class CaptureStream extends ObjectOutputStream {
   private FieldTable putTable;
   private int written;
 
-  CaptureStream(Capturer capturer, int id, Object obj, Slot slot) throws IOException {
+  CaptureStream(Capturer capturer, int id, Object obj, Slot slot, Capturer.ChildList children)
+      throws IOException {
     super();
     this.capturer = capturer;
     this.id = id;
     this.obj = obj;
     this.slot = slot;
+    this.children = children;
   }
 
   /**
@@ -67,12 +71,23 @@ final class CaptureStream extends ObjectOutputStream {
 
   @Override
   protected void writeObjectOverride(Object o) throws IOException {
-    tape.object(capturer.ref(o, id, label(), false));
+    writeRef(o, label(), false);
   }
 
   @Override
   public void writeUnshared(Object o) throws IOException {
-    tape.object(capturer.ref(o, id, label(), true));
+    writeRef(o, label(), true);
+  }
+
+  /** Writes an object reference into the tape: its id, or a place for it the traversal fills. */
+  private void writeRef(Object o, Object label, boolean unshared) throws IOException {
+    if (capturer.lazy()) {
+      capturer.reference(children, id, o, label, unshared, null, tape.object(-1));
+    } else {
+      int[] ref = new int[1];
+      capturer.reference(children, id, o, label, unshared, ref, 0);
+      tape.object(ref[0]);
+    }
   }
 
   private String label() {
@@ -130,14 +145,15 @@ final class CaptureStream extends ObjectOutputStream {
   private void writeFields(FieldValues values) throws IOException {
     List<SerialField> fields = slot.fields();
     int nPrims = values.prims().length;
-    int[] refs = capturer.fieldRefs(id, slot, values);
-    tape.fields(refs.length);
+    int nRefs = values.refs().length;
+    tape.fields(nRefs);
     for (int i = 0; i < nPrims; i++) {
       Types.write(tape.data(), Types.primitiveCode(fields.get(i).type()), values.prims()[i]);
     }
     tape.endFieldPrimitives();
-    for (int ref : refs) {
-      tape.object(ref);
+    for (int i = 0; i < nRefs; i++) {
+      SerialField f = fields.get(nPrims + i);
+      writeRef(values.refs()[i], f.name(), f.unshared());
     }
   }
 

@@ -3,6 +3,8 @@ package org.codese.capture;
 import java.io.IOException;
 import java.io.InvalidClassException;
 import java.io.NotSerializableException;
+import java.io.ObjectStreamClass;
+import java.io.Serializable;
 import java.lang.invoke.MethodHandle;
 import java.lang.reflect.Array;
 import java.util.ArrayList;
@@ -18,6 +20,7 @@ import org.codese.jvm.SerialClass;
 import org.codese.jvm.SerialField;
 import org.codese.jvm.Slot;
 import org.codese.jvm.SlotFields;
+import org.codese.program.ClassDescriptor;
 import org.codese.program.Tape;
 
 /**
@@ -26,11 +29,56 @@ import org.codese.program.Tape;
  * <p>One capturer serves one capture, or one {@code CodeseOutputStream}: call {@link #writeObject},
  * then {@link #drain()} to take the segment captured so far. Object identity is shared across calls
  * until {@link #reset()}. Not thread-safe.
+ *
+ * <p>A capturer of an object stream (made with {@link StreamHooks}) captures as {@code
+ * ObjectOutputStream} writes: it takes each reference when the JDK would write it (depth first, in
+ * the JDK's field order), so that {@code writeReplace}, the writer's {@code replaceObject} and its
+ * class descriptors ({@code writeClassDescriptor}, {@code annotateClass}) are called in the JDK's
+ * order and number; it records the descriptors of each segment ({@link #descriptors()}); and it
+ * numbers the objects of a segment in the order the JDK's reader completes them (children before
+ * the object that first refers to them), so that the reader can call {@code resolveObject} in that
+ * order from the ids alone. Without hooks, a capturer assigns ids when it expands the object that
+ * refers to them, which is what snapshots were always made with.
  */
 public final class Capturer {
   private static final Object NULL_REPLACEMENT = new Object();
 
   private final CodeseOptions options;
+
+  /** The writer's hooks, or {@code null} for a capture that is not an object stream's. */
+  private final StreamHooks hooks;
+
+  /** Classes whose descriptors were written since the last reset: with hooks only. */
+  private final Map<Class<?>, Boolean> described;
+
+  /** The kind of object whose classes were described last, since the last reset or rollback. */
+  private SerialClass lastDescribed;
+
+  /** The classes described by the segment being captured, and their descriptors, in order. */
+  private final List<Class<?>> describedNow = new ArrayList<>();
+
+  private final List<ClassDescriptor> descriptors = new ArrayList<>();
+
+  /** The descriptors of the segment {@link #drain()} took last. */
+  private List<ClassDescriptor> drainedDescriptors = List.of();
+
+  /**
+   * Objects whose {@code writeReplace} or {@code replaceObject} gave {@code null}: later writes of
+   * them write {@code null} without asking again, as {@code ObjectOutputStream} remembers them.
+   * With hooks only.
+   */
+  private final Map<Object, Boolean> nullReplaced;
+
+  private final List<Object> nullReplacedNow = new ArrayList<>();
+
+  /**
+   * With hooks, the ids of earlier segments (since the last reset) by the number {@link #ids} holds
+   * for their objects: the order of discovery, which {@link #renumber} turned into the order of
+   * completion when their segment was drained; {@code null} without hooks, where the two are the
+   * same.
+   */
+  private int[] renumbered;
+
   private final Map<Object, Integer> ids = new IdentityHashMap<>();
   private final List<Object> discovered = new ArrayList<>();
   private final List<Node> nodes = new ArrayList<>();
@@ -59,10 +107,25 @@ public final class Capturer {
   private final Map<Object, Object> unsharedReplacements = new IdentityHashMap<>();
 
   /**
+   * A capturer for snapshots.
+   *
    * @param options capture settings
    */
   public Capturer(CodeseOptions options) {
+    this(options, null);
+  }
+
+  /**
+   * A capturer for an object stream's writer, or for snapshots if {@code hooks} is {@code null}.
+   *
+   * @param options capture settings
+   * @param hooks the writer's hooks, or {@code null}
+   */
+  public Capturer(CodeseOptions options, StreamHooks hooks) {
     this.options = options;
+    this.hooks = hooks;
+    this.described = hooks == null ? null : new IdentityHashMap<>();
+    this.nullReplaced = hooks == null ? null : new IdentityHashMap<>();
   }
 
   /**
@@ -118,6 +181,19 @@ public final class Capturer {
     discovered.subList(mark, discovered.size()).clear();
     nodes.subList(mark, nodes.size()).clear();
     postSize = postMark;
+    if (hooks != null) {
+      // a stream drains every writeObject: what the failed one described never reaches the reader
+      for (Class<?> c : describedNow) {
+        described.remove(c);
+      }
+      lastDescribed = null;
+      describedNow.clear();
+      descriptors.clear();
+      for (Object o : nullReplacedNow) {
+        nullReplaced.remove(o);
+      }
+      nullReplacedNow.clear();
+    }
   }
 
   /**
@@ -133,6 +209,12 @@ public final class Capturer {
     ids.clear();
     unsharedReplacements.clear();
     firstId = 0;
+    renumbered = null;
+    if (hooks != null) {
+      described.clear();
+      lastDescribed = null;
+      nullReplaced.clear();
+    }
   }
 
   /**
@@ -159,9 +241,16 @@ public final class Capturer {
     if (nodes.contains(null)) {
       throw new IllegalStateException("capture left objects unexpanded");
     }
+    Tape top = items.build();
+    if (hooks != null) {
+      renumber(top);
+      drainedDescriptors = List.copyOf(descriptors);
+      descriptors.clear();
+      describedNow.clear();
+      nullReplacedNow.clear();
+    }
     Graph g =
-        new Graph(
-            firstId, List.copyOf(nodes), Arrays.copyOf(postOrder, postSize), items.build(), depth);
+        new Graph(firstId, List.copyOf(nodes), Arrays.copyOf(postOrder, postSize), top, depth);
     depth = 0;
     firstId += nodes.size();
     nodes.clear();
@@ -173,8 +262,110 @@ public final class Capturer {
   }
 
   /**
-   * Assigns an id to {@code obj}, applying {@code writeReplace}; the object's contents are captured
-   * later, when the traversal reaches it.
+   * @return the class descriptors the segment {@link #drain()} took last wrote, in the order the
+   *     JDK's stream would hold them; empty without hooks
+   */
+  public List<ClassDescriptor> descriptors() {
+    return drainedDescriptors;
+  }
+
+  /**
+   * Numbers the objects of the segment in the order the traversal completed them ({@link
+   * #postOrder}): children before the object that first refers to them, as {@code
+   * ObjectInputStream} completes them. References within the segment, the top-level items and the
+   * identities kept for later segments follow; ids of earlier segments stay.
+   */
+  private void renumber(Tape top) {
+    int n = nodes.size();
+    if (postSize != n) {
+      throw new IllegalStateException("capture completed " + postSize + " of " + n + " objects");
+    }
+    int[] perm = new int[n];
+    for (int k = 0; k < n; k++) {
+      perm[postOrder[k] - firstId] = firstId + k;
+      postOrder[k] = firstId + k;
+    }
+    Node[] inOrder = new Node[n];
+    for (Node node : nodes) {
+      Node m = renumbered(node, perm);
+      inOrder[m.id() - firstId] = m;
+    }
+    nodes.clear();
+    nodes.addAll(Arrays.asList(inOrder));
+    renumberItems(top.items(), perm);
+    // the identities kept for later segments keep their discovery numbers, translated on use
+    if (this.renumbered == null || this.renumbered.length < firstId + n) {
+      this.renumbered =
+          Arrays.copyOf(
+              this.renumbered == null ? new int[0] : this.renumbered,
+              Math.max(firstId + n, 2 * firstId + 16));
+    }
+    System.arraycopy(perm, 0, this.renumbered, firstId, n);
+  }
+
+  /**
+   * The id of a known object from the number {@link #ids} holds: with hooks, an object of an
+   * earlier segment has the number its segment gave it when it was drained.
+   */
+  private int idOf(int known) {
+    return renumbered != null && known >= 0 && known < firstId ? renumbered[known] : known;
+  }
+
+  private int renumbered(int id, int[] perm) {
+    return id >= firstId ? perm[id - firstId] : id;
+  }
+
+  private void renumberRefs(int[] refs, int[] perm) {
+    for (int i = 0; i < refs.length; i++) {
+      refs[i] = renumbered(refs[i], perm);
+    }
+  }
+
+  /** Renumbers the object references of a tape's items, in place. */
+  private void renumberItems(int[] items, int[] perm) {
+    for (int i = 0; i < items.length; i += 2) {
+      if (items[i] == Tape.OBJECT || items[i] == Tape.BACK_REFERENCE) {
+        items[i + 1] = renumbered(items[i + 1], perm);
+      }
+    }
+  }
+
+  private Node renumbered(Node node, int[] perm) {
+    int id = renumbered(node.id(), perm);
+    if (node instanceof Node.Text t) {
+      return new Node.Text(id, t.value());
+    } else if (node instanceof Node.Box b) {
+      return new Node.Box(id, b.value(), b.cached());
+    } else if (node instanceof Node.Constant c) {
+      return new Node.Constant(id, c.value());
+    } else if (node instanceof Node.Array a) {
+      if (!a.type().getComponentType().isPrimitive()) {
+        renumberRefs((int[]) a.elements(), perm);
+      }
+      return new Node.Array(id, a.type(), a.elements());
+    } else if (node instanceof Node.Record r) {
+      renumberRefs(r.refs(), perm);
+      return new Node.Record(id, r.type(), r.prims(), r.refs());
+    } else if (node instanceof Node.External e) {
+      renumberItems(e.tape().items(), perm);
+      return new Node.External(id, e.type(), e.tape());
+    }
+    Node.Instance i = (Node.Instance) node;
+    for (Node.SlotData d : i.slots()) {
+      if (d.refs() != null) {
+        renumberRefs(d.refs(), perm);
+      }
+      if (d.tape() != null) {
+        renumberItems(d.tape().items(), perm);
+      }
+    }
+    return new Node.Instance(id, i.type(), i.slots());
+  }
+
+  /**
+   * Assigns an id to {@code obj}, applying {@code writeReplace} (and, for a stream, the writer's
+   * {@code replaceObject} and class descriptors, as {@code ObjectOutputStream.writeObject0} does);
+   * the object's contents are captured later, when the traversal reaches it.
    */
   int ref(Object obj, int parent, Object label, boolean unshared) throws IOException {
     if (obj == null) {
@@ -184,12 +375,27 @@ public final class Capturer {
       Object written = unsharedReplacements.get(obj);
       obj = written != null ? written : obj;
     }
+    if (nullReplaced != null && !nullReplaced.isEmpty() && nullReplaced.containsKey(obj)) {
+      return -1;
+    }
     Integer known = unshared ? null : ids.get(obj);
     if (known != null) {
-      return known(known);
+      return known(idOf(known));
     }
     Object rep = replace(obj, parent, label);
+    if (hooks != null
+        && hooks.replacing()
+        && !(obj instanceof Class)
+        && !(obj instanceof ObjectStreamClass)) {
+      // as ObjectOutputStream: after writeReplace (even one that gave null), never for classes
+      Object r = hooks.replaceObject(rep == NULL_REPLACEMENT ? null : rep);
+      rep = r == null ? NULL_REPLACEMENT : r;
+    }
     if (rep == NULL_REPLACEMENT) {
+      if (nullReplaced != null) {
+        nullReplaced.put(obj, Boolean.TRUE);
+        nullReplacedNow.add(obj);
+      }
       return -1;
     }
     if (rep != obj && unshared) {
@@ -199,13 +405,16 @@ public final class Capturer {
       Integer seen = ids.get(rep);
       if (seen != null) {
         ids.put(obj, seen);
-        return known(seen);
+        return known(idOf(seen));
       }
     }
     int id = firstId + discovered.size();
     SerialClass sc = SerialClass.of(rep.getClass());
     paths.record(id, parent, label);
     check(sc, id);
+    if (hooks != null) {
+      describe(rep, sc, id);
+    }
     if (!unshared) {
       ids.put(obj, id);
       ids.put(rep, id);
@@ -213,6 +422,48 @@ public final class Capturer {
     discovered.add(rep);
     nodes.add(null);
     return id;
+  }
+
+  /**
+   * Writes the class descriptors {@code ObjectOutputStream} writes before object {@code obj}'s
+   * contents, those of them not written since the last reset: its class (for an enum constant, its
+   * enum class; for a {@code Class} or {@code ObjectStreamClass}, the class it stands for; none for
+   * a string), then its superclasses while they are {@code Serializable}.
+   */
+  private void describe(Object obj, SerialClass sc, int id) throws IOException {
+    if (sc == lastDescribed) {
+      return; // the common case: many objects of one class in a row
+    }
+    Class<?> c;
+    switch (sc.kind()) {
+      case STRING -> c = null;
+      case ENUM -> c = ((Enum<?>) obj).getDeclaringClass();
+      case CLASS -> c = obj instanceof Class<?> k ? k : ((ObjectStreamClass) obj).forClass();
+      default -> c = obj.getClass();
+    }
+    for (; c != null; c = serializableSuperclass(c)) {
+      if (described.containsKey(c)) {
+        break; // its superclasses were described with it
+      }
+      if (java.lang.reflect.Proxy.isProxyClass(c)) {
+        throw new CaptureException(
+            paths.path(id),
+            c.getName(),
+            "dynamic proxy classes are not supported yet, not even as Class objects");
+      }
+      ClassDescriptor d = hooks.describe(c);
+      described.put(c, Boolean.TRUE);
+      describedNow.add(c);
+      descriptors.add(d);
+    }
+    // a Class or ObjectStreamClass object stands for a class of its own: never skipped this way
+    lastDescribed = sc.kind() == SerialClass.Kind.CLASS ? null : sc;
+  }
+
+  /** The superclass whose descriptor {@code ObjectStreamClass.getSuperDesc} gives, or null. */
+  private static Class<?> serializableSuperclass(Class<?> c) {
+    Class<?> s = c.getSuperclass();
+    return s != null && Serializable.class.isAssignableFrom(s) ? s : null;
   }
 
   private boolean needsExpansion(int id) {
@@ -264,13 +515,17 @@ public final class Capturer {
     }
   }
 
-  /** Depth-first traversal from {@code rootId} with an explicit stack, in the JDK's order. */
+  /**
+   * Depth-first traversal from {@code rootId} with an explicit stack, in the JDK's order. With
+   * hooks, each reference is taken ({@link #ref}) when the traversal reaches it, as {@code
+   * ObjectOutputStream} writes it; without, when the object holding it is expanded.
+   */
   private void traverse(int rootId) throws IOException {
     if (rootId < 0 || !needsExpansion(rootId)) {
       return;
     }
     int[] stack = new int[64];
-    int[][] children = new int[64][];
+    ChildList[] children = new ChildList[64];
     int[] pos = new int[64];
     int top = 0;
     depth = Math.max(depth, 1);
@@ -278,10 +533,10 @@ public final class Capturer {
     children[0] = expand(rootId);
     pos[0] = 0;
     while (top >= 0) {
-      int[] ch = children[top];
-      if (pos[top] < ch.length) {
-        int c = ch[pos[top]++];
-        if (needsExpansion(c)) {
+      ChildList ch = children[top];
+      if (pos[top] < ch.size) {
+        int c = ch.take(pos[top]++, this, stack[top]);
+        if (c >= 0 && needsExpansion(c)) {
           depth = Math.max(depth, top + 2);
           if (++top == stack.length) {
             stack = Arrays.copyOf(stack, top * 2);
@@ -307,10 +562,10 @@ public final class Capturer {
   }
 
   /**
-   * Captures the contents of discovered object {@code id}; returns the ids of the objects it refers
-   * to, in the JDK's order.
+   * Captures the contents of discovered object {@code id}; returns the references it holds, in the
+   * JDK's order: ids, or with hooks the objects still to be taken.
    */
-  private int[] expand(int id) throws IOException {
+  private ChildList expand(int id) throws IOException {
     Object obj = discovered.set(id - firstId, null);
     SerialClass sc = SerialClass.of(obj.getClass());
     ChildList children = new ChildList();
@@ -333,7 +588,34 @@ public final class Capturer {
       default -> node = instance(id, sc, obj, children);
     }
     nodes.set(id - firstId, node);
-    return children.toArray();
+    return children;
+  }
+
+  /**
+   * Notes reference {@code value} of object {@code id}, to be stored at {@code into[at]}: taken now
+   * without hooks, when the traversal reaches it with hooks ({@code into} may then be {@code null}
+   * until {@link ChildList#bind}).
+   */
+  void reference(
+      ChildList children, int id, Object value, Object label, boolean unshared, int[] into, int at)
+      throws IOException {
+    if (hooks == null) {
+      int ref = ref(value, id, label, unshared);
+      into[at] = ref;
+      children.add(ref);
+    } else {
+      if (into != null) {
+        into[at] = -1;
+      }
+      if (value != null) {
+        children.pend(value, label, unshared, into, at);
+      }
+    }
+  }
+
+  /** Whether references are taken when the traversal reaches them: a stream's capture. */
+  boolean lazy() {
+    return hooks != null;
   }
 
   private static boolean isCached(Object box) {
@@ -364,8 +646,7 @@ public final class Capturer {
     Object[] elems = (Object[]) obj;
     int[] refs = new int[len];
     for (int i = 0; i < len; i++) {
-      refs[i] = ref(elems[i], id, i, false);
-      children.add(refs[i]);
+      reference(children, id, elems[i], i, false, refs, i);
     }
     return new Node.Array(id, type, refs);
   }
@@ -385,8 +666,7 @@ public final class Capturer {
         if (i < nPrims) {
           prims[i] = org.codese.jvm.Types.bits(v);
         } else {
-          refs[i - nPrims] = ref(v, id, f.name(), false);
-          children.add(refs[i - nPrims]);
+          reference(children, id, v, f.name(), false, refs, i - nPrims);
         }
       }
     } catch (IllegalAccessException e) {
@@ -399,10 +679,11 @@ public final class Capturer {
   }
 
   private Node external(int id, SerialClass sc, Object obj, ChildList children) throws IOException {
-    CaptureStream out = new CaptureStream(this, id, obj, null);
+    int mark = children.size;
+    CaptureStream out = new CaptureStream(this, id, obj, null, children);
     ((java.io.Externalizable) obj).writeExternal(out);
     Tape tape = out.finish();
-    children.addObjects(tape);
+    children.bind(mark, tape.items());
     return new Node.External(id, sc, tape);
   }
 
@@ -412,17 +693,15 @@ public final class Capturer {
     for (int s = 0; s < data.length; s++) {
       Slot slot = slots.get(s);
       if (slot.writeObject() != null) {
-        CaptureStream out = new CaptureStream(this, id, obj, slot);
+        int mark = children.size;
+        CaptureStream out = new CaptureStream(this, id, obj, slot, children);
         out.runWriteObject();
         Tape tape = out.finish();
-        children.addObjects(tape);
+        children.bind(mark, tape.items());
         data[s] = new Node.SlotData(slot, null, null, tape);
       } else {
         FieldValues v = defaultFields(id, slot, obj);
-        int[] refs = fieldRefs(id, slot, v);
-        for (int ref : refs) {
-          children.add(ref);
-        }
+        int[] refs = fieldRefs(children, id, slot, v);
         data[s] = new Node.SlotData(slot, v.prims(), refs, null);
       }
     }
@@ -458,16 +737,17 @@ public final class Capturer {
 
   /**
    * Assigns ids to the reference values of one slot of object {@code id}, each field as its {@link
-   * SerialField#unshared()} says, as {@code ObjectOutputStream} writes them.
+   * SerialField#unshared()} says, as {@code ObjectOutputStream} writes them (with hooks, when the
+   * traversal reaches them: see {@link #reference}).
    *
    * @return the ids, in field order ({@code -1} for {@code null})
    */
-  int[] fieldRefs(int id, Slot slot, FieldValues values) throws IOException {
+  int[] fieldRefs(ChildList children, int id, Slot slot, FieldValues values) throws IOException {
     int nPrims = values.prims().length;
     int[] refs = new int[values.refs().length];
     for (int i = 0; i < refs.length; i++) {
       SerialField f = slot.fields().get(nPrims + i);
-      refs[i] = ref(values.refs()[i], id, f.name(), f.unshared());
+      reference(children, id, values.refs()[i], f.name(), f.unshared(), refs, i);
     }
     return refs;
   }
@@ -479,32 +759,73 @@ public final class Capturer {
     return paths.path(id);
   }
 
-  /** A growable list of child ids that skips nulls. */
-  private static final class ChildList {
-    private int[] ids = new int[4];
-    private int size;
+  /**
+   * The references an expanded object holds, in the JDK's order: ids taken already (without hooks;
+   * nulls skipped), or objects the traversal takes when it reaches them (with hooks), each with
+   * where its id is to be stored.
+   */
+  static final class ChildList {
+    /** Ids taken already, without hooks; {@code null} until the first. */
+    private int[] ids;
+
+    /** Per pending reference: the object, its label and the array its id goes into. */
+    private Object[] pending;
+
+    /** Per pending reference: where in that array, shifted left by one; the low bit: unshared. */
+    private int[] places;
+
+    int size;
 
     void add(int id) {
       if (id < 0) {
         return;
       }
-      if (size == ids.length) {
+      if (ids == null) {
+        ids = new int[4];
+      } else if (size == ids.length) {
         ids = Arrays.copyOf(ids, size * 2);
       }
       ids[size++] = id;
     }
 
-    void addObjects(Tape tape) {
-      int[] items = tape.items();
-      for (int i = 0; i < items.length; i += 2) {
-        if (items[i] == Tape.OBJECT) {
-          add(items[i + 1]);
+    void pend(Object value, Object label, boolean unshared, int[] into, int at) {
+      if (pending == null) {
+        pending = new Object[12];
+        places = new int[4];
+      } else if (size == places.length) {
+        pending = Arrays.copyOf(pending, size * 6);
+        places = Arrays.copyOf(places, size * 2);
+      }
+      pending[3 * size] = value;
+      pending[3 * size + 1] = label;
+      pending[3 * size + 2] = into;
+      places[size] = at << 1 | (unshared ? 1 : 0);
+      size++;
+    }
+
+    /** Stores into {@code items} the references pended from {@code from} on without a place. */
+    void bind(int from, int[] items) {
+      for (int k = from; pending != null && k < size; k++) {
+        if (pending[3 * k + 2] == null) {
+          pending[3 * k + 2] = items;
         }
       }
     }
 
-    int[] toArray() {
-      return Arrays.copyOf(ids, size);
+    /** The id of reference {@code k}, taking it now if it is pending. */
+    int take(int k, Capturer capturer, int parent) throws IOException {
+      if (pending == null) {
+        return ids[k];
+      }
+      Object value = pending[3 * k];
+      Object label = pending[3 * k + 1];
+      int[] into = (int[]) pending[3 * k + 2];
+      pending[3 * k] = null;
+      pending[3 * k + 1] = null;
+      pending[3 * k + 2] = null;
+      int id = capturer.ref(value, parent, label, (places[k] & 1) != 0);
+      into[places[k] >>> 1] = id;
+      return id;
     }
   }
 }

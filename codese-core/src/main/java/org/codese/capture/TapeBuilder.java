@@ -20,9 +20,15 @@ final class TapeBuilder {
     return data;
   }
 
-  void object(int id) {
+  /**
+   * Adds an object reference.
+   *
+   * @return the index of {@code id} in the items: where a reference captured later is written
+   */
+  int object(int id) {
     closeBlock();
     add(Tape.OBJECT, id);
+    return size - 1;
   }
 
   /** Records that the next top-level object refers back to {@code id}, written earlier. */

@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.codese.CorruptSnapshotException;
+import org.codese.program.ClassDescriptor;
 import org.codese.program.ClassEntry;
 import org.codese.program.Constant;
 import org.codese.program.Grammar;
@@ -18,22 +19,26 @@ import org.codese.program.Tape;
  * stream sent since the last reset instead of repeating them.
  *
  * <p>Layout: the number of objects the segment creates (its first id is the number of objects the
- * stream created before it, since the last reset), the depth, a shape reference {@code s}, then the
- * parts below if {@code s} is 0; if {@code s > 0}, the segment has the class table, the symbolic
- * constants (at the same places) and the code of the segment that made shape {@code s - 1}, and
- * only its data constants (arrays and texts of values and ids, hooks) follow, in order. The parts:
- * the class table: a count, then per entry a reference {@code r}: 0 when a new entry follows (as in
- * a snapshot), else entry {@code r - 1} of the stream's class dictionary; the constants: a count,
- * then each as in a snapshot, or, for a constant that names something (class, enum constant,
+ * stream created before it, since the last reset), the depth (from stream format 5, shifted left by
+ * one, its low bit set when class descriptors follow the items), a shape reference {@code s}, then
+ * the parts below if {@code s} is 0; if {@code s > 0}, the segment has the class table, the
+ * symbolic constants (at the same places) and the code of the segment that made shape {@code s -
+ * 1}, and only its data constants (arrays and texts of values and ids, hooks) follow, in order. The
+ * parts: the class table: a count, then per entry a reference {@code r}: 0 when a new entry follows
+ * (as in a snapshot), else entry {@code r - 1} of the stream's class dictionary; the constants: a
+ * count, then each as in a snapshot, or, for a constant that names something (class, enum constant,
  * allocator, setter, array maker, descriptor) and that an earlier segment sent with the same
  * encoding, tag 0 and its index in the stream's constant dictionary (the value decoded then, its
  * class index checked again); the code: a count, then per class its phase ({@code u1}), its host (a
  * class index or -1) and a reference {@code r}: 0 when a new class file follows (a count and the
  * bytes), else file {@code r - 1} of the stream's code dictionary. Then, in both forms, the
- * top-level items as a tape; last, a 4-byte CRC-32C of all the bytes before it. Every new entry
- * joins its dictionary, in order, once the whole segment has been read; then the segment's shape
- * (its class, constant and code dictionary indices, with the places of its data constants) joins
- * the shape dictionary if no earlier segment had it. A reset empties every dictionary at both ends.
+ * top-level items as a tape; from stream format 5, if the depth's low bit says so, the class
+ * descriptors the writer wrote for the segment ({@link ClassDescriptor}: a count, then per
+ * descriptor its form and its annotation as byte arrays); last, a 4-byte CRC-32C of all the bytes
+ * before it. Every new entry joins its dictionary, in order, once the whole segment has been read;
+ * then the segment's shape (its class, constant and code dictionary indices, with the places of its
+ * data constants) joins the shape dictionary if no earlier segment had it. A reset empties every
+ * dictionary at both ends.
  *
  * <p>What a stream's segments refer to is charged to its {@link ReuseBudget}, at both ends: the
  * reader checks and runs again what a segment refers to, so references may weigh at most a fixed
@@ -189,15 +194,26 @@ public final class StreamSegments {
     }
 
     /**
+     * Encodes {@code file} without class descriptors: as {@link #encode(SnapshotFile, List)}.
+     *
+     * @param file the segment as captured
+     * @return its stream form
+     */
+    public byte[] encode(SnapshotFile file) {
+      return encode(file, List.of());
+    }
+
+    /**
      * Encodes {@code file}, a segment whose first id continues the stream, and adds its new class
      * entries, symbolic constants, class files and shape to the dictionaries. Refers to what
      * earlier segments sent only within the stream's {@linkplain ReuseBudget reuse budget}, as the
      * reader checks it; past it, sends every part again.
      *
      * @param file the segment as captured
-     * @return its stream form
+     * @param descriptors the class descriptors the writer wrote for it, in order
+     * @return its stream form (stream format 5)
      */
-    public byte[] encode(SnapshotFile file) {
+    public byte[] encode(SnapshotFile file, List<ClassDescriptor> descriptors) {
       Bytes[] symbols = new Bytes[file.constants().size()];
       for (int i = 0; i < symbols.length; i++) {
         Constant c = file.constants().get(i);
@@ -211,13 +227,13 @@ public final class StreamSegments {
       Integer shape = key == null ? null : shapes.get(new Ints(key));
       Encoded e = null;
       if (shape != null) {
-        e = shaped(file, shape);
+        e = shaped(file, shape, descriptors);
       }
       if (e == null || !budget.allows(e.weight, e.bytes.length)) {
-        e = parts(file, symbols, false);
+        e = parts(file, symbols, false, descriptors);
       }
       if (!budget.allows(e.weight, e.bytes.length)) {
-        e = parts(file, symbols, true);
+        e = parts(file, symbols, true, descriptors);
         resent++;
       }
       budget.charge(e.weight, e.bytes.length);
@@ -228,24 +244,32 @@ public final class StreamSegments {
     }
 
     /** A segment of shape {@code shape}: its data constants and items. */
-    private Encoded shaped(SnapshotFile file, int shape) {
-      Out out = header(file);
+    private Encoded shaped(SnapshotFile file, int shape, List<ClassDescriptor> descriptors) {
+      Out out = header(file, descriptors);
       out.u4(shape + 1);
       for (Constant c : file.constants()) {
         if (!symbolic(c)) {
           ConstantCodec.write(out, c);
         }
       }
-      return new Encoded(finish(out, file), shapeWeights.get(shape), null);
+      return new Encoded(finish(out, file, descriptors), shapeWeights.get(shape), null);
     }
 
-    private static Out header(SnapshotFile file) {
-      return new Out(true).u4(file.tableSize() - file.firstId()).u4(file.depth());
+    private static Out header(SnapshotFile file, List<ClassDescriptor> descriptors) {
+      return new Out(true)
+          .u4(file.tableSize() - file.firstId())
+          .u4(file.depth() << 1 | (descriptors.isEmpty() ? 0 : 1));
     }
 
-    /** Appends the items and the checksum. */
-    private static byte[] finish(Out out, SnapshotFile file) {
+    /** Appends the items, the class descriptors and the checksum. */
+    private static byte[] finish(Out out, SnapshotFile file, List<ClassDescriptor> descriptors) {
       ConstantCodec.writeTape(out, file.items());
+      if (!descriptors.isEmpty()) {
+        out.u4(descriptors.size());
+        for (ClassDescriptor d : descriptors) {
+          out.bytes(d.form()).bytes(d.annotation());
+        }
+      }
       return SnapshotFile.withTrailer(out.toByteArray());
     }
 
@@ -283,9 +307,10 @@ public final class StreamSegments {
      * sent, else a part sent before (by an earlier segment, or earlier in this one) is referred to.
      * Changes no dictionary: {@link #commit} does, for the form chosen.
      */
-    private Encoded parts(SnapshotFile file, Bytes[] symbols, boolean inline) {
+    private Encoded parts(
+        SnapshotFile file, Bytes[] symbols, boolean inline, List<ClassDescriptor> descriptors) {
       Parts p = new Parts(file.classes().size(), symbols.length, file.classFiles().size());
-      Out out = header(file).u4(0);
+      Out out = header(file, descriptors).u4(0);
       out.u4(file.classes().size());
       for (int i = 0; i < p.classIdx.length; i++) {
         p.weight += classEntry(out, file.classes().get(i), p, i, inline);
@@ -300,7 +325,7 @@ public final class StreamSegments {
         out.u1(placement[0]).u4(placement[1]);
         p.weight += classFile(out, new Bytes(file.classFiles().get(i)), p, i, inline);
       }
-      return new Encoded(finish(out, file), p.weight, p);
+      return new Encoded(finish(out, file, descriptors), p.weight, p);
     }
 
     /** Writes one class entry or a reference to it; returns the weight of a reference, else 0. */
@@ -494,6 +519,12 @@ public final class StreamSegments {
     /** The snapshot format version the code of this stream's segments follows. */
     private final int version;
 
+    /** Whether segments may carry class descriptors: stream format 5 and later. */
+    private final boolean describes;
+
+    /** The class descriptors of the segment decoded last. */
+    private List<ClassDescriptor> descriptors = List.of();
+
     private final List<ClassEntry> classes = new ArrayList<>();
 
     /** Per class entry, its encoded bytes: the weight of a reference to it. */
@@ -528,7 +559,25 @@ public final class StreamSegments {
      *     tells
      */
     public Decoder(int version) {
+      this(version, true);
+    }
+
+    /**
+     * @param version as for {@link #Decoder(int)}
+     * @param describes whether the stream's segments may carry class descriptors (stream format 5
+     *     and later); earlier ones hold the depth as it is
+     */
+    public Decoder(int version, boolean describes) {
       this.version = version;
+      this.describes = describes;
+    }
+
+    /**
+     * @return the class descriptors the segment {@link #decode} read last carries, in the order the
+     *     writer wrote them; empty if it carries none
+     */
+    public List<ClassDescriptor> descriptors() {
+      return descriptors;
     }
 
     /**
@@ -545,11 +594,16 @@ public final class StreamSegments {
      */
     public SnapshotFile decode(byte[] bytes, int firstId) throws CorruptSnapshotException {
       segmentsRead++;
+      descriptors = List.of();
       In in = checked(bytes);
       int count = in.count(1);
       int depth = in.u4();
       if (depth < 0) {
         throw in.corrupt("negative depth " + depth);
+      }
+      boolean described = describes && (depth & 1) != 0;
+      if (describes) {
+        depth >>>= 1;
       }
       if ((long) firstId + count > Integer.MAX_VALUE - 8) {
         throw in.corrupt("claims " + count + " objects after " + firstId + ": too many");
@@ -558,11 +612,11 @@ public final class StreamSegments {
       int s = in.index(0, shapes.size() + 1, "shape reference");
       SnapshotFile file;
       if (s == 0) {
-        file = parts(in, bytes.length, firstId, tableSize, depth);
+        file = parts(in, bytes.length, firstId, tableSize, depth, described);
       } else {
         Shape shape = shapes.get(s - 1);
         charge(in, shape.weight, bytes.length, "shape " + (s - 1));
-        file = shaped(in, shape, firstId, tableSize, depth);
+        file = shaped(in, shape, firstId, tableSize, depth, described);
       }
       if (in.remaining() != 0) {
         throw in.corrupt(in.remaining() + " unexpected bytes at the end of the segment");
@@ -619,7 +673,8 @@ public final class StreamSegments {
     }
 
     /** A segment of a known shape: only its data constants and items follow. */
-    private SnapshotFile shaped(In in, Shape shape, int firstId, int tableSize, int depth)
+    private SnapshotFile shaped(
+        In in, Shape shape, int firstId, int tableSize, int depth, boolean described)
         throws CorruptSnapshotException {
       in.section("constants");
       int nClasses = shape.classes.size();
@@ -637,6 +692,7 @@ public final class StreamSegments {
       }
       in.section("items");
       Tape items = ConstantCodec.readTape(in, tableSize);
+      readDescriptors(in, described);
       return new SnapshotFile(
           version,
           "",
@@ -651,7 +707,8 @@ public final class StreamSegments {
     }
 
     /** A segment that sends its parts: class table, constants, code. */
-    private SnapshotFile parts(In in, int length, int firstId, int tableSize, int depth)
+    private SnapshotFile parts(
+        In in, int length, int firstId, int tableSize, int depth, boolean described)
         throws CorruptSnapshotException {
       in.section("classes");
       int nClasses = in.count(1);
@@ -692,6 +749,7 @@ public final class StreamSegments {
       charge(in, weights.reused, length, "entries sent before");
       in.section("items");
       Tape items = ConstantCodec.readTape(in, tableSize);
+      readDescriptors(in, described);
       classes.addAll(newClasses);
       classWeights.addAll(newWeights);
       code.addAll(newCode);
@@ -721,6 +779,23 @@ public final class StreamSegments {
       }
       collisions += key.collisions;
       return file;
+    }
+
+    /** Reads the class descriptors that follow the items, if the segment has them. */
+    private void readDescriptors(In in, boolean described) throws CorruptSnapshotException {
+      if (!described) {
+        return;
+      }
+      in.section("class descriptors");
+      int n = in.count(2);
+      if (n == 0) {
+        throw in.corrupt("the segment says class descriptors follow, but there are none");
+      }
+      List<ClassDescriptor> d = new ArrayList<>(n);
+      for (int i = 0; i < n; i++) {
+        d.add(new ClassDescriptor(in.bytes(), in.bytes()));
+      }
+      descriptors = List.copyOf(d);
     }
 
     /**

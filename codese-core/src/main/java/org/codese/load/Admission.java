@@ -151,6 +151,23 @@ final class Admission {
     }
   }
 
+  /**
+   * Asks the filter about the class of an object a stream's {@code resolveObject} returned in place
+   * of one the segment created, as {@code ObjectInputStream.checkResolve} asks about it (with the
+   * array's length for an array).
+   *
+   * @throws InvalidClassException if the filter rejects it
+   */
+  static void checkReplacement(
+      ObjectInputFilter filter, Object rep, long depth, long references, long streamBytes)
+      throws InvalidClassException {
+    if (filter != null) {
+      Class<?> c = rep.getClass();
+      long length = c.isArray() ? Array.getLength(rep) : -1;
+      ask(filter, new Info(c, length, depth, references, streamBytes), c.getName());
+    }
+  }
+
   /** What the filter is asked about. */
   private record Info(
       Class<?> serialClass, long arrayLength, long depth, long references, long streamBytes)

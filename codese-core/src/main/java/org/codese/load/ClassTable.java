@@ -51,12 +51,34 @@ final class ClassTable {
    */
   ClassTable(List<ClassEntry> entries, ClassLoader loader, AllowList allowed)
       throws ClassMismatchException {
+    this(entries, loader, allowed, null);
+  }
+
+  /**
+   * Loads every class the snapshot names, without initialising any, taking those of {@code
+   * resolved} from there.
+   *
+   * @param entries the snapshot's class table
+   * @param loader the loader to resolve the other names with
+   * @param allowed the classes admitted beyond {@code ObjectInputStream}'s surface
+   * @param resolved classes by name, as an object stream's {@code resolveClass} gave them, or
+   *     {@code null}
+   * @throws ClassMismatchException if a class is not found
+   */
+  ClassTable(
+      List<ClassEntry> entries,
+      ClassLoader loader,
+      AllowList allowed,
+      java.util.Map<String, Class<?>> resolved)
+      throws ClassMismatchException {
     this.entries = entries;
     this.allowed = allowed;
     this.classes = new Class<?>[entries.size()];
     this.slots = new Slot[entries.size()];
     for (int i = 0; i < classes.length; i++) {
-      classes[i] = resolve(entries.get(i).name(), loader);
+      String name = entries.get(i).name();
+      Class<?> c = resolved == null ? null : resolved.get(name);
+      classes[i] = c != null ? c : resolve(name, loader);
     }
   }
 

@@ -104,38 +104,69 @@ final class Hooks {
    */
   static void runSteps(Object[] table, Object[] constants, int program) throws Throwable {
     int[] p = (int[]) constants[program];
-    for (int i = 0; i < p.length; ) {
-      switch (p[i]) {
-        case org.codese.program.Grammar.STEP_HOOK -> {
-          run(table, constants[p[i + 1]]);
-          i += 2;
-        }
-        case org.codese.program.Grammar.STEP_FIELD -> {
-          java.lang.reflect.Field f = (java.lang.reflect.Field) constants[p[i + 1]];
-          Object target = table[p[i + 2]];
-          f.set(
-              target,
-              fits(
-                  table[p[i + 3]],
-                  f.getType(),
-                  f.getDeclaringClass().getName() + "." + f.getName(),
-                  target));
-          i += 4;
-        }
-        case org.codese.program.Grammar.STEP_ELEMENT -> {
-          Object[] array = (Object[]) table[p[i + 1]];
-          array[p[i + 2]] =
-              fits(
-                  table[p[i + 3]],
-                  array.getClass().getComponentType(),
-                  "element " + p[i + 2],
-                  array);
-          i += 4;
-        }
-        default ->
-            throw new java.io.StreamCorruptedException("unknown finish step " + p[i] + " at " + i);
-      }
+    RestoreRun run = RestoreRun.current();
+    ObjectResolution resolution = run.resolution();
+    if (resolution != null && resolution.pending()) {
+      resolution.run(table, constants, p, run); // the stream's resolveObject between the steps
+      return;
     }
+    for (int i = 0; i < p.length; ) {
+      i = step(table, constants, p, i);
+    }
+  }
+
+  /**
+   * Runs the step of finish program {@code p} at {@code i}.
+   *
+   * @return where the next step starts
+   */
+  static int step(Object[] table, Object[] constants, int[] p, int i) throws Throwable {
+    switch (p[i]) {
+      case org.codese.program.Grammar.STEP_HOOK -> {
+        run(table, constants[p[i + 1]]);
+        return i + 2;
+      }
+      case org.codese.program.Grammar.STEP_FIELD -> {
+        java.lang.reflect.Field f = (java.lang.reflect.Field) constants[p[i + 1]];
+        Object target = table[p[i + 2]];
+        f.set(
+            target,
+            fits(
+                table[p[i + 3]],
+                f.getType(),
+                f.getDeclaringClass().getName() + "." + f.getName(),
+                target));
+        return i + 4;
+      }
+      case org.codese.program.Grammar.STEP_ELEMENT -> {
+        Object[] array = (Object[]) table[p[i + 1]];
+        array[p[i + 2]] =
+            fits(
+                table[p[i + 3]], array.getClass().getComponentType(), "element " + p[i + 2], array);
+        return i + 4;
+      }
+      default ->
+          throw new java.io.StreamCorruptedException("unknown finish step " + p[i] + " at " + i);
+    }
+  }
+
+  /**
+   * The table id of the object the step of finish program {@code p} at {@code i} acts on (the
+   * object whose hook it runs, or whose field or element it sets), which the planner orders the
+   * steps by; {@link Integer#MIN_VALUE} where the step names none.
+   */
+  static int target(int[] p, int i, Object[] constants) {
+    if (p[i] == org.codese.program.Grammar.STEP_HOOK && i + 1 < p.length) {
+      int k = p[i + 1];
+      return k >= 0 && k < constants.length && constants[k] instanceof HookCall h
+          ? h.id()
+          : Integer.MIN_VALUE;
+    } else if (p[i] == org.codese.program.Grammar.STEP_FIELD && i + 2 < p.length) {
+      return p[i + 2];
+    } else if (p[i] == org.codese.program.Grammar.STEP_ELEMENT && i + 1 < p.length) {
+      return p[i + 1];
+    }
+    return Integer.MIN_VALUE;
   }
 
   /**
@@ -143,7 +174,7 @@ final class Hooks {
    * readResolve} result can fail this (the load-time check types everything else), and then, as
    * with {@code ObjectInputStream}, with a {@code ClassCastException}.
    */
-  private static Object fits(Object value, Class<?> type, String where, Object target) {
+  static Object fits(Object value, Class<?> type, String where, Object target) {
     if (value != null && !type.isInstance(value)) {
       throw new ClassCastException(
           "cannot assign instance of "

@@ -9,6 +9,7 @@ import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 import org.codese.ClassMismatchException;
@@ -76,7 +77,7 @@ public final class LoadedSnapshot {
       CodeseLimits limits,
       AllowList allowed)
       throws IOException {
-    return load(file, loader, filter, limits, allowed, true, null, Admission.SNAPSHOT_BYTES);
+    return load(file, loader, filter, limits, allowed, true, null, Admission.SNAPSHOT_BYTES, null);
   }
 
   /**
@@ -94,6 +95,8 @@ public final class LoadedSnapshot {
    * @param streamBytes the bytes read from the stream so far, the segment's included: what the
    *     filter is told as {@code streamBytes}, as {@code ObjectInputStream} tells it its running
    *     total
+   * @param resolved the classes the stream's {@code resolveClass} gave, by name, which the class
+   *     table takes instead of resolving the names itself; {@code null} if it does not override it
    * @return the loaded segment
    * @throws IOException for every reason {@link #load(SnapshotFile, ClassLoader, Supplier,
    *     CodeseLimits, AllowList)} gives
@@ -105,9 +108,10 @@ public final class LoadedSnapshot {
       CodeseLimits limits,
       AllowList allowed,
       SegmentMemo memo,
-      long streamBytes)
+      long streamBytes,
+      Map<String, Class<?>> resolved)
       throws IOException {
-    return load(file, loader, filter, limits, allowed, true, memo, streamBytes);
+    return load(file, loader, filter, limits, allowed, true, memo, streamBytes, resolved);
   }
 
   /**
@@ -121,7 +125,7 @@ public final class LoadedSnapshot {
    */
   public static void check(SnapshotFile file, ClassLoader loader, CodeseLimits limits)
       throws IOException {
-    load(file, loader, null, limits, AllowList.NONE, false, null, Admission.SNAPSHOT_BYTES);
+    load(file, loader, null, limits, AllowList.NONE, false, null, Admission.SNAPSHOT_BYTES, null);
   }
 
   /**
@@ -137,7 +141,7 @@ public final class LoadedSnapshot {
   public static void check(
       SnapshotFile file, ClassLoader loader, CodeseLimits limits, AllowList allowed)
       throws IOException {
-    load(file, loader, null, limits, allowed, false, null, Admission.SNAPSHOT_BYTES);
+    load(file, loader, null, limits, allowed, false, null, Admission.SNAPSHOT_BYTES, null);
   }
 
   private static LoadedSnapshot load(
@@ -148,7 +152,8 @@ public final class LoadedSnapshot {
       AllowList allowed,
       boolean define,
       SegmentMemo memo,
-      long streamBytes)
+      long streamBytes,
+      Map<String, Class<?>> resolved)
       throws IOException {
     ClassLoader l = loader != null ? loader : Thread.currentThread().getContextClassLoader();
     if (l == null) {
@@ -168,7 +173,7 @@ public final class LoadedSnapshot {
       Admission.checkLimits(file, limits, 0, 0);
       // a segment of a shape seen before has the same class table: resolved and checked then
       reused = memo == null ? null : memo.table(file.classes());
-      table = reused != null ? reused : new ClassTable(file.classes(), l, allowed);
+      table = reused != null ? reused : new ClassTable(file.classes(), l, allowed, resolved);
       Surface.check(file, table, memo);
       f = filter == null ? null : filter.get();
       Admission.checkFilter(file, table, f, streamBytes);
@@ -266,7 +271,10 @@ public final class LoadedSnapshot {
               + " nest of the class to set its fields ("
               + e.getMessage()
               + "); load the class with"
-              + " the same class loader as Codese, or open its package to Codese");
+              + " the same class loader as Codese, or open its package to Codese (an object"
+              + " stream's resolveClass may return another loader's copy only of classes the"
+              + " writer did not have in Codese's own loader, whose fields Codese sets by"
+              + " reflection)");
     } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
       throw new CorruptSnapshotException(
           "code", 0, "generated class " + index + where + " cannot be defined: " + e);
@@ -390,6 +398,10 @@ public final class LoadedSnapshot {
             c.accept(table, constants);
           }
         }
+      }
+      ObjectResolution resolution = run.resolution();
+      if (resolution != null && resolution.pending()) {
+        resolution.run(table, constants, null, run); // a segment without a finish program
       }
       run.finish();
       return table;

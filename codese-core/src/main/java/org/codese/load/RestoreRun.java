@@ -36,6 +36,9 @@ final class RestoreRun {
   /** Whether this run began and has not ended. */
   private boolean active;
 
+  /** The stream's {@code resolveObject} over this segment, or {@code null}. */
+  private ObjectResolution resolution;
+
   /** The run that was current on this thread when this one began, while this one is active. */
   private RestoreRun outer;
 
@@ -113,7 +116,22 @@ final class RestoreRun {
     return unshared;
   }
 
-  /** Records that the {@code readResolve} of object {@code id} returned another object. */
+  /** Makes this segment's restore call {@code resolveObject} as {@code r} says. */
+  void resolveObjects(ObjectResolution r) {
+    resolution = r;
+  }
+
+  /**
+   * @return the stream's {@code resolveObject} over this segment, or {@code null}
+   */
+  ObjectResolution resolution() {
+    return resolution;
+  }
+
+  /**
+   * Records that the {@code readResolve} (or the stream's {@code resolveObject}) of object {@code
+   * id} returned another object.
+   */
   void replaced(int id) {
     if (unshared == null) {
       return; // only readUnshared asks

@@ -11,6 +11,9 @@ import java.io.OptionalDataException;
 import java.io.StreamCorruptedException;
 import java.util.Arrays;
 import java.util.BitSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 import org.codese.ClassMismatchException;
 import org.codese.CodeseLimits;
@@ -18,7 +21,11 @@ import org.codese.CorruptSnapshotException;
 import org.codese.format.Signing;
 import org.codese.format.SnapshotFile;
 import org.codese.format.StreamSegments;
+import org.codese.jvm.DescriptorForm;
 import org.codese.jvm.Jvm;
+import org.codese.jvm.Types;
+import org.codese.program.ClassDescriptor;
+import org.codese.program.ClassEntry;
 import org.codese.program.Grammar;
 
 /**
@@ -43,12 +50,58 @@ public final class StreamReader {
    * The stream format version written: 2 adds data and reset frames to version 1; 3 writes segments
    * in the compact form of {@link StreamSegments}, which refer to the class entries and class files
    * of earlier segments; 4 changes only the code of compact segments, which follows snapshot format
-   * version 2 ({@code Grammar.ALLOCATE_VERSION}) where version 3's follows version 1.
+   * version 2 ({@code Grammar.ALLOCATE_VERSION}) where version 3's follows version 1; 5 adds to
+   * segments the class descriptors the writer wrote ({@link ClassDescriptor}, for the reader's
+   * {@code resolveClass}) and numbers a segment's objects in the order the JDK's reader completes
+   * them (for its {@code resolveObject}).
    */
-  public static final int STREAM_VERSION = 4;
+  public static final int STREAM_VERSION = 5;
 
   /** The first stream version whose compact segments hold code of snapshot format version 2. */
   private static final int ALLOCATING_STREAM_VERSION = 4;
+
+  /**
+   * The first stream version whose segments carry class descriptors and number their objects in
+   * completion order.
+   */
+  public static final int DESCRIBING_STREAM_VERSION = 5;
+
+  /**
+   * The subclass hooks of the stream that reads: its {@code resolveClass} (with {@code
+   * readClassDescriptor}) and {@code resolveObject}, which a reader calls for Codese data as {@code
+   * ObjectInputStream} calls them for JDK data.
+   */
+  public interface Hooks {
+    /**
+     * @return whether the stream overrides {@code resolveClass} or {@code readClassDescriptor}:
+     *     then every class of a segment is resolved through {@link #resolveClass} before anything
+     *     of the segment is loaded
+     */
+    boolean resolvesClasses();
+
+    /**
+     * Resolves one class as {@code ObjectInputStream.readNonProxyDesc} does: reads the descriptor
+     * (with {@code readClassDescriptor} if the writer wrote it, else from the JDK form given),
+     * calls {@code resolveClass} with it, where the annotation can be read, and puts the class
+     * under the descriptor's name.
+     *
+     * @param descriptor the descriptor's form and annotation
+     * @param written whether the writer wrote it; if not, {@code form} is the JDK form made from a
+     *     class entry no descriptor described, and there is no annotation
+     * @param into the classes resolved so far, by name
+     * @throws ClassNotFoundException as {@code resolveClass} throws it, or if it returns {@code
+     *     null}
+     * @throws IOException as the hooks throw it, or if the class has another name
+     */
+    void resolveClass(ClassDescriptor descriptor, boolean written, Map<String, Class<?>> into)
+        throws IOException, ClassNotFoundException;
+
+    /**
+     * @return what to call for each object of the next segment, or {@code null} if {@code
+     *     resolveObject} is not enabled or not overridden
+     */
+    ObjectResolver resolver();
+  }
 
   /** The oldest stream format version read: segments and the end mark only. */
   public static final int OLDEST_VERSION = 1;
@@ -68,6 +121,15 @@ public final class StreamReader {
   private final byte[] signingKey;
   private final AllowList allowed;
   private final int version;
+
+  /** The stream's hooks, or {@code null} if it overrides none. */
+  private final Hooks hooks;
+
+  /** The classes the stream's {@code resolveClass} gave, by name, since the last reset. */
+  private final Map<String, Class<?>> resolvedClasses = new HashMap<>();
+
+  /** The class descriptors of {@link #pending}. */
+  private List<ClassDescriptor> pendingDescriptors = List.of();
 
   /** What earlier segments of a version 3 or later stream sent, since the last reset. */
   private final StreamSegments.Decoder segments;
@@ -133,6 +195,33 @@ public final class StreamReader {
       byte[] signingKey,
       AllowList allowed)
       throws IOException {
+    this(in, loader, filter, limits, signingKey, allowed, null);
+  }
+
+  /**
+   * Reads and checks the stream header, for a stream with subclass hooks.
+   *
+   * @param in the underlying stream
+   * @param loader the class loader for the classes segments name, or {@code null}
+   * @param filter gives the stream's current serialization filter when a segment is loaded
+   * @param limits bounds on what each segment may create
+   * @param signingKey the key every segment must be signed with, or {@code null}
+   * @param allowed the classes segments may restore beyond {@code ObjectInputStream}'s surface
+   * @param hooks the stream's hooks, or {@code null} if it overrides none
+   * @throws EOFException if the stream ends before its header
+   * @throws CorruptSnapshotException if the header is not a Codese stream header
+   * @throws IOException if reading fails
+   */
+  public StreamReader(
+      InputStream in,
+      ClassLoader loader,
+      Supplier<ObjectInputFilter> filter,
+      CodeseLimits limits,
+      byte[] signingKey,
+      AllowList allowed,
+      Hooks hooks)
+      throws IOException {
+    this.hooks = hooks;
     this.signingKey = signingKey;
     this.allowed = allowed;
     this.in = in;
@@ -169,8 +258,26 @@ public final class StreamReader {
               + STREAM_VERSION);
     }
     this.version = v;
-    this.segments = new StreamSegments.Decoder(codeVersion(v));
+    this.segments = new StreamSegments.Decoder(codeVersion(v), v >= DESCRIBING_STREAM_VERSION);
     offset = 6;
+  }
+
+  /**
+   * Resolves a class as the stream resolves the classes of Codese data when its {@code
+   * resolveClass} is not overridden: primitive types by name, others with the stream's class loader
+   * (or the thread's context class loader), not initialised.
+   *
+   * @param name a binary class name
+   * @return the class
+   * @throws ClassNotFoundException if the loader does not find it
+   */
+  public Class<?> resolveByDefault(String name) throws ClassNotFoundException {
+    Class<?> p = Types.primitiveNamed(name);
+    if (p != null) {
+      return p;
+    }
+    ClassLoader l = loader != null ? loader : Thread.currentThread().getContextClassLoader();
+    return Class.forName(name, false, l != null ? l : StreamReader.class.getClassLoader());
   }
 
   /**
@@ -264,21 +371,70 @@ public final class StreamReader {
     SnapshotFile file = pending;
     pending = null;
     try {
+      Map<String, Class<?>> resolved = null;
+      if (hooks != null && hooks.resolvesClasses()) {
+        resolveClasses(file);
+        resolved = resolvedClasses;
+      }
       LoadedSnapshot loaded;
       try {
         loaded =
-            LoadedSnapshot.loadSegment(file, loader, filter, limits, allowed, memo, pendingEnd);
+            LoadedSnapshot.loadSegment(
+                file, loader, filter, limits, allowed, memo, pendingEnd, resolved);
       } catch (ClassMismatchException e) {
         if (e.getCause() instanceof ClassNotFoundException c) {
           throw c; // what ObjectInputStream.resolveClass throws, from readObject
         }
         throw e;
       }
+      ObjectResolver resolver = hooks == null ? null : hooks.resolver();
+      if (resolver != null) {
+        pendingRun.resolveObjects(
+            new ObjectResolution(
+                resolver,
+                filter == null ? null : filter.get(),
+                file.firstId(),
+                file.tableSize(),
+                file.depth(),
+                pendingEnd));
+      }
       loaded.restoreAsStream(table, pendingRun);
     } catch (IOException | ClassNotFoundException | RuntimeException | Error e) {
       failed = e;
       throw e;
     }
+  }
+
+  /**
+   * Resolves every class of a segment through the stream's hooks, before anything of the segment is
+   * loaded: first the class descriptors the writer wrote, in its order (the order and number of
+   * {@code ObjectInputStream}'s calls for the same graph), then every class of the class table no
+   * descriptor described since the last reset, with a descriptor made from its entry (streams
+   * written before format 5, and crafted ones, name classes without describing them: an allow-list
+   * in {@code resolveClass} sees them all the same).
+   */
+  private void resolveClasses(SnapshotFile file) throws IOException, ClassNotFoundException {
+    for (ClassDescriptor d : pendingDescriptors) {
+      hooks.resolveClass(d, true, resolvedClasses);
+    }
+    for (ClassEntry e : file.classes()) {
+      if (!resolvedClasses.containsKey(e.name()) && Types.primitiveNamed(e.name()) == null) {
+        hooks.resolveClass(new ClassDescriptor(form(e), NOTHING), false, resolvedClasses);
+      }
+    }
+  }
+
+  private static final byte[] NOTHING = new byte[0];
+
+  /** The JDK form of a descriptor of class entry {@code e}: its name, suid and fields. */
+  private static byte[] form(ClassEntry e) throws IOException {
+    String[] names = new String[e.fields().size()];
+    String[] types = new String[names.length];
+    for (int i = 0; i < names.length; i++) {
+      names[i] = e.fields().get(i).name();
+      types[i] = e.fields().get(i).descriptor();
+    }
+    return DescriptorForm.of(e.name(), e.hasSuid() ? e.suid() : 0L, names, types);
   }
 
   /**
@@ -472,6 +628,7 @@ public final class StreamReader {
       unshared.clear();
       segments.reset();
       memo.clear();
+      resolvedClasses.clear();
     } else {
       dataLeft = -w;
     }
@@ -529,6 +686,7 @@ public final class StreamReader {
     }
     size = end;
     pending = file;
+    pendingDescriptors = version >= 3 ? segments.descriptors() : List.of();
     pendingEnd = offset;
     pendingRun = new RestoreRun(unshared);
     current =

@@ -103,6 +103,75 @@ class CompatibilityTest {
     }
   }
 
+  /** A reader that logs the classes its {@code resolveClass} is asked about. */
+  static final class Asking extends CodeseInputStream {
+    final List<String> asked = new ArrayList<>();
+
+    Asking(InputStream in) throws IOException {
+      super(in);
+    }
+
+    @Override
+    protected Class<?> resolveClass(java.io.ObjectStreamClass desc)
+        throws IOException, ClassNotFoundException {
+      asked.add(desc.getName());
+      return super.resolveClass(desc);
+    }
+  }
+
+  /** The same reader of the JDK's streams. */
+  static final class JdkAsking extends ObjectInputStream {
+    final List<String> asked = new ArrayList<>();
+
+    JdkAsking(InputStream in) throws IOException {
+      super(in);
+    }
+
+    @Override
+    protected Class<?> resolveClass(java.io.ObjectStreamClass desc)
+        throws IOException, ClassNotFoundException {
+      asked.add(desc.getName());
+      return super.resolveClass(desc);
+    }
+  }
+
+  /**
+   * Committed streams read through a subclass that overrides {@code resolveClass} (issue 10, part
+   * 3): they restore the same graphs; a stream of format 5 asks it about the classes the JDK's
+   * reader asks about for the same graphs, in the same order; earlier formats, which record no
+   * class descriptors, still ask it about every class they name, each once.
+   */
+  @Test
+  void committedObjectStreamsReadThroughResolveClass() throws Exception {
+    ByteArrayOutputStream jdk = new ByteArrayOutputStream();
+    try (ObjectOutputStream out = new ObjectOutputStream(jdk)) {
+      for (Serializable g : graphs().values()) {
+        out.writeObject(g);
+      }
+    }
+    List<String> jdkAsked;
+    try (JdkAsking in = new JdkAsking(new ByteArrayInputStream(jdk.toByteArray()))) {
+      for (int i = 0; i < graphs().size(); i++) {
+        in.readObject();
+      }
+      jdkAsked = in.asked;
+    }
+    for (int v = FIRST_COMMITTED_STREAM; v <= StreamReader.STREAM_VERSION; v++) {
+      try (Asking in = new Asking(new ByteArrayInputStream(read(streamName(v))))) {
+        for (Serializable expected : graphs().values()) {
+          assertArrayEquals(jdkForm(expected), jdkForm(in.readObject()), "stream version " + v);
+        }
+        if (v >= StreamReader.DESCRIBING_STREAM_VERSION) {
+          assertEquals(jdkAsked, in.asked, "stream version " + v);
+        } else {
+          assertEquals(new java.util.HashSet<>(in.asked).size(), in.asked.size(), "each once");
+          assertTrue(in.asked.contains("java.util.HashMap"), in.asked.toString());
+          assertTrue(in.asked.contains(RedBlackTree.class.getName()), in.asked.toString());
+        }
+      }
+    }
+  }
+
   /** Writes the files if {@code codese.compat.record} asks for it. */
   private static void record() throws IOException {
     if (!Boolean.getBoolean("codese.compat.record")) {
