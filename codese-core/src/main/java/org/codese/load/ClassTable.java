@@ -17,6 +17,7 @@ import org.codese.jvm.SerialField;
 import org.codese.jvm.Slot;
 import org.codese.jvm.Types;
 import org.codese.program.ClassEntry;
+import org.codese.program.TypeNames;
 
 /**
  * Resolves a snapshot's class table against the live classes, loading each without initialising it,
@@ -215,7 +216,7 @@ final class ClassTable {
           "the snapshot relies on field "
               + f.name()
               + " ("
-              + f.descriptor()
+              + TypeNames.javaName(f.descriptor())
               + "), which is not a serializable field of the"
               + " class"
               + (admitted(index) ? "" : " (ObjectInputStream never writes other fields)")
@@ -358,9 +359,9 @@ final class ClassTable {
           "field "
               + f.name()
               + " had type "
-              + f.descriptor()
+              + TypeNames.javaName(f.descriptor())
               + " at capture but has type "
-              + now
+              + field.getType().getTypeName()
               + (Modifier.isStatic(field.getModifiers()) ? " and is static" : "")
               + " now; capture the graph again");
     }

@@ -286,9 +286,9 @@ public final class LoadedSnapshot {
                 + " object "
                 + priorIds[i]
                 + " of an earlier segment, a "
-                + o.getClass().getName()
+                + o.getClass().getTypeName()
                 + ", where a "
-                + priorTypes[i].getName()
+                + priorTypes[i].getTypeName()
                 + " belongs");
       }
     }
