@@ -129,9 +129,35 @@ public final class SerialClass {
       for (ObjectStreamField f : desc.getFields()) {
         fields.add(new SerialField(f.getName(), f.getType(), realField(c, f), f.isUnshared()));
       }
-      slots.add(slot(c, fields, Jvm.writeObject(c), Jvm.readObject(c)));
+      slots.add(slot(c, fields, Jvm.writeObject(c), Jvm.readObject(c), openedByItsModule(c)));
     }
     return List.copyOf(slots);
+  }
+
+  /**
+   * Whether {@code c}'s module opens its package to every module by its own declaration: an unnamed
+   * module, an open or automatic one, or an unqualified {@code opens}. Not what this JVM's {@code
+   * --add-opens} options or {@code Module.addOpens} calls opened: a {@code Serializable} class's
+   * fields are planned the same way whatever the flags of the capturing JVM, so that the snapshot
+   * restores in a JVM started without them (through the class's default-field reads, which need no
+   * access).
+   */
+  private static boolean openedByItsModule(Class<?> c) {
+    Module m = c.getModule();
+    if (!m.isNamed()) {
+      return true;
+    }
+    java.lang.module.ModuleDescriptor d = m.getDescriptor();
+    if (d == null || d.isOpen() || d.isAutomatic()) {
+      return d != null;
+    }
+    String pkg = c.getPackageName();
+    for (java.lang.module.ModuleDescriptor.Opens o : d.opens()) {
+      if (!o.isQualified() && o.source().equals(pkg)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static List<Slot> bareSlots(Class<?> type) {
@@ -150,16 +176,24 @@ public final class SerialClass {
       }
       fields.sort(
           Comparator.comparing((SerialField f) -> !f.primitive()).thenComparing(SerialField::name));
-      slots.add(slot(c, fields, null, null));
+      slots.add(slot(c, fields, null, null, true));
     }
     return List.copyOf(slots);
   }
 
+  /**
+   * A slot; {@code open} false makes a slot with fields inaccessible whatever reflection could
+   * reach (see {@link #openedByItsModule}).
+   */
   private static Slot slot(
-      Class<?> c, List<SerialField> fields, MethodHandle writeObject, MethodHandle readObject) {
+      Class<?> c,
+      List<SerialField> fields,
+      MethodHandle writeObject,
+      MethodHandle readObject,
+      boolean open) {
     boolean accessible = true;
     for (SerialField f : fields) {
-      if (f.field() != null && !f.field().trySetAccessible()) {
+      if (f.field() != null && (!open || !f.field().trySetAccessible())) {
         accessible = false;
       }
     }

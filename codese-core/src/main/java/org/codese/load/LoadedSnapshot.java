@@ -204,7 +204,7 @@ public final class LoadedSnapshot {
     // last: reading a declared serialVersionUID initialises the class, so only a snapshot that
     // passed every other check initialises the classes it merely names
     if (reused == null) {
-      table.checkSuids();
+      table.checkSuids(file.jdk().equals(System.getProperty("java.version")));
       if (memo != null) {
         memo.table(file.classes(), table);
       }
