@@ -218,7 +218,8 @@ public final class SerialClass {
 
   private static String problemOf(Class<?> type, List<Slot> slots) {
     if (Thread.class.isAssignableFrom(type)) {
-      return "a Thread cannot be captured; mark the field transient or leave it out of the graph";
+      return "a Thread cannot be captured; mark the field that holds it transient (or make it"
+          + " static), or keep it out of the graph";
     }
     if (type.isHidden() || type.isSynthetic() && type.getName().contains("$$Lambda")) {
       return "a lambda that is not Serializable cannot be captured; declare its target interface"
@@ -232,14 +233,26 @@ public final class SerialClass {
     }
     for (Slot s : slots) {
       if (!s.accessible() && !Serializable.class.isAssignableFrom(s.type())) {
-        return "the fields of "
-            + s.type().getName()
-            + " are not accessible; the JVM option"
-            + " --add-opens "
+        String opens = s.type().getModule().getName() + "/" + s.type().getPackageName();
+        return (s.type() == type
+                ? "the class is not Serializable and its fields are"
+                : "the class is not Serializable and the fields of its superclass "
+                    + s.type().getName()
+                    + " are")
+            + " closed to reflection (module "
             + s.type().getModule().getName()
-            + "/"
+            + " does not open package "
             + s.type().getPackageName()
-            + "=ALL-UNNAMED would open them";
+            + "): its state is internal to "
+            + (s.type().getClassLoader() == null
+                    || s.type().getClassLoader() == ClassLoader.getPlatformClassLoader()
+                ? "the JDK"
+                : "that module")
+            + ". Mark the field that holds it transient (or make it static), or keep the object"
+            + " out of the graph. Only if its fields must be copied: the JVM option --add-opens "
+            + opens
+            + "=ALL-UNNAMED opens them, and a snapshot captured with it restores only in a JVM"
+            + " started with it too";
       }
     }
     return null;
