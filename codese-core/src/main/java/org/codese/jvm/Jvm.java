@@ -268,7 +268,8 @@ public final class Jvm {
    * long}. The value describes the class, not what this JVM may see of it: where the field is open
    * to Codese it is read by reflection, which initialises the class (as {@code ObjectStreamClass}
    * does); where it is not (a package the class's module does not open, as the JDK's own, unless
-   * the JVM was started with {@code --add-opens}), from the field's {@code ConstantValue} in the
+   * the JVM was started with {@code --add-opens}), before JDK 24 through {@code sun.misc.Unsafe}
+   * once the class is initialised, from JDK 24 on from the field's {@code ConstantValue} in the
    * class file, which needs no access and initialises nothing; and where the value is not a
    * constant there, for a {@code Serializable} class, through {@code ObjectStreamClass}. Cached per
    * class.
@@ -327,6 +328,16 @@ public final class Jvm {
       }
     } catch (IllegalAccessException e) {
       // not accessible after all: as if closed
+    }
+    if (!classFileFirst && !hasDefaultFieldHandles()) {
+      // before JDK 24 sun.misc.Unsafe reads it without a class file read (about 2 ms in a cold
+      // JVM for the first one), once the class is initialised as reflection would initialise it
+      try {
+        Class.forName(c.getName(), true, c.getClassLoader());
+        return UnsafeFields.getStaticIntegral(f);
+      } catch (ClassNotFoundException | LinkageError e) {
+        // a hidden class, or one its loader does not find by name: read the class file
+      }
     }
     constant = classFileFirst ? null : ClassFileSuid.read(c);
     if (constant != null) {
