@@ -154,7 +154,8 @@ public final class Codese {
    *
    * @param in the stream holding exactly one snapshot; read to its end, not closed
    * @return the root of the restored graph
-   * @throws CorruptSnapshotException if the snapshot is damaged
+   * @throws CorruptSnapshotException if the snapshot is damaged, or is not a snapshot but a Codese
+   *     object stream or JDK serialization data (the message says what reads it)
    * @throws ClassMismatchException if a class it needs is missing or changed
    * @throws ClassNotAllowedException if it restores a class {@code ObjectInputStream} would refuse
    * @throws RestoreException if a class's own restore code throws anything but an {@code
@@ -173,7 +174,8 @@ public final class Codese {
    * @param in the stream holding exactly one snapshot; read to its end, not closed
    * @param options restore settings (allowed classes, filter, limits, class loader, threads)
    * @return the root of the restored graph
-   * @throws CorruptSnapshotException if the snapshot is damaged
+   * @throws CorruptSnapshotException if the snapshot is damaged, or is not a snapshot but a Codese
+   *     object stream or JDK serialization data (the message says what reads it)
    * @throws ClassMismatchException if a class it needs is missing or changed
    * @throws ClassNotAllowedException if it restores a class {@code ObjectInputStream} would refuse
    *     and the options do not admit
@@ -191,7 +193,8 @@ public final class Codese {
    *
    * @param file the snapshot file
    * @return the root of the restored graph
-   * @throws CorruptSnapshotException if the snapshot is damaged
+   * @throws CorruptSnapshotException if the snapshot is damaged, or is not a snapshot but a Codese
+   *     object stream or JDK serialization data (the message says what reads it)
    * @throws ClassMismatchException if a class it needs is missing or changed
    * @throws ClassNotAllowedException if it restores a class {@code ObjectInputStream} would refuse
    * @throws RestoreException if a class's own restore code throws anything but an {@code
@@ -209,7 +212,8 @@ public final class Codese {
    * @param file the snapshot file
    * @param options restore settings (allowed classes, filter, limits, class loader, threads)
    * @return the root of the restored graph
-   * @throws CorruptSnapshotException if the snapshot is damaged
+   * @throws CorruptSnapshotException if the snapshot is damaged, or is not a snapshot but a Codese
+   *     object stream or JDK serialization data (the message says what reads it)
    * @throws ClassMismatchException if a class it needs is missing or changed
    * @throws ClassNotAllowedException if it restores a class {@code ObjectInputStream} would refuse
    *     and the options do not admit
@@ -227,7 +231,8 @@ public final class Codese {
    *
    * @param snapshot the snapshot's bytes, as made by {@link #toBytes}
    * @return the root of the restored graph
-   * @throws CorruptSnapshotException if the snapshot is damaged
+   * @throws CorruptSnapshotException if the snapshot is damaged, or is not a snapshot but a Codese
+   *     object stream or JDK serialization data (the message says what reads it)
    * @throws ClassMismatchException if a class it needs is missing or changed
    * @throws ClassNotAllowedException if it restores a class {@code ObjectInputStream} would refuse
    *     (one that is not {@code Serializable}); admit it with {@link #fromBytes(byte[],
@@ -246,7 +251,8 @@ public final class Codese {
    * @param snapshot the snapshot's bytes, as made by {@link #toBytes}
    * @param options restore settings (allowed classes, filter, limits, class loader, threads)
    * @return the root of the restored graph
-   * @throws CorruptSnapshotException if the snapshot is damaged
+   * @throws CorruptSnapshotException if the snapshot is damaged, or is not a snapshot but a Codese
+   *     object stream or JDK serialization data (the message says what reads it)
    * @throws ClassMismatchException if a class it needs is missing or changed
    * @throws ClassNotAllowedException if it restores a class {@code ObjectInputStream} would refuse
    *     and the options do not admit
@@ -285,7 +291,8 @@ public final class Codese {
    * @param snapshot the snapshot's bytes
    * @param options the class loader and signing key to use (a configured key is verified first)
    * @return binary class names, sorted
-   * @throws CorruptSnapshotException if the snapshot is damaged
+   * @throws CorruptSnapshotException if the snapshot is damaged, or is not a snapshot but a Codese
+   *     object stream or JDK serialization data (the message says what reads it)
    * @throws ClassMismatchException if a class it names is missing, or the snapshot gives a class a
    *     role no snapshot Codese writes gives it
    * @throws AuthenticityException if a signing key is configured and the signature is missing or
@@ -296,6 +303,10 @@ public final class Codese {
       throws IOException {
     Objects.requireNonNull(snapshot, "snapshot");
     Objects.requireNonNull(options, "options");
+    CorruptSnapshotException otherKind = SnapshotFile.otherKind(snapshot);
+    if (otherKind != null) {
+      throw otherKind;
+    }
     SnapshotFile file = SnapshotFile.parse(Signing.unwrap(snapshot, options.signingKey()));
     return AllowList.neededBy(file, options.classLoader());
   }
@@ -305,7 +316,8 @@ public final class Codese {
    *
    * @param file the snapshot file
    * @return the loaded snapshot
-   * @throws CorruptSnapshotException if the snapshot is damaged
+   * @throws CorruptSnapshotException if the snapshot is damaged, or is not a snapshot but a Codese
+   *     object stream or JDK serialization data (the message says what reads it)
    * @throws ClassMismatchException if a class it needs is missing or changed
    * @throws IOException if reading fails
    */
@@ -320,7 +332,8 @@ public final class Codese {
    * @param file the snapshot file
    * @param options restore settings (allowed classes, filter, limits, class loader, threads)
    * @return the loaded snapshot
-   * @throws CorruptSnapshotException if the snapshot is damaged
+   * @throws CorruptSnapshotException if the snapshot is damaged, or is not a snapshot but a Codese
+   *     object stream or JDK serialization data (the message says what reads it)
    * @throws ClassMismatchException if a class it needs is missing or changed
    * @throws ClassNotAllowedException if it restores a class {@code ObjectInputStream} would refuse
    *     and the options do not admit
@@ -349,7 +362,8 @@ public final class Codese {
    *
    * @param in the stream holding exactly one snapshot; read to its end, not closed
    * @return the loaded snapshot
-   * @throws CorruptSnapshotException if the snapshot is damaged
+   * @throws CorruptSnapshotException if the snapshot is damaged, or is not a snapshot but a Codese
+   *     object stream or JDK serialization data (the message says what reads it)
    * @throws ClassMismatchException if a class it needs is missing or changed
    * @throws IOException if reading fails
    */
@@ -364,7 +378,8 @@ public final class Codese {
    * @param in the stream holding exactly one snapshot; read to its end, not closed
    * @param options restore settings (allowed classes, filter, limits, class loader, threads)
    * @return the loaded snapshot
-   * @throws CorruptSnapshotException if the snapshot is damaged
+   * @throws CorruptSnapshotException if the snapshot is damaged, or is not a snapshot but a Codese
+   *     object stream or JDK serialization data (the message says what reads it)
    * @throws ClassMismatchException if a class it needs is missing or changed
    * @throws ClassNotAllowedException if it restores a class {@code ObjectInputStream} would refuse
    *     and the options do not admit
@@ -382,7 +397,8 @@ public final class Codese {
    *
    * @param snapshot the snapshot's bytes
    * @return the loaded snapshot
-   * @throws CorruptSnapshotException if the snapshot is damaged
+   * @throws CorruptSnapshotException if the snapshot is damaged, or is not a snapshot but a Codese
+   *     object stream or JDK serialization data (the message says what reads it)
    * @throws ClassMismatchException if a class it needs is missing or changed
    */
   public static Snapshot load(byte[] snapshot) throws IOException {
@@ -395,7 +411,8 @@ public final class Codese {
    * @param snapshot the snapshot's bytes
    * @param options restore settings (allowed classes, filter, limits, class loader, threads)
    * @return the loaded snapshot
-   * @throws CorruptSnapshotException if the snapshot is damaged
+   * @throws CorruptSnapshotException if the snapshot is damaged, or is not a snapshot but a Codese
+   *     object stream or JDK serialization data (the message says what reads it)
    * @throws ClassMismatchException if a class it needs is missing or changed
    * @throws ClassNotAllowedException if it restores a class {@code ObjectInputStream} would refuse
    *     and the options do not admit
@@ -409,6 +426,10 @@ public final class Codese {
     Objects.requireNonNull(snapshot, "snapshot");
     Objects.requireNonNull(options, "options");
     Filters.prepare();
+    CorruptSnapshotException otherKind = SnapshotFile.otherKind(snapshot);
+    if (otherKind != null) {
+      throw otherKind; // before the signature check: say what the data is
+    }
     snapshot = Signing.unwrap(snapshot, options.signingKey());
     if (snapshot.length > options.limits().maxBytes()) {
       throw new java.io.InvalidObjectException(

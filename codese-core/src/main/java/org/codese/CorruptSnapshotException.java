@@ -4,7 +4,9 @@ import java.io.StreamCorruptedException;
 
 /**
  * A snapshot is damaged, truncated or not a snapshot at all. The message names the section and the
- * byte offset where reading failed.
+ * byte offset where reading failed; for data of another known kind (a Codese object stream where a
+ * snapshot was expected or the other way round, JDK serialization data) it says what the data is
+ * and what reads it.
  */
 public final class CorruptSnapshotException extends StreamCorruptedException {
   private static final long serialVersionUID = 1L;
@@ -31,6 +33,23 @@ public final class CorruptSnapshotException extends StreamCorruptedException {
             + ", byte offset "
             + offset
             + "); the file was damaged or truncated, capture it again");
+    this.section = section;
+    this.offset = offset;
+  }
+
+  /**
+   * Creates the exception for intact data of another kind than the reader expects (a Codese object
+   * stream given to {@code Codese.load}, JDK serialization data, a snapshot given to {@code
+   * CodeseInputStream}); its message says what the data is and what reads it, not that it is
+   * damaged.
+   *
+   * @param section the section being read, such as {@code header}
+   * @param offset the byte offset from the start of the data
+   * @param what what the data is
+   * @param instead what to use instead
+   */
+  public CorruptSnapshotException(String section, long offset, String what, String instead) {
+    super(what + " (section " + section + ", byte offset " + offset + "); " + instead);
     this.section = section;
     this.offset = offset;
   }

@@ -88,6 +88,48 @@ class ClassChangeTest {
     assertEquals("a", e.fieldName());
   }
 
+  /**
+   * The message of a changed field type names the types as Java does ({@code int}, {@code long},
+   * {@code java.lang.String[]}), not as descriptors ({@code I}, {@code J}, {@code
+   * [Ljava/lang/String;}); {@code ObjectInputStream} throws the same type for the same change, an
+   * {@code InvalidClassException}.
+   */
+  @Test
+  void aChangedFieldTypeIsNamedAsJavaNamesIt() throws Exception {
+    String v1 = V1.replace("public Thing next;", "public Thing next; public String[] names;");
+    ClassLoader l1 = version("v1-names", v1);
+    Object t = Class.forName("evo.Thing", true, l1).getConstructor().newInstance();
+    t.getClass().getField("names").set(t, new String[] {"x"});
+    byte[] snapshot = Codese.toBytes(t);
+    byte[] jdk = org.codese.testkit.JdkBytes.serialize(t);
+    String[][] changes = {
+      {"public int a;", "public long a;", "field a had type int at capture but has type long now"},
+      {
+        "public String[] names;",
+        "public int names;",
+        "field names had type java.lang.String[] at capture but has type int now"
+      }
+    };
+    for (String[] change : changes) {
+      ClassLoader v2 = version("v2-" + change[1].hashCode(), v1.replace(change[0], change[1]));
+      ClassMismatchException e =
+          assertThrows(ClassMismatchException.class, () -> restoreWith(snapshot, v2));
+      assertTrue(e.getMessage().contains(change[2]), e.getMessage());
+      java.io.InvalidClassException jdkError =
+          assertThrows(
+              java.io.InvalidClassException.class,
+              () ->
+                  new java.io.ObjectInputStream(new java.io.ByteArrayInputStream(jdk)) {
+                    @Override
+                    protected Class<?> resolveClass(java.io.ObjectStreamClass d)
+                        throws IOException, ClassNotFoundException {
+                      return Class.forName(d.getName(), false, v2);
+                    }
+                  }.readObject());
+      assertTrue(jdkError.getMessage().contains("incompatible types"), jdkError.getMessage());
+    }
+  }
+
   @Test
   void fieldRemovedIsAClassMismatch() throws Exception {
     byte[] snapshot = captureV1();

@@ -868,7 +868,11 @@ class GrammarEdgesTest {
     assertEquals(1, v.size(), v::toString);
     assertMentions(
         v.get(0),
-        "generated class 0 (" + Grammar.PACKAGE + "/" + Grammar.CLASS_PREFIX + "0)",
+        "generated class 0 ("
+            + Grammar.PACKAGE.replace('/', '.')
+            + "."
+            + Grammar.CLASS_PREFIX
+            + "0)",
         "method m0 at instruction 0 (iinc)");
   }
 }

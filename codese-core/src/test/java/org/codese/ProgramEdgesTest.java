@@ -789,7 +789,7 @@ class ProgramEdgesTest {
               mv.visitMethodInsn(INVOKEVIRTUAL, "[I", "clone", "()Ljava/lang/Object;", false);
               mv.visitInsn(AASTORE);
             });
-        assertMentions(rejection(c), "clones constant 0, which is not a [I array");
+        assertMentions(rejection(c), "clones constant 0, which is not of type int[]");
       }
     }
 

@@ -47,9 +47,13 @@ import picocli.CommandLine.Spec;
       "",
       "On success prints one line: what was read and written, with sizes.",
       "",
-      "INPUT is deserialized by the JDK: convert only files you trust."
+      "INPUT is deserialized by the JDK: convert only files you trust.",
+      "",
+      "File extensions: .ser for JDK serialization data, .cdss for Codese object streams"
+          + " (read with CodeseInputStream), .cdse for Codese snapshots (Codese.write; read with"
+          + " Codese.load, read or fromBytes). Codese.load refuses an object stream and says so."
     },
-    footer = {"", "Example:", "  codese convert state.ser -o state.cdse --classpath app.jar"})
+    footer = {"", "Example:", "  codese convert state.ser -o state.cdss --classpath app.jar"})
 final class ConvertCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
@@ -61,7 +65,7 @@ final class ConvertCommand implements Callable<Integer> {
   @Option(
       names = {"-o", "--output"},
       required = true,
-      paramLabel = "OUT.cdse",
+      paramLabel = "OUT.cdss",
       description = "The Codese object stream to write (replaced if it exists).")
   Path output;
 

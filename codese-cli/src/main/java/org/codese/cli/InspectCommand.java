@@ -60,7 +60,7 @@ final class InspectCommand implements Callable<Integer> {
   @Parameters(
       index = "0",
       paramLabel = "FILE",
-      description = "A snapshot (.cdse) or object stream.")
+      description = "A snapshot (.cdse) or object stream (.cdss).")
   Path file;
 
   @Option(

@@ -18,8 +18,12 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
     description = {
-      "Converts JDK-serialized files to Codese snapshots and back, and reads snapshots without"
-          + " running their code.",
+      "Converts JDK-serialized files to Codese object streams and back, and reads snapshots"
+          + " and object streams without running their code.",
+      "",
+      "Files: .cdse a Codese snapshot (Codese.write; Codese.load reads it), .cdss a Codese"
+          + " object stream (CodeseOutputStream, codese convert; CodeseInputStream reads it),"
+          + " .ser JDK serialization data (ObjectOutputStream).",
       "",
       "Exit codes: 0 ok, 1 a failed check or operation, 2 a usage error."
     },

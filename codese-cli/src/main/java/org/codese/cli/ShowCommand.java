@@ -44,7 +44,7 @@ final class ShowCommand implements Callable<Integer> {
   @Parameters(
       index = "0",
       paramLabel = "FILE",
-      description = "A snapshot (.cdse) or object stream.")
+      description = "A snapshot (.cdse) or object stream (.cdss).")
   Path file;
 
   @Option(

@@ -113,7 +113,7 @@ final class SnapshotSource {
                 + ": this is a JDK serialization file, not a Codese snapshot;"
                 + " convert it first with 'codese convert "
                 + path
-                + " -o OUT.cdse'");
+                + " -o OUT.cdss'");
       }
     }
     throw new CliException(

@@ -34,7 +34,7 @@ import picocli.CommandLine.Spec;
           + " the same sequence. Restoring runs the snapshot's code: only use files you"
           + " trust (check them with 'codese verify' first)."
     },
-    footer = {"", "Example:", "  codese to-ser state.cdse -o state.ser --classpath app.jar"})
+    footer = {"", "Example:", "  codese to-ser state.cdss -o state.ser --classpath app.jar"})
 final class ToSerCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
@@ -45,7 +45,7 @@ final class ToSerCommand implements Callable<Integer> {
   @Parameters(
       index = "0",
       paramLabel = "FILE",
-      description = "A snapshot (.cdse) or object stream.")
+      description = "A snapshot (.cdse) or object stream (.cdss).")
   Path file;
 
   @Option(

@@ -56,7 +56,7 @@ final class VerifyCommand implements Callable<Integer> {
   @Parameters(
       index = "0",
       paramLabel = "FILE",
-      description = "A snapshot (.cdse) or object stream.")
+      description = "A snapshot (.cdse) or object stream (.cdss).")
   Path file;
 
   @Option(
@@ -222,7 +222,15 @@ final class VerifyCommand implements Callable<Integer> {
     if (e.hasSuid()) {
       Long now;
       try {
-        now = Jvm.declaredSuid(c);
+        now = Jvm.declaredSuidFromClassFile(c); // where it is a constant, initialises nothing
+      } catch (IllegalStateException x) {
+        problems.add(
+            "fingerprint: class "
+                + e.name()
+                + ": its serialVersionUID cannot be read here ("
+                + x.getMessage()
+                + ")");
+        now = e.suid();
       } catch (RuntimeException | LinkageError x) {
         now = null;
       }

@@ -506,9 +506,12 @@ public final class Capturer {
           sc.type().getName()
               + " (at "
               + paths.path(id)
-              + "; Serializable is required, as"
-              + " ObjectOutputStream requires it; CodeseOptions.withRequireSerializable(false)"
-              + " captures it)");
+              + "; Serializable is required, as ObjectOutputStream requires it; "
+              + (sc.problem() == null
+                  ? "CodeseOptions.withRequireSerializable(false) captures it)"
+                  : "mark the field that holds it transient (or make it static), or keep the"
+                      + " object out of the graph: Codese cannot capture it without the"
+                      + " requirement either)"));
     }
     if (sc.problem() != null) {
       throw new CaptureException(paths.path(id), sc.type().getName(), sc.problem());

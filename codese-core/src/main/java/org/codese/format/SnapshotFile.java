@@ -24,6 +24,15 @@ public final class SnapshotFile {
   public static final int MAGIC = 0x43445345;
 
   /**
+   * The magic number of a Codese object stream, {@code "CDSS"} in ASCII ({@code
+   * load.StreamReader.STREAM_MAGIC}): recognised here to say what such data is.
+   */
+  public static final int STREAM_MAGIC = 0x43445353;
+
+  /** The first two bytes of JDK serialization data, {@code ObjectStreamConstants.STREAM_MAGIC}. */
+  public static final int JDK_MAGIC = 0xACED;
+
+  /**
    * The format version this library writes. Version 2 changed only the code: its allocations call
    * {@code Grammar.ALLOCATE_METHOD}; version 1 code calls {@code Constructor.newInstance}.
    */
@@ -292,6 +301,42 @@ public final class SnapshotFile {
   }
 
   /**
+   * Recognises data that is not a snapshot but another format this library reads elsewhere: a
+   * Codese object stream or JDK serialization data.
+   *
+   * @param bytes data given as a snapshot
+   * @return the exception that says what the data is and what reads it, or {@code null} if it is
+   *     neither of those
+   */
+  public static CorruptSnapshotException otherKind(byte[] bytes) {
+    if (bytes.length >= 4
+        && ((bytes[0] & 0xFF) << 24
+                | (bytes[1] & 0xFF) << 16
+                | (bytes[2] & 0xFF) << 8
+                | (bytes[3] & 0xFF))
+            == STREAM_MAGIC) {
+      return new CorruptSnapshotException(
+          "header",
+          0,
+          "not a Codese snapshot but a Codese object stream (magic CDSS: written by"
+              + " CodeseOutputStream or codese convert; file extension .cdss)",
+          "read it with CodeseInputStream. Codese.load, read and fromBytes read snapshots"
+              + " (.cdse), which Codese.write and toBytes write");
+    }
+    if (bytes.length >= 2 && ((bytes[0] & 0xFF) << 8 | (bytes[1] & 0xFF)) == JDK_MAGIC) {
+      return new CorruptSnapshotException(
+          "header",
+          0,
+          "not a Codese snapshot but JDK serialization data (magic 0xACED: written by"
+              + " ObjectOutputStream; file extension .ser)",
+          "read it with CodeseInputStream, which reads JDK data, or with ObjectInputStream;"
+              + " codese convert turns it into a Codese object stream (.cdss), which"
+              + " CodeseInputStream reads too");
+    }
+    return null;
+  }
+
+  /**
    * Parses and checks a snapshot.
    *
    * @param bytes the file form
@@ -299,6 +344,10 @@ public final class SnapshotFile {
    * @throws CorruptSnapshotException if anything is damaged, truncated or out of range
    */
   public static SnapshotFile parse(byte[] bytes) throws CorruptSnapshotException {
+    CorruptSnapshotException other = otherKind(bytes);
+    if (other != null) {
+      throw other;
+    }
     In head = new In(bytes, 0, bytes.length);
     if (bytes.length < 10) {
       throw head.corrupt("only " + bytes.length + " bytes: too short to be a snapshot");

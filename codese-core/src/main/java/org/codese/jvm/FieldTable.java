@@ -63,9 +63,9 @@ public final class FieldTable {
                   + " of "
                   + slot.type().getName()
                   + " has type "
-                  + f.type().getName()
+                  + f.type().getTypeName()
                   + ", not "
-                  + type.getName());
+                  + type.getTypeName());
         }
         return i;
       }
@@ -101,10 +101,10 @@ public final class FieldTable {
     throw new IllegalArgumentException(
         "no serializable field "
             + name
-            + (type == null ? "" : " of type " + type.getName())
+            + (type == null ? "" : " of type " + type.getTypeName())
             + " in "
             + slot.type().getName()
-            + (local == null ? "" : " (it has type " + local.getType().getName() + ")")
+            + (local == null ? "" : " (it has type " + local.getType().getTypeName() + ")")
             + "; readObject must ask for the fields the class declares, with their types");
   }
 

@@ -2,6 +2,7 @@ package org.codese.jvm;
 
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
+import java.io.ObjectStreamClass;
 import java.io.ObjectStreamField;
 import java.io.Serializable;
 import java.lang.invoke.MethodHandle;
@@ -249,26 +250,109 @@ public final class Jvm {
     return FACTORY.newOptionalDataExceptionForSerialization(eof);
   }
 
+  /** Per class, its declared {@code serialVersionUID} or {@link #NO_SUID}. */
+  private static final ClassValue<Object> SUIDS =
+      new ClassValue<>() {
+        @Override
+        protected Object computeValue(Class<?> c) {
+          Long v = readSuid(c, false);
+          return v == null ? NO_SUID : v;
+        }
+      };
+
+  private static final Object NO_SUID = new Object();
+
   /**
+   * The {@code serialVersionUID} {@code c} declares, as {@code ObjectStreamClass} finds it: a
+   * declared field of that name, {@code static} and {@code final}, whose value widens to {@code
+   * long}. The value describes the class, not what this JVM may see of it: where the field is open
+   * to Codese it is read by reflection, which initialises the class (as {@code ObjectStreamClass}
+   * does); where it is not (a package the class's module does not open, as the JDK's own, unless
+   * the JVM was started with {@code --add-opens}), before JDK 24 through {@code sun.misc.Unsafe}
+   * once the class is initialised, from JDK 24 on from the field's {@code ConstantValue} in the
+   * class file, which needs no access and initialises nothing; and where the value is not a
+   * constant there, for a {@code Serializable} class, through {@code ObjectStreamClass}. Cached per
+   * class.
+   *
    * @param c any class
-   * @return its declared {@code serialVersionUID} if it declares a readable one, else {@code null}
+   * @return its declared {@code serialVersionUID}, or {@code null} if it declares none
+   * @throws IllegalStateException if it declares one that none of these ways can read (a class that
+   *     is not {@code Serializable}, of a package not open to Codese, whose value the static
+   *     initialiser computes)
    */
   public static Long declaredSuid(Class<?> c) {
+    Object v = SUIDS.get(c);
+    return v == NO_SUID ? null : (Long) v;
+  }
+
+  /**
+   * As {@link #declaredSuid}, but from the class file first wherever the value is a constant there,
+   * so that the class is initialised only where the value is not (for tools that must not run a
+   * class's code, such as {@code codese verify}). Costs a read of the class file; not cached.
+   *
+   * @param c any class
+   * @return its declared {@code serialVersionUID}, or {@code null} if it declares none
+   * @throws IllegalStateException as {@link #declaredSuid}
+   */
+  public static Long declaredSuidFromClassFile(Class<?> c) {
+    return readSuid(c, true);
+  }
+
+  private static Long readSuid(Class<?> c, boolean classFileFirst) {
     if (c.isPrimitive() || c.isArray()) {
       return null;
     }
+    Field f;
     try {
-      java.lang.reflect.Field f = c.getDeclaredField("serialVersionUID");
-      int m = f.getModifiers();
-      if (!java.lang.reflect.Modifier.isStatic(m)
-          || f.getType() != long.class
-          || !f.trySetAccessible()) {
-        return null;
-      }
-      return f.getLong(null);
-    } catch (NoSuchFieldException | IllegalAccessException e) {
+      f = c.getDeclaredField("serialVersionUID");
+    } catch (NoSuchFieldException e) {
       return null;
     }
+    int mask = Modifier.STATIC | Modifier.FINAL;
+    Class<?> t = f.getType();
+    if ((f.getModifiers() & mask) != mask
+        || !(t == long.class
+            || t == int.class
+            || t == short.class
+            || t == char.class
+            || t == byte.class)) {
+      return null; // ObjectStreamClass ignores it (its Field.getLong fails for other types)
+    }
+    Long constant = classFileFirst ? ClassFileSuid.read(c) : null;
+    if (constant != null) {
+      return constant;
+    }
+    try {
+      if (f.trySetAccessible()) {
+        return f.getLong(null);
+      }
+    } catch (IllegalAccessException e) {
+      // not accessible after all: as if closed
+    }
+    if (!classFileFirst && !hasDefaultFieldHandles()) {
+      // before JDK 24 sun.misc.Unsafe reads it without a class file read (about 2 ms in a cold
+      // JVM for the first one), once the class is initialised as reflection would initialise it
+      try {
+        Class.forName(c.getName(), true, c.getClassLoader());
+        return UnsafeFields.getStaticIntegral(f);
+      } catch (ClassNotFoundException | LinkageError e) {
+        // a hidden class, or one its loader does not find by name: read the class file
+      }
+    }
+    constant = classFileFirst ? null : ClassFileSuid.read(c);
+    if (constant != null) {
+      return constant;
+    }
+    if (Serializable.class.isAssignableFrom(c)) {
+      return ObjectStreamClass.lookup(c).getSerialVersionUID();
+    }
+    throw new IllegalStateException(
+        c.getName()
+            + " declares a serialVersionUID that is not a constant, and module "
+            + c.getModule().getName()
+            + " does not open package "
+            + c.getPackageName()
+            + " to Codese");
   }
 
   /**

@@ -129,9 +129,35 @@ public final class SerialClass {
       for (ObjectStreamField f : desc.getFields()) {
         fields.add(new SerialField(f.getName(), f.getType(), realField(c, f), f.isUnshared()));
       }
-      slots.add(slot(c, fields, Jvm.writeObject(c), Jvm.readObject(c)));
+      slots.add(slot(c, fields, Jvm.writeObject(c), Jvm.readObject(c), openedByItsModule(c)));
     }
     return List.copyOf(slots);
+  }
+
+  /**
+   * Whether {@code c}'s module opens its package to every module by its own declaration: an unnamed
+   * module, an open or automatic one, or an unqualified {@code opens}. Not what this JVM's {@code
+   * --add-opens} options or {@code Module.addOpens} calls opened: a {@code Serializable} class's
+   * fields are planned the same way whatever the flags of the capturing JVM, so that the snapshot
+   * restores in a JVM started without them (through the class's default-field reads, which need no
+   * access).
+   */
+  private static boolean openedByItsModule(Class<?> c) {
+    Module m = c.getModule();
+    if (!m.isNamed()) {
+      return true;
+    }
+    java.lang.module.ModuleDescriptor d = m.getDescriptor();
+    if (d == null || d.isOpen() || d.isAutomatic()) {
+      return d != null;
+    }
+    String pkg = c.getPackageName();
+    for (java.lang.module.ModuleDescriptor.Opens o : d.opens()) {
+      if (!o.isQualified() && o.source().equals(pkg)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static List<Slot> bareSlots(Class<?> type) {
@@ -150,16 +176,24 @@ public final class SerialClass {
       }
       fields.sort(
           Comparator.comparing((SerialField f) -> !f.primitive()).thenComparing(SerialField::name));
-      slots.add(slot(c, fields, null, null));
+      slots.add(slot(c, fields, null, null, true));
     }
     return List.copyOf(slots);
   }
 
+  /**
+   * A slot; {@code open} false makes a slot with fields inaccessible whatever reflection could
+   * reach (see {@link #openedByItsModule}).
+   */
   private static Slot slot(
-      Class<?> c, List<SerialField> fields, MethodHandle writeObject, MethodHandle readObject) {
+      Class<?> c,
+      List<SerialField> fields,
+      MethodHandle writeObject,
+      MethodHandle readObject,
+      boolean open) {
     boolean accessible = true;
     for (SerialField f : fields) {
-      if (f.field() != null && !f.field().trySetAccessible()) {
+      if (f.field() != null && (!open || !f.field().trySetAccessible())) {
         accessible = false;
       }
     }
@@ -184,7 +218,8 @@ public final class SerialClass {
 
   private static String problemOf(Class<?> type, List<Slot> slots) {
     if (Thread.class.isAssignableFrom(type)) {
-      return "a Thread cannot be captured; mark the field transient or leave it out of the graph";
+      return "a Thread cannot be captured; mark the field that holds it transient (or make it"
+          + " static), or keep it out of the graph";
     }
     if (type.isHidden() || type.isSynthetic() && type.getName().contains("$$Lambda")) {
       return "a lambda that is not Serializable cannot be captured; declare its target interface"
@@ -198,14 +233,26 @@ public final class SerialClass {
     }
     for (Slot s : slots) {
       if (!s.accessible() && !Serializable.class.isAssignableFrom(s.type())) {
-        return "the fields of "
-            + s.type().getName()
-            + " are not accessible; the JVM option"
-            + " --add-opens "
+        String opens = s.type().getModule().getName() + "/" + s.type().getPackageName();
+        return (s.type() == type
+                ? "the class is not Serializable and its fields are"
+                : "the class is not Serializable and the fields of its superclass "
+                    + s.type().getName()
+                    + " are")
+            + " closed to reflection (module "
             + s.type().getModule().getName()
-            + "/"
+            + " does not open package "
             + s.type().getPackageName()
-            + "=ALL-UNNAMED would open them";
+            + "): its state is internal to "
+            + (s.type().getClassLoader() == null
+                    || s.type().getClassLoader() == ClassLoader.getPlatformClassLoader()
+                ? "the JDK"
+                : "that module")
+            + ". Mark the field that holds it transient (or make it static), or keep the object"
+            + " out of the graph. Only if its fields must be copied: the JVM option --add-opens "
+            + opens
+            + "=ALL-UNNAMED opens them, and a snapshot captured with it restores only in a JVM"
+            + " started with it too";
       }
     }
     return null;

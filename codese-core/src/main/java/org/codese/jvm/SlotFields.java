@@ -105,7 +105,7 @@ public final class SlotFields {
           "cannot restore fields of "
               + slot.type().getName()
               + " into "
-              + (obj == null ? "null" : obj.getClass().getName()));
+              + (obj == null ? "null" : obj.getClass().getTypeName()));
     }
     List<SerialField> fields = slot.fields();
     int nPrims = slot.primitiveCount();
@@ -119,13 +119,13 @@ public final class SlotFields {
       if (f != null && v != null && !f.getType().isInstance(v)) {
         throw new java.io.InvalidObjectException(
             "cannot assign "
-                + v.getClass().getName()
+                + v.getClass().getTypeName()
                 + " to field "
                 + f.getDeclaringClass().getName()
                 + "."
                 + f.getName()
                 + " of type "
-                + f.getType().getName());
+                + f.getType().getTypeName());
       }
     }
   }

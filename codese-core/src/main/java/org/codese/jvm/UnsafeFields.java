@@ -79,6 +79,27 @@ final class UnsafeFields {
     return UNSAFE.getObject(UNSAFE.staticFieldBase(f), UNSAFE.staticFieldOffset(f));
   }
 
+  /**
+   * The value of a static field of type {@code long}, {@code int}, {@code short}, {@code char} or
+   * {@code byte}, widened.
+   */
+  @SuppressWarnings("removal")
+  static long getStaticIntegral(Field f) {
+    Object base = UNSAFE.staticFieldBase(f);
+    long off = UNSAFE.staticFieldOffset(f);
+    Class<?> t = f.getType();
+    if (t == long.class) {
+      return UNSAFE.getLong(base, off);
+    } else if (t == int.class) {
+      return UNSAFE.getInt(base, off);
+    } else if (t == short.class) {
+      return UNSAFE.getShort(base, off);
+    } else if (t == char.class) {
+      return UNSAFE.getChar(base, off);
+    }
+    return UNSAFE.getByte(base, off);
+  }
+
   @SuppressWarnings("removal")
   static void putObject(Field f, Object obj, Object value) {
     UNSAFE.putObject(obj, UNSAFE.objectFieldOffset(f), value);

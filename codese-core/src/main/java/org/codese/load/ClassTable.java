@@ -17,12 +17,13 @@ import org.codese.jvm.SerialField;
 import org.codese.jvm.Slot;
 import org.codese.jvm.Types;
 import org.codese.program.ClassEntry;
+import org.codese.program.TypeNames;
 
 /**
  * Resolves a snapshot's class table against the live classes, loading each without initialising it,
  * and, once {@link Surface} and the serialization filter accepted every class, checks each
- * fingerprint ({@link #checkFields()}, {@link #checkSuids()}): the fields the snapshot relies on
- * must be serializable fields of the class with the same types, and a declared {@code
+ * fingerprint ({@link #checkFields()}, {@link #checkSuids(boolean)}): the fields the snapshot
+ * relies on must be serializable fields of the class with the same types, and a declared {@code
  * serialVersionUID} must be unchanged.
  */
 final class ClassTable {
@@ -97,18 +98,27 @@ final class ClassTable {
   }
 
   /**
-   * Checks every declared {@code serialVersionUID}. Reading one initialises the class, so the
-   * loader runs this last, once {@link Surface}, the filter and every other check accepted the
-   * snapshot, and never for a class that is not {@code Serializable} and not admitted, as {@code
-   * ObjectStreamClass} never reads one there.
+   * Checks every declared {@code serialVersionUID} ({@link Jvm#declaredSuid}). Reading one by
+   * reflection initialises the class, so the loader runs this last, once {@link Surface}, the
+   * filter and every other check accepted the snapshot, and never for a class that is not {@code
+   * Serializable} and not admitted, as {@code ObjectStreamClass} never reads one there. The JDK's
+   * own classes (of the boot and platform loaders) are skipped for a snapshot captured on the
+   * running JDK's version, whose classes they are: the JDK fixes their values per release, and
+   * reading one from a package the JDK does not open costs a read of its class file.
    *
+   * @param sameJdk whether the snapshot was captured on the running JDK's version
    * @throws ClassMismatchException at the first class whose declared value changed
    */
-  void checkSuids() throws ClassMismatchException {
+  void checkSuids(boolean sameJdk) throws ClassMismatchException {
+    ClassLoader platform = sameJdk ? ClassLoader.getPlatformClassLoader() : null;
     for (int i = 0; i < classes.length; i++) {
       ClassEntry e = entries.get(i);
-      if (e.hasSuid() && (admitted(i) || Serializable.class.isAssignableFrom(classes[i]))) {
-        checkSuid(e, classes[i]);
+      Class<?> c = classes[i];
+      if (sameJdk && (c.getClassLoader() == null || c.getClassLoader() == platform)) {
+        continue;
+      }
+      if (e.hasSuid() && (admitted(i) || Serializable.class.isAssignableFrom(c))) {
+        checkSuid(e, c);
       }
     }
   }
@@ -195,8 +205,31 @@ final class ClassTable {
   }
 
   private static void checkSuid(ClassEntry e, Class<?> c) throws ClassMismatchException {
-    Long now = Jvm.declaredSuid(c);
-    if (now == null || now != e.suid()) {
+    Long now;
+    try {
+      now = Jvm.declaredSuid(c);
+    } catch (IllegalStateException x) {
+      throw new ClassMismatchException(
+          e.name(),
+          null,
+          "its serialVersionUID cannot be read in this JVM ("
+              + x.getMessage()
+              + "); start it with --add-opens "
+              + c.getModule().getName()
+              + "/"
+              + c.getPackageName()
+              + "=ALL-UNNAMED");
+    }
+    if (now == null) {
+      throw new ClassMismatchException(
+          e.name(),
+          null,
+          "serialVersionUID was "
+              + e.suid()
+              + " at capture, but the class declares none now; the class changed, capture the"
+              + " graph again");
+    }
+    if (now != e.suid()) {
       throw new ClassMismatchException(
           e.name(),
           null,
@@ -237,7 +270,7 @@ final class ClassTable {
           "the snapshot relies on field "
               + f.name()
               + " ("
-              + f.descriptor()
+              + TypeNames.javaName(f.descriptor())
               + "), which is not a serializable field of the"
               + " class"
               + (admitted(index) ? "" : " (ObjectInputStream never writes other fields)")
@@ -380,9 +413,9 @@ final class ClassTable {
           "field "
               + f.name()
               + " had type "
-              + f.descriptor()
+              + TypeNames.javaName(f.descriptor())
               + " at capture but has type "
-              + now
+              + field.getType().getTypeName()
               + (Modifier.isStatic(field.getModifiers()) ? " and is static" : "")
               + " now; capture the graph again");
     }

@@ -211,8 +211,32 @@ final class Constants {
       f.setAccessible(true);
       return f;
     } catch (RuntimeException e) {
+      Class<?> c = classes.get(type);
+      if (e instanceof java.lang.reflect.InaccessibleObjectException) {
+        // only a snapshot captured where the package was opened sets such a field directly
+        throw new ClassMismatchException(
+            c.getName(),
+            name,
+            "field "
+                + name
+                + " cannot be set: module "
+                + c.getModule().getName()
+                + " does not open package "
+                + c.getPackageName()
+                + " to Codese in this JVM, and the snapshot sets it directly: it was captured"
+                + " in a JVM started with --add-opens "
+                + c.getModule().getName()
+                + "/"
+                + c.getPackageName()
+                + "=ALL-UNNAMED; restore it in a JVM started with that option"
+                + (java.io.Serializable.class.isAssignableFrom(c)
+                    ? ", or capture it again (this version captures Serializable classes"
+                        + " so that they restore without it)"
+                    : " (the class is not Serializable: only direct access restores its"
+                        + " fields)"));
+      }
       throw new ClassMismatchException(
-          classes.get(type).getName(), name, "field " + name + " cannot be set: " + e.getMessage());
+          c.getName(), name, "field " + name + " cannot be set: " + e.getMessage());
     }
   }
 

@@ -176,6 +176,7 @@ final class Hooks {
    */
   static Object fits(Object value, Class<?> type, String where, Object target) {
     if (value != null && !type.isInstance(value)) {
+      // word for word ObjectStreamClass's message, binary names included
       throw new ClassCastException(
           "cannot assign instance of "
               + value.getClass().getName()

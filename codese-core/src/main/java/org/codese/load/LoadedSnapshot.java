@@ -209,7 +209,7 @@ public final class LoadedSnapshot {
     // last: reading a declared serialVersionUID initialises the class, so only a snapshot that
     // passed every other check initialises the classes it merely names
     if (reused == null) {
-      table.checkSuids();
+      table.checkSuids(file.jdk().equals(System.getProperty("java.version")));
       if (memo != null) {
         memo.table(file.classes(), table);
       }
@@ -294,9 +294,9 @@ public final class LoadedSnapshot {
                 + " object "
                 + priorIds[i]
                 + " of an earlier segment, a "
-                + o.getClass().getName()
+                + o.getClass().getTypeName()
                 + ", where a "
-                + priorTypes[i].getName()
+                + priorTypes[i].getTypeName()
                 + " belongs");
       }
     }

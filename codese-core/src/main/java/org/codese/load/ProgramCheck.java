@@ -14,6 +14,7 @@ import org.codese.jvm.Types;
 import org.codese.program.Constant;
 import org.codese.program.Grammar;
 import org.codese.program.Tape;
+import org.codese.program.TypeNames;
 import org.codese.verify.GrammarCheck;
 import org.codese.verify.Stmt;
 
@@ -353,7 +354,8 @@ final class ProgramCheck {
         String descriptor = names.get(code[pc + 3]);
         if (!(raw(k) instanceof Constant.PrimArray p)
             || !Types.descriptor(p.array().getClass()).equals(descriptor)) {
-          throw reject("clones constant " + k + ", which is not a " + descriptor + " array");
+          throw reject(
+              "clones constant " + k + ", which is not of type " + TypeNames.javaName(descriptor));
         }
         fill(id, ARRAY, p.array().getClass(), Array.getLength(p.array()));
       }
@@ -391,7 +393,7 @@ final class ProgramCheck {
         || c.isArray()
         || c.isPrimitive()
         || Modifier.isAbstract(c.getModifiers())) {
-      throw reject("allocates " + c.getName() + ", which cannot have instances");
+      throw reject("allocates " + c.getTypeName() + ", which cannot have instances");
     }
     return c;
   }
@@ -512,9 +514,9 @@ final class ProgramCheck {
         if (!owner.isAssignableFrom(instanceTarget())) {
           throw reject(
               "puts into a field of "
-                  + owner.getName()
+                  + owner.getTypeName()
                   + " of an object of "
-                  + instanceTarget().getName());
+                  + instanceTarget().getTypeName());
         }
         Field field =
             putfield(owner, name(code[pc + 2]), name(code[pc + 3]), name(code[pc + 4]), host);
@@ -599,17 +601,17 @@ final class ProgramCheck {
     if (!accessible(c, host)) {
       throw reject(
           "casts to "
-              + c.getName()
+              + c.getTypeName()
               + ", which generated code in "
-              + (host < 0 ? "Codese's package" : "the nest of " + classes.get(host).getName())
+              + (host < 0 ? "Codese's package" : "the nest of " + classes.get(host).getTypeName())
               + " cannot access");
     }
     if (!visible(c, host)) {
       throw reject(
           "casts to "
-              + c.getName()
+              + c.getTypeName()
               + ", which the class loader of generated code in "
-              + (host < 0 ? "Codese's package" : "the nest of " + classes.get(host).getName())
+              + (host < 0 ? "Codese's package" : "the nest of " + classes.get(host).getTypeName())
               + " resolves to another class or not at all");
     }
     lastCast = internalName;
@@ -625,7 +627,8 @@ final class ProgramCheck {
           "writes to table slot " + id + ", which holds no object this" + " snapshot allocated");
     }
     if (cast != null && !fits(cast(cast, host), type[at])) {
-      throw reject("casts slot " + id + " (" + type[at].getName() + ") to " + cast);
+      throw reject(
+          "casts slot " + id + " (" + type[at].getTypeName() + ") to " + TypeNames.javaName(cast));
     }
     target = at;
   }
@@ -693,7 +696,7 @@ final class ProgramCheck {
         Class<?> ok = null;
         for (Class<?> k : types) {
           if (k != ok && !field.getDeclaringClass().isAssignableFrom(k)) {
-            throw reject("sets " + field + " of an object of " + k.getName());
+            throw reject("sets " + field + " of an object of " + k.getTypeName());
           }
           ok = k;
         }
@@ -732,7 +735,7 @@ final class ProgramCheck {
             "a cluster loop writes to slot "
                 + ids[i]
                 + ", which holds no "
-                + (owner == null ? "object" : owner.getName())
+                + (owner == null ? "object" : owner.getTypeName())
                 + " this snapshot allocated");
       }
       if (types != null) {
@@ -775,14 +778,14 @@ final class ProgramCheck {
       throw reject("sets " + f + " with a setter of kind " + setterKind);
     }
     if (targetType != null && !f.getDeclaringClass().isAssignableFrom(targetType)) {
-      throw reject("sets " + f + " of an object of " + targetType.getName());
+      throw reject("sets " + f + " of an object of " + targetType.getTypeName());
     }
     return f;
   }
 
   private Class<?> hostClass(int host, String owner) throws ObjectStreamException {
     if (host < 0 || !Types.internalName(classes.get(host)).equals(owner)) {
-      throw reject("stores with putfield into " + owner + " outside its nest");
+      throw reject("stores with putfield into " + TypeNames.javaName(owner) + " outside its nest");
     }
     return classes.get(host);
   }
@@ -794,26 +797,26 @@ final class ProgramCheck {
     if (Modifier.isFinal(f.getModifiers()) || !Types.descriptor(f.getType()).equals(descriptor)) {
       throw reject(
           "putfield into "
-              + owner.getName()
+              + owner.getTypeName()
               + "."
               + name
-              + " "
-              + descriptor
+              + " of type "
+              + TypeNames.javaName(descriptor)
               + ", which is not a non-final instance field of that type");
     }
     if (cast != null && !Types.internalName(f.getType()).equals(cast)) {
       throw reject(
           "casts a value to "
-              + cast
+              + TypeNames.javaName(cast)
               + " before storing it into a field of type "
-              + f.getType().getName());
+              + f.getType().getTypeName());
     }
     if (cast != null && !accessible(f.getType(), host)) {
       throw reject(
           "casts to "
-              + f.getType().getName()
+              + f.getType().getTypeName()
               + ", which the nest of "
-              + owner.getName()
+              + owner.getTypeName()
               + " cannot access");
     }
     return f;
@@ -879,11 +882,11 @@ final class ProgramCheck {
     if (kind[at] != EMPTY && kind[at] != RESOLVED && !required.isAssignableFrom(t)) {
       throw reject(
           "stores a "
-              + type[at].getName()
+              + type[at].getTypeName()
               + " (slot "
               + ref
               + ") where a "
-              + required.getName()
+              + required.getTypeName()
               + " belongs");
     }
     if (t != null) {
@@ -951,7 +954,7 @@ final class ProgramCheck {
             "runs a "
                 + hk
                 + " hook of "
-                + c.getName()
+                + c.getTypeName()
                 + " on slot "
                 + h.id()
                 + ", which holds no such object this snapshot allocated");
@@ -960,7 +963,7 @@ final class ProgramCheck {
       if (kind[at] != EMPTY || !c.isRecord()) {
         throw reject(
             "makes record "
-                + c.getName()
+                + c.getTypeName()
                 + " in slot "
                 + h.id()
                 + ", which is filled already or not a record");
@@ -970,7 +973,11 @@ final class ProgramCheck {
     } else {
       if ((kind[at] != INSTANCE && kind[at] != RECORD) || !fits(c, type[at])) {
         throw reject(
-            "resolves slot " + h.id() + ", which holds no " + c.getName() + " this snapshot made");
+            "resolves slot "
+                + h.id()
+                + ", which holds no "
+                + c.getTypeName()
+                + " this snapshot made");
       }
       kind[at] = RESOLVED;
       type[at] = null;
@@ -1059,7 +1066,9 @@ final class ProgramCheck {
     Class<?> c = named.get(internalName);
     if (c == null) {
       throw reject(
-          "casts to " + internalName + ", which the snapshot's class table does not" + " name");
+          "casts to "
+              + TypeNames.javaName(internalName)
+              + ", which the snapshot's class table does not name");
     }
     return c;
   }

@@ -121,11 +121,11 @@ final class RecordMaker {
       } else if (!accepted[c].isInstance(arg)) {
         throw new InvalidObjectException(
             "cannot assign instance of "
-                + arg.getClass().getName()
+                + arg.getClass().getTypeName()
                 + " to record component "
                 + names[c]
                 + " of type "
-                + types[c].getName()
+                + types[c].getTypeName()
                 + " in "
                 + record);
       }

@@ -131,7 +131,7 @@ final class ReplayStream extends ObjectInputStream implements ObjectInputFilter 
                   + " asks for an array of "
                   + info.arrayLength()
                   + " elements ("
-                  + c.getComponentType().getName()
+                  + c.getComponentType().getTypeName()
                   + "[]) whose length its data gives,"
                   + " beyond the limit of "
                   + maxArrayLength

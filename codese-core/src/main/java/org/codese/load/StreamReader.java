@@ -44,7 +44,7 @@ import org.codese.program.Grammar;
  */
 public final class StreamReader {
   /** The stream magic number, {@code "CDSS"} in ASCII. */
-  public static final int STREAM_MAGIC = 0x43445353;
+  public static final int STREAM_MAGIC = SnapshotFile.STREAM_MAGIC;
 
   /**
    * The stream format version written: 2 adds data and reset frames to version 1; 3 writes segments
@@ -242,6 +242,17 @@ public final class StreamReader {
             | ((header[2] & 0xFF) << 8)
             | (header[3] & 0xFF);
     int v = ((header[4] & 0xFF) << 8) | (header[5] & 0xFF);
+    if (magic == SnapshotFile.MAGIC || magic == Signing.MAGIC) {
+      throw new CorruptSnapshotException(
+          "stream header",
+          0,
+          "not a Codese object stream but a Codese snapshot (magic "
+              + (magic == SnapshotFile.MAGIC ? "CDSE" : "CDSG, signed")
+              + ": written by Codese.write or toBytes; file extension .cdse)",
+          "load it with Codese.load, read or fromBytes. CodeseInputStream reads object streams"
+              + " (.cdss), which CodeseOutputStream and codese convert write, and JDK"
+              + " serialization data");
+    }
     if (magic != STREAM_MAGIC) {
       throw new CorruptSnapshotException(
           "stream header", 0, "not a Codese object stream (bad magic number)");

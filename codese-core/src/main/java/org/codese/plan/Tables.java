@@ -69,7 +69,12 @@ final class Tables {
         fe.add(new ClassEntry.FieldEntry(sf.name(), sf.descriptor(), sf.field() != null));
       }
     }
-    Long suid = org.codese.jvm.Jvm.declaredSuid(c);
+    Long suid;
+    try {
+      suid = org.codese.jvm.Jvm.declaredSuid(c);
+    } catch (IllegalStateException e) {
+      suid = null; // unreadable here: not part of the fingerprint (see Jvm.declaredSuid)
+    }
     return new ClassEntry(c.getName(), List.copyOf(fe), suid == null ? 0 : suid, suid != null);
   }
 }

@@ -2,6 +2,7 @@ package org.codese.verify;
 
 import java.util.List;
 import org.codese.program.Grammar;
+import org.codese.program.TypeNames;
 
 /** Checks the structure of one generated class and hands each method to {@link MethodChecker}. */
 final class ClassChecker {
@@ -45,7 +46,7 @@ final class ClassChecker {
   }
 
   void fail(String what) {
-    out.add("generated class " + index + " (" + name + "): " + what);
+    out.add("generated class " + index + " (" + TypeNames.javaName(name) + "): " + what);
   }
 
   String className() {
@@ -70,13 +71,25 @@ final class ClassChecker {
     name = cf.name;
     String expected = (pkg.isEmpty() ? "" : pkg + "/") + Grammar.CLASS_PREFIX;
     if (!name.startsWith(expected) || name.substring(expected.length()).indexOf('/') >= 0) {
-      fail("its name is not " + expected + "N");
+      fail("its name is not " + TypeNames.javaName(expected) + "N");
     }
     if (!"java/lang/Object".equals(cf.superName)) {
-      fail("extends " + cf.superName + ", not java/lang/Object");
+      fail(
+          "extends "
+              + (cf.superName == null ? "nothing" : TypeNames.javaName(cf.superName))
+              + ", not java.lang.Object");
     }
     if (!cf.interfaces.equals(List.of(Grammar.ENTRY_INTERFACE))) {
-      fail("must implement exactly " + Grammar.ENTRY_INTERFACE + ", not " + cf.interfaces);
+      StringBuilder names = new StringBuilder();
+      for (String i : cf.interfaces) {
+        names.append(names.length() == 0 ? "" : ", ").append(TypeNames.javaName(i));
+      }
+      fail(
+          "must implement exactly "
+              + TypeNames.javaName(Grammar.ENTRY_INTERFACE)
+              + ", not ["
+              + names
+              + "]");
     }
     if ((cf.access & NOT_PLAIN) != 0) {
       fail("is not a plain class");
@@ -117,8 +130,7 @@ final class ClassChecker {
       } else {
         fail(
             "declares method "
-                + m.name()
-                + m.descriptor()
+                + TypeNames.javaMethod(m.name(), m.descriptor())
                 + ", which the grammar does not allow"
                 + " (only <init>, accept and chunks m0, m1, ... in order)");
         continue;

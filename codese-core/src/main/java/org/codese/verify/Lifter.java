@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.codese.program.Grammar;
+import org.codese.program.TypeNames;
 
 /**
  * Reads a chunk's instructions back into {@link Stmt statements}: the chunk must be exactly a
@@ -767,7 +768,10 @@ final class Lifter {
   private void call(int opcode, String owner, String name, String descriptor) throws NotAStatement {
     Insn i = next(opcode);
     if (!owner.equals(i.owner()) || !name.equals(i.name()) || !descriptor.equals(i.descriptor())) {
-      throw new NotAStatement(at - 1, "expected a call of " + owner + "." + name + descriptor);
+      throw new NotAStatement(
+          at - 1,
+          "expected a call of "
+              + TypeNames.javaMethod(TypeNames.javaName(owner) + "." + name, descriptor));
     }
   }
 
