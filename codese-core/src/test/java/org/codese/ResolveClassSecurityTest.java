@@ -121,7 +121,8 @@ class ResolveClassSecurityTest {
       throws IOException {
     ByteBuffer b = ByteBuffer.wrap(stream);
     b.position(6);
-    StreamSegments.Decoder d = new StreamSegments.Decoder(SnapshotFile.VERSION);
+    StreamSegments.Decoder d =
+        org.codese.load.StreamReader.decoder(org.codese.load.StreamReader.STREAM_VERSION);
     StreamSegments.Encoder e = new StreamSegments.Encoder();
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     DataOutputStream data = new DataOutputStream(out);

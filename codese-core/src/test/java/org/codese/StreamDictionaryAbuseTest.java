@@ -50,7 +50,7 @@ class StreamDictionaryAbuseTest {
     byte[] second = encoder.encode(segment(List.of(ENUM), Collections.nCopies(refs, big)));
     assertTrue(second.length < 4 * refs, "references only: " + second.length + " bytes");
     StreamSegments.Decoder decoder =
-        new StreamSegments.Decoder(org.codese.format.SnapshotFile.VERSION);
+        org.codese.load.StreamReader.decoder(org.codese.load.StreamReader.STREAM_VERSION);
     SnapshotFile sent = decoder.decode(first, 0);
     SnapshotFile again = decoder.decode(second, 0);
     assertEquals(refs, again.constants().size());
@@ -71,7 +71,7 @@ class StreamDictionaryAbuseTest {
     byte[] first = encoder.encode(segment(List.of(ENUM, OTHER), List.of(second)));
     byte[] bad = encoder.encode(segment(List.of(ENUM), List.of(second)));
     StreamSegments.Decoder decoder =
-        new StreamSegments.Decoder(org.codese.format.SnapshotFile.VERSION);
+        org.codese.load.StreamReader.decoder(org.codese.load.StreamReader.STREAM_VERSION);
     decoder.decode(first, 0);
     CorruptSnapshotException e =
         assertThrows(CorruptSnapshotException.class, () -> decoder.decode(bad, 0));
@@ -113,7 +113,8 @@ class StreamDictionaryAbuseTest {
     int len = ByteBuffer.wrap(stream).getInt(6);
     byte[] seg = java.util.Arrays.copyOfRange(stream, 10, 10 + len);
     SnapshotFile f =
-        new StreamSegments.Decoder(org.codese.format.SnapshotFile.VERSION).decode(seg, 0);
+        org.codese.load.StreamReader.decoder(org.codese.load.StreamReader.STREAM_VERSION)
+            .decode(seg, 0);
     List<ClassEntry> classes = new ArrayList<>(f.classes());
     int victim = -1;
     for (int i = 0; i < classes.size(); i++) {

@@ -161,7 +161,8 @@ class StreamReuseBudgetTest {
     }
     assertEquals(allowed + 1, read);
     // the same segments, decoded on their own: the first refused one is the same
-    StreamSegments.Decoder d = new StreamSegments.Decoder(org.codese.format.SnapshotFile.VERSION);
+    StreamSegments.Decoder d =
+        org.codese.load.StreamReader.decoder(org.codese.load.StreamReader.STREAM_VERSION);
     int decoded = 0;
     try {
       for (int i = 0; i < segments.size(); i++) {
@@ -206,7 +207,8 @@ class StreamReuseBudgetTest {
                   s.placements(),
                   s.items())));
     }
-    StreamSegments.Decoder d = new StreamSegments.Decoder(org.codese.format.SnapshotFile.VERSION);
+    StreamSegments.Decoder d =
+        org.codese.load.StreamReader.decoder(org.codese.load.StreamReader.STREAM_VERSION);
     CorruptSnapshotException e =
         assertThrows(
             CorruptSnapshotException.class,
@@ -273,7 +275,8 @@ class StreamReuseBudgetTest {
   private static ReuseBudget reencode(byte[] stream) throws IOException {
     ByteBuffer b = ByteBuffer.wrap(stream);
     b.position(6);
-    StreamSegments.Decoder d = new StreamSegments.Decoder(org.codese.format.SnapshotFile.VERSION);
+    StreamSegments.Decoder d =
+        org.codese.load.StreamReader.decoder(org.codese.load.StreamReader.STREAM_VERSION);
     StreamSegments.Encoder e = new StreamSegments.Encoder();
     int size = 0;
     while (b.remaining() >= 4) {

@@ -188,7 +188,7 @@ final class SnapshotSource {
               + StreamReader.STREAM_VERSION);
     }
     List<Record> frames = new ArrayList<>();
-    StreamSegments.Decoder compact = new StreamSegments.Decoder(StreamReader.codeVersion(version));
+    StreamSegments.Decoder compact = StreamReader.decoder(version);
     int nextId = 0;
     while (true) {
       if (in.remaining() < 4) {

@@ -554,16 +554,10 @@ public final class StreamSegments {
     private long segmentsRead;
 
     /**
+     * Use {@code StreamReader.decoder}, which derives both parameters from the stream's version.
+     *
      * @param version the snapshot format version ({@link SnapshotFile#OLDEST_VERSION} to {@link
-     *     SnapshotFile#VERSION}) the code of the stream's segments follows: the stream version
-     *     tells
-     */
-    public Decoder(int version) {
-      this(version, true);
-    }
-
-    /**
-     * @param version as for {@link #Decoder(int)}
+     *     SnapshotFile#VERSION}) the code of the stream's segments follows
      * @param describes whether the stream's segments may carry class descriptors (stream format 5
      *     and later); earlier ones hold the depth as it is
      */

@@ -269,7 +269,7 @@ public final class StreamReader {
               + STREAM_VERSION);
     }
     this.version = v;
-    this.segments = new StreamSegments.Decoder(codeVersion(v), v >= DESCRIBING_STREAM_VERSION);
+    this.segments = decoder(v);
     offset = 6;
   }
 
@@ -292,14 +292,20 @@ public final class StreamReader {
   }
 
   /**
+   * The decoder of a stream's compact segments (stream version 3 and later), for the stream format
+   * version its header gives: which form of code the segments carry, and whether they may carry
+   * class descriptors.
+   *
    * @param streamVersion a stream format version, {@link #OLDEST_VERSION} to {@link
    *     #STREAM_VERSION}
-   * @return the snapshot format version the code of its compact segments follows
+   * @return a new decoder, with empty dictionaries
    */
-  public static int codeVersion(int streamVersion) {
-    return streamVersion >= ALLOCATING_STREAM_VERSION
-        ? Grammar.ALLOCATE_VERSION
-        : SnapshotFile.OLDEST_VERSION;
+  public static StreamSegments.Decoder decoder(int streamVersion) {
+    int code =
+        streamVersion >= ALLOCATING_STREAM_VERSION
+            ? Grammar.ALLOCATE_VERSION
+            : SnapshotFile.OLDEST_VERSION;
+    return new StreamSegments.Decoder(code, streamVersion >= DESCRIBING_STREAM_VERSION);
   }
 
   /**

@@ -48,7 +48,8 @@ class StreamDescriptorsTest {
   @Test
   void descriptorsTravelWithTheirSegmentInBothForms() throws Exception {
     StreamSegments.Encoder e = new StreamSegments.Encoder();
-    StreamSegments.Decoder d = new StreamSegments.Decoder(SnapshotFile.VERSION);
+    StreamSegments.Decoder d =
+        org.codese.load.StreamReader.decoder(org.codese.load.StreamReader.STREAM_VERSION);
     SnapshotFile first = d.decode(e.encode(segment(7), TWO), 0);
     assertEquals(7, first.depth());
     assertEquals(text(TWO), text(d.descriptors()));
@@ -96,13 +97,17 @@ class StreamDescriptorsTest {
       CorruptSnapshotException x =
           assertThrows(
               CorruptSnapshotException.class,
-              () -> new StreamSegments.Decoder(SnapshotFile.VERSION).decode(damaged, 0));
+              () ->
+                  org.codese.load.StreamReader.decoder(org.codese.load.StreamReader.STREAM_VERSION)
+                      .decode(damaged, 0));
       assertTrue(x.getMessage().contains("class descriptors"), x.getMessage());
     }
     byte[] cut = SnapshotFile.withTrailer(Arrays.copyOf(body, body.length - 1));
     assertThrows(
         CorruptSnapshotException.class,
-        () -> new StreamSegments.Decoder(SnapshotFile.VERSION).decode(cut, 0));
+        () ->
+            org.codese.load.StreamReader.decoder(org.codese.load.StreamReader.STREAM_VERSION)
+                .decode(cut, 0));
     assertArrayEquals(
         TWO.get(1).annotation(),
         decodeDescriptors(good).get(1).annotation(),
@@ -110,7 +115,8 @@ class StreamDescriptorsTest {
   }
 
   private static List<ClassDescriptor> decodeDescriptors(byte[] segment) throws Exception {
-    StreamSegments.Decoder d = new StreamSegments.Decoder(SnapshotFile.VERSION);
+    StreamSegments.Decoder d =
+        org.codese.load.StreamReader.decoder(org.codese.load.StreamReader.STREAM_VERSION);
     d.decode(segment, 0);
     return d.descriptors();
   }

@@ -77,7 +77,7 @@ class StreamShapesTest {
   private static StreamSegments.Decoder decodeAll(byte[][] segments, int classes)
       throws CorruptSnapshotException {
     StreamSegments.Decoder decoder =
-        new StreamSegments.Decoder(org.codese.format.SnapshotFile.VERSION);
+        org.codese.load.StreamReader.decoder(org.codese.load.StreamReader.STREAM_VERSION);
     for (byte[] s : segments) {
       decoder.decode(s, 0);
     }
