@@ -303,10 +303,7 @@ public final class Codese {
       throws IOException {
     Objects.requireNonNull(snapshot, "snapshot");
     Objects.requireNonNull(options, "options");
-    CorruptSnapshotException otherKind = SnapshotFile.otherKind(snapshot);
-    if (otherKind != null) {
-      throw otherKind;
-    }
+    rejectOtherKind(snapshot);
     SnapshotFile file = SnapshotFile.parse(Signing.unwrap(snapshot, options.signingKey()));
     return AllowList.neededBy(file, options.classLoader());
   }
@@ -426,10 +423,7 @@ public final class Codese {
     Objects.requireNonNull(snapshot, "snapshot");
     Objects.requireNonNull(options, "options");
     Filters.prepare();
-    CorruptSnapshotException otherKind = SnapshotFile.otherKind(snapshot);
-    if (otherKind != null) {
-      throw otherKind; // before the signature check: say what the data is
-    }
+    rejectOtherKind(snapshot);
     snapshot = Signing.unwrap(snapshot, options.signingKey());
     if (snapshot.length > options.limits().maxBytes()) {
       throw new java.io.InvalidObjectException(
@@ -444,8 +438,8 @@ public final class Codese {
       throw new CorruptSnapshotException(
           "header",
           0,
-          "this is a segment of a Codese object stream,"
-              + " not a snapshot; read it with CodeseInputStream");
+          "this is a segment of a Codese object stream, not a snapshot",
+          "read it with CodeseInputStream");
     }
     return new Snapshot(
         file,
@@ -456,5 +450,16 @@ public final class Codese {
             options.limits(),
             options.allowList()),
         options);
+  }
+
+  /**
+   * Refuses a Codese object stream or JDK serialization data given as a snapshot, saying what it is
+   * and what reads it; before the signature check, which would otherwise only call it unsigned.
+   */
+  private static void rejectOtherKind(byte[] data) throws CorruptSnapshotException {
+    CorruptSnapshotException otherKind = SnapshotFile.otherKind(data);
+    if (otherKind != null) {
+      throw otherKind;
+    }
   }
 }

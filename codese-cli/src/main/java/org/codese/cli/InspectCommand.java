@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import org.codese.format.SnapshotFile;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.tree.ClassNode;
@@ -221,7 +222,7 @@ final class InspectCommand implements Callable<Integer> {
         "format version:      %s%n",
         versions.isEmpty()
             ? "none (no segment)"
-            : versions.toString().replace("[", "").replace("]", ""));
+            : versions.stream().map(String::valueOf).collect(Collectors.joining(", ")));
     out.printf(
         "captured on JDK:     %s%n",
         jdks.isEmpty() ? "not recorded in the file" : String.join(", ", jdks));

@@ -129,6 +129,27 @@ public final class Jvm {
   }
 
   /**
+   * Creates an instance of {@code type} without running any constructor, as {@link
+   * #bareConstructor} would, but without the class the JDK generates for that constructor.
+   *
+   * @param type a class that is not abstract, an interface, an array or primitive
+   * @return the new, zeroed instance (the class initialised if it was not)
+   * @throws InstantiationException if {@code type} cannot have instances
+   */
+  public static Object allocateInstance(Class<?> type) throws InstantiationException {
+    return TheUnsafe.UNSAFE.allocateInstance(type);
+  }
+
+  /**
+   * @param c any class
+   * @return whether the JDK defines it: loaded by the bootstrap or the platform class loader
+   */
+  public static boolean isJdkClass(Class<?> c) {
+    ClassLoader l = c.getClassLoader();
+    return l == null || l == ClassLoader.getPlatformClassLoader();
+  }
+
+  /**
    * A constructor that allocates {@code type} and runs no user constructor at all.
    *
    * @param type any non-abstract class

@@ -244,10 +244,7 @@ public final class SerialClass {
             + " does not open package "
             + s.type().getPackageName()
             + "): its state is internal to "
-            + (s.type().getClassLoader() == null
-                    || s.type().getClassLoader() == ClassLoader.getPlatformClassLoader()
-                ? "the JDK"
-                : "that module")
+            + (Jvm.isJdkClass(s.type()) ? "the JDK" : "that module")
             + ". Mark the field that holds it transient (or make it static), or keep the object"
             + " out of the graph. Only if its fields must be copied: the JVM option --add-opens "
             + opens

@@ -9,19 +9,9 @@ import sun.misc.Unsafe;
  * this class is never loaded.
  */
 final class UnsafeFields {
-  private static final Unsafe UNSAFE = find();
+  private static final Unsafe UNSAFE = TheUnsafe.UNSAFE;
 
   private UnsafeFields() {}
-
-  private static Unsafe find() {
-    try {
-      Field f = Unsafe.class.getDeclaredField("theUnsafe");
-      f.setAccessible(true);
-      return (Unsafe) f.get(null);
-    } catch (ReflectiveOperationException e) {
-      throw new IllegalStateException("sun.misc.Unsafe is not available", e);
-    }
-  }
 
   @SuppressWarnings("removal")
   static long get(Field f, Object obj) {

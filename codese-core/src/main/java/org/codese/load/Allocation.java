@@ -1,8 +1,7 @@
 package org.codese.load;
 
 import java.lang.reflect.Constructor;
-import java.lang.reflect.Field;
-import sun.misc.Unsafe;
+import org.codese.jvm.Jvm;
 
 /**
  * Where generated code of format version 2 and later creates objects ({@code Grammar.ALLOCATE_*}):
@@ -16,8 +15,9 @@ import sun.misc.Unsafe;
  * one per allocated class, which in a fresh JVM cost about a millisecond for the first and a few
  * tenths for each further class; allocating without them costs nothing of the kind.
  *
- * <p>Package-private: creating an object without running a constructor is a capability only the
- * loader hands out, for classes its checks admitted.
+ * <p>Package-private: generated code reaches object creation without a constructor only here, and
+ * only with allocator constants the loader resolved for classes its checks admitted; the primitive
+ * itself is {@code Jvm.allocateInstance}, in an internal package.
  */
 final class Allocation {
   private Allocation() {}
@@ -32,28 +32,8 @@ final class Allocation {
    */
   static Object allocate(Object allocator) throws ReflectiveOperationException {
     if (allocator instanceof Class<?> c) {
-      return Bare.UNSAFE.allocateInstance(c);
+      return Jvm.allocateInstance(c);
     }
     return ((Constructor<?>) allocator).newInstance((Object[]) null);
-  }
-
-  /**
-   * Holds {@code Unsafe}, which costs a cold JVM reflection to reach: loaded only when an allocator
-   * resolved to a class, never for snapshots whose allocators are all constructors.
-   */
-  static final class Bare {
-    static final Unsafe UNSAFE = unsafe();
-
-    private Bare() {}
-
-    private static Unsafe unsafe() {
-      try {
-        Field f = Unsafe.class.getDeclaredField("theUnsafe");
-        f.setAccessible(true);
-        return (Unsafe) f.get(null);
-      } catch (ReflectiveOperationException e) {
-        throw new IllegalStateException("sun.misc.Unsafe is not available", e);
-      }
-    }
   }
 }

@@ -110,11 +110,10 @@ final class ClassTable {
    * @throws ClassMismatchException at the first class whose declared value changed
    */
   void checkSuids(boolean sameJdk) throws ClassMismatchException {
-    ClassLoader platform = sameJdk ? ClassLoader.getPlatformClassLoader() : null;
     for (int i = 0; i < classes.length; i++) {
       ClassEntry e = entries.get(i);
       Class<?> c = classes[i];
-      if (sameJdk && (c.getClassLoader() == null || c.getClassLoader() == platform)) {
+      if (sameJdk && Jvm.isJdkClass(c)) {
         continue;
       }
       if (e.hasSuid() && (admitted(i) || Serializable.class.isAssignableFrom(c))) {

@@ -3,7 +3,6 @@ package org.codese.load;
 import org.codese.UnsafeSnapshotException;
 import org.codese.format.SnapshotFile;
 import org.codese.program.Constant;
-import org.codese.program.Grammar;
 import org.codese.verify.GrammarCheck;
 
 /**
@@ -29,7 +28,7 @@ final class CodeCheck extends Thread {
   };
 
   /** Classes a restore needs that allocates without constructors ({@link Constants}). */
-  static final String[] BARE_CLASSES = {"org.codese.load.Allocation$Bare"};
+  static final String[] BARE_CLASSES = {"org.codese.jvm.TheUnsafe"};
 
   /** Classes a restore that runs hooks needs (readObject replays, records, readResolve). */
   static final String[] HOOK_CLASSES = {
@@ -134,11 +133,10 @@ final class CodeCheck extends Thread {
     }
     if (started && r != null && r.violations().isEmpty()) {
       preload(LOAD_CLASSES);
-      long objects = (long) file.tableSize() - file.firstId();
-      if (file.version() >= Grammar.ALLOCATE_VERSION && objects < Constants.BULK_ALLOCATION) {
+      if (Constants.allocatesBare(file)) {
         preload(BARE_CLASSES);
       }
-      if (objects >= WARM_SLOTS) {
+      if ((long) file.tableSize() - file.firstId() >= WARM_SLOTS) {
         CheckLoops.warmUp();
       }
       for (Constant c : file.constants()) {

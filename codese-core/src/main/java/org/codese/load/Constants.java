@@ -7,6 +7,7 @@ import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
 import java.util.List;
 import org.codese.ClassMismatchException;
+import org.codese.format.SnapshotFile;
 import org.codese.jvm.Jvm;
 import org.codese.jvm.StreamDescriptors;
 import org.codese.program.Constant;
@@ -32,9 +33,8 @@ final class Constants {
    * @param filter the effective serialization filter, or {@code null}
    * @param maxArrayLength the longest array a {@code readObject} may allocate
    * @param memo the stream's memo, or {@code null}
-   * @param version the snapshot's format version: from {@code Grammar.ALLOCATE_VERSION} on, an
-   *     allocator resolves as {@link Allocation} takes it, before as a {@code Constructor}
-   * @param objects the number of objects the snapshot creates (see {@link #BULK_ALLOCATION})
+   * @param bare {@link #allocatesBare} of the snapshot: whether an allocator may resolve to its
+   *     class, which {@link Allocation} creates without a constructor
    * @return the live values, in constant order
    * @throws ClassMismatchException if a constant does not fit the live classes
    */
@@ -44,10 +44,8 @@ final class Constants {
       ObjectInputFilter filter,
       int maxArrayLength,
       SegmentMemo memo,
-      int version,
-      int objects)
+      boolean bare)
       throws ClassMismatchException {
-    boolean bare = version >= Grammar.ALLOCATE_VERSION && objects < BULK_ALLOCATION;
     Object[] out = new Object[constants.size()];
     // per class index (a record may have both); the record makers' array only once a record
     // hook comes, so that a snapshot without records does not load the class
@@ -132,6 +130,20 @@ final class Constants {
    * before it resolves the constants.
    */
   static final int BULK_ALLOCATION = 1 << 15;
+
+  /**
+   * Whether {@code file}'s allocators may resolve to their classes, which {@link Allocation}
+   * creates without a constructor: from format version {@code Grammar.ALLOCATE_VERSION} on, in
+   * snapshots of fewer than {@link #BULK_ALLOCATION} objects; otherwise every allocator is a
+   * constructor.
+   *
+   * @param file a parsed snapshot
+   * @return whether it allocates without constructors where it may
+   */
+  static boolean allocatesBare(SnapshotFile file) {
+    return file.version() >= Grammar.ALLOCATE_VERSION
+        && (long) file.tableSize() - file.firstId() < BULK_ALLOCATION;
+  }
 
   private static Object allocator(Class<?> type, Constant.Mode mode, boolean bare, SegmentMemo memo)
       throws ClassMismatchException {

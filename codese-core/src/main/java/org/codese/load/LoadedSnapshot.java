@@ -188,8 +188,7 @@ public final class LoadedSnapshot {
               f,
               limits.maxArrayLength(),
               memo,
-              file.version(),
-              file.tableSize() - file.firstId());
+              Constants.allocatesBare(file));
     } catch (IOException | RuntimeException e) {
       if (check != null) {
         check.result(); // code that breaks the grammar is the first reason to reject a snapshot

@@ -84,25 +84,17 @@ final class ReplayStream extends ObjectInputStream implements ObjectInputFilter 
     this.run = run;
     this.filter = filter;
     this.maxArrayLength = maxArrayLength;
+    // Only the JDK's own classes reach ObjectInputStream.checkArray: it is private, called through
+    // jdk.internal.access.SharedSecrets, which is not exported to applications; so the streams of
+    // other classes' methods, of default field reading, of records and of the top level need no
+    // filter, and skip the filter factory's cost (about 10 ns a stream).
     if (obj != null
         && (slot == null
-            ? inJdk(obj.getClass())
-            : slot.readObject() != null && inJdk(slot.type()))) {
+            ? Jvm.isJdkClass(obj.getClass())
+            : slot.readObject() != null && Jvm.isJdkClass(slot.type()))) {
       // through the filter factory, as for any ObjectInputStream; the built-in one returns this
       setObjectInputFilter(this);
     }
-  }
-
-  /**
-   * Whether {@code c} is a class of the JDK (boot or platform loader). Only such classes reach
-   * {@code ObjectInputStream.checkArray}: it is private, called through {@code
-   * jdk.internal.access.SharedSecrets}, which is not exported to applications; so the streams of
-   * other classes' methods, of default field reading, of records and of the top level need no
-   * filter, and skip the filter factory's cost (about 10 ns a stream).
-   */
-  private static boolean inJdk(Class<?> c) {
-    ClassLoader l = c.getClassLoader();
-    return l == null || l == ClassLoader.getPlatformClassLoader();
   }
 
   /**

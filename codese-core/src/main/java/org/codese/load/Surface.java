@@ -53,10 +53,6 @@ final class Surface {
   private static final int SETTER = 1 << 7;
   private static final int NEST = 1 << 8;
   private static final int FIELDS = 1 << 9;
-  private static final int CP_UTF8 = 1;
-  private static final int CP_CLASS = 7;
-  private static final int CP_FIELDREF = 9;
-  private static final int CP_NAME_AND_TYPE = 12;
   private static final int ALLOCATED = ALLOC_SERIAL | ALLOC_BARE | ALLOC_EXTERNAL;
 
   /** Roles that write an object's fields; a class entry's fields belong to them or to a record. */

@@ -1,0 +1,24 @@
+package org.codese.jvm;
+
+import java.lang.reflect.Field;
+import sun.misc.Unsafe;
+
+/**
+ * Holds {@code sun.misc.Unsafe}, which a cold JVM reaches by reflection: loaded only by the users
+ * that need it ({@link UnsafeFields} before JDK 24, {@link Jvm#allocateInstance} on every JDK).
+ */
+final class TheUnsafe {
+  static final Unsafe UNSAFE = find();
+
+  private TheUnsafe() {}
+
+  private static Unsafe find() {
+    try {
+      Field f = Unsafe.class.getDeclaredField("theUnsafe");
+      f.setAccessible(true);
+      return (Unsafe) f.get(null);
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException("sun.misc.Unsafe is not available", e);
+    }
+  }
+}
