@@ -25,6 +25,7 @@ import org.codese.format.SnapshotFile;
 import org.codese.program.Constant;
 import org.codese.program.Constant.Mode;
 import org.codese.program.Grammar;
+import org.codese.program.RuntimeContract;
 import org.codese.testkit.Crafted;
 import org.junit.jupiter.api.Test;
 
@@ -138,7 +139,7 @@ class AllocationFormsTest {
   void aVersion1FileWithTheAllocateFormIsRejected() {
     byte[] file = mixed(1, Grammar.ALLOCATE_VERSION);
     String why = assertThrows(UnsafeSnapshotException.class, () -> Codese.load(file)).getMessage();
-    assertTrue(why.contains(Grammar.ALLOCATE_OWNER), why);
+    assertTrue(why.contains(RuntimeContract.of(Grammar.ALLOCATE_VERSION).allocateOwner()), why);
   }
 
   /**

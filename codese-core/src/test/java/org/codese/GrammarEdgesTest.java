@@ -19,6 +19,7 @@ import org.codese.program.ClassEntry.FieldEntry;
 import org.codese.program.Constant;
 import org.codese.program.Constant.Mode;
 import org.codese.program.Grammar;
+import org.codese.program.RuntimeContract;
 import org.codese.testkit.Crafted;
 import org.codese.verify.GrammarCheck;
 import org.junit.jupiter.api.Test;
@@ -869,7 +870,7 @@ class GrammarEdgesTest {
     assertMentions(
         v.get(0),
         "generated class 0 ("
-            + Grammar.PACKAGE.replace('/', '.')
+            + RuntimeContract.current().hostPackage().replace('/', '.')
             + "."
             + Grammar.CLASS_PREFIX
             + "0)",

@@ -14,6 +14,7 @@ import org.codese.format.SnapshotFile;
 import org.codese.program.ClassEntry;
 import org.codese.program.Constant;
 import org.codese.program.Grammar;
+import org.codese.program.RuntimeContract;
 import org.codese.program.Tape;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.Type;
@@ -479,7 +480,7 @@ final class Decoder {
       String type = className(a.type());
       stack.push(
           new Made(type, "new " + Names.simple(type).replaceFirst("\\[\\]", "[" + len.bits + "]")));
-    } else if (m.owner.equals(Grammar.HOOKS_OWNER)
+    } else if (m.owner.equals(RuntimeContract.of(file.version()).stepsOwner())
         && m.name.equals(Grammar.STEPS_METHOD)
         && m.desc.equals(Grammar.STEPS_DESCRIPTOR)) {
       Num program = num(stack.pop());
@@ -492,7 +493,7 @@ final class Decoder {
           || k >= file.constants().size()
           || !(file.constants().get(k) instanceof Constant.PrimArray p
               && p.array() instanceof int[])) {
-        throw fail("Hooks.runSteps with " + kind(table) + ", " + kind(consts) + ", " + k);
+        throw fail("runSteps with " + kind(table) + ", " + kind(consts) + ", " + k);
       }
       steps((int[]) ((Constant.PrimArray) file.constants().get(k)).array());
     } else if (sig.equals(
@@ -503,10 +504,10 @@ final class Decoder {
         throw fail("Constructor.newInstance with arguments " + kind(args));
       }
       stack.push(allocation(ctor, "Constructor.newInstance"));
-    } else if (m.owner.equals(Grammar.ALLOCATE_OWNER)
+    } else if (m.owner.equals(RuntimeContract.of(file.version()).allocateOwner())
         && m.name.equals(Grammar.ALLOCATE_METHOD)
         && m.desc.equals(Grammar.ALLOCATE_DESCRIPTOR)) {
-      stack.push(allocation(stack.pop(), "Allocation.allocate"));
+      stack.push(allocation(stack.pop(), "allocate"));
     } else if (m.name.equals("clone") && m.owner.startsWith("[")) {
       V src = stack.pop();
       Object data = data(src);

@@ -8,6 +8,7 @@ import org.codese.plan.Op;
 import org.codese.plan.Plan;
 import org.codese.plan.Section;
 import org.codese.program.Grammar;
+import org.codese.program.RuntimeContract;
 import org.objectweb.asm.ClassWriter;
 import org.objectweb.asm.MethodVisitor;
 
@@ -84,7 +85,7 @@ public final class Emitter {
   private void startClass(Section section) {
     String pkg =
         section.host() < 0
-            ? Grammar.PACKAGE
+            ? RuntimeContract.current().hostPackage()
             : Grammar.packageOf(plan.classes().get(section.host()).name());
     className = (pkg.isEmpty() ? "" : pkg + "/") + Grammar.CLASS_PREFIX + classFiles.size();
     cw =
@@ -185,7 +186,7 @@ public final class Emitter {
       constant(a.allocator(), null);
       mv.visitMethodInsn(
           INVOKESTATIC,
-          Grammar.ALLOCATE_OWNER,
+          RuntimeContract.current().allocateOwner(),
           Grammar.ALLOCATE_METHOD,
           Grammar.ALLOCATE_DESCRIPTOR,
           false);
@@ -252,7 +253,11 @@ public final class Emitter {
       mv.visitVarInsn(ALOAD, CONSTANTS);
       push(r.program());
       mv.visitMethodInsn(
-          INVOKESTATIC, Grammar.HOOKS_OWNER, Grammar.STEPS_METHOD, Grammar.STEPS_DESCRIPTOR, false);
+          INVOKESTATIC,
+          RuntimeContract.current().stepsOwner(),
+          Grammar.STEPS_METHOD,
+          Grammar.STEPS_DESCRIPTOR,
+          false);
     } else {
       throw new IllegalArgumentException("unknown op " + op);
     }

@@ -4,6 +4,7 @@ import static org.objectweb.asm.Opcodes.*;
 
 import org.codese.plan.Op;
 import org.codese.program.Grammar;
+import org.codese.program.RuntimeContract;
 import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
 
@@ -35,7 +36,7 @@ final class Loops {
             mv.visitVarInsn(ALOAD, DATA);
             mv.visitMethodInsn(
                 INVOKESTATIC,
-                Grammar.ALLOCATE_OWNER,
+                RuntimeContract.current().allocateOwner(),
                 Grammar.ALLOCATE_METHOD,
                 Grammar.ALLOCATE_DESCRIPTOR,
                 false);

@@ -8,6 +8,7 @@ import java.util.zip.CRC32C;
 import org.codese.CorruptSnapshotException;
 import org.codese.program.ClassEntry;
 import org.codese.program.Constant;
+import org.codese.program.RuntimeContract;
 import org.codese.program.Tape;
 
 /**
@@ -33,10 +34,12 @@ public final class SnapshotFile {
   public static final int JDK_MAGIC = 0xACED;
 
   /**
-   * The format version this library writes. Version 2 changed only the code: its allocations call
-   * {@code Grammar.ALLOCATE_METHOD}; version 1 code calls {@code Constructor.newInstance}.
+   * The format version this library writes. Versions 2 and 3 changed only the code: version 2's
+   * allocations call {@code Grammar.ALLOCATE_METHOD} where version 1 code calls {@code
+   * Constructor.newInstance}; version 3's code names only the package {@code org.codese.runtime} of
+   * Codese where earlier versions named the loader's ({@code RuntimeContract}).
    */
-  public static final int VERSION = 2;
+  public static final int VERSION = RuntimeContract.NEWEST_VERSION;
 
   /** The oldest format version this library reads. */
   public static final int OLDEST_VERSION = 1;

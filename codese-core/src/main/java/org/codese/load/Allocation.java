@@ -4,8 +4,10 @@ import java.lang.reflect.Constructor;
 import org.codese.jvm.Jvm;
 
 /**
- * Where generated code of format version 2 and later creates objects ({@code Grammar.ALLOCATE_*}):
- * {@code table[id] = Allocation.allocate(constants[k])}, in classes hosted in this package only.
+ * Where generated code of format version 2 creates objects ({@code Grammar.ALLOCATE_*}): {@code
+ * table[id] = Allocation.allocate(constants[k])}, in classes hosted in this package only. Format
+ * 2's runtime contract names this class, so it keeps its name and method; format 3 and later call
+ * {@code org.codese.runtime.Entry.allocate}, which does the same.
  *
  * <p>An allocator constant resolves ({@link Constants}) to the class itself where creating an
  * instance the way {@code ObjectInputStream} does runs no code (the constructor it would run is

@@ -21,10 +21,7 @@ final class CodeCheck extends Thread {
    * millisecond, on the loader's thread otherwise.
    */
   static final String[] LOAD_CLASSES = {
-    "org.codese.load.ProgramCheck",
-    "org.codese.load.CheckLoops",
-    "org.codese.load.RestoreRun",
-    "org.codese.load.Allocation"
+    "org.codese.load.ProgramCheck", "org.codese.load.CheckLoops", "org.codese.load.RestoreRun"
   };
 
   /** Classes a restore needs that allocates without constructors ({@link Constants}). */
@@ -32,7 +29,6 @@ final class CodeCheck extends Thread {
 
   /** Classes a restore that runs hooks needs (readObject replays, records, readResolve). */
   static final String[] HOOK_CLASSES = {
-    "org.codese.load.Hooks",
     "org.codese.load.ReplayStream",
     "org.codese.jvm.FieldValues",
     "org.codese.jvm.SlotFields",

@@ -9,9 +9,11 @@ import java.lang.invoke.MethodHandle;
 import org.codese.program.Constant;
 
 /**
- * The runtime of generated code: {@link #runSteps}, which runs a finish program (hook calls and
- * deferred reference stores), is the only method of Codese that generated code calls; it runs each
- * resolved {@link HookCall} with {@link #run}.
+ * Runs finish programs (hook calls and deferred reference stores): {@link #runSteps}, which the
+ * code of format 3 and later reaches through {@code org.codese.runtime.Entry} and {@link
+ * StepRunner} and the code of formats 1 and 2 calls directly (their runtime contract names this
+ * class, which keeps its name and method for them); it runs each resolved {@link HookCall} with
+ * {@link #run}.
  */
 final class Hooks {
   private Hooks() {}

@@ -18,7 +18,9 @@ import org.codese.CorruptSnapshotException;
 import org.codese.RestoreException;
 import org.codese.format.SnapshotFile;
 import org.codese.program.Grammar;
+import org.codese.program.RuntimeContract;
 import org.codese.program.Tape;
+import org.codese.runtime.Entry;
 import org.codese.verify.GrammarCheck;
 
 /**
@@ -29,6 +31,21 @@ import org.codese.verify.GrammarCheck;
  * many threads at once: every call works on its own table.
  */
 public final class LoadedSnapshot {
+  /**
+   * A full-privilege lookup in the runtime contract's package, where Codese-hosted classes of
+   * format 3 and later are defined; made once the finish-program runner is installed there.
+   */
+  private static final MethodHandles.Lookup RUNTIME;
+
+  static {
+    Entry.install(StepRunner.INSTANCE);
+    try {
+      RUNTIME = MethodHandles.privateLookupIn(Entry.class, MethodHandles.lookup());
+    } catch (IllegalAccessException e) {
+      throw new ExceptionInInitializerError(e); // same module: cannot happen
+    }
+  }
+
   private final SnapshotFile file;
   private final Object[] constants;
   private final List<List<BiConsumer<Object[], Object[]>>> phases;
@@ -220,12 +237,21 @@ public final class LoadedSnapshot {
     for (int p = 0; p < Grammar.PHASES; p++) {
       phases.add(new ArrayList<>());
     }
-    MethodHandles.Lookup here = MethodHandles.lookup();
+    MethodHandles.Lookup here = hostLookup(file.version());
     for (int i = 0; i < file.classFiles().size(); i++) {
       int[] placement = file.placements().get(i);
       phases.get(placement[0]).add(instance(here, table, placement[1], file, i, memo));
     }
     return new LoadedSnapshot(file, constants, phases, checked);
+  }
+
+  /**
+   * Where Codese-hosted classes of format {@code version} are defined: the runtime contract's
+   * package ({@link Entry}) from format {@link RuntimeContract#RUNTIME_VERSION} on, the loader's
+   * own before.
+   */
+  private static MethodHandles.Lookup hostLookup(int version) {
+    return version >= RuntimeContract.RUNTIME_VERSION ? RUNTIME : MethodHandles.lookup();
   }
 
   /** The instance of class file {@code i}: from {@code memo} if it has one, else defined. */

@@ -27,6 +27,7 @@ import org.codese.jvm.Types;
 import org.codese.program.ClassDescriptor;
 import org.codese.program.ClassEntry;
 import org.codese.program.Grammar;
+import org.codese.program.RuntimeContract;
 
 /**
  * Reads a Codese object stream: a header, then frames, each a {@code u4} word and what it
@@ -53,12 +54,16 @@ public final class StreamReader {
    * version 2 ({@code Grammar.ALLOCATE_VERSION}) where version 3's follows version 1; 5 adds to
    * segments the class descriptors the writer wrote ({@link ClassDescriptor}, for the reader's
    * {@code resolveClass}) and numbers a segment's objects in the order the JDK's reader completes
-   * them (for its {@code resolveObject}).
+   * them (for its {@code resolveObject}); 6 changes only the code of compact segments, which
+   * follows snapshot format version 3 ({@code RuntimeContract.RUNTIME_VERSION}).
    */
-  public static final int STREAM_VERSION = 5;
+  public static final int STREAM_VERSION = 6;
 
   /** The first stream version whose compact segments hold code of snapshot format version 2. */
   private static final int ALLOCATING_STREAM_VERSION = 4;
+
+  /** The first stream version whose compact segments hold code of snapshot format version 3. */
+  private static final int RUNTIME_STREAM_VERSION = 6;
 
   /**
    * The first stream version whose segments carry class descriptors and number their objects in
@@ -302,9 +307,11 @@ public final class StreamReader {
    */
   public static StreamSegments.Decoder decoder(int streamVersion) {
     int code =
-        streamVersion >= ALLOCATING_STREAM_VERSION
-            ? Grammar.ALLOCATE_VERSION
-            : SnapshotFile.OLDEST_VERSION;
+        streamVersion >= RUNTIME_STREAM_VERSION
+            ? RuntimeContract.RUNTIME_VERSION
+            : streamVersion >= ALLOCATING_STREAM_VERSION
+                ? Grammar.ALLOCATE_VERSION
+                : SnapshotFile.OLDEST_VERSION;
     return new StreamSegments.Decoder(code, streamVersion >= DESCRIBING_STREAM_VERSION);
   }
 

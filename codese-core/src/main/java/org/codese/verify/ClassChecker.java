@@ -2,6 +2,7 @@ package org.codese.verify;
 
 import java.util.List;
 import org.codese.program.Grammar;
+import org.codese.program.RuntimeContract;
 import org.codese.program.TypeNames;
 
 /** Checks the structure of one generated class and hands each method to {@link MethodChecker}. */
@@ -27,7 +28,7 @@ final class ClassChecker {
   private final int index;
   private final String pkg;
   private final String host;
-  private final boolean allocate;
+  private final RuntimeContract contract;
   private final long[] arrays;
   private final List<String> out;
   private String name = "?";
@@ -36,11 +37,16 @@ final class ClassChecker {
   private final java.util.HashMap<String, Integer> indices = new java.util.HashMap<>();
 
   ClassChecker(
-      int index, String pkg, String host, boolean allocate, long[] arrays, List<String> out) {
+      int index,
+      String pkg,
+      String host,
+      RuntimeContract contract,
+      long[] arrays,
+      List<String> out) {
     this.index = index;
     this.pkg = pkg;
     this.host = host;
-    this.allocate = allocate;
+    this.contract = contract;
     this.arrays = arrays;
     this.out = out;
   }
@@ -140,7 +146,7 @@ final class ClassChecker {
         continue;
       }
       MethodChecker checker =
-          new MethodChecker(this, m.name(), kind, host, allocate, arrays, names, indices);
+          new MethodChecker(this, m.name(), kind, host, contract, arrays, names, indices);
       if (m.maxStack() > MAX_STACK || m.maxLocals() > MethodChecker.MAX_LOCALS) {
         checker.fail(
             -1,

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.codese.format.SnapshotFile;
 import org.codese.program.Grammar;
+import org.codese.program.RuntimeContract;
 
 /**
  * Checks that every generated class of a snapshot follows the restore grammar of {@link Grammar},
@@ -108,11 +109,12 @@ public final class GrammarCheck {
   /** Checks class {@code i}, adding its violations to {@code out}; null if it is unreadable. */
   private static Checked checkClass(SnapshotFile file, int i, List<String> out) {
     int host = file.placements().get(i)[1];
-    String pkg = host < 0 ? Grammar.PACKAGE : Grammar.packageOf(file.classes().get(host).name());
+    RuntimeContract contract = RuntimeContract.of(file.version());
+    String pkg =
+        host < 0 ? contract.hostPackage() : Grammar.packageOf(file.classes().get(host).name());
     String hostClass = host < 0 ? null : file.classes().get(host).name().replace('.', '/');
     long[] arrays = new long[2];
-    boolean allocate = file.version() >= Grammar.ALLOCATE_VERSION;
-    ClassChecker checker = new ClassChecker(i, pkg, hostClass, allocate, arrays, out);
+    ClassChecker checker = new ClassChecker(i, pkg, hostClass, contract, arrays, out);
     try {
       checker.check(ClassFile.parse(file.classFiles().get(i)));
     } catch (RuntimeException e) {

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.codese.program.Grammar;
+import org.codese.program.RuntimeContract;
 import org.codese.program.TypeNames;
 
 /**
@@ -100,33 +101,36 @@ final class Lifter {
   private int at;
 
   /**
-   * Whether allocations call {@code Grammar.ALLOCATE_METHOD} (format version {@code
-   * Grammar.ALLOCATE_VERSION} on) rather than {@code Constructor.newInstance}: each version admits
-   * its own form only, since the allocator constants resolve differently.
+   * What of Codese the code may call, by format version: whether allocations call {@code
+   * Grammar.ALLOCATE_METHOD} rather than {@code Constructor.newInstance} ({@link
+   * RuntimeContract#allocates}), and the owners of both entries.
    */
+  private final RuntimeContract contract;
+
+  /** {@code contract.allocates()}. */
   private final boolean allocate;
 
   private Lifter(
-      List<Insn> code, List<String> names, Map<String, Integer> indices, boolean allocate) {
+      List<Insn> code, List<String> names, Map<String, Integer> indices, RuntimeContract contract) {
     this.code = code;
     this.names = names;
     this.indices = indices;
-    this.allocate = allocate;
+    this.contract = contract;
+    this.allocate = contract.allocates();
   }
 
   /**
    * @param code a chunk's instructions, labels included
    * @param names the class's names so far; the names the statements refer to are added
    * @param indices the index of each of {@code names}, kept with it
-   * @param allocate whether the snapshot's format version allocates through {@code
-   *     Grammar.ALLOCATE_METHOD}
+   * @param contract the runtime contract of the snapshot's format version
    * @return its statements, in order, as {@link Stmt} codes
    * @throws NotAStatement if the chunk is not a sequence of grammar statements
    */
   static int[] lift(
-      List<Insn> code, List<String> names, Map<String, Integer> indices, boolean allocate)
+      List<Insn> code, List<String> names, Map<String, Integer> indices, RuntimeContract contract)
       throws NotAStatement {
-    return new Lifter(code, names, indices, allocate).run();
+    return new Lifter(code, names, indices, contract).run();
   }
 
   private int[] run() throws NotAStatement {
@@ -191,7 +195,7 @@ final class Lifter {
       at++;
       int program = intPush();
       Insn call = next(INVOKESTATIC);
-      if (!call.owner().equals(Grammar.HOOKS_OWNER)
+      if (!call.owner().equals(contract.stepsOwner())
           || !call.name().equals(Grammar.STEPS_METHOD)
           || !call.descriptor().equals(Grammar.STEPS_DESCRIPTOR)) {
         throw new NotAStatement(at - 1, "is not the finish-program call");
@@ -497,10 +501,13 @@ final class Lifter {
     return new int[] {Stmt.ALLOC_LOOP, ids, data};
   }
 
-  /** The call that allocates: {@code Allocation.allocate(allocator)}. */
+  /** The call that allocates: {@code allocate(allocator)} of the contract's allocation owner. */
   private void allocation() throws NotAStatement {
     call(
-        INVOKESTATIC, Grammar.ALLOCATE_OWNER, Grammar.ALLOCATE_METHOD, Grammar.ALLOCATE_DESCRIPTOR);
+        INVOKESTATIC,
+        contract.allocateOwner(),
+        Grammar.ALLOCATE_METHOD,
+        Grammar.ALLOCATE_DESCRIPTOR);
   }
 
   private int[] stringLoop(int ids) throws NotAStatement {

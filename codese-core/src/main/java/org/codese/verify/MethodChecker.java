@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.codese.program.Grammar;
+import org.codese.program.RuntimeContract;
 
 /**
  * Records one generated method's instructions and checks them against the grammar: the exact shapes
@@ -79,8 +80,8 @@ final class MethodChecker {
   private final Kind kind;
   private final String host;
 
-  /** Whether allocations call {@code Grammar.ALLOCATE_METHOD}: see {@code Lifter}. */
-  private final boolean allocate;
+  /** What of Codese the code may call: see {@code Lifter}. */
+  private final RuntimeContract contract;
 
   /** {longest array, total array elements} the code creates, updated from lifted statements. */
   private final long[] arrays;
@@ -97,11 +98,11 @@ final class MethodChecker {
       String name,
       Kind kind,
       String host,
-      boolean allocate,
+      RuntimeContract contract,
       long[] arrays,
       List<String> names,
       java.util.Map<String, Integer> indices) {
-    this.allocate = allocate;
+    this.contract = contract;
     this.names = names;
     this.indices = indices;
     this.owner = owner;
@@ -170,7 +171,7 @@ final class MethodChecker {
    */
   private void lift() {
     try {
-      statements = Lifter.lift(insns, names, indices, allocate);
+      statements = Lifter.lift(insns, names, indices, contract);
     } catch (Lifter.NotAStatement e) {
       checkChunk();
       if (!failed) {
@@ -428,15 +429,15 @@ final class MethodChecker {
     String d = i.descriptor();
     int op = i.opcode();
     if (op == INVOKESTATIC
-        && allocate
+        && contract.allocates()
         && host == null
-        && o.equals(Grammar.ALLOCATE_OWNER)
+        && o.equals(contract.allocateOwner())
         && n.equals(Grammar.ALLOCATE_METHOD)
         && d.equals(Grammar.ALLOCATE_DESCRIPTOR)) {
       return null;
     }
     if (op == INVOKEVIRTUAL
-        && !allocate
+        && !contract.allocates()
         && o.equals("java/lang/reflect/Constructor")
         && n.equals("newInstance")
         && d.equals("([Ljava/lang/Object;)Ljava/lang/Object;")) {
@@ -480,7 +481,7 @@ final class MethodChecker {
     }
     if (op == INVOKESTATIC
         && host == null
-        && o.equals(Grammar.HOOKS_OWNER)
+        && o.equals(contract.stepsOwner())
         && n.equals(Grammar.STEPS_METHOD)
         && d.equals(Grammar.STEPS_DESCRIPTOR)) {
       return null;

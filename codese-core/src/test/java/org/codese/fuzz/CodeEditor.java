@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.codese.program.Grammar;
+import org.codese.program.RuntimeContract;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.ClassWriter;
@@ -522,20 +523,20 @@ final class CodeEditor {
     return l;
   }
 
-  /** {@code table[id] = Allocation.allocate(constants[k])}, the current format's allocation. */
+  /** {@code table[id] = allocate(constants[k])}, the current format's allocation. */
   static InsnList allocate(int id, int k) {
     InsnList v = constant(k, null);
     v.add(
         new MethodInsnNode(
             INVOKESTATIC,
-            Grammar.ALLOCATE_OWNER,
+            RuntimeContract.current().allocateOwner(),
             Grammar.ALLOCATE_METHOD,
             Grammar.ALLOCATE_DESCRIPTOR,
             false));
     return store(id, v);
   }
 
-  /** {@code Hooks.runSteps(table, constants, k)}. */
+  /** {@code runSteps(table, constants, k)} of the current format. */
   static InsnList runSteps(int k) {
     InsnList l = new InsnList();
     l.add(new VarInsnNode(ALOAD, TABLE));
@@ -544,7 +545,7 @@ final class CodeEditor {
     l.add(
         new MethodInsnNode(
             INVOKESTATIC,
-            Grammar.HOOKS_OWNER,
+            RuntimeContract.current().stepsOwner(),
             Grammar.STEPS_METHOD,
             Grammar.STEPS_DESCRIPTOR,
             false));

@@ -410,7 +410,8 @@ final class StructureHarness implements AutoCloseable {
           "java/lang/reflect/Array",
           "java/lang/Class",
           "org/codese/load/Hooks",
-          "org/codese/load/Allocation");
+          "org/codese/load/Allocation",
+          "org/codese/runtime/Entry");
 
   /**
    * I2, checked on the file: a snapshot that loaded may refer in its generated code ({@code

@@ -17,6 +17,7 @@ import org.codese.program.ClassEntry;
 import org.codese.program.ClassEntry.FieldEntry;
 import org.codese.program.Constant;
 import org.codese.program.Grammar;
+import org.codese.program.RuntimeContract;
 import org.codese.program.Tape;
 import org.codese.samples.SampleGraphs;
 import org.objectweb.asm.Type;
@@ -1482,7 +1483,7 @@ final class StructureMutator {
     }
 
     String newClassName(int host) {
-      String pkg = Grammar.PACKAGE;
+      String pkg = RuntimeContract.current().hostPackage();
       if (host >= 0 && host < classes.size()) {
         String n = classes.get(host).name();
         int dot = n.lastIndexOf('.');

@@ -9,6 +9,7 @@ import org.codese.format.SnapshotFile;
 import org.codese.program.ClassEntry;
 import org.codese.program.Constant;
 import org.codese.program.Grammar;
+import org.codese.program.RuntimeContract;
 import org.codese.program.Tape;
 import org.objectweb.asm.ClassWriter;
 import org.objectweb.asm.Label;
@@ -95,7 +96,8 @@ public final class Crafted {
 
   /** As {@link #code(int, int, Consumer)}, with the chunk's {@code max_stack} and locals given. */
   public Crafted code(int phase, int host, Consumer<Chunk> body, int maxStack, int maxLocals) {
-    String pkg = host < 0 ? Grammar.PACKAGE : packageOf(classes.get(host).name());
+    String pkg =
+        host < 0 ? RuntimeContract.of(version).hostPackage() : packageOf(classes.get(host).name());
     String name = (pkg.isEmpty() ? "" : pkg + "/") + Grammar.CLASS_PREFIX + classFiles.size();
     ClassWriter cw =
         new ClassWriter(ClassWriter.COMPUTE_FRAMES) {
@@ -230,13 +232,14 @@ public final class Crafted {
 
     /**
      * The call that allocates from the allocator on the stack, in the form of format {@code
-     * formVersion}: {@code Allocation.allocate}, or {@code aconst_null; Constructor.newInstance}.
+     * formVersion}: its runtime contract's {@code allocate}, or {@code aconst_null;
+     * Constructor.newInstance}.
      */
     public Chunk allocate(int formVersion) {
-      if (formVersion >= Grammar.ALLOCATE_VERSION) {
+      if (RuntimeContract.of(formVersion).allocates()) {
         mv.visitMethodInsn(
             INVOKESTATIC,
-            Grammar.ALLOCATE_OWNER,
+            RuntimeContract.of(formVersion).allocateOwner(),
             Grammar.ALLOCATE_METHOD,
             Grammar.ALLOCATE_DESCRIPTOR,
             false);
@@ -425,13 +428,17 @@ public final class Crafted {
       return this;
     }
 
-    /** {@code Hooks.runSteps(table, constants, program)}. */
+    /** {@code runSteps(table, constants, program)} of the file version's runtime contract. */
     public Chunk runSteps(int program) {
       mv.visitVarInsn(ALOAD, 0);
       mv.visitVarInsn(ALOAD, 1);
       push(program);
       mv.visitMethodInsn(
-          INVOKESTATIC, Grammar.HOOKS_OWNER, Grammar.STEPS_METHOD, Grammar.STEPS_DESCRIPTOR, false);
+          INVOKESTATIC,
+          RuntimeContract.of(version).stepsOwner(),
+          Grammar.STEPS_METHOD,
+          Grammar.STEPS_DESCRIPTOR,
+          false);
       return this;
     }
 

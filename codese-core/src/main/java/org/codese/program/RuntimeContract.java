@@ -1,0 +1,75 @@
+package org.codese.program;
+
+/**
+ * What the generated code of one snapshot format version names of Codese itself: the package its
+ * Codese-hosted classes are defined in, and the classes whose static {@link Grammar#STEPS_METHOD}
+ * and {@link Grammar#ALLOCATE_METHOD} it calls. These names are written into every class file of a
+ * snapshot, so they are part of the format: a contract is never changed, only added to with a new
+ * format version, and the loader keeps the classes every version it reads names.
+ *
+ * <p>From format version {@link #RUNTIME_VERSION} on, generated code names only the package {@code
+ * org.codese.runtime}, which exists for that purpose alone and is never renamed; internal packages
+ * may then be renamed freely. Formats 1 and 2 named the loader's package, {@code org.codese.load},
+ * and its classes {@code Hooks} and {@code Allocation}, which therefore keep those names.
+ *
+ * @param version the snapshot format version
+ * @param hostPackage the package, in internal form, of generated classes hosted by Codese
+ * @param stepsOwner the class, in internal form, whose static {@link Grammar#STEPS_METHOD} runs a
+ *     finish program
+ * @param allocateOwner the class whose static {@link Grammar#ALLOCATE_METHOD} creates objects, or
+ *     {@code null} where the code calls {@code Constructor.newInstance} instead (format 1)
+ */
+public record RuntimeContract(
+    int version, String hostPackage, String stepsOwner, String allocateOwner) {
+  /** The first format version whose code names only {@link #RUNTIME_PACKAGE}. */
+  public static final int RUNTIME_VERSION = 3;
+
+  /** The package of the runtime contract from format version {@link #RUNTIME_VERSION} on. */
+  public static final String RUNTIME_PACKAGE = "org/codese/runtime";
+
+  /** The package formats 1 and 2 named: the loader's. */
+  public static final String LEGACY_PACKAGE = "org/codese/load";
+
+  private static final RuntimeContract[] CONTRACTS = {
+    new RuntimeContract(1, LEGACY_PACKAGE, LEGACY_PACKAGE + "/Hooks", null),
+    new RuntimeContract(
+        Grammar.ALLOCATE_VERSION,
+        LEGACY_PACKAGE,
+        LEGACY_PACKAGE + "/Hooks",
+        LEGACY_PACKAGE + "/Allocation"),
+    new RuntimeContract(
+        RUNTIME_VERSION, RUNTIME_PACKAGE, RUNTIME_PACKAGE + "/Entry", RUNTIME_PACKAGE + "/Entry")
+  };
+
+  /** The newest format version with a contract: the one the emitter writes. */
+  public static final int NEWEST_VERSION = CONTRACTS.length;
+
+  /**
+   * @param version a snapshot format version, 1 to {@link #NEWEST_VERSION}
+   * @return its contract
+   * @throws IllegalArgumentException for another version
+   */
+  public static RuntimeContract of(int version) {
+    if (version < 1 || version > CONTRACTS.length) {
+      throw new IllegalArgumentException(
+          "no runtime contract for snapshot format version " + version);
+    }
+    return CONTRACTS[version - 1];
+  }
+
+  /**
+   * @return the contract of the code the emitter writes
+   */
+  public static RuntimeContract current() {
+    return CONTRACTS[CONTRACTS.length - 1];
+  }
+
+  /**
+   * @return whether the code allocates through {@link Grammar#ALLOCATE_METHOD} (format version
+   *     {@link Grammar#ALLOCATE_VERSION} on) rather than with {@code Constructor.newInstance}; each
+   *     version admits its own form only, since allocator constants resolve differently
+   */
+  public boolean allocates() {
+    return allocateOwner != null;
+  }
+}
