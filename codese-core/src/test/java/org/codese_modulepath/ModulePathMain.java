@@ -15,6 +15,8 @@ import org.codese.CaptureException;
 import org.codese.Codese;
 import org.codese.CodeseInputStream;
 import org.codese.CodeseOutputStream;
+import org.codese.ProgramListener;
+import org.codese.SnapshotContents;
 
 /**
  * The child JVM's program of {@link ModulePathIT}: checks that Codese runs as the named module
@@ -29,7 +31,8 @@ public final class ModulePathMain {
           "module org.codese",
           "snapshot true",
           "stream true",
-          "advice --add-opens java.base/java.util.zip=org.codese");
+          "advice --add-opens java.base/java.util.zip=org.codese",
+          "contents 1 true");
 
   private ModulePathMain() {}
 
@@ -105,6 +108,16 @@ public final class ModulePathMain {
     }
     System.out.println("stream " + Arrays.equals(reference, jdk(streamed)));
     System.out.println("advice " + advice());
+    SnapshotContents contents = SnapshotContents.read(snapshot);
+    boolean[] created = new boolean[1];
+    contents.list(
+        new ProgramListener() {
+          @Override
+          public void create(int object, String type, String expression) {
+            created[0] |= type.equals(Point.class.getName());
+          }
+        });
+    System.out.println("contents " + contents.segments().size() + " " + created[0]);
   }
 
   /** The {@code --add-opens} option the message names for state closed to reflection. */
