@@ -89,8 +89,8 @@ public final class SnapshotContents {
 
   /**
    * The {@code serialVersionUID} a class declares, read as a check of a snapshot's {@link
-   * ClassInfo#serialVersionUID} needs it: from the class file where the value is a constant there,
-   * so that the class is initialised only where it is not.
+   * SnapshotSegment.ClassInfo#serialVersionUID} needs it: from the class file where the value is a
+   * constant there, so that the class is initialised only where it is not.
    *
    * @param c any class
    * @return its declared {@code serialVersionUID}, or empty if it declares none
@@ -102,6 +102,8 @@ public final class SnapshotContents {
   }
 
   /**
+   * Returns whether the file is a Codese object stream.
+   *
    * @return whether the file is a Codese object stream, not a single snapshot
    */
   public boolean isStream() {
@@ -109,6 +111,8 @@ public final class SnapshotContents {
   }
 
   /**
+   * Returns the file's length in bytes.
+   *
    * @return the file's length in bytes
    */
   public long size() {
@@ -116,6 +120,8 @@ public final class SnapshotContents {
   }
 
   /**
+   * Returns what the file holds.
+   *
    * @return what the file holds, in file order: one {@link SnapshotSegment} for a snapshot; for a
    *     stream its segments, {@link Data} and {@link Reset}s
    */
@@ -124,6 +130,8 @@ public final class SnapshotContents {
   }
 
   /**
+   * Returns the snapshot segments.
+   *
    * @return the snapshot segments, in file order (one for a snapshot; none for an empty stream)
    */
   public List<SnapshotSegment> segments() {

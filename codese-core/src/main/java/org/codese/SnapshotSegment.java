@@ -54,6 +54,8 @@ public final class SnapshotSegment implements SnapshotContents.Part {
    */
   public record ClassInfo(String name, OptionalLong serialVersionUID, List<FieldInfo> fields) {
     /**
+     * Checks the components.
+     *
      * @throws NullPointerException if an argument is null
      */
     public ClassInfo {
@@ -72,6 +74,8 @@ public final class SnapshotSegment implements SnapshotContents.Part {
     }
 
     /**
+     * Returns whether this names a primitive type.
+     *
      * @return whether this names a primitive type ({@code int}, {@code void}), such as a snapshot
      *     holding {@code int.class} names
      */
@@ -90,6 +94,8 @@ public final class SnapshotSegment implements SnapshotContents.Part {
    */
   public record FieldInfo(String name, String descriptor, boolean declared) {
     /**
+     * Checks the components.
+     *
      * @throws NullPointerException if an argument is null
      */
     public FieldInfo {
@@ -98,6 +104,8 @@ public final class SnapshotSegment implements SnapshotContents.Part {
     }
 
     /**
+     * Returns whether the field is of a primitive type.
+     *
      * @return whether the field is of a primitive type
      */
     public boolean isPrimitive() {
@@ -127,6 +135,8 @@ public final class SnapshotSegment implements SnapshotContents.Part {
     }
 
     /**
+     * Checks the components.
+     *
      * @throws NullPointerException if {@code kind} is null
      */
     public Item {
@@ -150,6 +160,8 @@ public final class SnapshotSegment implements SnapshotContents.Part {
   }
 
   /**
+   * Returns the segment's first byte in the file.
+   *
    * @return the segment's first byte in the file
    */
   public long offset() {
@@ -157,6 +169,8 @@ public final class SnapshotSegment implements SnapshotContents.Part {
   }
 
   /**
+   * Returns the segment's length in bytes.
+   *
    * @return the segment's length in bytes, as stored in the file
    */
   public int length() {
@@ -164,6 +178,8 @@ public final class SnapshotSegment implements SnapshotContents.Part {
   }
 
   /**
+   * Returns the snapshot format version it is written in.
+   *
    * @return the snapshot format version it is written in
    */
   public int formatVersion() {
@@ -171,6 +187,8 @@ public final class SnapshotSegment implements SnapshotContents.Part {
   }
 
   /**
+   * Returns the version of the JDK that captured it.
+   *
    * @return the version of the JDK that captured it ({@code 17.0.12}), or the empty string where
    *     the file does not record it (segments of object streams)
    */
@@ -179,6 +197,8 @@ public final class SnapshotSegment implements SnapshotContents.Part {
   }
 
   /**
+   * Returns the number in the restore table of the first object it creates: 0 for a snapshot.
+   *
    * @return the number in the restore table of the first object it creates: 0 for a snapshot, the
    *     number of objects earlier segments created for a segment of a stream
    */
@@ -187,6 +207,8 @@ public final class SnapshotSegment implements SnapshotContents.Part {
   }
 
   /**
+   * Returns the number of objects it creates.
+   *
    * @return the number of objects it creates
    */
   public int objectCount() {
@@ -194,6 +216,8 @@ public final class SnapshotSegment implements SnapshotContents.Part {
   }
 
   /**
+   * Returns the payload size in bytes of each section.
+   *
    * @return the payload size in bytes of each section, by name in file order: {@code header},
    *     {@code classes}, {@code constants}, {@code code} (the generated class files) and {@code
    *     items}
@@ -213,6 +237,8 @@ public final class SnapshotSegment implements SnapshotContents.Part {
   }
 
   /**
+   * Returns the classes it names.
+   *
    * @return the classes it names, in the order of its class table
    */
   public List<ClassInfo> classes() {
@@ -220,6 +246,8 @@ public final class SnapshotSegment implements SnapshotContents.Part {
   }
 
   /**
+   * Returns copies of its generated class files.
+   *
    * @return copies of its generated class files, in the order they run
    */
   public List<byte[]> classFiles() {
@@ -231,6 +259,8 @@ public final class SnapshotSegment implements SnapshotContents.Part {
   }
 
   /**
+   * Returns its top-level items.
+   *
    * @return its top-level items, in the order a reader reads them
    */
   public List<Item> items() {
