@@ -56,6 +56,9 @@ public final class SnapshotSegment implements SnapshotContents.Part {
     /**
      * Checks the components.
      *
+     * @param name the binary name
+     * @param serialVersionUID the declared {@code serialVersionUID}, or empty
+     * @param fields the serializable fields, in serialization order
      * @throws NullPointerException if an argument is null
      */
     public ClassInfo {
@@ -96,6 +99,9 @@ public final class SnapshotSegment implements SnapshotContents.Part {
     /**
      * Checks the components.
      *
+     * @param name the field's name
+     * @param descriptor its JVM type descriptor
+     * @param declared whether the class declared it
      * @throws NullPointerException if an argument is null
      */
     public FieldInfo {
@@ -137,6 +143,8 @@ public final class SnapshotSegment implements SnapshotContents.Part {
     /**
      * Checks the components.
      *
+     * @param kind what the item is
+     * @param value the object's slot or the data's length
      * @throws NullPointerException if {@code kind} is null
      */
     public Item {
