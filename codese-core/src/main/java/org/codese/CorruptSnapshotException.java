@@ -55,6 +55,20 @@ public final class CorruptSnapshotException extends StreamCorruptedException {
   }
 
   /**
+   * Creates the exception with a message as given, for {@link SnapshotContents}, whose messages
+   * name where in a file of many segments the damage is.
+   *
+   * @param message the whole message
+   * @param section the section being read
+   * @param offset the byte offset from the start of the file
+   */
+  CorruptSnapshotException(String message, String section, long offset) {
+    super(message);
+    this.section = section;
+    this.offset = offset;
+  }
+
+  /**
    * Returns the section of the snapshot that was being read when the damage was found.
    *
    * @return the section in which the damage was found, such as {@code header} or {@code code}

@@ -19,8 +19,14 @@
  * org.codese.ClassNotAllowedException}, {@link org.codese.CaptureException} and {@link
  * org.codese.RestoreException}.
  *
+ * <p>Tools that read a snapshot without running it (as the {@code codese} command's {@code
+ * inspect}, {@code show} and {@code verify} do) use {@link org.codese.SnapshotContents}: its {@link
+ * org.codese.SnapshotSegment}s, their classes, generated class files and items, the checks a load
+ * runs before any code runs, and a readable listing of the restore program ({@link
+ * org.codese.ProgramListener}).
+ *
  * <p>Only this package is API. The packages below it ({@code org.codese.capture}, {@code plan},
- * {@code emit}, {@code format}, {@code load}, {@code verify}, {@code program}, {@code jvm}) are the
- * implementation and may change in any release.
+ * {@code emit}, {@code format}, {@code load}, {@code verify}, {@code program}, {@code jvm}, {@code
+ * tools}) are the implementation and may change in any release.
  */
 package org.codese;

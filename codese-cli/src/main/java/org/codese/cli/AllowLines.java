@@ -1,11 +1,10 @@
 package org.codese.cli;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
 import org.codese.ClassMismatchException;
-import org.codese.jvm.Types;
-import org.codese.load.AllowList;
-import org.codese.program.ClassEntry;
+import org.codese.SnapshotSegment;
 
 /**
  * The allowed-class list a snapshot file needs, as {@code inspect} and {@code verify} print it: the
@@ -33,17 +32,14 @@ final class AllowLines {
   static Needs of(SnapshotSource src, ClassLoader loader) {
     TreeSet<String> needed = new TreeSet<>();
     TreeSet<String> unknown = new TreeSet<>();
-    for (SnapshotSource.Segment s : src.segments) {
-      List<ClassEntry> entries = s.file().classes();
-      Class<?>[] classes = new Class<?>[entries.size()];
-      for (int i = 0; i < classes.length; i++) {
-        classes[i] = load(entries.get(i).name(), loader);
-        if (classes[i] == null) {
-          unknown.add(entries.get(i).name());
+    for (SnapshotSegment s : src.segments) {
+      for (SnapshotSegment.ClassInfo c : s.classes()) {
+        if (!c.isPrimitive() && !found(c.name(), loader)) {
+          unknown.add(c.name());
         }
       }
       try {
-        needed.addAll(AllowList.neededBy(s.file(), classes));
+        needed.addAll(s.classesToAllow(loader));
       } catch (ClassMismatchException e) {
         return new Needs(List.copyOf(needed), List.copyOf(unknown), e.getMessage());
       }
@@ -51,15 +47,12 @@ final class AllowLines {
     return new Needs(List.copyOf(needed), List.copyOf(unknown), null);
   }
 
-  private static Class<?> load(String name, ClassLoader loader) {
-    Class<?> p = Types.primitiveNamed(name);
-    if (p != null) {
-      return p;
-    }
+  private static boolean found(String name, ClassLoader loader) {
     try {
-      return Class.forName(name, false, loader);
+      Class.forName(name, false, loader);
+      return true;
     } catch (ClassNotFoundException | LinkageError e) {
-      return null;
+      return false;
     }
   }
 
@@ -68,6 +61,50 @@ final class AllowLines {
    * @return the ready-to-paste Java expression of options that admit them
    */
   static String optionsLine(List<String> patterns) {
-    return AllowList.optionsLine(patterns);
+    StringBuilder b = new StringBuilder("CodeseOptions.defaults().withAllowedClasses(");
+    for (int i = 0; i < patterns.size(); i++) {
+      b.append(i == 0 ? "" : ", ").append('"').append(patterns.get(i)).append('"');
+    }
+    return b.append(')').toString();
+  }
+
+  /**
+   * The patterns given and then, sorted, the named classes none of them admits.
+   *
+   * @param patterns allowed-class patterns, valid
+   * @param classNames binary class names
+   * @return the combined patterns
+   */
+  static List<String> with(List<String> patterns, List<String> classNames) {
+    List<String> out = new ArrayList<>(patterns);
+    for (String c : new TreeSet<>(classNames)) {
+      if (!admits(patterns, c)) {
+        out.add(c);
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  /** Whether a pattern admits the class, as {@code CodeseOptions.withAllowedClasses} explains. */
+  private static boolean admits(List<String> patterns, String name) {
+    for (String p : patterns) {
+      if (p.equals("**") || p.equals("*")) {
+        return true;
+      } else if (p.endsWith(".**")) {
+        if (name.startsWith(p.substring(0, p.length() - 2))) {
+          return true;
+        }
+      } else if (p.endsWith(".*")) {
+        String pkg = p.substring(0, p.length() - 1);
+        if (name.startsWith(pkg) && name.indexOf('.', pkg.length()) < 0) {
+          return true;
+        }
+      } else if (p.endsWith("*")
+          ? name.startsWith(p.substring(0, p.length() - 1))
+          : p.equals(name)) {
+        return true;
+      }
+    }
+    return false;
   }
 }

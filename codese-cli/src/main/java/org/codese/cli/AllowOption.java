@@ -2,7 +2,7 @@ package org.codese.cli;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.codese.load.AllowList;
+import org.codese.CodeseOptions;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -26,12 +26,14 @@ final class AllowOption {
   List<String> patterns = new ArrayList<>();
 
   /**
-   * @return the allow-list of the given patterns
+   * @return the given patterns, checked
    * @throws CommandLine.ParameterException if a pattern is malformed
    */
-  AllowList list() {
+  List<String> list() {
     try {
-      return AllowList.of(patterns);
+      return CodeseOptions.defaults()
+          .withAllowedClasses(patterns.toArray(String[]::new))
+          .allowedClasses();
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), "--allow: " + e.getMessage());
     }

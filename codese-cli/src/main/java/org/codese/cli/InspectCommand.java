@@ -8,10 +8,13 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
-import org.codese.format.SnapshotFile;
+import org.codese.ProgramListener;
+import org.codese.SnapshotContents;
+import org.codese.SnapshotSegment;
 import org.objectweb.asm.ClassReader;
-import org.objectweb.asm.tree.ClassNode;
-import org.objectweb.asm.tree.MethodNode;
+import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -81,16 +84,14 @@ final class InspectCommand implements Callable<Integer> {
   }
 
   /** Counts objects and non-default field values per class. */
-  static final class Counter implements Decoder.Sink {
+  static final class Counter implements ProgramListener {
     final Map<String, Row> rows = new TreeMap<>();
-    Decoder decoder;
     long hooks;
     long items;
     long objectItems;
     long blockBytes;
 
-    private Row row(int id) {
-      String type = decoder.typeOf(id);
+    private Row row(String type) {
       return rows.computeIfAbsent(type == null ? "?" : type, k -> new Row());
     }
 
@@ -100,19 +101,20 @@ final class InspectCommand implements Callable<Integer> {
     }
 
     @Override
-    public void set(int target, String field, String value, boolean reference, boolean nonDefault) {
-      count(target, reference, nonDefault);
+    public void field(
+        int target, String type, String field, String value, boolean ref, boolean nonDefault) {
+      count(type, ref, nonDefault);
     }
 
     @Override
     public void element(
-        int target, int index, String value, boolean reference, boolean nonDefault) {
-      count(target, reference, nonDefault);
+        int target, String type, int index, String value, boolean ref, boolean nonDefault) {
+      count(type, ref, nonDefault);
     }
 
-    private void count(int target, boolean reference, boolean nonDefault) {
+    private void count(String type, boolean reference, boolean nonDefault) {
       if (nonDefault) {
-        Row r = row(target);
+        Row r = row(type);
         if (reference) {
           r.refs++;
         } else {
@@ -122,25 +124,24 @@ final class InspectCommand implements Callable<Integer> {
     }
 
     @Override
-    public void hook(int target, String text, int refs, int prims) {
+    public void hook(int target, String type, String text, int refs, int prims) {
       if (text != null) {
         hooks++;
       }
-      Row r = row(target);
+      Row r = row(type);
       r.refs += refs;
       r.prims += prims;
     }
 
     @Override
-    public void items(List<String> list) {
-      for (String s : list) {
-        if (s.startsWith("refers back to ")) {
-          continue; // what the next object refers to, for readUnshared: not an item one reads
-        }
-        items++;
-        if (s.startsWith("data(")) {
-          blockBytes += Long.parseLong(s.substring(5, s.indexOf(' ')));
-        } else {
+    public void end(int index, SnapshotSegment segment) {
+      for (SnapshotSegment.Item item : segment.items()) {
+        if (item.kind() == SnapshotSegment.Item.Kind.DATA) {
+          items++;
+          blockBytes += item.value();
+        } else if (item.kind() == SnapshotSegment.Item.Kind.OBJECT) {
+          // a back reference is what the next object refers to, for readUnshared: not an item
+          items++;
           objectItems++;
         }
       }
@@ -151,30 +152,18 @@ final class InspectCommand implements Callable<Integer> {
   public Integer call() {
     SnapshotSource src = SnapshotSource.read(file);
     Counter counter = new Counter();
-    Decoder decoder = new Decoder(counter);
-    counter.decoder = decoder;
-    try {
-      decoder.run(src);
-    } catch (Decoder.DecodeException e) {
-      throw new CliException(
-          file
-              + ": the restore program cannot be read: "
-              + e.getMessage()
-              + "; the file is damaged or was not written by Codese, run 'codese verify "
-              + file
-              + "'");
-    }
+    src.list(counter);
     // primitive data between the segments of a stream: each run of data frames is one item, as
     // a block of the tape is
     boolean inData = false;
-    for (Record frame : src.frames) {
-      if (frame instanceof SnapshotSource.Data d) {
+    for (SnapshotContents.Part frame : src.frames) {
+      if (frame instanceof SnapshotContents.Data d) {
         if (!inData) {
           counter.items++;
         }
         counter.blockBytes += d.length();
         inData = true;
-      } else if (frame instanceof SnapshotSource.Segment) {
+      } else if (frame instanceof SnapshotSegment) {
         inData = false;
       }
     }
@@ -182,29 +171,29 @@ final class InspectCommand implements Callable<Integer> {
     long methods = 0;
     long chunks = 0;
     long classBytes = 0;
-    long[] sections = new long[SnapshotSource.SECTIONS.length];
+    long constants = 0;
+    long code = 0;
+    long itemBytes = 0;
     List<String> jdks = new ArrayList<>();
     java.util.TreeSet<Integer> versions = new java.util.TreeSet<>();
     long objects = 0;
-    for (SnapshotSource.Segment s : src.segments) {
-      SnapshotFile f = s.file();
-      versions.add(f.version());
+    for (SnapshotSegment f : src.segments) {
+      versions.add(f.formatVersion());
       if (!f.jdk().isEmpty() && !jdks.contains(f.jdk())) {
         jdks.add(f.jdk());
       }
-      objects += f.tableSize() - f.firstId();
-      int[] sizes = SnapshotSource.sectionSizes(f);
-      for (int i = 0; i < sizes.length; i++) {
-        sections[i] += sizes[i];
-      }
+      objects += f.objectCount();
+      Map<String, Integer> sizes = f.sectionSizes();
+      constants += sizes.get("constants");
+      code += sizes.get("code");
+      itemBytes += sizes.get("items");
       for (byte[] cf : f.classFiles()) {
         classFiles++;
         classBytes += cf.length;
-        ClassNode cn = new ClassNode();
-        new ClassReader(cf).accept(cn, ClassReader.SKIP_CODE);
-        for (MethodNode m : cn.methods) {
-          methods++;
-          if (m.name.matches("m\\d+")) {
+        List<String> names = methodNames(cf);
+        methods += names.size();
+        for (String m : names) {
+          if (m.matches("m\\d+")) {
             chunks++;
           }
         }
@@ -234,10 +223,10 @@ final class InspectCommand implements Callable<Integer> {
         counter.items, counter.objectItems, counter.blockBytes);
     out.printf("generated classes:   %d%n", classFiles);
     out.printf("generated methods:   %d (%d with restore statements)%n", methods, chunks);
-    out.printf("generated code:      %d bytes (class files %d)%n", sections[3], classBytes);
+    out.printf("generated code:      %d bytes (class files %d)%n", code, classBytes);
     out.printf(
         "data:                %d bytes (constants %d, item list %d)%n",
-        sections[2] + sections[4], sections[2], sections[4]);
+        constants + itemBytes, constants, itemBytes);
     out.printf("own methods run:     %d (readObject, readExternal, readResolve)%n", counter.hooks);
     out.printf("allow-list:          %s%n", allowList(src));
     out.println();
@@ -255,6 +244,23 @@ final class InspectCommand implements Callable<Integer> {
     out.printf("%10d %12d %12d  %s%n", tObj, tRef, tPrim, "total");
     out.flush();
     return Main.OK;
+  }
+
+  /** The names of a class file's methods. */
+  private static List<String> methodNames(byte[] classFile) {
+    List<String> names = new ArrayList<>();
+    new ClassReader(classFile)
+        .accept(
+            new ClassVisitor(Opcodes.ASM9) {
+              @Override
+              public MethodVisitor visitMethod(
+                  int access, String name, String desc, String signature, String[] exceptions) {
+                names.add(name);
+                return null;
+              }
+            },
+            ClassReader.SKIP_CODE);
+    return names;
   }
 
   /** The allow-list line: the options that admit the file, or why it is not known. */

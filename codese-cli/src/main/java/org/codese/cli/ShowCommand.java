@@ -6,7 +6,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
-import org.codese.format.SnapshotFile;
+import org.codese.ProgramListener;
+import org.codese.SnapshotSegment;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -35,8 +36,6 @@ import picocli.CommandLine.Spec;
       "  codese show tree.cdse --class RedBlackTree.Node | grep -c ' = new '"
     })
 final class ShowCommand implements Callable<Integer> {
-  private static final String[] PHASES = {"create", "set", "finish"};
-
   @Spec CommandSpec spec;
 
   @Mixin Common common;
@@ -72,22 +71,14 @@ final class ShowCommand implements Callable<Integer> {
     SnapshotSource src = SnapshotSource.read(file);
     PrintWriter out = spec.commandLine().getOut();
     Listing listing = new Listing(out, src.segments.size());
-    Decoder decoder = new Decoder(listing);
-    listing.decoder = decoder;
     try {
-      decoder.run(src);
-    } catch (Decoder.Stop e) {
+      src.list(listing);
+    } catch (Stop e) {
       out.flush();
       return Main.OK; // the reader went away
-    } catch (Decoder.DecodeException e) {
+    } catch (CliException e) {
       out.flush();
-      throw new CliException(
-          file
-              + ": the restore program cannot be read: "
-              + e.getMessage()
-              + "; the file is damaged or was not written by Codese, run 'codese verify "
-              + file
-              + "'");
+      throw e;
     }
     if (listing.skipped > 0) {
       out.println(
@@ -133,11 +124,19 @@ final class ShowCommand implements Callable<Integer> {
         || className.equals(Names.simple(type));
   }
 
-  /** Prints statements as the decoder reports them. */
-  private final class Listing implements Decoder.Sink {
+  /** Thrown by the listing to stop it early. */
+  private static final class Stop extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    Stop() {
+      super(null, null, false, false);
+    }
+  }
+
+  /** Prints statements as the program reports them. */
+  private final class Listing implements ProgramListener {
     private final PrintWriter out;
     private final int segments;
-    private Decoder decoder;
     private long printed;
     private String pendingHeader;
 
@@ -168,7 +167,7 @@ final class ShowCommand implements Callable<Integer> {
       out.println(text);
       printed++;
       if ((printed & 1023) == 0 && out.checkError()) {
-        throw new Decoder.Stop();
+        throw new Stop();
       }
     }
 
@@ -181,7 +180,7 @@ final class ShowCommand implements Callable<Integer> {
     }
 
     @Override
-    public void segment(int index, SnapshotFile file) {
+    public void segment(int index, SnapshotSegment file) {
       if (segments > 1) {
         comment(
             "// segment "
@@ -189,29 +188,28 @@ final class ShowCommand implements Callable<Integer> {
                 + " of "
                 + segments
                 + ": objects "
-                + file.firstId()
+                + file.firstObject()
                 + ".."
-                + (file.tableSize() - 1)
+                + (file.firstObject() + file.objectCount() - 1)
                 + capturedOn(file));
       } else {
-        comment(
-            "// snapshot: " + (file.tableSize() - file.firstId()) + " objects" + capturedOn(file));
+        comment("// snapshot: " + file.objectCount() + " objects" + capturedOn(file));
       }
     }
 
     /** Where the file records it (segments of object streams do not): the capturing JDK. */
-    private static String capturedOn(SnapshotFile file) {
+    private static String capturedOn(SnapshotSegment file) {
       return file.jdk().isEmpty() ? "" : ", captured on JDK " + file.jdk();
     }
 
     @Override
-    public void classFile(int index, String name, int phase, String host) {
+    public void generatedClass(int index, String name, String phase, String host) {
       comment(
           "// class "
-              + name.replace('/', '.')
+              + name
               + " (phase "
-              + PHASES[phase]
-              + (host.equals("-") ? "" : ", nestmate of " + Names.source(host))
+              + phase
+              + (host == null ? "" : ", nestmate of " + Names.source(host))
               + ")");
     }
 
@@ -231,29 +229,31 @@ final class ShowCommand implements Callable<Integer> {
     }
 
     @Override
-    public void set(int target, String field, String value, boolean reference, boolean nonDefault) {
-      if (matches(decoder.typeOf(target))) {
+    public void field(
+        int target, String type, String field, String value, boolean ref, boolean nonDefault) {
+      if (matches(type)) {
         line("o" + target + "." + field + " = " + value + ";");
       }
     }
 
     @Override
     public void element(
-        int target, int index, String value, boolean reference, boolean nonDefault) {
-      if (matches(decoder.typeOf(target))) {
+        int target, String type, int index, String value, boolean ref, boolean nonDefault) {
+      if (matches(type)) {
         line("o" + target + "[" + index + "] = " + value + ";");
       }
     }
 
     @Override
-    public void hook(int target, String text, int refs, int prims) {
-      if (text != null && matches(decoder.typeOf(target))) {
+    public void hook(int target, String type, String text, int refs, int prims) {
+      if (text != null && matches(type)) {
         line(text);
       }
     }
 
     @Override
-    public void items(List<String> items) {
+    public void end(int index, SnapshotSegment segment) {
+      List<String> items = SnapshotSource.describe(segment.items());
       if (className == null && !items.isEmpty()) {
         comment(
             "// read in order by readObject / the DataInput methods: " + String.join(", ", items));

@@ -14,7 +14,8 @@ import org.codese.CodeseInputStream;
 import org.codese.CodeseOptions;
 import org.codese.CorruptSnapshotException;
 import org.codese.RestoreException;
-import org.codese.program.Tape;
+import org.codese.SnapshotContents;
+import org.codese.SnapshotSegment;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -70,7 +71,7 @@ final class ToSerCommand implements Callable<Integer> {
     CodeseOptions options =
         CodeseOptions.defaults()
             .withClassLoader(loader)
-            .withAllowedClasses(allow.list().patterns().toArray(String[]::new));
+            .withAllowedClasses(allow.list().toArray(String[]::new));
     byte[] bytes = SnapshotSource.readFile(file);
     Path dir = output.toAbsolutePath().getParent();
     Path tmp =
@@ -87,21 +88,20 @@ final class ToSerCommand implements Callable<Integer> {
         } else {
           try (CodeseInputStream in =
               new CodeseInputStream(new ByteArrayInputStream(bytes), options)) {
-            for (Record frame : src.frames) {
-              if (frame instanceof SnapshotSource.Data d) {
+            for (SnapshotContents.Part frame : src.frames) {
+              if (frame instanceof SnapshotContents.Data d) {
                 byte[] block = new byte[d.length()];
                 in.readFully(block);
                 out.write(block);
-              } else if (frame instanceof SnapshotSource.Reset) {
+              } else if (frame instanceof SnapshotContents.Reset) {
                 out.reset();
               } else {
-                int[] items = ((SnapshotSource.Segment) frame).file().items().items();
-                for (int i = 0; i + 1 < items.length; i += 2) {
-                  if (items[i] == Tape.BLOCK) {
-                    byte[] block = new byte[items[i + 1]];
+                for (SnapshotSegment.Item item : ((SnapshotSegment) frame).items()) {
+                  if (item.kind() == SnapshotSegment.Item.Kind.DATA) {
+                    byte[] block = new byte[item.value()];
                     in.readFully(block);
                     out.write(block);
-                  } else if (items[i] == Tape.OBJECT) {
+                  } else if (item.kind() == SnapshotSegment.Item.Kind.OBJECT) {
                     out.writeObject(in.readObject());
                   }
                 }

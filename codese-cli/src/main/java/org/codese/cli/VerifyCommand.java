@@ -7,12 +7,15 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import org.codese.jvm.Jvm;
-import org.codese.jvm.Types;
-import org.codese.load.AllowList;
-import org.codese.program.ClassEntry;
+import org.codese.CodeseOptions;
+import org.codese.CorruptSnapshotException;
+import org.codese.ProgramListener;
+import org.codese.SnapshotContents;
+import org.codese.SnapshotSegment;
+import org.codese.SnapshotSegment.ClassInfo;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -70,7 +73,7 @@ final class VerifyCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
-    AllowList given = allow.list();
+    List<String> given = allow.list();
     ClassLoader loader = ClassPaths.loader(classpath);
     SnapshotSource src;
     try {
@@ -85,9 +88,9 @@ final class VerifyCommand implements Callable<Integer> {
       return Main.FAILED;
     }
     List<String> problems = new ArrayList<>();
-    Set<ClassEntry> seen = new HashSet<>();
-    for (SnapshotSource.Segment s : src.segments) {
-      for (ClassEntry e : s.file().classes()) {
+    Set<ClassInfo> seen = new HashSet<>();
+    for (SnapshotSegment s : src.segments) {
+      for (ClassInfo e : s.classes()) {
         if (seen.add(e)) {
           fingerprint(e, loader, problems);
         }
@@ -95,39 +98,28 @@ final class VerifyCommand implements Callable<Integer> {
     }
     for (int i = 0; i < src.segments.size(); i++) {
       String where = src.segments.size() == 1 ? "" : "segment " + (i + 1) + ": ";
-      for (String v : org.codese.verify.GrammarCheck.violations(src.segments.get(i).file())) {
+      for (String v : src.segments.get(i).grammarViolations()) {
         problems.add("grammar: " + where + v);
       }
     }
     if (problems.isEmpty()) {
-      AllowList admitted = allowList(src, loader, given, problems);
+      List<String> admitted = allowList(src, loader, given, problems);
+      CodeseOptions options =
+          CodeseOptions.defaults()
+              .withClassLoader(loader)
+              .withAllowedClasses(admitted.toArray(String[]::new));
       for (int i = 0; i < src.segments.size(); i++) {
         String where = src.segments.size() == 1 ? "" : "segment " + (i + 1) + ": ";
         try {
-          org.codese.load.LoadedSnapshot.check(
-              src.segments.get(i).file(), loader, org.codese.CodeseLimits.defaults(), admitted);
+          src.segments.get(i).check(options);
         } catch (java.io.IOException e) {
           problems.add("program: " + where + e.getMessage());
         }
       }
     }
     try {
-      new Decoder(
-              new Decoder.Sink() {
-                @Override
-                public void create(int id, String type, String expr) {}
-
-                @Override
-                public void set(int t, String f, String v, boolean r, boolean n) {}
-
-                @Override
-                public void element(int t, int i, String v, boolean r, boolean n) {}
-
-                @Override
-                public void hook(int t, String x, int r, int p) {}
-              })
-          .run(src);
-    } catch (Decoder.DecodeException e) {
+      src.contents.list(new ProgramListener() {});
+    } catch (CorruptSnapshotException e) {
       problems.add("grammar: " + e.getMessage());
     }
     for (String p : problems) {
@@ -141,17 +133,13 @@ final class VerifyCommand implements Callable<Integer> {
   }
 
   /** The line a passed check prints: what was checked, and which checks passed. */
-  private String summary(SnapshotSource src, Set<ClassEntry> entries, AllowList given) {
+  private String summary(SnapshotSource src, Set<ClassInfo> entries, List<String> given) {
     long objects = 0;
-    for (SnapshotSource.Segment s : src.segments) {
-      objects += s.file().tableSize() - s.file().firstId();
+    for (SnapshotSegment s : src.segments) {
+      objects += s.objectCount();
     }
     long classes =
-        entries.stream()
-            .map(ClassEntry::name)
-            .filter(n -> Types.primitiveNamed(n) == null)
-            .distinct()
-            .count();
+        entries.stream().filter(c -> !c.isPrimitive()).map(ClassInfo::name).distinct().count();
     int segments = src.segments.size();
     String what =
         src.kind == SnapshotSource.Kind.STREAM
@@ -165,7 +153,7 @@ final class VerifyCommand implements Callable<Integer> {
         + ", "
         + count(classes, "class")
         + "; integrity, fingerprints, grammar, allow-list"
-        + (given.patterns().isEmpty() ? "" : " (with --allow)")
+        + (given.isEmpty() ? "" : " (with --allow)")
         + " and program checks passed";
   }
 
@@ -182,14 +170,14 @@ final class VerifyCommand implements Callable<Integer> {
    * beyond {@code --allow}; returns the allow-list the program checks then run with (the given
    * patterns and those classes), so that they check the rest of the file too.
    */
-  private static AllowList allowList(
-      SnapshotSource src, ClassLoader loader, AllowList given, List<String> problems) {
+  private static List<String> allowList(
+      SnapshotSource src, ClassLoader loader, List<String> given, List<String> problems) {
     AllowLines.Needs needs = AllowLines.of(src, loader);
     if (needs.problem() != null) {
       return given;
     }
-    List<String> all = given.with(needs.needed());
-    int missing = all.size() - given.patterns().size();
+    List<String> all = AllowLines.with(given, needs.needed());
+    int missing = all.size() - given.size();
     if (missing > 0) {
       problems.add(
           "allow-list: "
@@ -201,11 +189,11 @@ final class VerifyCommand implements Callable<Integer> {
               + AllowLines.optionsLine(all)
               + " (or verify with --allow)");
     }
-    return AllowList.of(all);
+    return all;
   }
 
-  private static void fingerprint(ClassEntry e, ClassLoader loader, List<String> problems) {
-    if (Types.primitiveNamed(e.name()) != null) {
+  private static void fingerprint(ClassInfo e, ClassLoader loader, List<String> problems) {
+    if (e.isPrimitive()) {
       return;
     }
     Class<?> c;
@@ -219,10 +207,13 @@ final class VerifyCommand implements Callable<Integer> {
               + " directory with --classpath");
       return;
     }
-    if (e.hasSuid()) {
+    if (e.serialVersionUID().isPresent()) {
+      long was = e.serialVersionUID().getAsLong();
       Long now;
       try {
-        now = Jvm.declaredSuidFromClassFile(c); // where it is a constant, initialises nothing
+        // where it is a constant, initialises nothing
+        OptionalLong declared = SnapshotContents.declaredSerialVersionUID(c);
+        now = declared.isPresent() ? declared.getAsLong() : null;
       } catch (IllegalStateException x) {
         problems.add(
             "fingerprint: class "
@@ -230,23 +221,23 @@ final class VerifyCommand implements Callable<Integer> {
                 + ": its serialVersionUID cannot be read here ("
                 + x.getMessage()
                 + ")");
-        now = e.suid();
+        now = was;
       } catch (RuntimeException | LinkageError x) {
         now = null;
       }
-      if (now == null || now != e.suid()) {
+      if (now == null || now != was) {
         problems.add(
             "fingerprint: class "
                 + e.name()
                 + ": serialVersionUID was "
-                + e.suid()
+                + was
                 + " at capture but is "
                 + (now == null ? "not declared" : now)
                 + " now");
       }
     }
-    for (ClassEntry.FieldEntry f : e.fields()) {
-      if (!f.real()) {
+    for (SnapshotSegment.FieldInfo f : e.fields()) {
+      if (!f.declared()) {
         continue;
       }
       Field field;
@@ -266,8 +257,8 @@ final class VerifyCommand implements Callable<Integer> {
         problems.add("fingerprint: class " + e.name() + " cannot be linked: " + x);
         return;
       }
-      String now = Types.descriptor(field.getType());
-      boolean sameKind = f.primitive() ? now.equals(f.descriptor()) : now.length() > 1;
+      String now = field.getType().descriptorString();
+      boolean sameKind = f.isPrimitive() ? now.equals(f.descriptor()) : now.length() > 1;
       boolean isStatic = Modifier.isStatic(field.getModifiers());
       if (!sameKind || isStatic) {
         problems.add(

@@ -141,6 +141,18 @@ public final class Jvm {
   }
 
   /**
+   * The target of the {@code --add-opens} option that opens a package to Codese, for messages:
+   * {@code org.codese} when Codese runs as a named module (on the module path), {@code ALL-UNNAMED}
+   * when it runs on the class path.
+   *
+   * @return the module name to put after {@code =} in {@code --add-opens module/package=...}
+   */
+  public static String openTarget() {
+    Module m = Jvm.class.getModule();
+    return m.isNamed() ? m.getName() : "ALL-UNNAMED";
+  }
+
+  /**
    * @param c any class
    * @return whether the JDK defines it: loaded by the bootstrap or the platform class loader
    */

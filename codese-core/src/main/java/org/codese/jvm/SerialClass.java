@@ -248,7 +248,9 @@ public final class SerialClass {
             + ". Mark the field that holds it transient (or make it static), or keep the object"
             + " out of the graph. Only if its fields must be copied: the JVM option --add-opens "
             + opens
-            + "=ALL-UNNAMED opens them, and a snapshot captured with it restores only in a JVM"
+            + "="
+            + Jvm.openTarget()
+            + " opens them, and a snapshot captured with it restores only in a JVM"
             + " started with it too";
       }
     }

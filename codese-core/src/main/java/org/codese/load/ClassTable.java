@@ -217,7 +217,8 @@ final class ClassTable {
               + c.getModule().getName()
               + "/"
               + c.getPackageName()
-              + "=ALL-UNNAMED");
+              + "="
+              + Jvm.openTarget());
     }
     if (now == null) {
       throw new ClassMismatchException(

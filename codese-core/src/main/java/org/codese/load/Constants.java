@@ -240,7 +240,9 @@ final class Constants {
                 + c.getModule().getName()
                 + "/"
                 + c.getPackageName()
-                + "=ALL-UNNAMED; restore it in a JVM started with that option"
+                + "="
+                + Jvm.openTarget()
+                + "; restore it in a JVM started with that option"
                 + (java.io.Serializable.class.isAssignableFrom(c)
                     ? ", or capture it again (this version captures Serializable classes"
                         + " so that they restore without it)"

@@ -1,4 +1,4 @@
-package org.codese.cli;
+package org.codese.tools;
 
 import static org.objectweb.asm.Opcodes.*;
 
@@ -10,69 +10,28 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.codese.ProgramListener;
 import org.codese.format.SnapshotFile;
 import org.codese.program.ClassEntry;
 import org.codese.program.Constant;
 import org.codese.program.Grammar;
 import org.codese.program.RuntimeContract;
 import org.codese.program.Tape;
-import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.Type;
-import org.objectweb.asm.tree.AbstractInsnNode;
-import org.objectweb.asm.tree.ClassNode;
-import org.objectweb.asm.tree.FieldInsnNode;
-import org.objectweb.asm.tree.IincInsnNode;
-import org.objectweb.asm.tree.InsnList;
-import org.objectweb.asm.tree.IntInsnNode;
-import org.objectweb.asm.tree.JumpInsnNode;
-import org.objectweb.asm.tree.LdcInsnNode;
-import org.objectweb.asm.tree.MethodInsnNode;
-import org.objectweb.asm.tree.MethodNode;
-import org.objectweb.asm.tree.TypeInsnNode;
-import org.objectweb.asm.tree.VarInsnNode;
 
 /**
- * Reads a snapshot's restore program without running it: a symbolic interpreter over the
- * instructions of the restore grammar ({@link Grammar}). Objects are table slots with a class name;
- * constants come from the snapshot's constant table; loops run with their real counts, since all
- * their data is in the constants. Each effect of the program goes to a {@link Sink}.
+ * Reads a snapshot's restore program without running it, for {@link
+ * org.codese.SnapshotContents#list}: a symbolic interpreter over the instructions of the restore
+ * grammar ({@link Grammar}). Objects are table slots with a class name; constants come from the
+ * snapshot's constant table; loops run with their real counts, since all their data is in the
+ * constants. Each effect of the program goes to a {@link ProgramListener}.
  *
  * <p>Anything outside the grammar (an unknown instruction or call, a value of the wrong kind, an
  * index out of range, a program that does not end) is reported as a {@link DecodeException}.
  */
-final class Decoder {
-  /** Receives what the program does, in execution order. */
-  interface Sink {
-    /** A new segment of an object stream, or the one snapshot. */
-    default void segment(int index, SnapshotFile file) {}
-
-    /** A generated class starts. */
-    default void classFile(int index, String name, int phase, String host) {}
-
-    /** A counted loop starts. */
-    default void loop(int iterations) {}
-
-    /** Object {@code id} of class {@code type} is created by {@code expr}. */
-    void create(int id, String type, String expr);
-
-    /** Field {@code field} of object {@code target} is set to {@code value}. */
-    void set(int target, String field, String value, boolean reference, boolean nonDefault);
-
-    /** Element {@code index} of array {@code target} is set to {@code value}. */
-    void element(int target, int index, String value, boolean reference, boolean nonDefault);
-
-    /**
-     * A sanctioned hook runs on object {@code target}; {@code refs} and {@code prims} count the
-     * non-default field values it sets from default-field records.
-     */
-    void hook(int target, String text, int refs, int prims);
-
-    /** The segment's top-level items, as the stream's reader sees them. */
-    default void items(List<String> items) {}
-  }
-
+public final class Listing {
   /** The program does not follow the restore grammar, or cannot be read. */
-  static final class DecodeException extends Exception {
+  public static final class DecodeException extends Exception {
     private static final long serialVersionUID = 1L;
 
     DecodeException(String message) {
@@ -80,14 +39,8 @@ final class Decoder {
     }
   }
 
-  /** Thrown by a sink to stop decoding early. */
-  static final class Stop extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    Stop() {
-      super(null, null, false, false);
-    }
-  }
+  /** The names of the phases, by {@code Grammar} phase number. */
+  private static final String[] PHASES = {"create", "set", "finish"};
 
   private sealed interface V {}
 
@@ -116,43 +69,18 @@ final class Decoder {
   private static final V CONSTS = new ConstsV();
   private static final V NULL = new Null();
 
-  private final Sink sink;
+  private final ProgramListener sink;
   private final Map<Integer, String> types = new HashMap<>();
   private SnapshotFile file;
   private String where;
   private long steps;
   private long budget;
 
-  Decoder(Sink sink) {
-    this.sink = sink;
-  }
-
   /**
-   * @param id a table index
-   * @return the class of the object created there so far, or {@code null}
+   * @param listener what receives the program's statements
    */
-  String typeOf(int id) {
-    return types.get(id);
-  }
-
-  /**
-   * Decodes every segment of a source, in order.
-   *
-   * @param source the checked snapshot file
-   * @throws DecodeException naming the segment, class, method and instruction
-   */
-  void run(SnapshotSource source) throws DecodeException {
-    for (int i = 0; i < source.segments.size(); i++) {
-      SnapshotFile f = source.segments.get(i).file();
-      sink.segment(i, f);
-      try {
-        run(f);
-      } catch (DecodeException e) {
-        throw source.segments.size() == 1
-            ? e
-            : new DecodeException("segment " + (i + 1) + ": " + e.getMessage());
-      }
-    }
+  public Listing(ProgramListener listener) {
+    this.sink = listener;
   }
 
   /**
@@ -161,100 +89,97 @@ final class Decoder {
    * @param f the parsed snapshot
    * @throws DecodeException naming the class, method and instruction
    */
-  void run(SnapshotFile f) throws DecodeException {
+  public void run(SnapshotFile f) throws DecodeException {
     this.file = f;
     this.steps = 0;
     this.budget = 1_000_000L + 64L * f.bytes().length;
     List<byte[]> classes = f.classFiles();
     for (int i = 0; i < classes.size(); i++) {
-      ClassNode cn = new ClassNode();
+      Code cn;
       where = "generated class " + i;
       try {
-        new ClassReader(classes.get(i))
-            .accept(cn, ClassReader.SKIP_FRAMES | ClassReader.SKIP_DEBUG);
+        cn = Code.read(classes.get(i));
       } catch (RuntimeException e) {
         throw fail("malformed class file (" + e + ")");
       }
       int[] p = f.placements().get(i);
-      String host = p[1] < 0 ? "-" : f.classes().get(p[1]).name();
+      String host = p[1] < 0 ? null : f.classes().get(p[1]).name();
       where = "class " + cn.name;
-      sink.classFile(i, cn.name, p[0], host);
+      sink.generatedClass(i, cn.name.replace('/', '.'), PHASES[p[0]], host);
       runClass(cn);
     }
-    where = "items";
-    sink.items(describeItems(f.items()));
   }
 
-  private void runClass(ClassNode cn) throws DecodeException {
-    Map<String, MethodNode> methods = new HashMap<>();
-    for (MethodNode m : cn.methods) {
-      methods.put(m.name + m.desc, m);
+  private void runClass(Code cn) throws DecodeException {
+    Map<String, Code.Method> methods = new HashMap<>();
+    for (Code.Method m : cn.methods) {
+      methods.put(m.name() + m.descriptor(), m);
     }
-    MethodNode accept = methods.get("accept(Ljava/lang/Object;Ljava/lang/Object;)V");
+    Code.Method accept = methods.get("accept(Ljava/lang/Object;Ljava/lang/Object;)V");
     if (accept == null) {
       throw fail("no accept method");
     }
-    for (AbstractInsnNode insn : accept.instructions) {
-      if (insn instanceof MethodInsnNode call) {
-        MethodNode chunk = methods.get(call.name + call.desc);
-        if (call.getOpcode() != INVOKESTATIC
-            || !call.owner.equals(cn.name)
+    for (Code.Ins call : accept.code()) {
+      if (call.opcode() >= INVOKEVIRTUAL && call.opcode() <= INVOKEINTERFACE) {
+        Code.Method chunk = methods.get(call.name() + call.descriptor());
+        if (call.opcode() != INVOKESTATIC
+            || !call.owner().equals(cn.name)
             || chunk == null
-            || !call.desc.equals(Grammar.CHUNK_DESCRIPTOR)) {
+            || !call.descriptor().equals(Grammar.CHUNK_DESCRIPTOR)) {
           throw fail(
               "accept calls "
-                  + call.owner
+                  + call.owner()
                   + "."
-                  + call.name
-                  + call.desc
+                  + call.name()
+                  + call.descriptor()
                   + ", which is not one of its chunk methods");
         }
         String outer = where;
-        where = outer + " method " + chunk.name;
+        where = outer + " method " + chunk.name();
         runChunk(chunk);
         where = outer;
       }
     }
   }
 
-  private void runChunk(MethodNode m) throws DecodeException {
-    V[] locals = new V[Math.max(m.maxLocals, 3) + 1];
+  private void runChunk(Code.Method m) throws DecodeException {
+    V[] locals = new V[Math.max(m.maxLocals(), 3) + 1];
     locals[0] = TABLE;
     locals[1] = CONSTS;
     Deque<V> stack = new ArrayDeque<>();
-    InsnList code = m.instructions;
-    AbstractInsnNode insn = code.getFirst();
-    while (insn != null) {
+    List<Code.Ins> code = m.code();
+    int pc = 0;
+    while (pc < code.size()) {
       if (++steps > budget) {
         throw fail("the program runs longer than a snapshot of its size can");
       }
-      AbstractInsnNode next = insn.getNext();
-      int op = insn.getOpcode();
-      String at = " at instruction " + code.indexOf(insn);
+      Code.Ins insn = code.get(pc);
+      int next = pc + 1;
+      int op = insn.opcode();
+      String at = " at instruction " + pc;
       try {
         if (op < 0) {
-          insn = next;
+          pc = next;
           continue;
         }
         switch (op) {
-          case ALOAD -> stack.push(local(locals, (VarInsnNode) insn));
-          case ILOAD -> stack.push(num(local(locals, (VarInsnNode) insn)));
-          case ASTORE, ISTORE -> store(locals, ((VarInsnNode) insn).var, stack.pop());
+          case ALOAD -> stack.push(local(locals, insn.operand()));
+          case ILOAD -> stack.push(num(local(locals, insn.operand())));
+          case ASTORE, ISTORE -> store(locals, insn.operand(), stack.pop());
           case IINC -> {
-            IincInsnNode inc = (IincInsnNode) insn;
-            Num n = num(local(locals, inc.var));
-            store(locals, inc.var, new Num('I', (int) n.bits + inc.incr));
+            Num n = num(local(locals, insn.operand()));
+            store(locals, insn.operand(), new Num('I', (int) n.bits + insn.increment()));
           }
           case ICONST_M1, ICONST_0, ICONST_1, ICONST_2, ICONST_3, ICONST_4, ICONST_5 ->
               stack.push(new Num('I', op - ICONST_0));
-          case BIPUSH, SIPUSH -> stack.push(new Num('I', ((IntInsnNode) insn).operand));
+          case BIPUSH, SIPUSH -> stack.push(new Num('I', insn.operand()));
           case LCONST_0, LCONST_1 -> stack.push(new Num('J', op - LCONST_0));
           case FCONST_0, FCONST_1, FCONST_2 ->
               stack.push(new Num('F', Float.floatToRawIntBits(op - FCONST_0)));
           case DCONST_0, DCONST_1 ->
               stack.push(new Num('D', Double.doubleToRawLongBits(op - DCONST_0)));
           case ACONST_NULL -> stack.push(NULL);
-          case LDC -> stack.push(ldc(((LdcInsnNode) insn).cst));
+          case LDC -> stack.push(ldc(insn.constant()));
           case DUP -> stack.push(stack.peek());
           case CHECKCAST -> {
             if (stack.isEmpty()) {
@@ -265,40 +190,39 @@ final class Decoder {
           case IALOAD, BALOAD, CALOAD, SALOAD, LALOAD, FALOAD, DALOAD ->
               stack.push(primLoad(num(stack.pop()), stack.pop()));
           case ARRAYLENGTH -> stack.push(new Num('I', Array.getLength(data(stack.pop()))));
-          case NEW -> stack.push(new Uninit(((TypeInsnNode) insn).desc));
+          case NEW -> stack.push(new Uninit(insn.owner()));
           case NEWARRAY -> {
             Num len = num(stack.pop());
-            String elem = newarrayType(((IntInsnNode) insn).operand);
+            String elem = newarrayType(insn.operand());
             stack.push(new Made("[" + elem, "new " + Names.primitive(elem) + "[" + len.bits + "]"));
           }
           case ANEWARRAY -> {
             Num len = num(stack.pop());
-            String elem = ((TypeInsnNode) insn).desc.replace('/', '.');
+            String elem = insn.owner().replace('/', '.');
             stack.push(
                 new Made("[L" + elem + ";", "new " + Names.simple(elem) + "[" + len.bits + "]"));
           }
-          case INVOKESPECIAL, INVOKESTATIC, INVOKEVIRTUAL -> call((MethodInsnNode) insn, stack);
+          case INVOKESPECIAL, INVOKESTATIC, INVOKEVIRTUAL -> call(insn, stack);
           case AASTORE, IASTORE, BASTORE, CASTORE, SASTORE, LASTORE, FASTORE, DASTORE -> {
             V value = stack.pop();
             Num index = num(stack.pop());
             arrayStore(op, stack.pop(), (int) index.bits, value);
           }
           case PUTFIELD -> {
-            FieldInsnNode f = (FieldInsnNode) insn;
             V value = stack.pop();
             int target = ref(stack.pop());
-            setField(target, f.name, f.desc, value);
+            setField(target, insn.name(), insn.descriptor(), value);
           }
           case GOTO -> {
             V ids = locals.length > 3 ? locals[3] : null;
             sink.loop(ids instanceof K k ? Array.getLength(data(k)) : -1);
-            next = ((JumpInsnNode) insn).label;
+            next = insn.target();
           }
           case IF_ICMPLT -> {
             long b = num(stack.pop()).bits;
             long a = num(stack.pop()).bits;
             if (a < b) {
-              next = ((JumpInsnNode) insn).label;
+              next = insn.target();
             }
           }
           case RETURN -> {
@@ -316,13 +240,9 @@ final class Decoder {
         }
         throw new DecodeException(e.getMessage() + at);
       }
-      insn = next;
+      pc = next;
     }
-    throw fail("method " + m.name + " ends without return");
-  }
-
-  private V local(V[] locals, VarInsnNode v) throws DecodeException {
-    return local(locals, v.var);
+    throw fail("method " + m.name() + " ends without return");
   }
 
   private V local(V[] locals, int var) throws DecodeException {
@@ -430,9 +350,10 @@ final class Decoder {
     throw fail("primitive load from " + kind(array));
   }
 
-  private void call(MethodInsnNode m, Deque<V> stack) throws DecodeException {
+  private void call(Code.Ins insn, Deque<V> stack) throws DecodeException {
+    Call m = new Call(insn.opcode(), insn.owner(), insn.name(), insn.descriptor());
     String sig = m.owner + "." + m.name + m.desc;
-    if (m.getOpcode() == INVOKESPECIAL && m.name.equals("<init>")) {
+    if (m.opcode == INVOKESPECIAL && m.name.equals("<init>")) {
       Type[] args = Type.getArgumentTypes(m.desc);
       if (args.length != 1) {
         throw fail("calls " + sig + ", which is not in the restore grammar");
@@ -457,7 +378,7 @@ final class Decoder {
                     + Names.literal(args[0].getDescriptor().charAt(0), n.bits)
                     + ")"));
       }
-    } else if (m.getOpcode() == INVOKESTATIC
+    } else if (m.opcode == INVOKESTATIC
         && m.name.equals("valueOf")
         && m.owner.startsWith("java/lang/")) {
       Num n = num(stack.pop());
@@ -525,6 +446,9 @@ final class Decoder {
     }
   }
 
+  /** A method call's operands, named as in ASM's tree API. */
+  private record Call(int opcode, String owner, String name, String desc) {}
+
   /** The object an allocator constant creates, as {@code new Type()}. */
   private Made allocation(V allocator, String call) throws DecodeException {
     if (!(allocator instanceof K k && k.c instanceof Constant.Allocator a)) {
@@ -560,7 +484,8 @@ final class Decoder {
         setField(tableRef(p[i + 2]), f.field(), f.descriptor(), value(p[i + 3]));
       } else if (p[i] == Grammar.STEP_ELEMENT) {
         V value = value(p[i + 3]);
-        sink.element(tableRef(p[i + 1]), p[i + 2], refText(value), true, value != NULL);
+        sink.element(
+            tableRef(p[i + 1]), types.get(p[i + 1]), p[i + 2], refText(value), true, value != NULL);
       } else {
         throw fail("unknown finish program step " + p[i] + " at " + i);
       }
@@ -655,10 +580,11 @@ final class Decoder {
           default -> 'L';
         };
     if (code == 'L') {
-      sink.element(target, index, refText(value), true, value != NULL);
+      sink.element(target, types.get(target), index, refText(value), true, value != NULL);
     } else {
       Num n = num(value);
-      sink.element(target, index, Names.literal(code, n.bits), false, n.bits != 0);
+      sink.element(
+          target, types.get(target), index, Names.literal(code, n.bits), false, n.bits != 0);
     }
   }
 
@@ -691,9 +617,15 @@ final class Decoder {
   private void setField(int target, String name, String desc, V value) throws DecodeException {
     if (desc.length() == 1) {
       Num n = num(value);
-      sink.set(target, name, Names.literal(desc.charAt(0), n.bits), false, n.bits != 0);
+      sink.field(
+          target,
+          types.get(target),
+          name,
+          Names.literal(desc.charAt(0), n.bits),
+          false,
+          n.bits != 0);
     } else {
-      sink.set(target, name, refText(value), true, value != NULL);
+      sink.field(target, types.get(target), name, refText(value), true, value != NULL);
     }
   }
 
@@ -715,16 +647,19 @@ final class Decoder {
       case SLOT ->
           sink.hook(
               h.id(),
+              types.get(h.id()),
               o + ".readObject(" + args + ");" + " // as " + Names.simple(type),
               counts[0],
               counts[1]);
-      case EXTERNAL -> sink.hook(h.id(), o + ".readExternal(" + args + ");", counts[0], counts[1]);
+      case EXTERNAL ->
+          sink.hook(
+              h.id(), types.get(h.id()), o + ".readExternal(" + args + ");", counts[0], counts[1]);
       case RECORD -> {
         types.put(h.id(), type);
         sink.create(h.id(), type, "new " + Names.simple(type) + "(" + args + ")");
-        sink.hook(h.id(), null, counts[0], counts[1]);
+        sink.hook(h.id(), type, null, counts[0], counts[1]);
       }
-      case RESOLVE -> sink.hook(h.id(), o + " = " + o + ".readResolve();", 0, 0);
+      case RESOLVE -> sink.hook(h.id(), types.get(h.id()), o + " = " + o + ".readResolve();", 0, 0);
     }
   }
 
@@ -795,23 +730,6 @@ final class Decoder {
       parts.add("... " + more + " more");
     }
     return String.join(", ", parts);
-  }
-
-  private List<String> describeItems(Tape tape) {
-    List<String> out = new ArrayList<>();
-    int[] items = tape.items();
-    for (int i = 0; i + 1 < items.length; i += 2) {
-      if (items[i] == Tape.BLOCK) {
-        out.add("data(" + items[i + 1] + " bytes)");
-      } else if (items[i] == Tape.OBJECT) {
-        out.add(items[i + 1] < 0 ? "null" : "o" + items[i + 1]);
-      } else if (items[i] == Tape.BACK_REFERENCE) {
-        out.add("refers back to o" + items[i + 1]);
-      } else {
-        out.add("fields(" + items[i + 1] + ")");
-      }
-    }
-    return out;
   }
 
   private static String newarrayType(int operand) {
