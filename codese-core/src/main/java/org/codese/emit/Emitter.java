@@ -4,6 +4,7 @@ import static org.objectweb.asm.Opcodes.*;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.codese.jvm.Kind;
 import org.codese.plan.Op;
 import org.codese.plan.Plan;
 import org.codese.plan.Section;
@@ -224,21 +225,11 @@ public final class Emitter {
       constant(p.field(), FIELD);
       mv.visitVarInsn(ALOAD, TARGET);
       value(p.type(), p.bits(), p.ref());
-      if (p.type() == 'L') {
-        mv.visitMethodInsn(
-            INVOKEVIRTUAL, FIELD, "set", "(Ljava/lang/Object;Ljava/lang/Object;)V", false);
-      } else {
-        mv.visitMethodInsn(
-            INVOKEVIRTUAL,
-            FIELD,
-            "set" + setterSuffix(p.type()),
-            "(Ljava/lang/Object;" + p.type() + ")V",
-            false);
-      }
+      fieldSet(mv, p.type());
     } else if (op instanceof Op.PutDirect p) {
       mv.visitVarInsn(ALOAD, TARGET);
       value(p.type(), p.bits(), p.ref());
-      if (p.type() == 'L' && p.cast() != null) {
+      if (p.type() == Kind.REFERENCE && p.cast() != null) {
         mv.visitTypeInsn(CHECKCAST, p.cast());
       }
       mv.visitFieldInsn(PUTFIELD, p.owner(), p.name(), p.descriptor());
@@ -258,17 +249,22 @@ public final class Emitter {
     }
   }
 
-  static String setterSuffix(char type) {
-    return switch (type) {
-      case 'Z' -> "Boolean";
-      case 'B' -> "Byte";
-      case 'C' -> "Char";
-      case 'S' -> "Short";
-      case 'I' -> "Int";
-      case 'J' -> "Long";
-      case 'F' -> "Float";
-      default -> "Double";
-    };
+  /**
+   * Calls the {@code java.lang.reflect.Field} setter of kind {@code type} on the field, target and
+   * value on the stack.
+   */
+  static void fieldSet(MethodVisitor mv, Kind type) {
+    if (type == Kind.REFERENCE) {
+      mv.visitMethodInsn(
+          INVOKEVIRTUAL, FIELD, "set", "(Ljava/lang/Object;Ljava/lang/Object;)V", false);
+    } else {
+      mv.visitMethodInsn(
+          INVOKEVIRTUAL,
+          FIELD,
+          "set" + type.setterSuffix(),
+          "(Ljava/lang/Object;" + type.descriptor() + ")V",
+          false);
+    }
   }
 
   /** Pushes constant {@code index}, cast to {@code cast} unless that is {@code null}. */
@@ -283,7 +279,7 @@ public final class Emitter {
 
   private void newArray(Op.NewArray a) {
     storeStart(a.id());
-    if (a.elem() != 'L') {
+    if (a.elem() != Kind.REFERENCE) {
       push(a.length());
       mv.visitIntInsn(NEWARRAY, arrayTypeCode(a.elem()));
     } else if (a.maker() < 0) {
@@ -317,46 +313,32 @@ public final class Emitter {
     push(id);
   }
 
-  private void value(char type, long bits, int ref) {
+  private void value(Kind type, long bits, int ref) {
     switch (type) {
-      case 'L' -> {
+      case REFERENCE -> {
         mv.visitVarInsn(ALOAD, TABLE);
         push(ref);
         mv.visitInsn(AALOAD);
       }
-      case 'J' -> pushLong(bits);
-      case 'F' -> pushFloat(Float.intBitsToFloat((int) bits));
-      case 'D' -> pushDouble(Double.longBitsToDouble(bits));
-      default -> push((int) bits);
+      case LONG -> pushLong(bits);
+      case FLOAT -> pushFloat(Float.intBitsToFloat((int) bits));
+      case DOUBLE -> pushDouble(Double.longBitsToDouble(bits));
+      case BOOLEAN, BYTE, CHAR, SHORT, INT -> push((int) bits);
     }
   }
 
   private void box(Op.NewBox b) {
-    String owner = boxOwner(b.type());
+    String owner = b.type().boxOwner();
     if (b.cached()) {
       value(b.type(), b.bits(), -1);
       mv.visitMethodInsn(
-          INVOKESTATIC, owner, "valueOf", "(" + b.type() + ")L" + owner + ";", false);
+          INVOKESTATIC, owner, "valueOf", "(" + b.type().descriptor() + ")L" + owner + ";", false);
     } else {
       mv.visitTypeInsn(NEW, owner);
       mv.visitInsn(DUP);
       value(b.type(), b.bits(), -1);
-      mv.visitMethodInsn(INVOKESPECIAL, owner, "<init>", "(" + b.type() + ")V", false);
+      mv.visitMethodInsn(INVOKESPECIAL, owner, "<init>", "(" + b.type().descriptor() + ")V", false);
     }
-  }
-
-  /** The internal name of the box class of primitive kind {@code type}. */
-  static String boxOwner(char type) {
-    return switch (type) {
-      case 'I' -> "java/lang/Integer";
-      case 'J' -> "java/lang/Long";
-      case 'Z' -> "java/lang/Boolean";
-      case 'B' -> "java/lang/Byte";
-      case 'C' -> "java/lang/Character";
-      case 'S' -> "java/lang/Short";
-      case 'F' -> "java/lang/Float";
-      default -> "java/lang/Double";
-    };
   }
 
   private void push(int v) {
@@ -400,29 +382,30 @@ public final class Emitter {
     }
   }
 
-  private static int arrayTypeCode(char elem) {
+  private static int arrayTypeCode(Kind elem) {
     return switch (elem) {
-      case 'Z' -> T_BOOLEAN;
-      case 'B' -> T_BYTE;
-      case 'C' -> T_CHAR;
-      case 'S' -> T_SHORT;
-      case 'I' -> T_INT;
-      case 'J' -> T_LONG;
-      case 'F' -> T_FLOAT;
-      default -> T_DOUBLE;
+      case BOOLEAN -> T_BOOLEAN;
+      case BYTE -> T_BYTE;
+      case CHAR -> T_CHAR;
+      case SHORT -> T_SHORT;
+      case INT -> T_INT;
+      case LONG -> T_LONG;
+      case FLOAT -> T_FLOAT;
+      case DOUBLE -> T_DOUBLE;
+      case REFERENCE -> throw new IllegalArgumentException("newarray makes primitive arrays only");
     };
   }
 
-  private static int arrayStore(char type) {
+  private static int arrayStore(Kind type) {
     return switch (type) {
-      case 'Z', 'B' -> BASTORE;
-      case 'C' -> CASTORE;
-      case 'S' -> SASTORE;
-      case 'I' -> IASTORE;
-      case 'J' -> LASTORE;
-      case 'F' -> FASTORE;
-      case 'D' -> DASTORE;
-      default -> AASTORE;
+      case BOOLEAN, BYTE -> BASTORE;
+      case CHAR -> CASTORE;
+      case SHORT -> SASTORE;
+      case INT -> IASTORE;
+      case LONG -> LASTORE;
+      case FLOAT -> FASTORE;
+      case DOUBLE -> DASTORE;
+      case REFERENCE -> AASTORE;
     };
   }
 }

@@ -2,6 +2,7 @@ package org.codese.emit;
 
 import static org.objectweb.asm.Opcodes.*;
 
+import org.codese.jvm.Kind;
 import org.codese.plan.Op;
 import org.codese.program.Grammar;
 import org.objectweb.asm.Label;
@@ -83,9 +84,10 @@ final class Loops {
 
   /** {@code table[ids[i]] = box(values[i])}, by {@code valueOf} or {@code new}. */
   private static void boxLoop(MethodVisitor mv, Op.BoxLoop b) {
-    String owner = Emitter.boxOwner(b.type());
+    String owner = b.type().boxOwner();
+    String desc = String.valueOf(b.type().descriptor());
     load(mv, b.ids(), "[I", IDS);
-    load(mv, b.values(), "[" + b.type(), DATA);
+    load(mv, b.values(), "[" + desc, DATA);
     loop(
         mv,
         () -> {
@@ -96,12 +98,12 @@ final class Loops {
           }
           mv.visitVarInsn(ALOAD, DATA);
           mv.visitVarInsn(ILOAD, INDEX);
-          mv.visitInsn(Grammar.arrayLoadOpcode(b.type()));
+          mv.visitInsn(Grammar.arrayLoadOpcode(b.type().descriptor()));
           if (b.cached()) {
             mv.visitMethodInsn(
-                INVOKESTATIC, owner, "valueOf", "(" + b.type() + ")L" + owner + ";", false);
+                INVOKESTATIC, owner, "valueOf", "(" + desc + ")L" + owner + ";", false);
           } else {
-            mv.visitMethodInsn(INVOKESPECIAL, owner, "<init>", "(" + b.type() + ")V", false);
+            mv.visitMethodInsn(INVOKESPECIAL, owner, "<init>", "(" + desc + ")V", false);
           }
           mv.visitInsn(AASTORE);
         });
@@ -112,7 +114,11 @@ final class Loops {
     load(mv, c.ids(), "[I", IDS);
     for (int i = 0; i < n; i++) {
       Op.Column col = c.columns().get(i);
-      load(mv, col.values(), col.type() == 'L' ? "[I" : "[" + col.type(), DATA + i);
+      load(
+          mv,
+          col.values(),
+          col.type() == Kind.REFERENCE ? "[I" : "[" + col.type().descriptor(),
+          DATA + i);
       if (col.reflective()) {
         load(mv, col.field(), FIELD, DATA + n + i);
       }
@@ -137,7 +143,7 @@ final class Loops {
       mv.visitVarInsn(ALOAD, field);
     }
     mv.visitVarInsn(ALOAD, TARGET);
-    if (col.type() == 'L') {
+    if (col.type() == Kind.REFERENCE) {
       tableAt(mv, values);
       if (col.cast() != null && !col.reflective()) {
         mv.visitTypeInsn(CHECKCAST, col.cast());
@@ -145,20 +151,12 @@ final class Loops {
     } else {
       mv.visitVarInsn(ALOAD, values);
       mv.visitVarInsn(ILOAD, INDEX);
-      mv.visitInsn(Grammar.arrayLoadOpcode(col.type()));
+      mv.visitInsn(Grammar.arrayLoadOpcode(col.type().descriptor()));
     }
-    if (!col.reflective()) {
-      mv.visitFieldInsn(PUTFIELD, owner, col.name(), col.descriptor());
-    } else if (col.type() == 'L') {
-      mv.visitMethodInsn(
-          INVOKEVIRTUAL, FIELD, "set", "(Ljava/lang/Object;Ljava/lang/Object;)V", false);
+    if (col.reflective()) {
+      Emitter.fieldSet(mv, col.type());
     } else {
-      mv.visitMethodInsn(
-          INVOKEVIRTUAL,
-          FIELD,
-          "set" + Emitter.setterSuffix(col.type()),
-          "(Ljava/lang/Object;" + col.type() + ")V",
-          false);
+      mv.visitFieldInsn(PUTFIELD, owner, col.name(), col.descriptor());
     }
   }
 

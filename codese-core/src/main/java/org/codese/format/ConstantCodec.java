@@ -169,7 +169,8 @@ final class ConstantCodec {
       case 'I' -> b.asIntBuffer().put((int[]) array);
       case 'J' -> b.asLongBuffer().put((long[]) array);
       case 'F' -> b.asFloatBuffer().put((float[]) array);
-      default -> b.asDoubleBuffer().put((double[]) array);
+      case 'D' -> b.asDoubleBuffer().put((double[]) array);
+      default -> throw new IllegalArgumentException("not a primitive array: " + array);
     }
     out.u1(code).u4(len).raw(b.array());
   }
@@ -240,11 +241,12 @@ final class ConstantCodec {
         b.asFloatBuffer().get(a);
         return a;
       }
-      default -> {
+      case 'D' -> {
         double[] a = new double[len];
         b.asDoubleBuffer().get(a);
         return a;
       }
+      default -> throw new IllegalStateException("array type " + c + " passed the check above");
     }
   }
 }

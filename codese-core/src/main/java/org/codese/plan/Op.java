@@ -1,5 +1,7 @@
 package org.codese.plan;
 
+import org.codese.jvm.Kind;
+
 /**
  * One statement of the restore program, in the vocabulary of the restore grammar. Object ids index
  * the restore table; constant indices index the snapshot's constant table. Ops of the create phase
@@ -10,10 +12,10 @@ public sealed interface Op {
   record Alloc(int id, int allocator) implements Op {}
 
   /**
-   * {@code table[id] = new T[length]}: {@code elem} is a primitive code or {@code 'L'}; for {@code
-   * 'L'}, {@code maker} is an array-maker constant, or -1 for {@code Object[]}.
+   * {@code table[id] = new T[length]} of element kind {@code elem}; for {@link Kind#REFERENCE},
+   * {@code maker} is an array-maker constant, or -1 for {@code Object[]}.
    */
-  record NewArray(int id, char elem, int maker, int length) implements Op {}
+  record NewArray(int id, Kind elem, int maker, int length) implements Op {}
 
   /** {@code table[id] = constant.clone()} for a primitive array constant. */
   record CloneArray(int id, int constant, String descriptor) implements Op {}
@@ -25,7 +27,7 @@ public sealed interface Op {
   record NewString(int id, String value, int text) implements Op {}
 
   /** {@code table[id] = box}: {@code valueOf} when {@code cached}, else a new box. */
-  record NewBox(int id, char type, long bits, boolean cached) implements Op {}
+  record NewBox(int id, Kind type, long bits, boolean cached) implements Op {}
 
   /** {@code table[id] = constant}, for enum constants and {@code Class} objects. */
   record LoadConstant(int id, int constant) implements Op {}
@@ -38,20 +40,21 @@ public sealed interface Op {
 
   /**
    * {@code target.field = value} through the reflective field constant {@code field}: a primitive
-   * of type {@code type} with raw {@code bits}, or for {@code 'L'} the table entry {@code ref}.
+   * of kind {@code type} with raw {@code bits}, or for {@link Kind#REFERENCE} the table entry
+   * {@code ref}.
    */
-  record PutField(int field, char type, long bits, int ref) implements Op {}
+  record PutField(int field, Kind type, long bits, int ref) implements Op {}
 
   /**
    * {@code target.name = value} with {@code putfield}, in a class nested with {@code owner}; for
    * references the value is cast to {@code cast} first unless it is {@code null}.
    */
   record PutDirect(
-      String owner, String name, String descriptor, String cast, char type, long bits, int ref)
+      String owner, String name, String descriptor, String cast, Kind type, long bits, int ref)
       implements Op {}
 
   /** {@code target[index] = value}, typed as in {@link PutField}. */
-  record PutElement(char type, int index, long bits, int ref) implements Op {}
+  record PutElement(Kind type, int index, long bits, int ref) implements Op {}
 
   /**
    * A counted loop: {@code table[ids[i]] = allocator()} for every {@code i}, where {@code ids} is
@@ -70,7 +73,7 @@ public sealed interface Op {
    * constant of {@code type}; the boxes come from {@code valueOf} when {@code cached}, else from
    * {@code new}.
    */
-  record BoxLoop(char type, boolean cached, int ids, int values) implements Op {}
+  record BoxLoop(Kind type, boolean cached, int ids, int values) implements Op {}
 
   /**
    * A counted loop over a cluster of objects of one class: for every {@code i}, {@code t =
@@ -82,11 +85,11 @@ public sealed interface Op {
 
   /**
    * One field of a {@link ClusterLoop}: the field, the cast of reference values (or {@code null}),
-   * its type code, the constant holding the values (a primitive array, or {@code int[]} of table
-   * indices for references), and the reflective field constant to set it through, or -1 to set it
-   * with {@code putfield}.
+   * its kind, the constant holding the values (a primitive array, or {@code int[]} of table indices
+   * for references), and the reflective field constant to set it through, or -1 to set it with
+   * {@code putfield}.
    */
-  record Column(String name, String descriptor, String cast, char type, int values, int field) {
+  record Column(String name, String descriptor, String cast, Kind type, int values, int field) {
     /**
      * @return whether the column is set through {@code java.lang.reflect.Field}
      */

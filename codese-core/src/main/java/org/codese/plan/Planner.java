@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import org.codese.capture.Graph;
 import org.codese.capture.Node;
+import org.codese.jvm.Kind;
 import org.codese.jvm.SerialClass;
 import org.codese.jvm.SerialField;
 import org.codese.jvm.Slot;
@@ -96,12 +97,12 @@ public final class Planner {
    * candidates for a {@link Op.BoxLoop}.
    */
   private static final class Boxes {
-    final char type;
+    final Kind type;
     final boolean cached;
     final IntList ids = new IntList();
     final List<Object> values = new ArrayList<>();
 
-    Boxes(char type, boolean cached) {
+    Boxes(Kind type, boolean cached) {
       this.type = type;
       this.cached = cached;
     }
@@ -208,12 +209,12 @@ public final class Planner {
       } else if (op instanceof Op.CallHook h) {
         program.add(Grammar.STEP_HOOK);
         program.add(h.hook());
-      } else if (op instanceof Op.PutField p && p.type() == 'L') {
+      } else if (op instanceof Op.PutField p && p.type() == Kind.REFERENCE) {
         program.add(Grammar.STEP_FIELD);
         program.add(p.field());
         program.add(target);
         program.add(p.ref());
-      } else if (op instanceof Op.PutElement p && p.type() == 'L') {
+      } else if (op instanceof Op.PutElement p && p.type() == Kind.REFERENCE) {
         program.add(Grammar.STEP_ELEMENT);
         program.add(target);
         program.add(p.index());
@@ -250,9 +251,10 @@ public final class Planner {
         create.add(new Op.NewString(id, null, tables.constant(new Constant.Text(t.value()))));
       }
     } else if (node instanceof Node.Box b) {
-      char code = Types.primitiveCode(unboxed(b.value().getClass()));
+      Kind kind = Kind.primitive(unboxed(b.value().getClass()));
       Boxes group =
-          boxes.computeIfAbsent(code * 2 + (b.cached() ? 1 : 0), k -> new Boxes(code, b.cached()));
+          boxes.computeIfAbsent(
+              kind.descriptor() * 2 + (b.cached() ? 1 : 0), k -> new Boxes(kind, b.cached()));
       group.ids.add(id);
       group.values.add(b.value());
     } else if (node instanceof Node.Constant c) {
@@ -308,7 +310,7 @@ public final class Planner {
     Class<?> comp = a.type().getComponentType();
     String desc = Types.descriptor(a.type());
     if (comp.isPrimitive()) {
-      char code = Types.primitiveCode(comp);
+      Kind kind = Kind.primitive(comp);
       int len = Array.getLength(a.elements());
       int nonDefault = 0;
       for (int i = 0; i < len && nonDefault <= INLINE_ARRAY_ELEMENTS; i++) {
@@ -319,7 +321,7 @@ public final class Planner {
             new Op.CloneArray(a.id(), tables.constant(new Constant.PrimArray(a.elements())), desc));
         return;
       }
-      create.add(new Op.NewArray(a.id(), code, -1, len));
+      create.add(new Op.NewArray(a.id(), kind, -1, len));
       boolean selected = false;
       for (int i = 0; i < len; i++) {
         long bits = Types.bits(Array.get(a.elements(), i));
@@ -328,7 +330,7 @@ public final class Planner {
             set(-1).add(new Op.Select(a.id(), desc));
             selected = true;
           }
-          set(-1).add(new Op.PutElement(code, i, bits, -1));
+          set(-1).add(new Op.PutElement(kind, i, bits, -1));
         }
       }
       return;
@@ -336,14 +338,14 @@ public final class Planner {
     int maker =
         comp == Object.class ? -1 : tables.constant(new Constant.ArrayMaker(tables.type(a.type())));
     int[] refs = (int[]) a.elements();
-    create.add(new Op.NewArray(a.id(), 'L', maker, refs.length));
+    create.add(new Op.NewArray(a.id(), Kind.REFERENCE, maker, refs.length));
     String objDesc = "[Ljava/lang/Object;";
     if (refs.length >= LOOP_MIN) {
       int[] column = new int[refs.length];
       for (int i = 0; i < refs.length; i++) {
         column[i] = nullSlot;
         if (refs[i] >= 0 && isLate(refs[i])) {
-          defer(a.id(), objDesc, new Op.PutElement('L', i, 0, refs[i]));
+          defer(a.id(), objDesc, new Op.PutElement(Kind.REFERENCE, i, 0, refs[i]));
         } else if (refs[i] >= 0) {
           column[i] = refs[i];
         }
@@ -356,7 +358,7 @@ public final class Planner {
       if (refs[i] < 0) {
         continue;
       }
-      Op put = new Op.PutElement('L', i, 0, refs[i]);
+      Op put = new Op.PutElement(Kind.REFERENCE, i, 0, refs[i]);
       if (isLate(refs[i])) {
         defer(a.id(), objDesc, put);
       } else {
@@ -450,7 +452,7 @@ public final class Planner {
     for (Boxes group : boxes.values()) {
       int n = group.ids.size();
       if (n >= loopMin) {
-        Object values = Array.newInstance(Types.primitiveClass(group.type), n);
+        Object values = Array.newInstance(group.type.type(), n);
         for (int i = 0; i < n; i++) {
           Array.set(values, i, group.values.get(i));
         }
@@ -505,7 +507,7 @@ public final class Planner {
     for (int f = 0; f < fields.size(); f++) {
       SerialField sf = fields.get(f);
       boolean reflective = !nest || Modifier.isFinal(sf.field().getModifiers());
-      char code = f < nPrims ? Types.primitiveCode(sf.type()) : 'L';
+      Kind kind = f < nPrims ? Kind.primitive(sf.type()) : Kind.REFERENCE;
       Object column = f < nPrims ? Array.newInstance(sf.type(), n) : new int[n];
       boolean any = false;
       for (int j = 0; j < n; j++) {
@@ -513,14 +515,14 @@ public final class Planner {
         if (f < nPrims) {
           long bits = d.prims()[f];
           if (bits != 0) {
-            Array.set(column, j, Types.box(code, bits));
+            Array.set(column, j, Types.box(kind.descriptor(), bits));
             any = true;
           }
         } else {
           int ref = d.refs()[f - nPrims];
           ((int[]) column)[j] = nullSlot;
           if (ref >= 0 && isLate(ref)) {
-            defer(c.ids.get(j), null, new Op.PutField(setter(t, sf), 'L', 0, ref));
+            defer(c.ids.get(j), null, new Op.PutField(setter(t, sf), Kind.REFERENCE, 0, ref));
           } else if (ref >= 0) {
             ((int[]) column)[j] = ref;
             any = true;
@@ -535,7 +537,7 @@ public final class Planner {
                 sf.name(),
                 sf.descriptor(),
                 castFor(sf.type()),
-                code,
+                kind,
                 tables.constant(new Constant.PrimArray(column)),
                 reflective ? setter(t, sf) : -1));
       }
@@ -560,7 +562,7 @@ public final class Planner {
     int selectedHost = Integer.MIN_VALUE;
     for (int f = 0; f < fields.size(); f++) {
       SerialField sf = fields.get(f);
-      char code = f < nPrims ? Types.primitiveCode(sf.type()) : 'L';
+      Kind kind = f < nPrims ? Kind.primitive(sf.type()) : Kind.REFERENCE;
       long bits = f < nPrims ? data.prims()[f] : 0;
       int ref = f < nPrims ? -1 : data.refs()[f - nPrims];
       if (f < nPrims ? bits == 0 : ref < 0) {
@@ -571,8 +573,8 @@ public final class Planner {
       Op put =
           direct
               ? new Op.PutDirect(
-                  owner, sf.name(), sf.descriptor(), castFor(sf.type()), code, bits, ref)
-              : new Op.PutField(setter(t, sf), code, bits, ref);
+                  owner, sf.name(), sf.descriptor(), castFor(sf.type()), kind, bits, ref)
+              : new Op.PutField(setter(t, sf), kind, bits, ref);
       if (late) {
         defer(id, null, put);
         continue;
