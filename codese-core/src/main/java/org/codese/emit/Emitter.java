@@ -46,6 +46,7 @@ public final class Emitter {
   private MethodVisitor mv;
   private int methodBytes;
   private Op.Select selected;
+  private final OpWriter writer = new OpWriter();
 
   private Emitter(Plan plan) {
     this.plan = plan;
@@ -161,27 +162,106 @@ public final class Emitter {
 
   /** An upper bound on the bytecode {@link #emit} writes for {@code op}. */
   private static int size(Op op) {
-    if (op instanceof Op.ClusterLoop c) {
-      return LOOP_BYTES + COLUMN_BYTES * c.columns().size();
-    } else if (op instanceof Op.AllocLoop
-        || op instanceof Op.StringLoop
-        || op instanceof Op.BoxLoop
-        || op instanceof Op.ElementLoop) {
-      return LOOP_BYTES;
-    }
-    return MAX_OP_BYTES;
+    return op.accept(OpBytes.INSTANCE);
   }
 
   private void emit(Op op) {
     methodBytes += size(op);
-    if (op instanceof Op.AllocLoop
-        || op instanceof Op.StringLoop
-        || op instanceof Op.BoxLoop
-        || op instanceof Op.ElementLoop
-        || op instanceof Op.ClusterLoop) {
-      Loops.emit(mv, op);
-      selected = null;
-    } else if (op instanceof Op.Alloc a) {
+    op.accept(writer);
+  }
+
+  /** Upper bounds on the bytecode of each op, for chunk splitting. */
+  private static final class OpBytes implements Op.Visitor<Integer> {
+    static final OpBytes INSTANCE = new OpBytes();
+
+    @Override
+    public Integer visitAlloc(Op.Alloc op) {
+      return MAX_OP_BYTES;
+    }
+
+    @Override
+    public Integer visitNewArray(Op.NewArray op) {
+      return MAX_OP_BYTES;
+    }
+
+    @Override
+    public Integer visitCloneArray(Op.CloneArray op) {
+      return MAX_OP_BYTES;
+    }
+
+    @Override
+    public Integer visitNewString(Op.NewString op) {
+      return MAX_OP_BYTES;
+    }
+
+    @Override
+    public Integer visitNewBox(Op.NewBox op) {
+      return MAX_OP_BYTES;
+    }
+
+    @Override
+    public Integer visitLoadConstant(Op.LoadConstant op) {
+      return MAX_OP_BYTES;
+    }
+
+    @Override
+    public Integer visitSelect(Op.Select op) {
+      return MAX_OP_BYTES;
+    }
+
+    @Override
+    public Integer visitPutField(Op.PutField op) {
+      return MAX_OP_BYTES;
+    }
+
+    @Override
+    public Integer visitPutDirect(Op.PutDirect op) {
+      return MAX_OP_BYTES;
+    }
+
+    @Override
+    public Integer visitPutElement(Op.PutElement op) {
+      return MAX_OP_BYTES;
+    }
+
+    @Override
+    public Integer visitAllocLoop(Op.AllocLoop op) {
+      return LOOP_BYTES;
+    }
+
+    @Override
+    public Integer visitStringLoop(Op.StringLoop op) {
+      return LOOP_BYTES;
+    }
+
+    @Override
+    public Integer visitBoxLoop(Op.BoxLoop op) {
+      return LOOP_BYTES;
+    }
+
+    @Override
+    public Integer visitClusterLoop(Op.ClusterLoop op) {
+      return LOOP_BYTES + COLUMN_BYTES * op.columns().size();
+    }
+
+    @Override
+    public Integer visitElementLoop(Op.ElementLoop op) {
+      return LOOP_BYTES;
+    }
+
+    @Override
+    public Integer visitRunSteps(Op.RunSteps op) {
+      return MAX_OP_BYTES;
+    }
+  }
+
+  /**
+   * Writes each op into the current chunk. A loop clobbers the selected target (local {@link
+   * #TARGET}), so a chunk started after it selects nothing again.
+   */
+  private final class OpWriter implements Op.Visitor<Void> {
+    @Override
+    public Void visitAlloc(Op.Alloc a) {
       storeStart(a.id());
       constant(a.allocator(), null);
       mv.visitMethodInsn(
@@ -191,14 +271,26 @@ public final class Emitter {
           Grammar.ALLOCATE_DESCRIPTOR,
           false);
       mv.visitInsn(AASTORE);
-    } else if (op instanceof Op.NewArray a) {
+      return null;
+    }
+
+    @Override
+    public Void visitNewArray(Op.NewArray a) {
       newArray(a);
-    } else if (op instanceof Op.CloneArray c) {
+      return null;
+    }
+
+    @Override
+    public Void visitCloneArray(Op.CloneArray c) {
       storeStart(c.id());
       constant(c.constant(), c.descriptor());
       mv.visitMethodInsn(INVOKEVIRTUAL, c.descriptor(), "clone", "()Ljava/lang/Object;", false);
       mv.visitInsn(AASTORE);
-    } else if (op instanceof Op.NewString s) {
+      return null;
+    }
+
+    @Override
+    public Void visitNewString(Op.NewString s) {
       storeStart(s.id());
       mv.visitTypeInsn(NEW, "java/lang/String");
       mv.visitInsn(DUP);
@@ -210,42 +302,104 @@ public final class Emitter {
       mv.visitMethodInsn(
           INVOKESPECIAL, "java/lang/String", "<init>", "(Ljava/lang/String;)V", false);
       mv.visitInsn(AASTORE);
-    } else if (op instanceof Op.NewBox b) {
+      return null;
+    }
+
+    @Override
+    public Void visitNewBox(Op.NewBox b) {
       storeStart(b.id());
       box(b);
       mv.visitInsn(AASTORE);
-    } else if (op instanceof Op.LoadConstant c) {
+      return null;
+    }
+
+    @Override
+    public Void visitLoadConstant(Op.LoadConstant c) {
       storeStart(c.id());
       constant(c.constant(), null);
       mv.visitInsn(AASTORE);
-    } else if (op instanceof Op.Select s) {
+      return null;
+    }
+
+    @Override
+    public Void visitSelect(Op.Select s) {
       selected = s;
       select(s);
-    } else if (op instanceof Op.PutField p) {
+      return null;
+    }
+
+    @Override
+    public Void visitPutField(Op.PutField p) {
       constant(p.field(), FIELD);
       mv.visitVarInsn(ALOAD, TARGET);
       value(p.type(), p.bits(), p.ref());
       fieldSet(mv, p.type());
-    } else if (op instanceof Op.PutDirect p) {
+      return null;
+    }
+
+    @Override
+    public Void visitPutDirect(Op.PutDirect p) {
       mv.visitVarInsn(ALOAD, TARGET);
       value(p.type(), p.bits(), p.ref());
       if (p.type() == Kind.REFERENCE && p.cast() != null) {
         mv.visitTypeInsn(CHECKCAST, p.cast());
       }
       mv.visitFieldInsn(PUTFIELD, p.owner(), p.name(), p.descriptor());
-    } else if (op instanceof Op.PutElement p) {
+      return null;
+    }
+
+    @Override
+    public Void visitPutElement(Op.PutElement p) {
       mv.visitVarInsn(ALOAD, TARGET);
       push(p.index());
       value(p.type(), p.bits(), p.ref());
       mv.visitInsn(arrayStore(p.type()));
-    } else if (op instanceof Op.RunSteps r) {
+      return null;
+    }
+
+    @Override
+    public Void visitAllocLoop(Op.AllocLoop op) {
+      Loops.allocLoop(mv, op);
+      selected = null;
+      return null;
+    }
+
+    @Override
+    public Void visitStringLoop(Op.StringLoop op) {
+      Loops.stringLoop(mv, op);
+      selected = null;
+      return null;
+    }
+
+    @Override
+    public Void visitBoxLoop(Op.BoxLoop op) {
+      Loops.boxLoop(mv, op);
+      selected = null;
+      return null;
+    }
+
+    @Override
+    public Void visitClusterLoop(Op.ClusterLoop op) {
+      Loops.clusterLoop(mv, op);
+      selected = null;
+      return null;
+    }
+
+    @Override
+    public Void visitElementLoop(Op.ElementLoop op) {
+      Loops.elementLoop(mv, op);
+      selected = null;
+      return null;
+    }
+
+    @Override
+    public Void visitRunSteps(Op.RunSteps r) {
       mv.visitVarInsn(ALOAD, TABLE);
       mv.visitVarInsn(ALOAD, CONSTANTS);
       push(r.program());
       mv.visitMethodInsn(
           INVOKESTATIC, Grammar.HOOKS_OWNER, Grammar.STEPS_METHOD, Grammar.STEPS_DESCRIPTOR, false);
-    } else {
-      throw new IllegalArgumentException("unknown op " + op);
+      return null;
     }
   }
 

@@ -19,71 +19,70 @@ final class Loops {
   private static final int TARGET = Emitter.TARGET;
   private static final int IDS = Grammar.LOCAL_IDS;
   private static final int INDEX = Grammar.LOCAL_INDEX;
-  private static final int DATA = 5;
+  private static final int DATA = Grammar.LOCAL_FIRST_DATA;
   private static final String OBJECT_ARRAY = "[Ljava/lang/Object;";
   private static final String FIELD = "java/lang/reflect/Field";
 
   private Loops() {}
 
-  static void emit(MethodVisitor mv, Op op) {
-    if (op instanceof Op.AllocLoop a) {
-      load(mv, a.ids(), "[I", IDS);
-      load(mv, a.allocator(), null, DATA);
-      loop(
-          mv,
-          () -> {
-            tableSlot(mv);
-            mv.visitVarInsn(ALOAD, DATA);
-            mv.visitMethodInsn(
-                INVOKESTATIC,
-                Grammar.ALLOCATE_OWNER,
-                Grammar.ALLOCATE_METHOD,
-                Grammar.ALLOCATE_DESCRIPTOR,
-                false);
-            mv.visitInsn(AASTORE);
-          });
-    } else if (op instanceof Op.StringLoop s) {
-      load(mv, s.ids(), "[I", IDS);
-      load(mv, s.texts(), "[Ljava/lang/String;", DATA);
-      loop(
-          mv,
-          () -> {
-            tableSlot(mv);
-            mv.visitTypeInsn(NEW, "java/lang/String");
-            mv.visitInsn(DUP);
-            mv.visitVarInsn(ALOAD, DATA);
-            mv.visitVarInsn(ILOAD, INDEX);
-            mv.visitInsn(AALOAD);
-            mv.visitMethodInsn(
-                INVOKESPECIAL, "java/lang/String", "<init>", "(Ljava/lang/String;)V", false);
-            mv.visitInsn(AASTORE);
-          });
-    } else if (op instanceof Op.BoxLoop b) {
-      boxLoop(mv, b);
-    } else if (op instanceof Op.ElementLoop e) {
-      mv.visitVarInsn(ALOAD, TABLE);
-      Emitter.push(mv, e.id());
-      mv.visitInsn(AALOAD);
-      mv.visitTypeInsn(CHECKCAST, OBJECT_ARRAY);
-      mv.visitVarInsn(ASTORE, TARGET);
-      load(mv, e.refs(), "[I", IDS);
-      loop(
-          mv,
-          () -> {
-            mv.visitVarInsn(ALOAD, TARGET);
-            mv.visitVarInsn(ILOAD, INDEX);
-            tableAt(mv, IDS);
-            mv.visitInsn(AASTORE);
-          });
-    } else if (op instanceof Op.ClusterLoop c) {
-      cluster(mv, c);
-    } else {
-      throw new IllegalArgumentException("not a loop: " + op);
-    }
+  /** {@code table[ids[i]] = allocate(allocator)}. */
+  static void allocLoop(MethodVisitor mv, Op.AllocLoop a) {
+    load(mv, a.ids(), "[I", IDS);
+    load(mv, a.allocator(), null, DATA);
+    loop(
+        mv,
+        () -> {
+          tableSlot(mv);
+          mv.visitVarInsn(ALOAD, DATA);
+          mv.visitMethodInsn(
+              INVOKESTATIC,
+              Grammar.ALLOCATE_OWNER,
+              Grammar.ALLOCATE_METHOD,
+              Grammar.ALLOCATE_DESCRIPTOR,
+              false);
+          mv.visitInsn(AASTORE);
+        });
+  }
+
+  /** {@code table[ids[i]] = new String(texts[i])}. */
+  static void stringLoop(MethodVisitor mv, Op.StringLoop s) {
+    load(mv, s.ids(), "[I", IDS);
+    load(mv, s.texts(), "[Ljava/lang/String;", DATA);
+    loop(
+        mv,
+        () -> {
+          tableSlot(mv);
+          mv.visitTypeInsn(NEW, "java/lang/String");
+          mv.visitInsn(DUP);
+          mv.visitVarInsn(ALOAD, DATA);
+          mv.visitVarInsn(ILOAD, INDEX);
+          mv.visitInsn(AALOAD);
+          mv.visitMethodInsn(
+              INVOKESPECIAL, "java/lang/String", "<init>", "(Ljava/lang/String;)V", false);
+          mv.visitInsn(AASTORE);
+        });
+  }
+
+  /** {@code target = table[id]; target[i] = table[refs[i]]}. */
+  static void elementLoop(MethodVisitor mv, Op.ElementLoop e) {
+    mv.visitVarInsn(ALOAD, TABLE);
+    Emitter.push(mv, e.id());
+    mv.visitInsn(AALOAD);
+    mv.visitTypeInsn(CHECKCAST, OBJECT_ARRAY);
+    mv.visitVarInsn(ASTORE, TARGET);
+    load(mv, e.refs(), "[I", IDS);
+    loop(
+        mv,
+        () -> {
+          mv.visitVarInsn(ALOAD, TARGET);
+          mv.visitVarInsn(ILOAD, INDEX);
+          tableAt(mv, IDS);
+          mv.visitInsn(AASTORE);
+        });
   }
 
   /** {@code table[ids[i]] = box(values[i])}, by {@code valueOf} or {@code new}. */
-  private static void boxLoop(MethodVisitor mv, Op.BoxLoop b) {
+  static void boxLoop(MethodVisitor mv, Op.BoxLoop b) {
     String owner = b.type().boxOwner();
     String desc = String.valueOf(b.type().descriptor());
     load(mv, b.ids(), "[I", IDS);
@@ -109,7 +108,8 @@ final class Loops {
         });
   }
 
-  private static void cluster(MethodVisitor mv, Op.ClusterLoop c) {
+  /** Per object {@code table[ids[i]]}, its columns' fields. */
+  static void clusterLoop(MethodVisitor mv, Op.ClusterLoop c) {
     int n = c.columns().size();
     load(mv, c.ids(), "[I", IDS);
     for (int i = 0; i < n; i++) {

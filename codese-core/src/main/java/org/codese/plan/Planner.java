@@ -20,7 +20,6 @@ import org.codese.jvm.Slot;
 import org.codese.jvm.Types;
 import org.codese.program.Constant;
 import org.codese.program.Constant.HookKind;
-import org.codese.program.Grammar;
 import org.codese.program.Tape;
 
 /**
@@ -56,8 +55,7 @@ public final class Planner {
   private final boolean[] late;
   private final List<Op> create = new ArrayList<>();
   private final java.util.Map<Integer, List<Op>> set = new java.util.LinkedHashMap<>();
-  private final List<Op> finish = new ArrayList<>();
-  private final List<List<Op>> deferred;
+  private final FinishProgram finish;
   private final Map<Integer, IntList> allocs = new LinkedHashMap<>();
 
   /**
@@ -113,7 +111,7 @@ public final class Planner {
     this.loopMin = loopMin;
     int n = graph.nodes().size();
     this.late = new boolean[n];
-    this.deferred = new ArrayList<>(java.util.Collections.nCopies(n, null));
+    this.finish = new FinishProgram(graph.firstId(), n);
     this.nullSlot = graph.endId();
     for (Node node : graph.nodes()) {
       late[node.id() - graph.firstId()] = isLate(node);
@@ -192,38 +190,9 @@ public final class Planner {
         graph.depth());
   }
 
-  /**
-   * The finish phase as one {@link Op.RunSteps}: its hook calls and deferred stores become an
-   * {@code int[]} program that Codese's runtime runs in order, so that graphs with many hooks do
-   * not need a large amount of straight-line code.
-   */
+  /** The finish phase as one {@link Op.RunSteps}, or nothing when it has no step. */
   private List<Op> finishProgram() {
-    if (finish.isEmpty()) {
-      return List.of();
-    }
-    IntList program = new IntList();
-    int target = -1;
-    for (Op op : finish) {
-      if (op instanceof Op.Select s) {
-        target = s.id();
-      } else if (op instanceof Op.CallHook h) {
-        program.add(Grammar.STEP_HOOK);
-        program.add(h.hook());
-      } else if (op instanceof Op.PutField p && p.type() == Kind.REFERENCE) {
-        program.add(Grammar.STEP_FIELD);
-        program.add(p.field());
-        program.add(target);
-        program.add(p.ref());
-      } else if (op instanceof Op.PutElement p && p.type() == Kind.REFERENCE) {
-        program.add(Grammar.STEP_ELEMENT);
-        program.add(target);
-        program.add(p.index());
-        program.add(p.ref());
-      } else {
-        throw new IllegalStateException("not a finish step: " + op);
-      }
-    }
-    return List.of(new Op.RunSteps(intArray(program.toArray())));
+    return finish.isEmpty() ? List.of() : List.of(new Op.RunSteps(intArray(finish.toArray())));
   }
 
   private List<Op> set(int host) {
@@ -345,7 +314,7 @@ public final class Planner {
       for (int i = 0; i < refs.length; i++) {
         column[i] = nullSlot;
         if (refs[i] >= 0 && isLate(refs[i])) {
-          defer(a.id(), objDesc, new Op.PutElement(Kind.REFERENCE, i, 0, refs[i]));
+          finish.deferElement(a.id(), i, refs[i]);
         } else if (refs[i] >= 0) {
           column[i] = refs[i];
         }
@@ -358,28 +327,16 @@ public final class Planner {
       if (refs[i] < 0) {
         continue;
       }
-      Op put = new Op.PutElement(Kind.REFERENCE, i, 0, refs[i]);
       if (isLate(refs[i])) {
-        defer(a.id(), objDesc, put);
+        finish.deferElement(a.id(), i, refs[i]);
       } else {
         if (!selected) {
           set(-1).add(new Op.Select(a.id(), objDesc));
           selected = true;
         }
-        set(-1).add(put);
+        set(-1).add(new Op.PutElement(Kind.REFERENCE, i, 0, refs[i]));
       }
     }
-  }
-
-  private void defer(int id, String desc, Op put) {
-    int i = id - graph.firstId();
-    List<Op> ops = deferred.get(i);
-    if (ops == null) {
-      ops = new ArrayList<>();
-      ops.add(new Op.Select(id, desc));
-      deferred.set(i, ops);
-    }
-    ops.add(put);
   }
 
   private void instance(Node.Instance node) {
@@ -522,7 +479,7 @@ public final class Planner {
           int ref = d.refs()[f - nPrims];
           ((int[]) column)[j] = nullSlot;
           if (ref >= 0 && isLate(ref)) {
-            defer(c.ids.get(j), null, new Op.PutField(setter(t, sf), Kind.REFERENCE, 0, ref));
+            finish.deferField(c.ids.get(j), setter(t, sf), ref);
           } else if (ref >= 0) {
             ((int[]) column)[j] = ref;
             any = true;
@@ -568,17 +525,16 @@ public final class Planner {
       if (f < nPrims ? bits == 0 : ref < 0) {
         continue;
       }
-      boolean late = ref >= 0 && isLate(ref);
-      boolean direct = nest && !late && !Modifier.isFinal(sf.field().getModifiers());
+      if (ref >= 0 && isLate(ref)) {
+        finish.deferField(id, setter(t, sf), ref);
+        continue;
+      }
+      boolean direct = nest && !Modifier.isFinal(sf.field().getModifiers());
       Op put =
           direct
               ? new Op.PutDirect(
                   owner, sf.name(), sf.descriptor(), castFor(sf.type()), kind, bits, ref)
               : new Op.PutField(setter(t, sf), kind, bits, ref);
-      if (late) {
-        defer(id, null, put);
-        continue;
-      }
       int host = direct ? t : -1;
       if (host != selectedHost) {
         select = new Op.Select(id, direct ? owner : null);
@@ -599,10 +555,7 @@ public final class Planner {
   }
 
   private void planFinish(Node node) {
-    List<Op> ops = deferred.get(node.id() - graph.firstId());
-    if (ops != null) {
-      finish.addAll(ops);
-    }
+    finish.complete(node.id());
     if (node instanceof Node.Instance i) {
       for (Node.SlotData data : i.slots()) {
         if (!data.slot().direct()) {
@@ -631,7 +584,7 @@ public final class Planner {
   }
 
   private void hook(HookKind kind, int type, int id, Tape tape) {
-    finish.add(new Op.CallHook(tables.constant(new Constant.Hook(kind, type, id, tape))));
+    finish.hook(tables.constant(new Constant.Hook(kind, type, id, tape)));
   }
 
   private static Tape fieldsTape(Slot slot, Node.SlotData data) {
