@@ -4,6 +4,7 @@ import static org.objectweb.asm.Opcodes.*;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.codese.jvm.Kind;
 import org.codese.plan.Op;
 import org.codese.plan.Plan;
 import org.codese.plan.Section;
@@ -46,6 +47,7 @@ public final class Emitter {
   private MethodVisitor mv;
   private int methodBytes;
   private Op.Select selected;
+  private final OpWriter writer = new OpWriter();
 
   private Emitter(Plan plan) {
     this.plan = plan;
@@ -161,27 +163,106 @@ public final class Emitter {
 
   /** An upper bound on the bytecode {@link #emit} writes for {@code op}. */
   private static int size(Op op) {
-    if (op instanceof Op.ClusterLoop c) {
-      return LOOP_BYTES + COLUMN_BYTES * c.columns().size();
-    } else if (op instanceof Op.AllocLoop
-        || op instanceof Op.StringLoop
-        || op instanceof Op.BoxLoop
-        || op instanceof Op.ElementLoop) {
-      return LOOP_BYTES;
-    }
-    return MAX_OP_BYTES;
+    return op.accept(OpBytes.INSTANCE);
   }
 
   private void emit(Op op) {
     methodBytes += size(op);
-    if (op instanceof Op.AllocLoop
-        || op instanceof Op.StringLoop
-        || op instanceof Op.BoxLoop
-        || op instanceof Op.ElementLoop
-        || op instanceof Op.ClusterLoop) {
-      Loops.emit(mv, op);
-      selected = null;
-    } else if (op instanceof Op.Alloc a) {
+    op.accept(writer);
+  }
+
+  /** Upper bounds on the bytecode of each op, for chunk splitting. */
+  private static final class OpBytes implements Op.Visitor<Integer> {
+    static final OpBytes INSTANCE = new OpBytes();
+
+    @Override
+    public Integer visitAlloc(Op.Alloc op) {
+      return MAX_OP_BYTES;
+    }
+
+    @Override
+    public Integer visitNewArray(Op.NewArray op) {
+      return MAX_OP_BYTES;
+    }
+
+    @Override
+    public Integer visitCloneArray(Op.CloneArray op) {
+      return MAX_OP_BYTES;
+    }
+
+    @Override
+    public Integer visitNewString(Op.NewString op) {
+      return MAX_OP_BYTES;
+    }
+
+    @Override
+    public Integer visitNewBox(Op.NewBox op) {
+      return MAX_OP_BYTES;
+    }
+
+    @Override
+    public Integer visitLoadConstant(Op.LoadConstant op) {
+      return MAX_OP_BYTES;
+    }
+
+    @Override
+    public Integer visitSelect(Op.Select op) {
+      return MAX_OP_BYTES;
+    }
+
+    @Override
+    public Integer visitPutField(Op.PutField op) {
+      return MAX_OP_BYTES;
+    }
+
+    @Override
+    public Integer visitPutDirect(Op.PutDirect op) {
+      return MAX_OP_BYTES;
+    }
+
+    @Override
+    public Integer visitPutElement(Op.PutElement op) {
+      return MAX_OP_BYTES;
+    }
+
+    @Override
+    public Integer visitAllocLoop(Op.AllocLoop op) {
+      return LOOP_BYTES;
+    }
+
+    @Override
+    public Integer visitStringLoop(Op.StringLoop op) {
+      return LOOP_BYTES;
+    }
+
+    @Override
+    public Integer visitBoxLoop(Op.BoxLoop op) {
+      return LOOP_BYTES;
+    }
+
+    @Override
+    public Integer visitClusterLoop(Op.ClusterLoop op) {
+      return LOOP_BYTES + COLUMN_BYTES * op.columns().size();
+    }
+
+    @Override
+    public Integer visitElementLoop(Op.ElementLoop op) {
+      return LOOP_BYTES;
+    }
+
+    @Override
+    public Integer visitRunSteps(Op.RunSteps op) {
+      return MAX_OP_BYTES;
+    }
+  }
+
+  /**
+   * Writes each op into the current chunk. A loop clobbers the selected target (local {@link
+   * #TARGET}), so a chunk started after it selects nothing again.
+   */
+  private final class OpWriter implements Op.Visitor<Void> {
+    @Override
+    public Void visitAlloc(Op.Alloc a) {
       storeStart(a.id());
       constant(a.allocator(), null);
       mv.visitMethodInsn(
@@ -191,14 +272,26 @@ public final class Emitter {
           Grammar.ALLOCATE_DESCRIPTOR,
           false);
       mv.visitInsn(AASTORE);
-    } else if (op instanceof Op.NewArray a) {
+      return null;
+    }
+
+    @Override
+    public Void visitNewArray(Op.NewArray a) {
       newArray(a);
-    } else if (op instanceof Op.CloneArray c) {
+      return null;
+    }
+
+    @Override
+    public Void visitCloneArray(Op.CloneArray c) {
       storeStart(c.id());
       constant(c.constant(), c.descriptor());
       mv.visitMethodInsn(INVOKEVIRTUAL, c.descriptor(), "clone", "()Ljava/lang/Object;", false);
       mv.visitInsn(AASTORE);
-    } else if (op instanceof Op.NewString s) {
+      return null;
+    }
+
+    @Override
+    public Void visitNewString(Op.NewString s) {
       storeStart(s.id());
       mv.visitTypeInsn(NEW, "java/lang/String");
       mv.visitInsn(DUP);
@@ -210,45 +303,98 @@ public final class Emitter {
       mv.visitMethodInsn(
           INVOKESPECIAL, "java/lang/String", "<init>", "(Ljava/lang/String;)V", false);
       mv.visitInsn(AASTORE);
-    } else if (op instanceof Op.NewBox b) {
+      return null;
+    }
+
+    @Override
+    public Void visitNewBox(Op.NewBox b) {
       storeStart(b.id());
       box(b);
       mv.visitInsn(AASTORE);
-    } else if (op instanceof Op.LoadConstant c) {
+      return null;
+    }
+
+    @Override
+    public Void visitLoadConstant(Op.LoadConstant c) {
       storeStart(c.id());
       constant(c.constant(), null);
       mv.visitInsn(AASTORE);
-    } else if (op instanceof Op.Select s) {
+      return null;
+    }
+
+    @Override
+    public Void visitSelect(Op.Select s) {
       selected = s;
       select(s);
-    } else if (op instanceof Op.PutField p) {
+      return null;
+    }
+
+    @Override
+    public Void visitPutField(Op.PutField p) {
       constant(p.field(), FIELD);
       mv.visitVarInsn(ALOAD, TARGET);
       value(p.type(), p.bits(), p.ref());
-      if (p.type() == 'L') {
-        mv.visitMethodInsn(
-            INVOKEVIRTUAL, FIELD, "set", "(Ljava/lang/Object;Ljava/lang/Object;)V", false);
-      } else {
-        mv.visitMethodInsn(
-            INVOKEVIRTUAL,
-            FIELD,
-            "set" + setterSuffix(p.type()),
-            "(Ljava/lang/Object;" + p.type() + ")V",
-            false);
-      }
-    } else if (op instanceof Op.PutDirect p) {
+      fieldSet(mv, p.type());
+      return null;
+    }
+
+    @Override
+    public Void visitPutDirect(Op.PutDirect p) {
       mv.visitVarInsn(ALOAD, TARGET);
       value(p.type(), p.bits(), p.ref());
-      if (p.type() == 'L' && p.cast() != null) {
+      if (p.type() == Kind.REFERENCE && p.cast() != null) {
         mv.visitTypeInsn(CHECKCAST, p.cast());
       }
       mv.visitFieldInsn(PUTFIELD, p.owner(), p.name(), p.descriptor());
-    } else if (op instanceof Op.PutElement p) {
+      return null;
+    }
+
+    @Override
+    public Void visitPutElement(Op.PutElement p) {
       mv.visitVarInsn(ALOAD, TARGET);
       push(p.index());
       value(p.type(), p.bits(), p.ref());
       mv.visitInsn(arrayStore(p.type()));
-    } else if (op instanceof Op.RunSteps r) {
+      return null;
+    }
+
+    @Override
+    public Void visitAllocLoop(Op.AllocLoop op) {
+      Loops.allocLoop(mv, op);
+      selected = null;
+      return null;
+    }
+
+    @Override
+    public Void visitStringLoop(Op.StringLoop op) {
+      Loops.stringLoop(mv, op);
+      selected = null;
+      return null;
+    }
+
+    @Override
+    public Void visitBoxLoop(Op.BoxLoop op) {
+      Loops.boxLoop(mv, op);
+      selected = null;
+      return null;
+    }
+
+    @Override
+    public Void visitClusterLoop(Op.ClusterLoop op) {
+      Loops.clusterLoop(mv, op);
+      selected = null;
+      return null;
+    }
+
+    @Override
+    public Void visitElementLoop(Op.ElementLoop op) {
+      Loops.elementLoop(mv, op);
+      selected = null;
+      return null;
+    }
+
+    @Override
+    public Void visitRunSteps(Op.RunSteps r) {
       mv.visitVarInsn(ALOAD, TABLE);
       mv.visitVarInsn(ALOAD, CONSTANTS);
       push(r.program());
@@ -258,22 +404,26 @@ public final class Emitter {
           Grammar.STEPS_METHOD,
           Grammar.STEPS_DESCRIPTOR,
           false);
-    } else {
-      throw new IllegalArgumentException("unknown op " + op);
+      return null;
     }
   }
 
-  static String setterSuffix(char type) {
-    return switch (type) {
-      case 'Z' -> "Boolean";
-      case 'B' -> "Byte";
-      case 'C' -> "Char";
-      case 'S' -> "Short";
-      case 'I' -> "Int";
-      case 'J' -> "Long";
-      case 'F' -> "Float";
-      default -> "Double";
-    };
+  /**
+   * Calls the {@code java.lang.reflect.Field} setter of kind {@code type} on the field, target and
+   * value on the stack.
+   */
+  static void fieldSet(MethodVisitor mv, Kind type) {
+    if (type == Kind.REFERENCE) {
+      mv.visitMethodInsn(
+          INVOKEVIRTUAL, FIELD, "set", "(Ljava/lang/Object;Ljava/lang/Object;)V", false);
+    } else {
+      mv.visitMethodInsn(
+          INVOKEVIRTUAL,
+          FIELD,
+          "set" + type.setterSuffix(),
+          "(Ljava/lang/Object;" + type.descriptor() + ")V",
+          false);
+    }
   }
 
   /** Pushes constant {@code index}, cast to {@code cast} unless that is {@code null}. */
@@ -288,7 +438,7 @@ public final class Emitter {
 
   private void newArray(Op.NewArray a) {
     storeStart(a.id());
-    if (a.elem() != 'L') {
+    if (a.elem() != Kind.REFERENCE) {
       push(a.length());
       mv.visitIntInsn(NEWARRAY, arrayTypeCode(a.elem()));
     } else if (a.maker() < 0) {
@@ -322,46 +472,32 @@ public final class Emitter {
     push(id);
   }
 
-  private void value(char type, long bits, int ref) {
+  private void value(Kind type, long bits, int ref) {
     switch (type) {
-      case 'L' -> {
+      case REFERENCE -> {
         mv.visitVarInsn(ALOAD, TABLE);
         push(ref);
         mv.visitInsn(AALOAD);
       }
-      case 'J' -> pushLong(bits);
-      case 'F' -> pushFloat(Float.intBitsToFloat((int) bits));
-      case 'D' -> pushDouble(Double.longBitsToDouble(bits));
-      default -> push((int) bits);
+      case LONG -> pushLong(bits);
+      case FLOAT -> pushFloat(Float.intBitsToFloat((int) bits));
+      case DOUBLE -> pushDouble(Double.longBitsToDouble(bits));
+      case BOOLEAN, BYTE, CHAR, SHORT, INT -> push((int) bits);
     }
   }
 
   private void box(Op.NewBox b) {
-    String owner = boxOwner(b.type());
+    String owner = b.type().boxOwner();
     if (b.cached()) {
       value(b.type(), b.bits(), -1);
       mv.visitMethodInsn(
-          INVOKESTATIC, owner, "valueOf", "(" + b.type() + ")L" + owner + ";", false);
+          INVOKESTATIC, owner, "valueOf", "(" + b.type().descriptor() + ")L" + owner + ";", false);
     } else {
       mv.visitTypeInsn(NEW, owner);
       mv.visitInsn(DUP);
       value(b.type(), b.bits(), -1);
-      mv.visitMethodInsn(INVOKESPECIAL, owner, "<init>", "(" + b.type() + ")V", false);
+      mv.visitMethodInsn(INVOKESPECIAL, owner, "<init>", "(" + b.type().descriptor() + ")V", false);
     }
-  }
-
-  /** The internal name of the box class of primitive kind {@code type}. */
-  static String boxOwner(char type) {
-    return switch (type) {
-      case 'I' -> "java/lang/Integer";
-      case 'J' -> "java/lang/Long";
-      case 'Z' -> "java/lang/Boolean";
-      case 'B' -> "java/lang/Byte";
-      case 'C' -> "java/lang/Character";
-      case 'S' -> "java/lang/Short";
-      case 'F' -> "java/lang/Float";
-      default -> "java/lang/Double";
-    };
   }
 
   private void push(int v) {
@@ -405,29 +541,30 @@ public final class Emitter {
     }
   }
 
-  private static int arrayTypeCode(char elem) {
+  private static int arrayTypeCode(Kind elem) {
     return switch (elem) {
-      case 'Z' -> T_BOOLEAN;
-      case 'B' -> T_BYTE;
-      case 'C' -> T_CHAR;
-      case 'S' -> T_SHORT;
-      case 'I' -> T_INT;
-      case 'J' -> T_LONG;
-      case 'F' -> T_FLOAT;
-      default -> T_DOUBLE;
+      case BOOLEAN -> T_BOOLEAN;
+      case BYTE -> T_BYTE;
+      case CHAR -> T_CHAR;
+      case SHORT -> T_SHORT;
+      case INT -> T_INT;
+      case LONG -> T_LONG;
+      case FLOAT -> T_FLOAT;
+      case DOUBLE -> T_DOUBLE;
+      case REFERENCE -> throw new IllegalArgumentException("newarray makes primitive arrays only");
     };
   }
 
-  private static int arrayStore(char type) {
+  private static int arrayStore(Kind type) {
     return switch (type) {
-      case 'Z', 'B' -> BASTORE;
-      case 'C' -> CASTORE;
-      case 'S' -> SASTORE;
-      case 'I' -> IASTORE;
-      case 'J' -> LASTORE;
-      case 'F' -> FASTORE;
-      case 'D' -> DASTORE;
-      default -> AASTORE;
+      case BOOLEAN, BYTE -> BASTORE;
+      case CHAR -> CASTORE;
+      case SHORT -> SASTORE;
+      case INT -> IASTORE;
+      case LONG -> LASTORE;
+      case FLOAT -> FASTORE;
+      case DOUBLE -> DASTORE;
+      case REFERENCE -> AASTORE;
     };
   }
 }

@@ -2,6 +2,7 @@ package org.codese.emit;
 
 import static org.objectweb.asm.Opcodes.*;
 
+import org.codese.jvm.Kind;
 import org.codese.plan.Op;
 import org.codese.program.Grammar;
 import org.codese.program.RuntimeContract;
@@ -19,74 +20,74 @@ final class Loops {
   private static final int TARGET = Emitter.TARGET;
   private static final int IDS = Grammar.LOCAL_IDS;
   private static final int INDEX = Grammar.LOCAL_INDEX;
-  private static final int DATA = 5;
+  private static final int DATA = Grammar.LOCAL_FIRST_DATA;
   private static final String OBJECT_ARRAY = "[Ljava/lang/Object;";
   private static final String FIELD = "java/lang/reflect/Field";
 
   private Loops() {}
 
-  static void emit(MethodVisitor mv, Op op) {
-    if (op instanceof Op.AllocLoop a) {
-      load(mv, a.ids(), "[I", IDS);
-      load(mv, a.allocator(), null, DATA);
-      loop(
-          mv,
-          () -> {
-            tableSlot(mv);
-            mv.visitVarInsn(ALOAD, DATA);
-            mv.visitMethodInsn(
-                INVOKESTATIC,
-                RuntimeContract.current().allocateOwner(),
-                Grammar.ALLOCATE_METHOD,
-                Grammar.ALLOCATE_DESCRIPTOR,
-                false);
-            mv.visitInsn(AASTORE);
-          });
-    } else if (op instanceof Op.StringLoop s) {
-      load(mv, s.ids(), "[I", IDS);
-      load(mv, s.texts(), "[Ljava/lang/String;", DATA);
-      loop(
-          mv,
-          () -> {
-            tableSlot(mv);
-            mv.visitTypeInsn(NEW, "java/lang/String");
-            mv.visitInsn(DUP);
-            mv.visitVarInsn(ALOAD, DATA);
-            mv.visitVarInsn(ILOAD, INDEX);
-            mv.visitInsn(AALOAD);
-            mv.visitMethodInsn(
-                INVOKESPECIAL, "java/lang/String", "<init>", "(Ljava/lang/String;)V", false);
-            mv.visitInsn(AASTORE);
-          });
-    } else if (op instanceof Op.BoxLoop b) {
-      boxLoop(mv, b);
-    } else if (op instanceof Op.ElementLoop e) {
-      mv.visitVarInsn(ALOAD, TABLE);
-      Emitter.push(mv, e.id());
-      mv.visitInsn(AALOAD);
-      mv.visitTypeInsn(CHECKCAST, OBJECT_ARRAY);
-      mv.visitVarInsn(ASTORE, TARGET);
-      load(mv, e.refs(), "[I", IDS);
-      loop(
-          mv,
-          () -> {
-            mv.visitVarInsn(ALOAD, TARGET);
-            mv.visitVarInsn(ILOAD, INDEX);
-            tableAt(mv, IDS);
-            mv.visitInsn(AASTORE);
-          });
-    } else if (op instanceof Op.ClusterLoop c) {
-      cluster(mv, c);
-    } else {
-      throw new IllegalArgumentException("not a loop: " + op);
-    }
+  /** {@code table[ids[i]] = allocate(allocator)}. */
+  static void allocLoop(MethodVisitor mv, Op.AllocLoop a) {
+    load(mv, a.ids(), "[I", IDS);
+    load(mv, a.allocator(), null, DATA);
+    loop(
+        mv,
+        () -> {
+          tableSlot(mv);
+          mv.visitVarInsn(ALOAD, DATA);
+          mv.visitMethodInsn(
+              INVOKESTATIC,
+              RuntimeContract.current().allocateOwner(),
+              Grammar.ALLOCATE_METHOD,
+              Grammar.ALLOCATE_DESCRIPTOR,
+              false);
+          mv.visitInsn(AASTORE);
+        });
+  }
+
+  /** {@code table[ids[i]] = new String(texts[i])}. */
+  static void stringLoop(MethodVisitor mv, Op.StringLoop s) {
+    load(mv, s.ids(), "[I", IDS);
+    load(mv, s.texts(), "[Ljava/lang/String;", DATA);
+    loop(
+        mv,
+        () -> {
+          tableSlot(mv);
+          mv.visitTypeInsn(NEW, "java/lang/String");
+          mv.visitInsn(DUP);
+          mv.visitVarInsn(ALOAD, DATA);
+          mv.visitVarInsn(ILOAD, INDEX);
+          mv.visitInsn(AALOAD);
+          mv.visitMethodInsn(
+              INVOKESPECIAL, "java/lang/String", "<init>", "(Ljava/lang/String;)V", false);
+          mv.visitInsn(AASTORE);
+        });
+  }
+
+  /** {@code target = table[id]; target[i] = table[refs[i]]}. */
+  static void elementLoop(MethodVisitor mv, Op.ElementLoop e) {
+    mv.visitVarInsn(ALOAD, TABLE);
+    Emitter.push(mv, e.id());
+    mv.visitInsn(AALOAD);
+    mv.visitTypeInsn(CHECKCAST, OBJECT_ARRAY);
+    mv.visitVarInsn(ASTORE, TARGET);
+    load(mv, e.refs(), "[I", IDS);
+    loop(
+        mv,
+        () -> {
+          mv.visitVarInsn(ALOAD, TARGET);
+          mv.visitVarInsn(ILOAD, INDEX);
+          tableAt(mv, IDS);
+          mv.visitInsn(AASTORE);
+        });
   }
 
   /** {@code table[ids[i]] = box(values[i])}, by {@code valueOf} or {@code new}. */
-  private static void boxLoop(MethodVisitor mv, Op.BoxLoop b) {
-    String owner = Emitter.boxOwner(b.type());
+  static void boxLoop(MethodVisitor mv, Op.BoxLoop b) {
+    String owner = b.type().boxOwner();
+    String desc = String.valueOf(b.type().descriptor());
     load(mv, b.ids(), "[I", IDS);
-    load(mv, b.values(), "[" + b.type(), DATA);
+    load(mv, b.values(), "[" + desc, DATA);
     loop(
         mv,
         () -> {
@@ -97,23 +98,28 @@ final class Loops {
           }
           mv.visitVarInsn(ALOAD, DATA);
           mv.visitVarInsn(ILOAD, INDEX);
-          mv.visitInsn(Grammar.arrayLoadOpcode(b.type()));
+          mv.visitInsn(Grammar.arrayLoadOpcode(b.type().descriptor()));
           if (b.cached()) {
             mv.visitMethodInsn(
-                INVOKESTATIC, owner, "valueOf", "(" + b.type() + ")L" + owner + ";", false);
+                INVOKESTATIC, owner, "valueOf", "(" + desc + ")L" + owner + ";", false);
           } else {
-            mv.visitMethodInsn(INVOKESPECIAL, owner, "<init>", "(" + b.type() + ")V", false);
+            mv.visitMethodInsn(INVOKESPECIAL, owner, "<init>", "(" + desc + ")V", false);
           }
           mv.visitInsn(AASTORE);
         });
   }
 
-  private static void cluster(MethodVisitor mv, Op.ClusterLoop c) {
+  /** Per object {@code table[ids[i]]}, its columns' fields. */
+  static void clusterLoop(MethodVisitor mv, Op.ClusterLoop c) {
     int n = c.columns().size();
     load(mv, c.ids(), "[I", IDS);
     for (int i = 0; i < n; i++) {
       Op.Column col = c.columns().get(i);
-      load(mv, col.values(), col.type() == 'L' ? "[I" : "[" + col.type(), DATA + i);
+      load(
+          mv,
+          col.values(),
+          col.type() == Kind.REFERENCE ? "[I" : "[" + col.type().descriptor(),
+          DATA + i);
       if (col.reflective()) {
         load(mv, col.field(), FIELD, DATA + n + i);
       }
@@ -138,7 +144,7 @@ final class Loops {
       mv.visitVarInsn(ALOAD, field);
     }
     mv.visitVarInsn(ALOAD, TARGET);
-    if (col.type() == 'L') {
+    if (col.type() == Kind.REFERENCE) {
       tableAt(mv, values);
       if (col.cast() != null && !col.reflective()) {
         mv.visitTypeInsn(CHECKCAST, col.cast());
@@ -146,20 +152,12 @@ final class Loops {
     } else {
       mv.visitVarInsn(ALOAD, values);
       mv.visitVarInsn(ILOAD, INDEX);
-      mv.visitInsn(Grammar.arrayLoadOpcode(col.type()));
+      mv.visitInsn(Grammar.arrayLoadOpcode(col.type().descriptor()));
     }
-    if (!col.reflective()) {
-      mv.visitFieldInsn(PUTFIELD, owner, col.name(), col.descriptor());
-    } else if (col.type() == 'L') {
-      mv.visitMethodInsn(
-          INVOKEVIRTUAL, FIELD, "set", "(Ljava/lang/Object;Ljava/lang/Object;)V", false);
+    if (col.reflective()) {
+      Emitter.fieldSet(mv, col.type());
     } else {
-      mv.visitMethodInsn(
-          INVOKEVIRTUAL,
-          FIELD,
-          "set" + Emitter.setterSuffix(col.type()),
-          "(Ljava/lang/Object;" + col.type() + ")V",
-          false);
+      mv.visitFieldInsn(PUTFIELD, owner, col.name(), col.descriptor());
     }
   }
 

@@ -23,32 +23,79 @@ final class ConstantCodec {
   private ConstantCodec() {}
 
   static void write(Out out, Constant c) {
-    if (c instanceof Constant.TypeRef t) {
+    c.accept(new Writer(out));
+  }
+
+  /** Writes one constant: its tag, then its fields. */
+  private static final class Writer implements Constant.Visitor<Void, RuntimeException> {
+    private final Out out;
+
+    Writer(Out out) {
+      this.out = out;
+    }
+
+    @Override
+    public Void visitTypeRef(Constant.TypeRef t) {
       out.u1(TYPE_REF).u4(t.type());
-    } else if (c instanceof Constant.StreamClassRef t) {
+      return null;
+    }
+
+    @Override
+    public Void visitStreamClassRef(Constant.StreamClassRef t) {
       out.u1(STREAM_CLASS_REF).u4(t.type());
-    } else if (c instanceof Constant.EnumRef e) {
+      return null;
+    }
+
+    @Override
+    public Void visitEnumRef(Constant.EnumRef e) {
       out.u1(ENUM_REF).u4(e.type()).str(e.name());
-    } else if (c instanceof Constant.Allocator a) {
+      return null;
+    }
+
+    @Override
+    public Void visitAllocator(Constant.Allocator a) {
       out.u1(ALLOCATOR).u4(a.type()).u1(a.mode().ordinal());
-    } else if (c instanceof Constant.ArrayMaker a) {
+      return null;
+    }
+
+    @Override
+    public Void visitArrayMaker(Constant.ArrayMaker a) {
       out.u1(ARRAY_MAKER).u4(a.type());
-    } else if (c instanceof Constant.Setter s) {
+      return null;
+    }
+
+    @Override
+    public Void visitSetter(Constant.Setter s) {
       out.u1(SETTER).u4(s.type()).str(s.field()).str(s.descriptor());
-    } else if (c instanceof Constant.Text t) {
+      return null;
+    }
+
+    @Override
+    public Void visitText(Constant.Text t) {
       out.u1(TEXT).str(t.value());
-    } else if (c instanceof Constant.PrimArray p) {
+      return null;
+    }
+
+    @Override
+    public Void visitPrimArray(Constant.PrimArray p) {
       writeArray(out.u1(PRIM_ARRAY), p.array());
-    } else if (c instanceof Constant.Texts t) {
+      return null;
+    }
+
+    @Override
+    public Void visitTexts(Constant.Texts t) {
       out.u1(TEXTS).u4(t.values().length);
       for (String v : t.values()) {
         out.str(v);
       }
-    } else if (c instanceof Constant.Hook h) {
+      return null;
+    }
+
+    @Override
+    public Void visitHook(Constant.Hook h) {
       out.u1(HOOK).u1(h.kind().ordinal()).u4(h.type()).u4(h.id());
       writeTape(out, h.tape());
-    } else {
-      throw new IllegalArgumentException("unknown constant " + c);
+      return null;
     }
   }
 
@@ -169,7 +216,8 @@ final class ConstantCodec {
       case 'I' -> b.asIntBuffer().put((int[]) array);
       case 'J' -> b.asLongBuffer().put((long[]) array);
       case 'F' -> b.asFloatBuffer().put((float[]) array);
-      default -> b.asDoubleBuffer().put((double[]) array);
+      case 'D' -> b.asDoubleBuffer().put((double[]) array);
+      default -> throw new IllegalArgumentException("not a primitive array: " + array);
     }
     out.u1(code).u4(len).raw(b.array());
   }
@@ -240,11 +288,12 @@ final class ConstantCodec {
         b.asFloatBuffer().get(a);
         return a;
       }
-      default -> {
+      case 'D' -> {
         double[] a = new double[len];
         b.asDoubleBuffer().get(a);
         return a;
       }
+      default -> throw new IllegalStateException("array type " + c + " passed the check above");
     }
   }
 }

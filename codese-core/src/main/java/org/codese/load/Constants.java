@@ -18,11 +18,38 @@ import org.codese.program.Grammar;
  * serialization filter accepted every class: resolving initialises classes ({@code
  * ObjectStreamClass.lookupAny}, {@code Enum.valueOf}, constructors and method handles).
  */
-final class Constants {
+final class Constants implements Constant.Visitor<Object, ClassMismatchException> {
   /** The type of every resolved {@code readResolve}: {@link Hooks} calls it exactly. */
   private static final MethodType RESOLVE = MethodType.methodType(Object.class, Object.class);
 
-  private Constants() {}
+  private final ClassTable classes;
+  private final ObjectInputFilter filter;
+  private final int maxArrayLength;
+  private final SegmentMemo memo;
+  private final boolean bare;
+
+  /**
+   * Per class index (a record may have both), the record makers, made only once a record hook comes
+   * so that a snapshot without records does not load the class, and the {@code readResolve}
+   * handles.
+   */
+  private RecordMaker[] makers;
+
+  private final MethodHandle[] resolvers;
+
+  private Constants(
+      ClassTable classes,
+      ObjectInputFilter filter,
+      int maxArrayLength,
+      SegmentMemo memo,
+      boolean bare) {
+    this.classes = classes;
+    this.filter = filter;
+    this.maxArrayLength = maxArrayLength;
+    this.memo = memo;
+    this.bare = bare;
+    this.resolvers = new MethodHandle[classes.size()];
+  }
 
   /**
    * Resolves every constant, taking allocating constructors from {@code memo} where an earlier
@@ -46,54 +73,73 @@ final class Constants {
       SegmentMemo memo,
       boolean bare)
       throws ClassMismatchException {
+    Constants resolver = new Constants(classes, filter, maxArrayLength, memo, bare);
     Object[] out = new Object[constants.size()];
-    // per class index (a record may have both); the record makers' array only once a record
-    // hook comes, so that a snapshot without records does not load the class
-    RecordMaker[] makers = null;
-    MethodHandle[] resolvers = new MethodHandle[classes.size()];
     for (int i = 0; i < out.length; i++) {
-      Constant c = constants.get(i);
-      if (c instanceof Constant.Hook h) {
-        if (makers == null && h.kind() == Constant.HookKind.RECORD) {
-          makers = new RecordMaker[classes.size()];
-        }
-        out[i] = hook(h, classes, makers, resolvers, filter, maxArrayLength);
-      } else if (c instanceof Constant.Allocator a && memo != null) {
-        out[i] = allocator(classes.get(a.type()), a.mode(), bare, memo);
-      } else if (c instanceof Constant.Setter s && memo != null) {
-        out[i] = setter(classes, s.type(), s.field(), memo);
-      } else if (c instanceof Constant.Allocator a) {
-        out[i] = allocator(classes.get(a.type()), a.mode(), bare);
-      } else {
-        out[i] = resolve(c, classes);
-      }
+      out[i] = constants.get(i).accept(resolver);
     }
     return out;
   }
 
-  private static Object resolve(Constant c, ClassTable classes) throws ClassMismatchException {
-    if (c instanceof Constant.TypeRef t) {
-      return classes.get(t.type());
-    } else if (c instanceof Constant.StreamClassRef t) {
-      return streamClass(classes.get(t.type()));
-    } else if (c instanceof Constant.EnumRef e) {
-      return enumConstant(classes.get(e.type()), e.name());
-    } else if (c instanceof Constant.ArrayMaker a) {
-      Class<?> type = classes.get(a.type());
-      if (!type.isArray()) {
-        throw new ClassMismatchException(type.getName(), null, "expected an array class");
-      }
-      return type.getComponentType();
-    } else if (c instanceof Constant.Setter s) {
-      return setter(classes, s.type(), s.field());
-    } else if (c instanceof Constant.Text t) {
-      return t.value();
-    } else if (c instanceof Constant.PrimArray p) {
-      return p.array();
-    } else if (c instanceof Constant.Texts t) {
-      return t.values();
+  @Override
+  public Object visitTypeRef(Constant.TypeRef t) throws ClassMismatchException {
+    return classes.get(t.type());
+  }
+
+  @Override
+  public Object visitStreamClassRef(Constant.StreamClassRef t) throws ClassMismatchException {
+    return streamClass(classes.get(t.type()));
+  }
+
+  @Override
+  public Object visitEnumRef(Constant.EnumRef e) throws ClassMismatchException {
+    return enumConstant(classes.get(e.type()), e.name());
+  }
+
+  @Override
+  public Object visitAllocator(Constant.Allocator a) throws ClassMismatchException {
+    return memo != null
+        ? allocator(classes.get(a.type()), a.mode(), bare, memo)
+        : allocator(classes.get(a.type()), a.mode(), bare);
+  }
+
+  @Override
+  public Object visitArrayMaker(Constant.ArrayMaker a) throws ClassMismatchException {
+    Class<?> type = classes.get(a.type());
+    if (!type.isArray()) {
+      throw new ClassMismatchException(type.getName(), null, "expected an array class");
     }
-    throw new IllegalArgumentException("unknown constant " + c);
+    return type.getComponentType();
+  }
+
+  @Override
+  public Object visitSetter(Constant.Setter s) throws ClassMismatchException {
+    return memo != null
+        ? setter(classes, s.type(), s.field(), memo)
+        : setter(classes, s.type(), s.field());
+  }
+
+  @Override
+  public Object visitText(Constant.Text t) {
+    return t.value();
+  }
+
+  @Override
+  public Object visitPrimArray(Constant.PrimArray p) {
+    return p.array();
+  }
+
+  @Override
+  public Object visitTexts(Constant.Texts t) {
+    return t.values();
+  }
+
+  @Override
+  public Object visitHook(Constant.Hook h) throws ClassMismatchException {
+    if (makers == null && h.kind() == Constant.HookKind.RECORD) {
+      makers = new RecordMaker[classes.size()];
+    }
+    return hook(h, classes, makers, resolvers, filter, maxArrayLength);
   }
 
   /** The descriptor of {@code type} as {@code ObjectInputStream} reads one back. */

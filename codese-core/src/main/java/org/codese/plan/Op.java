@@ -1,5 +1,7 @@
 package org.codese.plan;
 
+import org.codese.jvm.Kind;
+
 /**
  * One statement of the restore program, in the vocabulary of the restore grammar. Object ids index
  * the restore table; constant indices index the snapshot's constant table. Ops of the create phase
@@ -7,70 +9,136 @@ package org.codese.plan;
  */
 public sealed interface Op {
   /** {@code table[id] = allocator()}. */
-  record Alloc(int id, int allocator) implements Op {}
+  record Alloc(int id, int allocator) implements Op {
+    @Override
+    public <R> R accept(Visitor<R> v) {
+      return v.visitAlloc(this);
+    }
+  }
 
   /**
-   * {@code table[id] = new T[length]}: {@code elem} is a primitive code or {@code 'L'}; for {@code
-   * 'L'}, {@code maker} is an array-maker constant, or -1 for {@code Object[]}.
+   * {@code table[id] = new T[length]} of element kind {@code elem}; for {@link Kind#REFERENCE},
+   * {@code maker} is an array-maker constant, or -1 for {@code Object[]}.
    */
-  record NewArray(int id, char elem, int maker, int length) implements Op {}
+  record NewArray(int id, Kind elem, int maker, int length) implements Op {
+    @Override
+    public <R> R accept(Visitor<R> v) {
+      return v.visitNewArray(this);
+    }
+  }
 
   /** {@code table[id] = constant.clone()} for a primitive array constant. */
-  record CloneArray(int id, int constant, String descriptor) implements Op {}
+  record CloneArray(int id, int constant, String descriptor) implements Op {
+    @Override
+    public <R> R accept(Visitor<R> v) {
+      return v.visitCloneArray(this);
+    }
+  }
 
   /**
    * {@code table[id] = new String(value)}; the value is inline, or the text constant {@code text}
    * when it is too long for the class file ({@code text >= 0}).
    */
-  record NewString(int id, String value, int text) implements Op {}
+  record NewString(int id, String value, int text) implements Op {
+    @Override
+    public <R> R accept(Visitor<R> v) {
+      return v.visitNewString(this);
+    }
+  }
 
   /** {@code table[id] = box}: {@code valueOf} when {@code cached}, else a new box. */
-  record NewBox(int id, char type, long bits, boolean cached) implements Op {}
+  record NewBox(int id, Kind type, long bits, boolean cached) implements Op {
+    @Override
+    public <R> R accept(Visitor<R> v) {
+      return v.visitNewBox(this);
+    }
+  }
 
   /** {@code table[id] = constant}, for enum constants and {@code Class} objects. */
-  record LoadConstant(int id, int constant) implements Op {}
+  record LoadConstant(int id, int constant) implements Op {
+    @Override
+    public <R> R accept(Visitor<R> v) {
+      return v.visitLoadConstant(this);
+    }
+  }
 
   /**
    * Chooses {@code table[id]} as the target of the following puts, cast to {@code cast} (an
    * internal name or array descriptor), or not cast when {@code null}.
    */
-  record Select(int id, String cast) implements Op {}
+  record Select(int id, String cast) implements Op {
+    @Override
+    public <R> R accept(Visitor<R> v) {
+      return v.visitSelect(this);
+    }
+  }
 
   /**
    * {@code target.field = value} through the reflective field constant {@code field}: a primitive
-   * of type {@code type} with raw {@code bits}, or for {@code 'L'} the table entry {@code ref}.
+   * of kind {@code type} with raw {@code bits}, or for {@link Kind#REFERENCE} the table entry
+   * {@code ref}.
    */
-  record PutField(int field, char type, long bits, int ref) implements Op {}
+  record PutField(int field, Kind type, long bits, int ref) implements Op {
+    @Override
+    public <R> R accept(Visitor<R> v) {
+      return v.visitPutField(this);
+    }
+  }
 
   /**
    * {@code target.name = value} with {@code putfield}, in a class nested with {@code owner}; for
    * references the value is cast to {@code cast} first unless it is {@code null}.
    */
   record PutDirect(
-      String owner, String name, String descriptor, String cast, char type, long bits, int ref)
-      implements Op {}
+      String owner, String name, String descriptor, String cast, Kind type, long bits, int ref)
+      implements Op {
+    @Override
+    public <R> R accept(Visitor<R> v) {
+      return v.visitPutDirect(this);
+    }
+  }
 
   /** {@code target[index] = value}, typed as in {@link PutField}. */
-  record PutElement(char type, int index, long bits, int ref) implements Op {}
+  record PutElement(Kind type, int index, long bits, int ref) implements Op {
+    @Override
+    public <R> R accept(Visitor<R> v) {
+      return v.visitPutElement(this);
+    }
+  }
 
   /**
    * A counted loop: {@code table[ids[i]] = allocator()} for every {@code i}, where {@code ids} is
    * the {@code int[]} constant {@code ids}.
    */
-  record AllocLoop(int allocator, int ids) implements Op {}
+  record AllocLoop(int allocator, int ids) implements Op {
+    @Override
+    public <R> R accept(Visitor<R> v) {
+      return v.visitAllocLoop(this);
+    }
+  }
 
   /**
    * A counted loop: {@code table[ids[i]] = new String(texts[i])}, {@code texts} being the {@code
    * String[]} constant {@code texts}.
    */
-  record StringLoop(int ids, int texts) implements Op {}
+  record StringLoop(int ids, int texts) implements Op {
+    @Override
+    public <R> R accept(Visitor<R> v) {
+      return v.visitStringLoop(this);
+    }
+  }
 
   /**
    * A counted loop: {@code table[ids[i]] = box(values[i])}, {@code values} being a primitive array
    * constant of {@code type}; the boxes come from {@code valueOf} when {@code cached}, else from
    * {@code new}.
    */
-  record BoxLoop(char type, boolean cached, int ids, int values) implements Op {}
+  record BoxLoop(Kind type, boolean cached, int ids, int values) implements Op {
+    @Override
+    public <R> R accept(Visitor<R> v) {
+      return v.visitBoxLoop(this);
+    }
+  }
 
   /**
    * A counted loop over a cluster of objects of one class: for every {@code i}, {@code t =
@@ -78,15 +146,20 @@ public sealed interface Op {
    * t.field = column[i]}; a reference column holds table indices (the table's last slot is always
    * {@code null}). Columns with a {@code putfield} need the loop to run in {@code owner}'s nest.
    */
-  record ClusterLoop(String owner, int ids, java.util.List<Column> columns) implements Op {}
+  record ClusterLoop(String owner, int ids, java.util.List<Column> columns) implements Op {
+    @Override
+    public <R> R accept(Visitor<R> v) {
+      return v.visitClusterLoop(this);
+    }
+  }
 
   /**
    * One field of a {@link ClusterLoop}: the field, the cast of reference values (or {@code null}),
-   * its type code, the constant holding the values (a primitive array, or {@code int[]} of table
-   * indices for references), and the reflective field constant to set it through, or -1 to set it
-   * with {@code putfield}.
+   * its kind, the constant holding the values (a primitive array, or {@code int[]} of table indices
+   * for references), and the reflective field constant to set it through, or -1 to set it with
+   * {@code putfield}.
    */
-  record Column(String name, String descriptor, String cast, char type, int values, int field) {
+  record Column(String name, String descriptor, String cast, Kind type, int values, int field) {
     /**
      * @return whether the column is set through {@code java.lang.reflect.Field}
      */
@@ -99,18 +172,137 @@ public sealed interface Op {
    * A counted loop: {@code target[i] = table[refs[i]]} over the object array {@code table[id]},
    * {@code refs} being an {@code int[]} constant of table indices.
    */
-  record ElementLoop(int id, int refs) implements Op {}
+  record ElementLoop(int id, int refs) implements Op {
+    @Override
+    public <R> R accept(Visitor<R> v) {
+      return v.visitElementLoop(this);
+    }
+  }
 
   /**
    * Runs the finish program held in the {@code int[]} constant {@code program}: hook calls and
    * deferred reference stores, in completion order, executed by Codese's runtime. See {@link
    * org.codese.program.Grammar#STEP_HOOK}.
    */
-  record RunSteps(int program) implements Op {}
+  record RunSteps(int program) implements Op {
+    @Override
+    public <R> R accept(Visitor<R> v) {
+      return v.visitRunSteps(this);
+    }
+  }
 
   /**
-   * Runs the hook constant {@code hook} (readObject replay, readExternal, record, resolve). Only
-   * the planner uses it: the finish phase is emitted as one {@link RunSteps}.
+   * Passes this op to the visitor method of its record: {@code visitAlloc} for {@link Alloc}, and
+   * so on.
+   *
+   * @param <R> what the visitor returns
+   * @param v the visitor
+   * @return what the visitor returned
    */
-  record CallHook(int hook) implements Op {}
+  <R> R accept(Visitor<R> v);
+
+  /**
+   * A consumer of ops, in the style of ASM's visitors: one method per op record, so that adding an
+   * op to this sealed interface fails to compile until every consumer handles it (the baseline is
+   * Java 17, which has no exhaustive pattern switches; see docs/DESIGN.md).
+   *
+   * @param <R> what each visit returns ({@link Void} for none)
+   */
+  interface Visitor<R> {
+    /**
+     * @param op the op
+     * @return the visitor's result
+     */
+    R visitAlloc(Alloc op);
+
+    /**
+     * @param op the op
+     * @return the visitor's result
+     */
+    R visitNewArray(NewArray op);
+
+    /**
+     * @param op the op
+     * @return the visitor's result
+     */
+    R visitCloneArray(CloneArray op);
+
+    /**
+     * @param op the op
+     * @return the visitor's result
+     */
+    R visitNewString(NewString op);
+
+    /**
+     * @param op the op
+     * @return the visitor's result
+     */
+    R visitNewBox(NewBox op);
+
+    /**
+     * @param op the op
+     * @return the visitor's result
+     */
+    R visitLoadConstant(LoadConstant op);
+
+    /**
+     * @param op the op
+     * @return the visitor's result
+     */
+    R visitSelect(Select op);
+
+    /**
+     * @param op the op
+     * @return the visitor's result
+     */
+    R visitPutField(PutField op);
+
+    /**
+     * @param op the op
+     * @return the visitor's result
+     */
+    R visitPutDirect(PutDirect op);
+
+    /**
+     * @param op the op
+     * @return the visitor's result
+     */
+    R visitPutElement(PutElement op);
+
+    /**
+     * @param op the op
+     * @return the visitor's result
+     */
+    R visitAllocLoop(AllocLoop op);
+
+    /**
+     * @param op the op
+     * @return the visitor's result
+     */
+    R visitStringLoop(StringLoop op);
+
+    /**
+     * @param op the op
+     * @return the visitor's result
+     */
+    R visitBoxLoop(BoxLoop op);
+
+    /**
+     * @param op the op
+     * @return the visitor's result
+     */
+    R visitClusterLoop(ClusterLoop op);
+
+    /**
+     * @param op the op
+     * @return the visitor's result
+     */
+    R visitElementLoop(ElementLoop op);
+
+    /**
+     * @param op the op
+     * @return the visitor's result
+     */
+    R visitRunSteps(RunSteps op);
+  }
 }

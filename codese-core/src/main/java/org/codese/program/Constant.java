@@ -7,23 +7,43 @@ package org.codese.program;
  */
 public sealed interface Constant {
   /** A {@code Class} object. */
-  record TypeRef(int type) implements Constant {}
+  record TypeRef(int type) implements Constant {
+    @Override
+    public <R, X extends Exception> R accept(Visitor<R, X> v) throws X {
+      return v.visitTypeRef(this);
+    }
+  }
 
   /**
    * An {@code ObjectStreamClass} of a class, restored as {@code ObjectInputStream} reads one back
    * (a descriptor built from the stream, not {@code lookup}'s own).
    */
-  record StreamClassRef(int type) implements Constant {}
+  record StreamClassRef(int type) implements Constant {
+    @Override
+    public <R, X extends Exception> R accept(Visitor<R, X> v) throws X {
+      return v.visitStreamClassRef(this);
+    }
+  }
 
   /** An enum constant, by its declaring enum class and name. */
-  record EnumRef(int type, String name) implements Constant {}
+  record EnumRef(int type, String name) implements Constant {
+    @Override
+    public <R, X extends Exception> R accept(Visitor<R, X> v) throws X {
+      return v.visitEnumRef(this);
+    }
+  }
 
   /**
    * What allocates an instance of {@code type} as {@code mode} says: generated code passes it to
    * {@code Grammar.ALLOCATE_METHOD} (format version 1: calls {@code newInstance(null)} on it as a
    * {@code java.lang.reflect.Constructor}); the loader resolves it to the class or a constructor.
    */
-  record Allocator(int type, Mode mode) implements Constant {}
+  record Allocator(int type, Mode mode) implements Constant {
+    @Override
+    public <R, X extends Exception> R accept(Visitor<R, X> v) throws X {
+      return v.visitAllocator(this);
+    }
+  }
 
   /** How an {@link Allocator} allocates. */
   enum Mode {
@@ -39,28 +59,58 @@ public sealed interface Constant {
    * The component class of the array class {@code type}, for {@code Array.newInstance}: arrays of
    * classes generated code may not name.
    */
-  record ArrayMaker(int type) implements Constant {}
+  record ArrayMaker(int type) implements Constant {
+    @Override
+    public <R, X extends Exception> R accept(Visitor<R, X> v) throws X {
+      return v.visitArrayMaker(this);
+    }
+  }
 
   /**
    * The accessible {@code java.lang.reflect.Field} {@code field} declared by {@code type}, of JVM
    * type {@code descriptor}; generated code calls its {@code set*} methods.
    */
-  record Setter(int type, String field, String descriptor) implements Constant {}
+  record Setter(int type, String field, String descriptor) implements Constant {
+    @Override
+    public <R, X extends Exception> R accept(Visitor<R, X> v) throws X {
+      return v.visitSetter(this);
+    }
+  }
 
   /** A string too long for a class-file constant. */
-  record Text(String value) implements Constant {}
+  record Text(String value) implements Constant {
+    @Override
+    public <R, X extends Exception> R accept(Visitor<R, X> v) throws X {
+      return v.visitText(this);
+    }
+  }
 
   /** A primitive array: cloned into the graph, or read as loop data. */
-  record PrimArray(Object array) implements Constant {}
+  record PrimArray(Object array) implements Constant {
+    @Override
+    public <R, X extends Exception> R accept(Visitor<R, X> v) throws X {
+      return v.visitPrimArray(this);
+    }
+  }
 
   /** An array of strings, read as loop data. */
-  record Texts(String[] values) implements Constant {}
+  record Texts(String[] values) implements Constant {
+    @Override
+    public <R, X extends Exception> R accept(Visitor<R, X> v) throws X {
+      return v.visitTexts(this);
+    }
+  }
 
   /**
    * A call of a sanctioned restore hook for object {@code id} of class {@code type}, with the data
    * it reads.
    */
-  record Hook(HookKind kind, int type, int id, Tape tape) implements Constant {}
+  record Hook(HookKind kind, int type, int id, Tape tape) implements Constant {
+    @Override
+    public <R, X extends Exception> R accept(Visitor<R, X> v) throws X {
+      return v.visitHook(this);
+    }
+  }
 
   /** Which hook a {@link Hook} runs. */
   enum HookKind {
@@ -72,5 +122,99 @@ public sealed interface Constant {
     RECORD,
     /** {@code readResolve}; replaces the object in the table. */
     RESOLVE
+  }
+
+  /**
+   * Passes this constant to the visitor method of its record: {@code visitTypeRef} for {@link
+   * TypeRef}, and so on.
+   *
+   * @param <R> what the visitor returns
+   * @param <X> what the visitor throws
+   * @param v the visitor
+   * @return what the visitor returned
+   * @throws X if the visitor does
+   */
+  <R, X extends Exception> R accept(Visitor<R, X> v) throws X;
+
+  /**
+   * A consumer of constants, in the style of ASM's visitors: one method per constant record, so
+   * that adding a constant to this sealed interface fails to compile until every consumer handles
+   * it (the baseline is Java 17, which has no exhaustive pattern switches; see docs/DESIGN.md). The
+   * loader resolves constants with one, so implementations on the restore path are named classes,
+   * not lambdas or anonymous classes.
+   *
+   * @param <R> what each visit returns
+   * @param <X> what each visit may throw ({@link RuntimeException} for nothing checked)
+   */
+  interface Visitor<R, X extends Exception> {
+    /**
+     * @param c the constant
+     * @return the visitor's result
+     * @throws X if the visitor fails
+     */
+    R visitTypeRef(TypeRef c) throws X;
+
+    /**
+     * @param c the constant
+     * @return the visitor's result
+     * @throws X if the visitor fails
+     */
+    R visitStreamClassRef(StreamClassRef c) throws X;
+
+    /**
+     * @param c the constant
+     * @return the visitor's result
+     * @throws X if the visitor fails
+     */
+    R visitEnumRef(EnumRef c) throws X;
+
+    /**
+     * @param c the constant
+     * @return the visitor's result
+     * @throws X if the visitor fails
+     */
+    R visitAllocator(Allocator c) throws X;
+
+    /**
+     * @param c the constant
+     * @return the visitor's result
+     * @throws X if the visitor fails
+     */
+    R visitArrayMaker(ArrayMaker c) throws X;
+
+    /**
+     * @param c the constant
+     * @return the visitor's result
+     * @throws X if the visitor fails
+     */
+    R visitSetter(Setter c) throws X;
+
+    /**
+     * @param c the constant
+     * @return the visitor's result
+     * @throws X if the visitor fails
+     */
+    R visitText(Text c) throws X;
+
+    /**
+     * @param c the constant
+     * @return the visitor's result
+     * @throws X if the visitor fails
+     */
+    R visitPrimArray(PrimArray c) throws X;
+
+    /**
+     * @param c the constant
+     * @return the visitor's result
+     * @throws X if the visitor fails
+     */
+    R visitTexts(Texts c) throws X;
+
+    /**
+     * @param c the constant
+     * @return the visitor's result
+     * @throws X if the visitor fails
+     */
+    R visitHook(Hook c) throws X;
   }
 }

@@ -1,0 +1,288 @@
+package org.codese.plan;
+
+import java.lang.reflect.Array;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.codese.capture.Node;
+import org.codese.jvm.Kind;
+import org.codese.jvm.SerialClass;
+import org.codese.jvm.Types;
+import org.codese.program.Constant;
+
+/**
+ * Plans the create phase: one table slot filled per object, by allocation, string, box, constant or
+ * array, grouped into {@link Op.AllocLoop}s, {@link Op.StringLoop}s and {@link Op.BoxLoop}s where
+ * {@code loopMin} or more are alike.
+ *
+ * <p>Contract: {@link #node} takes each node in graph order, passing the direct slots of instances
+ * to the {@link SetPhase} and the element stores of arrays to it or, for late elements, to the
+ * {@link FinishProgram}; {@link #flush} then adds the grouped allocations, strings and boxes. The
+ * create phase runs in Codese's own package only.
+ */
+final class CreatePhase {
+  /** Primitive arrays with more non-default elements than this travel as cloned constants. */
+  static final int INLINE_ARRAY_ELEMENTS = 16;
+
+  /** The longest string, in modified UTF-8 bytes, that fits a class-file constant. */
+  static final int MAX_CONSTANT_UTF8 = 65_535;
+
+  private static final String OBJECT_ARRAY = "[Ljava/lang/Object;";
+
+  private final PlanContext cx;
+  private final SetPhase set;
+  private final FinishProgram finish;
+  private final List<Op> ops = new ArrayList<>();
+  private final Map<Integer, IntList> allocs = new LinkedHashMap<>();
+  private final IntList stringIds = new IntList();
+  private final List<String> strings = new ArrayList<>();
+  private final Map<Integer, Boxes> boxes = new LinkedHashMap<>();
+
+  /**
+   * Boxes of one primitive kind made alike, all with {@code valueOf} or all with {@code new}: the
+   * candidates for a {@link Op.BoxLoop}.
+   */
+  private static final class Boxes {
+    final Kind type;
+    final boolean cached;
+    final IntList ids = new IntList();
+    final List<Object> values = new ArrayList<>();
+
+    Boxes(Kind type, boolean cached) {
+      this.type = type;
+      this.cached = cached;
+    }
+  }
+
+  CreatePhase(PlanContext cx, SetPhase set, FinishProgram finish) {
+    this.cx = cx;
+    this.set = set;
+    this.finish = finish;
+  }
+
+  /** The create phase's ops, complete after {@link #flush}. */
+  List<Op> ops() {
+    return ops;
+  }
+
+  /** Plans how {@code node} is made, and hands on its direct slots and array elements. */
+  void node(Node node) {
+    int id = node.id();
+    if (node instanceof Node.Text t) {
+      if (modifiedUtf8Length(t.value()) <= MAX_CONSTANT_UTF8) {
+        stringIds.add(id);
+        strings.add(t.value());
+      } else {
+        ops.add(new Op.NewString(id, null, cx.tables.constant(new Constant.Text(t.value()))));
+      }
+    } else if (node instanceof Node.Box b) {
+      Kind kind = Kind.primitive(unboxed(b.value().getClass()));
+      Boxes group =
+          boxes.computeIfAbsent(
+              kind.descriptor() * 2 + (b.cached() ? 1 : 0), k -> new Boxes(kind, b.cached()));
+      group.ids.add(id);
+      group.values.add(b.value());
+    } else if (node instanceof Node.Constant c) {
+      ops.add(new Op.LoadConstant(id, constantOf(c.value())));
+    } else if (node instanceof Node.Array a) {
+      array(a);
+    } else if (node instanceof Node.External e) {
+      int t = cx.tables.type(e.type().type());
+      allocate(cx.tables.constant(new Constant.Allocator(t, Constant.Mode.EXTERNAL)), id);
+    } else if (node instanceof Node.Instance i) {
+      instance(i);
+    }
+    // records are made by their hook in the finish phase
+  }
+
+  static int modifiedUtf8Length(String s) {
+    int n = s.length();
+    if (n > MAX_CONSTANT_UTF8) {
+      return n;
+    }
+    int len = 0;
+    for (int i = 0; i < n; i++) {
+      char c = s.charAt(i);
+      len += (c >= 0x0001 && c <= 0x007F) ? 1 : (c <= 0x07FF ? 2 : 3);
+    }
+    return len;
+  }
+
+  private int constantOf(Object value) {
+    if (value instanceof Class<?> c) {
+      return cx.tables.constant(new Constant.TypeRef(cx.tables.type(c)));
+    }
+    if (value instanceof java.io.ObjectStreamClass osc) {
+      return cx.tables.constant(new Constant.StreamClassRef(cx.tables.type(osc.forClass())));
+    }
+    Enum<?> e = (Enum<?>) value;
+    return cx.tables.constant(
+        new Constant.EnumRef(cx.tables.type(e.getDeclaringClass()), e.name()));
+  }
+
+  private static Class<?> unboxed(Class<?> box) {
+    try {
+      return (Class<?>) box.getField("TYPE").get(null);
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalArgumentException("not a box class: " + box, e);
+    }
+  }
+
+  private void allocate(int allocator, int id) {
+    allocs.computeIfAbsent(allocator, k -> new IntList()).add(id);
+  }
+
+  private void instance(Node.Instance node) {
+    SerialClass sc = node.type();
+    Constant.Mode mode =
+        sc.alloc() == SerialClass.Alloc.SERIAL ? Constant.Mode.SERIAL : Constant.Mode.BARE;
+    allocate(
+        cx.tables.constant(new Constant.Allocator(cx.tables.type(sc.type()), mode)), node.id());
+    for (Node.SlotData data : node.slots()) {
+      if (data.slot().direct()) {
+        set.slot(node.id(), data);
+      }
+    }
+  }
+
+  private void array(Node.Array a) {
+    cx.tables.type(a.type());
+    if (a.type().getComponentType().isPrimitive()) {
+      primitiveArray(a);
+    } else {
+      objectArray(a);
+    }
+  }
+
+  /**
+   * A clone of a constant when it has many non-default elements, else {@code newarray} and, in the
+   * set phase, a store per non-default element.
+   */
+  private void primitiveArray(Node.Array a) {
+    String desc = Types.descriptor(a.type());
+    Kind kind = Kind.primitive(a.type().getComponentType());
+    int len = Array.getLength(a.elements());
+    int nonDefault = 0;
+    for (int i = 0; i < len && nonDefault <= INLINE_ARRAY_ELEMENTS; i++) {
+      nonDefault += Types.bits(Array.get(a.elements(), i)) != 0 ? 1 : 0;
+    }
+    if (nonDefault > INLINE_ARRAY_ELEMENTS) {
+      ops.add(
+          new Op.CloneArray(
+              a.id(), cx.tables.constant(new Constant.PrimArray(a.elements())), desc));
+      return;
+    }
+    ops.add(new Op.NewArray(a.id(), kind, -1, len));
+    boolean selected = false;
+    for (int i = 0; i < len; i++) {
+      long bits = Types.bits(Array.get(a.elements(), i));
+      if (bits != 0) {
+        if (!selected) {
+          set.ops(-1).add(new Op.Select(a.id(), desc));
+          selected = true;
+        }
+        set.ops(-1).add(new Op.PutElement(kind, i, bits, -1));
+      }
+    }
+  }
+
+  /**
+   * {@code anewarray} or {@code Array.newInstance}, and in the set phase the element stores, as an
+   * {@link Op.ElementLoop} for {@link Planner#LOOP_MIN} or more elements; stores of late elements
+   * are deferred.
+   */
+  private void objectArray(Node.Array a) {
+    int maker =
+        a.type().getComponentType() == Object.class
+            ? -1
+            : cx.tables.constant(new Constant.ArrayMaker(cx.tables.type(a.type())));
+    int[] refs = (int[]) a.elements();
+    ops.add(new Op.NewArray(a.id(), Kind.REFERENCE, maker, refs.length));
+    if (refs.length >= Planner.LOOP_MIN) {
+      int[] column = new int[refs.length];
+      for (int i = 0; i < refs.length; i++) {
+        column[i] = cx.nullSlot;
+        if (refs[i] >= 0 && cx.isLate(refs[i])) {
+          finish.deferElement(a.id(), i, refs[i]);
+        } else if (refs[i] >= 0) {
+          column[i] = refs[i];
+        }
+      }
+      set.ops(-1).add(new Op.ElementLoop(a.id(), cx.intArray(column)));
+      return;
+    }
+    boolean selected = false;
+    for (int i = 0; i < refs.length; i++) {
+      if (refs[i] < 0) {
+        continue;
+      }
+      if (cx.isLate(refs[i])) {
+        finish.deferElement(a.id(), i, refs[i]);
+      } else {
+        if (!selected) {
+          set.ops(-1).add(new Op.Select(a.id(), OBJECT_ARRAY));
+          selected = true;
+        }
+        set.ops(-1).add(new Op.PutElement(Kind.REFERENCE, i, 0, refs[i]));
+      }
+    }
+  }
+
+  /** Adds the allocations, strings and boxes taken, each group as one loop when large enough. */
+  void flush() {
+    flushAllocs();
+    flushStrings();
+    flushBoxes();
+  }
+
+  private void flushAllocs() {
+    for (Map.Entry<Integer, IntList> e : allocs.entrySet()) {
+      IntList ids = e.getValue();
+      if (ids.size() >= cx.loopMin) {
+        ops.add(new Op.AllocLoop(e.getKey(), cx.allocLoopIds(ids.toArray())));
+      } else {
+        for (int i = 0; i < ids.size(); i++) {
+          ops.add(new Op.Alloc(ids.get(i), e.getKey()));
+        }
+      }
+    }
+  }
+
+  private void flushStrings() {
+    if (stringIds.size() >= cx.loopMin) {
+      ops.add(
+          new Op.StringLoop(
+              cx.intArray(stringIds.toArray()),
+              cx.tables.constant(new Constant.Texts(strings.toArray(new String[0])))));
+    } else {
+      for (int i = 0; i < stringIds.size(); i++) {
+        ops.add(new Op.NewString(stringIds.get(i), strings.get(i), -1));
+      }
+    }
+  }
+
+  private void flushBoxes() {
+    for (Boxes group : boxes.values()) {
+      int n = group.ids.size();
+      if (n >= cx.loopMin) {
+        Object values = Array.newInstance(group.type.type(), n);
+        for (int i = 0; i < n; i++) {
+          Array.set(values, i, group.values.get(i));
+        }
+        ops.add(
+            new Op.BoxLoop(
+                group.type,
+                group.cached,
+                cx.intArray(group.ids.toArray()),
+                cx.tables.constant(new Constant.PrimArray(values))));
+      } else {
+        for (int i = 0; i < n; i++) {
+          ops.add(
+              new Op.NewBox(
+                  group.ids.get(i), group.type, Types.bits(group.values.get(i)), group.cached));
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,86 @@
+package org.codese.plan;
+
+import org.codese.program.Grammar;
+
+/**
+ * Builds the finish phase: the program of {@link Grammar#STEP_HOOK}, {@link Grammar#STEP_FIELD} and
+ * {@link Grammar#STEP_ELEMENT} steps that Codese's runtime runs in order (one {@link Op.RunSteps}),
+ * so that graphs with many hooks need no large amount of straight-line code.
+ *
+ * <p>Contract: reference stores into an object that must wait for a late object are {@linkplain
+ * #deferField deferred} to the object's completion; {@link #complete} appends them, and the caller
+ * then appends the object's own {@linkplain #hook hooks}, in the order Java deserialization
+ * completes objects.
+ */
+final class FinishProgram {
+  private final int firstId;
+
+  /** Per object (by id minus the first id), its deferred stores, or {@code null}. */
+  private final IntList[] deferred;
+
+  private final IntList steps = new IntList();
+
+  /**
+   * @param firstId the first object id of the graph
+   * @param objects the number of objects
+   */
+  FinishProgram(int firstId, int objects) {
+    this.firstId = firstId;
+    this.deferred = new IntList[objects];
+  }
+
+  /** Defers {@code field.set(table[target], table[value])} to {@code target}'s completion. */
+  void deferField(int target, int field, int value) {
+    IntList d = deferred(target);
+    d.add(Grammar.STEP_FIELD);
+    d.add(field);
+    d.add(target);
+    d.add(value);
+  }
+
+  /** Defers {@code table[target][index] = table[value]} to {@code target}'s completion. */
+  void deferElement(int target, int index, int value) {
+    IntList d = deferred(target);
+    d.add(Grammar.STEP_ELEMENT);
+    d.add(target);
+    d.add(index);
+    d.add(value);
+  }
+
+  private IntList deferred(int id) {
+    IntList d = deferred[id - firstId];
+    if (d == null) {
+      d = new IntList();
+      deferred[id - firstId] = d;
+    }
+    return d;
+  }
+
+  /** Appends the stores deferred to object {@code id}'s completion. */
+  void complete(int id) {
+    IntList d = deferred[id - firstId];
+    for (int i = 0; d != null && i < d.size(); i++) {
+      steps.add(d.get(i));
+    }
+  }
+
+  /** Appends a call of the hook constant {@code hook}. */
+  void hook(int hook) {
+    steps.add(Grammar.STEP_HOOK);
+    steps.add(hook);
+  }
+
+  /**
+   * @return whether the program has no step
+   */
+  boolean isEmpty() {
+    return steps.size() == 0;
+  }
+
+  /**
+   * @return the program's words
+   */
+  int[] toArray() {
+    return steps.toArray();
+  }
+}

@@ -1,0 +1,91 @@
+package org.codese.plan;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.codese.capture.Graph;
+import org.codese.capture.Node;
+import org.codese.jvm.SerialField;
+import org.codese.program.Constant;
+
+/**
+ * What the phase planners of one graph share: the graph, its tables, which objects are late, the
+ * loop threshold, and the id arrays of allocation loops.
+ *
+ * <p>Contract: an object is <em>late</em> when its identity is known only after its hooks ran
+ * (records, classes with {@code readResolve}); references to late objects are stored in the finish
+ * phase. Constants are numbered in the order they are first asked for, which is what makes a
+ * snapshot's bytes depend on the planners' call order.
+ */
+final class PlanContext {
+  final Graph graph;
+  final Tables tables = new Tables();
+
+  /** The fewest like allocations, strings, boxes or slots that become a loop over data. */
+  final int loopMin;
+
+  /** The table's last slot, always {@code null}: a reference column's entry for no object. */
+  final int nullSlot;
+
+  private final boolean[] late;
+
+  /**
+   * The id arrays of the allocation loops, by constant: a cluster loop over the same ids shares.
+   */
+  private final Map<Integer, int[]> allocLoopIds = new LinkedHashMap<>();
+
+  PlanContext(Graph graph, int loopMin) {
+    this.graph = graph;
+    this.loopMin = loopMin;
+    this.nullSlot = graph.endId();
+    this.late = new boolean[graph.nodes().size()];
+    for (Node node : graph.nodes()) {
+      late[node.id() - graph.firstId()] = isLate(node);
+    }
+  }
+
+  private static boolean isLate(Node node) {
+    if (node instanceof Node.Record) {
+      return true;
+    } else if (node instanceof Node.Instance i) {
+      return i.type().resolves();
+    } else if (node instanceof Node.External e) {
+      return e.type().resolves();
+    }
+    return false;
+  }
+
+  /** Whether {@code id} is an object of this graph that is late. */
+  boolean isLate(int id) {
+    return id >= graph.firstId() && late[id - graph.firstId()];
+  }
+
+  /** A new {@code int[]} constant. */
+  int intArray(int[] values) {
+    return tables.constant(new Constant.PrimArray(values));
+  }
+
+  /** A new {@code int[]} constant of an allocation loop's ids, which later loops may share. */
+  int allocLoopIds(int[] ids) {
+    int k = intArray(ids);
+    allocLoopIds.put(k, ids);
+    return k;
+  }
+
+  /**
+   * The constant of an allocation loop's ids when {@code ids} are the same, else a new one: the
+   * snapshot then carries them once, and the loader knows the cluster's objects from the loop.
+   */
+  int sharedIds(int[] ids) {
+    for (Map.Entry<Integer, int[]> e : allocLoopIds.entrySet()) {
+      if (java.util.Arrays.equals(e.getValue(), ids)) {
+        return e.getKey();
+      }
+    }
+    return intArray(ids);
+  }
+
+  /** The reflective field constant of {@code f} of class-table entry {@code type}. */
+  int setter(int type, SerialField f) {
+    return tables.constant(new Constant.Setter(type, f.name(), f.descriptor()));
+  }
+}

@@ -1,0 +1,242 @@
+package org.codese.plan;
+
+import java.lang.reflect.Array;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.codese.capture.Node;
+import org.codese.jvm.Kind;
+import org.codese.jvm.SerialField;
+import org.codese.jvm.Slot;
+import org.codese.jvm.Types;
+import org.codese.program.Constant;
+
+/**
+ * Plans the set phase: the field stores of direct slots, grouped by host, as {@link
+ * Op.ClusterLoop}s over the objects of one class or as single stores.
+ *
+ * <p>Contract: {@link #slot} takes each direct slot in graph order; {@link #flush} then plans them,
+ * clusters first, and defers every store of a reference to a late object to the {@link
+ * FinishProgram}. Stores go with {@code putfield} in the nest of a class generated code may join
+ * ({@link #nestable}) for fields that are not final, else through a reflective field constant in
+ * Codese's own package (host -1). Other planners add their set-phase ops through {@link #ops}.
+ */
+final class SetPhase {
+  /**
+   * The most columns one cluster loop sets: each takes up to two locals, and the grammar uses only
+   * locals below 256 (no {@code wide} instructions).
+   */
+  static final int MAX_COLUMNS = 100;
+
+  private final PlanContext cx;
+  private final FinishProgram finish;
+  private final Map<Integer, List<Op>> byHost = new LinkedHashMap<>();
+  private final Map<Class<?>, Cluster> clusters = new LinkedHashMap<>();
+
+  /** In a segment, direct slots that refer to late objects: set one by one, not in a loop. */
+  private final IntList lateSlotIds = new IntList();
+
+  private final List<Node.SlotData> lateSlots = new ArrayList<>();
+
+  /**
+   * Objects whose slot of one class is set directly: the candidates for a {@link Op.ClusterLoop}.
+   */
+  private static final class Cluster {
+    final Slot slot;
+    final IntList ids = new IntList();
+    final List<Node.SlotData> data = new ArrayList<>();
+
+    Cluster(Slot slot) {
+      this.slot = slot;
+    }
+  }
+
+  SetPhase(PlanContext cx, FinishProgram finish) {
+    this.cx = cx;
+    this.finish = finish;
+  }
+
+  /** The set-phase ops of host {@code host} (a class-table index, or -1), to append to. */
+  List<Op> ops(int host) {
+    return byHost.computeIfAbsent(host, h -> new ArrayList<>());
+  }
+
+  /** The hosts and their ops, in the order the hosts were first used. */
+  Map<Integer, List<Op>> byHost() {
+    return byHost;
+  }
+
+  /** Takes the direct slot {@code data} of object {@code id}. */
+  void slot(int id, Node.SlotData data) {
+    if (cx.loopMin == 1 && refersToLate(data)) {
+      // in a segment, where loops set every field, a cluster loop would write null into the
+      // late field before the finish phase writes the object: two stores into one field, one
+      // more than the objects hold, which the program check refuses. A snapshot's loops keep
+      // them: its objects leave enough fields unset, and setting each such object on its own
+      // made the jdk-collections sample's code ten times larger (10 KB to 108 KB) and its cold
+      // restore a third slower.
+      lateSlotIds.add(id);
+      lateSlots.add(data);
+      return;
+    }
+    Cluster c = clusters.computeIfAbsent(data.slot().type(), k -> new Cluster(data.slot()));
+    c.ids.add(id);
+    c.data.add(data);
+  }
+
+  private boolean refersToLate(Node.SlotData data) {
+    for (int ref : data.refs()) {
+      if (ref >= 0 && cx.isLate(ref)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Plans the slots taken: clusters of {@code loopMin} or more as loops, the rest one by one. */
+  void flush() {
+    for (Cluster c : clusters.values()) {
+      if (c.ids.size() >= cx.loopMin) {
+        clusterLoop(c);
+      } else {
+        for (int i = 0; i < c.ids.size(); i++) {
+          directSlot(c.ids.get(i), c.data.get(i));
+        }
+      }
+    }
+    for (int i = 0; i < lateSlots.size(); i++) {
+      directSlot(lateSlotIds.get(i), lateSlots.get(i));
+    }
+  }
+
+  /**
+   * Whether generated code may be a nestmate of {@code c} and set its fields with {@code putfield}:
+   * {@code c} must be in Codese's own module (on the class path, the same class loader), so that
+   * the loader has full privilege access to it.
+   */
+  private static boolean nestable(Class<?> c) {
+    return c.getModule() == SetPhase.class.getModule()
+        && !c.isHidden()
+        && c.getClassLoader() == SetPhase.class.getClassLoader();
+  }
+
+  /**
+   * Sets a cluster's fields in one loop, one column per field that is not at its default value
+   * everywhere: with {@code putfield} in the class's nest where it may join it, through {@code
+   * Field.set*} for final fields and classes it may not join. References to late objects are
+   * deferred, their column entry left {@code null}.
+   */
+  private void clusterLoop(Cluster c) {
+    Slot slot = c.slot;
+    int t = cx.tables.typeWithFields(slot.type(), slot.fields());
+    boolean nest = nestable(slot.type());
+    String owner = Types.internalName(slot.type());
+    List<SerialField> fields = slot.fields();
+    int nPrims = slot.primitiveCount();
+    List<Op.Column> columns = new ArrayList<>();
+    for (int f = 0; f < fields.size(); f++) {
+      SerialField sf = fields.get(f);
+      boolean reflective = !nest || Modifier.isFinal(sf.field().getModifiers());
+      Kind kind = f < nPrims ? Kind.primitive(sf.type()) : Kind.REFERENCE;
+      Object column =
+          f < nPrims ? Array.newInstance(sf.type(), c.ids.size()) : new int[c.ids.size()];
+      boolean any = fillColumn(c, t, sf, kind, f, nPrims, column);
+      if (any || cx.loopMin == 1) {
+        // a stream segment sets every field, so that its code does not depend on which values
+        // are zero and segments of one class share their classes
+        columns.add(
+            new Op.Column(
+                sf.name(),
+                sf.descriptor(),
+                castFor(sf.type()),
+                kind,
+                cx.tables.constant(new Constant.PrimArray(column)),
+                reflective ? cx.setter(t, sf) : -1));
+      }
+    }
+    int ids = cx.sharedIds(c.ids.toArray());
+    for (int from = 0; from < columns.size(); from += MAX_COLUMNS) {
+      List<Op.Column> part = columns.subList(from, Math.min(columns.size(), from + MAX_COLUMNS));
+      boolean anyPutfield = false;
+      for (Op.Column col : part) {
+        anyPutfield |= !col.reflective();
+      }
+      ops(anyPutfield ? t : -1)
+          .add(new Op.ClusterLoop(anyPutfield ? owner : null, ids, List.copyOf(part)));
+    }
+  }
+
+  /**
+   * Fills one column of a cluster loop with the values of field {@code f}, {@code sf}: primitives
+   * by kind, or table indices for references, deferring references to late objects.
+   *
+   * @return whether any value is not the default
+   */
+  private boolean fillColumn(
+      Cluster c, int t, SerialField sf, Kind kind, int f, int nPrims, Object column) {
+    boolean any = false;
+    for (int j = 0; j < c.ids.size(); j++) {
+      Node.SlotData d = c.data.get(j);
+      if (kind.isPrimitive()) {
+        long bits = d.prims()[f];
+        if (bits != 0) {
+          Array.set(column, j, Types.box(kind.descriptor(), bits));
+          any = true;
+        }
+      } else {
+        int value = d.refs()[f - nPrims];
+        ((int[]) column)[j] = cx.nullSlot;
+        if (value >= 0 && cx.isLate(value)) {
+          finish.deferField(c.ids.get(j), cx.setter(t, sf), value);
+        } else if (value >= 0) {
+          ((int[]) column)[j] = value;
+          any = true;
+        }
+      }
+    }
+    return any;
+  }
+
+  /** Sets one object's slot field by field, selecting it again whenever the host changes. */
+  private void directSlot(int id, Node.SlotData data) {
+    Slot slot = data.slot();
+    int t = cx.tables.typeWithFields(slot.type(), slot.fields());
+    boolean nest = nestable(slot.type());
+    String owner = Types.internalName(slot.type());
+    List<SerialField> fields = slot.fields();
+    int nPrims = data.prims().length;
+    int selectedHost = Integer.MIN_VALUE;
+    for (int f = 0; f < fields.size(); f++) {
+      SerialField sf = fields.get(f);
+      Kind kind = f < nPrims ? Kind.primitive(sf.type()) : Kind.REFERENCE;
+      long bits = f < nPrims ? data.prims()[f] : 0;
+      int ref = f < nPrims ? -1 : data.refs()[f - nPrims];
+      if (f < nPrims ? bits == 0 : ref < 0) {
+        continue;
+      }
+      if (ref >= 0 && cx.isLate(ref)) {
+        finish.deferField(id, cx.setter(t, sf), ref);
+        continue;
+      }
+      boolean direct = nest && !Modifier.isFinal(sf.field().getModifiers());
+      Op put =
+          direct
+              ? new Op.PutDirect(
+                  owner, sf.name(), sf.descriptor(), castFor(sf.type()), kind, bits, ref)
+              : new Op.PutField(cx.setter(t, sf), kind, bits, ref);
+      int host = direct ? t : -1;
+      if (host != selectedHost) {
+        ops(host).add(new Op.Select(id, direct ? owner : null));
+        selectedHost = host;
+      }
+      ops(host).add(put);
+    }
+  }
+
+  /** The cast a reference needs before {@code putfield}: none for Object and interfaces. */
+  private static String castFor(Class<?> type) {
+    return type == Object.class || type.isInterface() ? null : Types.internalName(type);
+  }
+}
