@@ -155,6 +155,31 @@ final class ConvertCommand implements Callable<Integer> {
         data);
   }
 
+  /**
+   * @return what Codese file the input is, from its magic number ("CDSE" or "CDSS"), or {@code
+   *     null} if it is none
+   */
+  private String codeseKind() {
+    byte[] magic = new byte[4];
+    try (InputStream in = Files.newInputStream(input)) {
+      if (in.readNBytes(magic, 0, 4) < 4) {
+        return null;
+      }
+    } catch (IOException e) {
+      return null;
+    }
+    String m = new String(magic, java.nio.charset.StandardCharsets.ISO_8859_1);
+    if (m.equals("CDSE")) {
+      return "already a Codese snapshot (.cdse; inspect, show or verify it, or restore it with"
+          + " Codese.load)";
+    }
+    if (m.equals("CDSS")) {
+      return "already a Codese object stream (.cdss; inspect, show or verify it, or read it with"
+          + " CodeseInputStream)";
+    }
+    return null;
+  }
+
   private List<Object> read(ClassLoader loader, long size, Progress bar) {
     List<Object> items = new ArrayList<>();
     ClassLoader saved = Thread.currentThread().getContextClassLoader();
@@ -221,6 +246,16 @@ final class ConvertCommand implements Callable<Integer> {
               + " not the one the file was written with",
           e);
     } catch (StreamCorruptedException e) {
+      String codese = codeseKind();
+      if (codese != null) {
+        throw new CliException(
+            input
+                + ": "
+                + codese
+                + ", not JDK serialization data; convert reads what ObjectOutputStream wrote"
+                + " (.ser): there is nothing to convert",
+            e);
+      }
       throw new CliException(
           input
               + ": not a valid JDK serialization stream ("

@@ -469,6 +469,16 @@ class CodeseCliIT {
     Result x = run("convert", notSer.toString(), "-o", out.toString());
     assertEquals(1, x.code);
     assertTrue(x.err.contains("not a valid JDK serialization stream"), x.err);
+
+    Result again = run("convert", converted().toString(), "-o", out.toString(), "-cp", cp);
+    assertEquals(1, again.code);
+    assertTrue(again.err.contains("already a Codese object stream (.cdss"), again.err);
+    Path snap = dir.resolve("numbers.cdse");
+    org.codese.Codese.write(new java.util.ArrayList<>(List.of(1, 2)), snap);
+    Result snapshot = run("convert", snap.toString(), "-o", out.toString());
+    assertEquals(1, snapshot.code);
+    assertTrue(snapshot.err.contains("already a Codese snapshot (.cdse"), snapshot.err);
+    assertFalse(Files.exists(out));
   }
 
   /**
