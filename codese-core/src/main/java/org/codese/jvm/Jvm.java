@@ -243,7 +243,7 @@ public final class Jvm {
    * @return the handle
    */
   static MethodHandle defaultWriteObject(Class<?> type) {
-    return DEFAULT_WRITE.get(type);
+    return Handles.DEFAULT_WRITE.get(type);
   }
 
   /**
@@ -254,25 +254,28 @@ public final class Jvm {
    * @return the handle
    */
   static MethodHandle defaultReadObject(Class<?> type) {
-    return DEFAULT_READ.get(type);
+    return Handles.DEFAULT_READ.get(type);
   }
 
-  /** Default-field handles, made once per class: making one costs a reflective look-up. */
-  private static final ClassValue<MethodHandle> DEFAULT_READ =
-      new ClassValue<>() {
-        @Override
-        protected MethodHandle computeValue(Class<?> type) {
-          return factoryHandle("defaultReadObjectForSerialization", type);
-        }
-      };
+  /**
+   * Default-field handles, made once per class: making one costs a reflective look-up. Named
+   * classes in a holder, so that a restore without hooks loads none of them.
+   */
+  private static final class Handles extends ClassValue<MethodHandle> {
+    static final Handles DEFAULT_READ = new Handles("defaultReadObjectForSerialization");
+    static final Handles DEFAULT_WRITE = new Handles("defaultWriteObjectForSerialization");
 
-  private static final ClassValue<MethodHandle> DEFAULT_WRITE =
-      new ClassValue<>() {
-        @Override
-        protected MethodHandle computeValue(Class<?> type) {
-          return factoryHandle("defaultWriteObjectForSerialization", type);
-        }
-      };
+    private final String factoryMethod;
+
+    private Handles(String factoryMethod) {
+      this.factoryMethod = factoryMethod;
+    }
+
+    @Override
+    protected MethodHandle computeValue(Class<?> type) {
+      return factoryHandle(factoryMethod, type);
+    }
+  }
 
   /**
    * @param eof whether the exception reports the end of custom data
@@ -284,14 +287,16 @@ public final class Jvm {
   }
 
   /** Per class, its declared {@code serialVersionUID} or {@link #NO_SUID}. */
-  private static final ClassValue<Object> SUIDS =
-      new ClassValue<>() {
-        @Override
-        protected Object computeValue(Class<?> c) {
-          Long v = readSuid(c, false);
-          return v == null ? NO_SUID : v;
-        }
-      };
+  private static final ClassValue<Object> SUIDS = new Suids();
+
+  /** A named class rather than an anonymous one: see {@code RestoreClassesTest}. */
+  private static final class Suids extends ClassValue<Object> {
+    @Override
+    protected Object computeValue(Class<?> c) {
+      Long v = readSuid(c, false);
+      return v == null ? NO_SUID : v;
+    }
+  }
 
   private static final Object NO_SUID = new Object();
 
