@@ -1,6 +1,7 @@
 package org.codese.emit;
 
 import java.util.List;
+import org.codese.program.Placement;
 
 /**
  * Generated class files and where each runs.
@@ -9,4 +10,4 @@ import java.util.List;
  * @param placements for each class, {@code {phase, host}}: the phase (0 create, 1 set, 2 finish)
  *     and the class-table index of the nest host, or -1 for Codese's own package
  */
-public record Emitted(List<byte[]> classFiles, List<int[]> placements) {}
+public record Emitted(List<byte[]> classFiles, List<Placement> placements) {}

@@ -9,6 +9,7 @@ import org.codese.plan.Op;
 import org.codese.plan.Plan;
 import org.codese.plan.Section;
 import org.codese.program.Grammar;
+import org.codese.program.Placement;
 import org.codese.program.RuntimeContract;
 import org.objectweb.asm.ClassWriter;
 import org.objectweb.asm.MethodVisitor;
@@ -39,7 +40,7 @@ public final class Emitter {
 
   private final Plan plan;
   private final List<byte[]> classFiles = new ArrayList<>();
-  private final List<int[]> placements = new ArrayList<>();
+  private final List<Placement> placements = new ArrayList<>();
   private ClassWriter cw;
   private String className;
   private int chunks;
@@ -111,7 +112,7 @@ public final class Emitter {
     init.visitInsn(RETURN);
     init.visitMaxs(0, 0);
     init.visitEnd();
-    placements.add(new int[] {section.phase(), section.host()});
+    placements.add(section.placement());
     chunks = 0;
     opsInClass = 0;
   }

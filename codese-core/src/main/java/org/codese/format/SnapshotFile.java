@@ -8,6 +8,8 @@ import java.util.zip.CRC32C;
 import org.codese.CorruptSnapshotException;
 import org.codese.program.ClassEntry;
 import org.codese.program.Constant;
+import org.codese.program.Phase;
+import org.codese.program.Placement;
 import org.codese.program.RuntimeContract;
 import org.codese.program.Tape;
 
@@ -60,7 +62,7 @@ public final class SnapshotFile {
   private final List<ClassEntry> classes;
   private final List<Constant> constants;
   private final List<byte[]> classFiles;
-  private final List<int[]> placements;
+  private final List<Placement> placements;
   private final Tape items;
   private byte[] bytes;
 
@@ -86,7 +88,7 @@ public final class SnapshotFile {
       List<ClassEntry> classes,
       List<Constant> constants,
       List<byte[]> classFiles,
-      List<int[]> placements,
+      List<Placement> placements,
       Tape items) {
     this.version = version;
     this.jdk = jdk;
@@ -112,7 +114,7 @@ public final class SnapshotFile {
       List<ClassEntry> classes,
       List<Constant> constants,
       List<byte[]> classFiles,
-      List<int[]> placements,
+      List<Placement> placements,
       Tape items) {
     this(
         VERSION, jdk, firstId, tableSize, depth, classes, constants, classFiles, placements, items);
@@ -178,7 +180,7 @@ public final class SnapshotFile {
    * @return per generated class, {@code {phase, host}}: phase 0 create, 1 set, 2 finish; host the
    *     class-table index of the class whose nest it joins, or -1
    */
-  public List<int[]> placements() {
+  public List<Placement> placements() {
     return placements;
   }
 
@@ -214,8 +216,8 @@ public final class SnapshotFile {
     section(file, 2, con);
     Out code = new Out().u4(classFiles.size());
     for (int i = 0; i < classFiles.size(); i++) {
-      int[] p = placements.get(i);
-      code.u1(p[0]).u4(p[1]).bytes(classFiles.get(i));
+      Placement p = placements.get(i);
+      code.u1(p.phase().ordinal()).u4(p.host()).bytes(classFiles.get(i));
     }
     section(file, 3, code);
     Out it = new Out();
@@ -436,7 +438,7 @@ public final class SnapshotFile {
     In code = sec[3];
     int nFiles = code.count(9);
     List<byte[]> files = new ArrayList<>(nFiles);
-    List<int[]> placements = new ArrayList<>(nFiles);
+    List<Placement> placements = new ArrayList<>(nFiles);
     int lastPhase = 0;
     for (int i = 0; i < nFiles; i++) {
       int phase = code.u1();
@@ -444,7 +446,9 @@ public final class SnapshotFile {
         throw code.corrupt("class " + i + " has phase " + phase + " after phase " + lastPhase);
       }
       lastPhase = phase;
-      placements.add(new int[] {phase, code.index(-1, nClasses, "host class index")});
+      placements.add(
+          new Placement(
+              Phase.of(phase), code.index(Placement.CODESE, nClasses, "host class index")));
       files.add(code.bytes());
     }
     Tape items = ConstantCodec.readTape(sec[4], tableSize);

@@ -10,6 +10,8 @@ import org.codese.program.ClassDescriptor;
 import org.codese.program.ClassEntry;
 import org.codese.program.Constant;
 import org.codese.program.Grammar;
+import org.codese.program.Phase;
+import org.codese.program.Placement;
 import org.codese.program.Tape;
 
 /**
@@ -136,7 +138,7 @@ public final class StreamSegments {
    * code dictionary index.
    */
   private static int[] shape(
-      int[] classIdx, int[] constIdx, List<int[]> placements, int[] codeIdx) {
+      int[] classIdx, int[] constIdx, List<Placement> placements, int[] codeIdx) {
     int[] key = new int[3 + classIdx.length + constIdx.length + 3 * codeIdx.length];
     int k = 0;
     key[k++] = classIdx.length;
@@ -149,8 +151,8 @@ public final class StreamSegments {
     }
     key[k++] = codeIdx.length;
     for (int i = 0; i < codeIdx.length; i++) {
-      key[k++] = placements.get(i)[0];
-      key[k++] = placements.get(i)[1];
+      key[k++] = placements.get(i).phase().ordinal();
+      key[k++] = placements.get(i).host();
       key[k++] = codeIdx[i];
     }
     return key;
@@ -321,8 +323,8 @@ public final class StreamSegments {
       }
       out.u4(file.classFiles().size());
       for (int i = 0; i < p.codeIdx.length; i++) {
-        int[] placement = file.placements().get(i);
-        out.u1(placement[0]).u4(placement[1]);
+        Placement placement = file.placements().get(i);
+        out.u1(placement.phase().ordinal()).u4(placement.host());
         p.weight += classFile(out, new Bytes(file.classFiles().get(i)), p, i, inline);
       }
       return new Encoded(finish(out, file, descriptors), p.weight, p);
@@ -495,7 +497,7 @@ public final class StreamSegments {
     final Constant[] symbols;
 
     final List<byte[]> files;
-    final List<int[]> placements;
+    final List<Placement> placements;
 
     /** What a segment of this shape reuses: the weight of all its parts. */
     final long weight;
@@ -504,7 +506,7 @@ public final class StreamSegments {
         List<ClassEntry> classes,
         Constant[] symbols,
         List<byte[]> files,
-        List<int[]> placements,
+        List<Placement> placements,
         long weight) {
       this.classes = classes;
       this.symbols = symbols;
@@ -727,7 +729,7 @@ public final class StreamSegments {
       in.section("code");
       int nFiles = in.count(3);
       List<byte[]> files = new ArrayList<>(nFiles);
-      List<int[]> placements = new ArrayList<>(nFiles);
+      List<Placement> placements = new ArrayList<>(nFiles);
       int[] codeIdx = new int[nFiles];
       List<byte[]> newCode = new ArrayList<>();
       int lastPhase = 0;
@@ -737,7 +739,9 @@ public final class StreamSegments {
           throw in.corrupt("class " + i + " has phase " + phase + " after phase " + lastPhase);
         }
         lastPhase = phase;
-        placements.add(new int[] {phase, in.index(-1, nClasses, "host class index")});
+        placements.add(
+            new Placement(
+                Phase.of(phase), in.index(Placement.CODESE, nClasses, "host class index")));
         files.add(classFile(in, newCode, codeIdx, i, weights));
       }
       charge(in, weights.reused, length, "entries sent before");

@@ -18,6 +18,7 @@ import org.codese.CorruptSnapshotException;
 import org.codese.RestoreException;
 import org.codese.format.SnapshotFile;
 import org.codese.program.Grammar;
+import org.codese.program.Placement;
 import org.codese.program.RuntimeContract;
 import org.codese.program.Tape;
 import org.codese.runtime.Entry;
@@ -239,8 +240,10 @@ public final class LoadedSnapshot {
     }
     MethodHandles.Lookup here = hostLookup(file.version());
     for (int i = 0; i < file.classFiles().size(); i++) {
-      int[] placement = file.placements().get(i);
-      phases.get(placement[0]).add(instance(here, table, placement[1], file, i, memo));
+      Placement placement = file.placements().get(i);
+      phases
+          .get(placement.phase().ordinal())
+          .add(instance(here, table, placement.host(), file, i, memo));
     }
     return new LoadedSnapshot(file, constants, phases, checked);
   }

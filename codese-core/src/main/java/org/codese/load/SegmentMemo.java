@@ -127,7 +127,7 @@ final class SegmentMemo {
   private final HashMap<Class<?>, int[]> surface = new HashMap<>();
 
   private static String hostName(SnapshotFile file, int i) {
-    int host = file.placements().get(i)[1];
+    int host = file.placements().get(i).host();
     return host < 0 ? null : file.classes().get(host).name();
   }
 

@@ -11,6 +11,7 @@ import org.codese.format.SnapshotFile;
 import org.codese.jvm.Jvm;
 import org.codese.program.ClassEntry;
 import org.codese.program.Constant;
+import org.codese.program.Placement;
 
 /**
  * Invariant I3, the default surface: with no classes admitted, a snapshot instantiates and writes
@@ -157,9 +158,9 @@ final class Surface {
         roles[s.type()] |= SETTER;
       }
     }
-    for (int[] placement : file.placements()) {
-      if (placement[1] >= 0) {
-        roles[placement[1]] |= NEST;
+    for (Placement placement : file.placements()) {
+      if (!placement.codeseHosted()) {
+        roles[placement.host()] |= NEST;
       }
     }
     List<ClassEntry> entries = file.classes();

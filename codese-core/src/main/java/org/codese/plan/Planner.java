@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.codese.capture.Graph;
 import org.codese.capture.Node;
+import org.codese.program.Phase;
+import org.codese.program.Placement;
 
 /**
  * Turns a captured {@link Graph} into a {@link Plan}, with one planner per phase: {@link
@@ -65,12 +67,12 @@ public final class Planner {
       finish.node(graph.nodes().get(id - graph.firstId()));
     }
     List<Section> sections = new ArrayList<>();
-    sections.add(new Section(0, -1, create.ops()));
-    set.byHost().forEach((host, ops) -> sections.add(new Section(1, host, ops)));
+    sections.add(new Section(new Placement(Phase.CREATE, Placement.CODESE), create.ops()));
+    set.byHost()
+        .forEach((host, ops) -> sections.add(new Section(new Placement(Phase.SET, host), ops)));
     sections.add(
         new Section(
-            2,
-            -1,
+            new Placement(Phase.FINISH, Placement.CODESE),
             program.isEmpty()
                 ? List.of()
                 : List.of(new Op.RunSteps(cx.intArray(program.toArray())))));

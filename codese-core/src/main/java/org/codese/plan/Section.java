@@ -1,14 +1,29 @@
 package org.codese.plan;
 
 import java.util.List;
+import org.codese.program.Phase;
+import org.codese.program.Placement;
 
 /**
- * Ops of one phase that run in one host: Codese's own package ({@code host == -1}), or the nest of
- * a user class (the class-table index {@code host}), where private fields are set with plain {@code
- * putfield}.
+ * Ops of one phase that run in one host: Codese's own package ({@link Placement#CODESE}), or the
+ * nest of a user class (the class-table index {@code host}), where private fields are set with
+ * plain {@code putfield}.
  *
- * @param phase 0 create, 1 set, 2 finish
- * @param host the class-table index of the nest host class, or -1
+ * @param placement the phase and the host
  * @param ops the ops, in order
  */
-public record Section(int phase, int host, List<Op> ops) {}
+public record Section(Placement placement, List<Op> ops) {
+  /**
+   * @return the section's phase
+   */
+  public Phase phase() {
+    return placement.phase();
+  }
+
+  /**
+   * @return the class-table index of the nest host class, or {@link Placement#CODESE}
+   */
+  public int host() {
+    return placement.host();
+  }
+}

@@ -15,6 +15,7 @@ import org.codese.format.SnapshotFile;
 import org.codese.program.ClassEntry;
 import org.codese.program.Constant;
 import org.codese.program.Grammar;
+import org.codese.program.Placement;
 import org.codese.program.RuntimeContract;
 import org.codese.program.Tape;
 import org.objectweb.asm.Type;
@@ -102,10 +103,10 @@ public final class Listing {
       } catch (RuntimeException e) {
         throw fail("malformed class file (" + e + ")");
       }
-      int[] p = f.placements().get(i);
-      String host = p[1] < 0 ? null : f.classes().get(p[1]).name();
+      Placement p = f.placements().get(i);
+      String host = p.codeseHosted() ? null : f.classes().get(p.host()).name();
       where = "class " + cn.name;
-      sink.generatedClass(i, cn.name.replace('/', '.'), PHASES[p[0]], host);
+      sink.generatedClass(i, cn.name.replace('/', '.'), PHASES[p.phase().ordinal()], host);
       runClass(cn);
     }
   }

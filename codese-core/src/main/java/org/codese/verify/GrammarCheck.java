@@ -101,14 +101,18 @@ public final class GrammarCheck {
       elements += c.arrayElements();
       program.add(
           new Lifted(
-              i, file.placements().get(i)[0], file.placements().get(i)[1], c.chunks(), c.names()));
+              i,
+              file.placements().get(i).phase().ordinal(),
+              file.placements().get(i).host(),
+              c.chunks(),
+              c.names()));
     }
     return new Result(List.copyOf(out), (int) longest, elements, List.copyOf(program));
   }
 
   /** Checks class {@code i}, adding its violations to {@code out}; null if it is unreadable. */
   private static Checked checkClass(SnapshotFile file, int i, List<String> out) {
-    int host = file.placements().get(i)[1];
+    int host = file.placements().get(i).host();
     RuntimeContract contract = RuntimeContract.of(file.version());
     String pkg =
         host < 0 ? contract.hostPackage() : Grammar.packageOf(file.classes().get(host).name());

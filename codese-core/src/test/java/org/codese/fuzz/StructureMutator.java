@@ -17,6 +17,8 @@ import org.codese.program.ClassEntry;
 import org.codese.program.ClassEntry.FieldEntry;
 import org.codese.program.Constant;
 import org.codese.program.Grammar;
+import org.codese.program.Phase;
+import org.codese.program.Placement;
 import org.codese.program.RuntimeContract;
 import org.codese.program.Tape;
 import org.codese.samples.SampleGraphs;
@@ -1345,18 +1347,18 @@ final class StructureMutator {
       classes = new ArrayList<>(f.classes());
       constants = new ArrayList<>(f.constants());
       for (int i = 0; i < f.classFiles().size(); i++) {
-        int[] p = f.placements().get(i);
-        files.add(new Slot(f.classFiles().get(i), p[0], p[1]));
+        Placement p = f.placements().get(i);
+        files.add(new Slot(f.classFiles().get(i), p.phase().ordinal(), p.host()));
       }
       items = f.items();
     }
 
     byte[] encode() {
       List<byte[]> code = new ArrayList<>();
-      List<int[]> placements = new ArrayList<>();
+      List<Placement> placements = new ArrayList<>();
       for (Slot s : files) {
         code.add(s.encoded());
-        placements.add(new int[] {s.phase, s.host});
+        placements.add(new Placement(Phase.of(s.phase), s.host));
       }
       return new SnapshotFile(
               jdk,

@@ -6,6 +6,7 @@ import java.util.List;
 import org.codese.format.SnapshotFile;
 import org.codese.program.ClassEntry;
 import org.codese.program.Constant;
+import org.codese.program.Placement;
 import org.objectweb.asm.tree.MethodNode;
 
 /**
@@ -24,7 +25,7 @@ final class StructureReducer {
     int n = f.classFiles().size();
     for (int i = n - 1; i >= 0; i--) {
       List<byte[]> files = new ArrayList<>(f.classFiles());
-      List<int[]> places = new ArrayList<>(f.placements());
+      List<Placement> places = new ArrayList<>(f.placements());
       files.remove(i);
       places.remove(i);
       out.add(encode(f, f.classes(), f.constants(), files, places));
@@ -101,8 +102,8 @@ final class StructureReducer {
    *     null if a constant or a placement refers to it
    */
   private static byte[] withoutClass(SnapshotFile f, int i) {
-    for (int[] p : f.placements()) {
-      if (p[1] == i) {
+    for (Placement p : f.placements()) {
+      if (p.host() == i) {
         return null;
       }
     }
@@ -114,9 +115,9 @@ final class StructureReducer {
       }
       constants.add(t > i ? retype(k, t - 1) : k);
     }
-    List<int[]> places = new ArrayList<>();
-    for (int[] p : f.placements()) {
-      places.add(new int[] {p[0], p[1] > i ? p[1] - 1 : p[1]});
+    List<Placement> places = new ArrayList<>();
+    for (Placement p : f.placements()) {
+      places.add(new Placement(p.phase(), p.host() > i ? p.host() - 1 : p.host()));
     }
     List<ClassEntry> classes = new ArrayList<>(f.classes());
     classes.remove(i);
@@ -165,7 +166,7 @@ final class StructureReducer {
       List<ClassEntry> classes,
       List<Constant> constants,
       List<byte[]> files,
-      List<int[]> placements) {
+      List<Placement> placements) {
     return new SnapshotFile(
             f.jdk(),
             f.firstId(),

@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.function.BiConsumer;
 import org.codese.format.SnapshotFile;
 import org.codese.program.ClassEntry;
+import org.codese.program.Phase;
+import org.codese.program.Placement;
 import org.codese.program.Tape;
 import org.codese.testkit.Crafted;
 import org.codese.verify.GrammarCheck;
@@ -35,7 +37,7 @@ class SegmentMemoTest {
         List.of(new ClassEntry("x.Host", List.of(), 0, false)),
         List.of(),
         List.of(code),
-        List.<int[]>of(new int[] {1, host}),
+        List.of(new Placement(Phase.SET, host)),
         new Tape(new byte[0], new int[0]));
   }
 
@@ -48,7 +50,7 @@ class SegmentMemoTest {
         List.of(new ClassEntry("y.Host", List.of(), 0, false)),
         List.of(),
         List.of(code),
-        List.<int[]>of(new int[] {1, 0}),
+        List.of(new Placement(Phase.SET, 0)),
         new Tape(new byte[0], new int[0]));
   }
 

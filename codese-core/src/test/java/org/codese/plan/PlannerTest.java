@@ -32,7 +32,7 @@ class PlannerTest {
   private static List<Op> ops(Plan p, int phase) {
     List<Op> out = new ArrayList<>();
     for (Section s : p.sections()) {
-      if (s.phase() == phase) {
+      if (s.phase().ordinal() == phase) {
         out.addAll(s.ops());
       }
     }

@@ -9,6 +9,8 @@ import org.codese.format.SnapshotFile;
 import org.codese.program.ClassEntry;
 import org.codese.program.Constant;
 import org.codese.program.Grammar;
+import org.codese.program.Phase;
+import org.codese.program.Placement;
 import org.codese.program.RuntimeContract;
 import org.codese.program.Tape;
 import org.objectweb.asm.ClassWriter;
@@ -24,7 +26,7 @@ public final class Crafted {
   private final List<ClassEntry> classes = new ArrayList<>();
   private final List<Constant> constants = new ArrayList<>();
   private final List<byte[]> classFiles = new ArrayList<>();
-  private final List<int[]> placements = new ArrayList<>();
+  private final List<Placement> placements = new ArrayList<>();
   private int tableSize = 1;
   private int first;
   private int root;
@@ -147,7 +149,7 @@ public final class Crafted {
       bytes = MaxsOverride.patch(bytes, maxStack, maxLocals);
     }
     classFiles.add(bytes);
-    placements.add(new int[] {phase, host});
+    placements.add(new Placement(Phase.of(phase), host));
     return this;
   }
 
