@@ -266,12 +266,7 @@ public final class Emitter {
     public Void visitAlloc(Op.Alloc a) {
       storeStart(a.id());
       constant(a.allocator(), null);
-      mv.visitMethodInsn(
-          INVOKESTATIC,
-          RuntimeContract.current().allocateOwner(),
-          Grammar.ALLOCATE_METHOD,
-          Grammar.ALLOCATE_DESCRIPTOR,
-          false);
+      allocate(mv);
       mv.visitInsn(AASTORE);
       return null;
     }
@@ -567,5 +562,18 @@ public final class Emitter {
       case DOUBLE -> DASTORE;
       case REFERENCE -> AASTORE;
     };
+  }
+
+  /**
+   * Writes the call that creates an object from the allocator constant on the stack: the current
+   * runtime contract's {@code allocate}.
+   */
+  static void allocate(MethodVisitor mv) {
+    mv.visitMethodInsn(
+        INVOKESTATIC,
+        RuntimeContract.current().allocateOwner(),
+        Grammar.ALLOCATE_METHOD,
+        Grammar.ALLOCATE_DESCRIPTOR,
+        false);
   }
 }

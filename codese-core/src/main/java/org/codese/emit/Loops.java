@@ -5,7 +5,6 @@ import static org.objectweb.asm.Opcodes.*;
 import org.codese.jvm.Kind;
 import org.codese.plan.Op;
 import org.codese.program.Grammar;
-import org.codese.program.RuntimeContract;
 import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
 
@@ -35,12 +34,7 @@ final class Loops {
         () -> {
           tableSlot(mv);
           mv.visitVarInsn(ALOAD, DATA);
-          mv.visitMethodInsn(
-              INVOKESTATIC,
-              RuntimeContract.current().allocateOwner(),
-              Grammar.ALLOCATE_METHOD,
-              Grammar.ALLOCATE_DESCRIPTOR,
-              false);
+          Emitter.allocate(mv);
           mv.visitInsn(AASTORE);
         });
   }
