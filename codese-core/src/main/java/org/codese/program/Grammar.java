@@ -142,6 +142,8 @@ public final class Grammar {
    *
    * @param type a primitive descriptor character
    * @return the opcode
+   * @throws IllegalArgumentException for any other character (the emitter passes only kinds, the
+   *     grammar check only the element types of the primitive arrays it admitted as loop data)
    */
   public static int arrayLoadOpcode(char type) {
     return switch (type) {
@@ -151,7 +153,8 @@ public final class Grammar {
       case 'I' -> 46; // iaload
       case 'J' -> 47; // laload
       case 'F' -> 48; // faload
-      default -> 49; // daload
+      case 'D' -> 49; // daload
+      default -> throw new IllegalArgumentException("not a primitive code: " + type);
     };
   }
 }
