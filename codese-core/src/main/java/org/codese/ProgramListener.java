@@ -84,6 +84,17 @@ public interface ProgramListener {
   default void hook(int object, String type, String statement, int references, int primitives) {}
 
   /**
+   * A JDK collection is filled through its public API (snapshot format 4 on), where its {@code
+   * readObject} would have run.
+   *
+   * @param object the slot of the collection
+   * @param type its binary class name, or {@code null} if the program has not created it yet
+   * @param statement the fill, such as {@code o3.put(o4, o5); // and 9 more}
+   * @param references how many non-null references it is filled with
+   */
+  default void fill(int object, String type, String statement, int references) {}
+
+  /**
    * A segment ends.
    *
    * @param index its index among the file's segments

@@ -134,6 +134,11 @@ final class InspectCommand implements Callable<Integer> {
     }
 
     @Override
+    public void fill(int target, String type, String text, int refs) {
+      row(type).refs += refs;
+    }
+
+    @Override
     public void end(int index, SnapshotSegment segment) {
       for (SnapshotSegment.Item item : segment.items()) {
         if (item.kind() == SnapshotSegment.Item.Kind.DATA) {

@@ -252,6 +252,13 @@ final class ShowCommand implements Callable<Integer> {
     }
 
     @Override
+    public void fill(int target, String type, String text, int refs) {
+      if (matches(type)) {
+        line(text);
+      }
+    }
+
+    @Override
     public void end(int index, SnapshotSegment segment) {
       List<String> items = SnapshotSource.describe(segment.items());
       if (className == null && !items.isEmpty()) {

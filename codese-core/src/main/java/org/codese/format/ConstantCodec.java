@@ -19,6 +19,7 @@ final class ConstantCodec {
   private static final int HOOK = 8;
   private static final int TEXTS = 9;
   private static final int STREAM_CLASS_REF = 10;
+  private static final int SIZED = 11;
 
   private ConstantCodec() {}
 
@@ -55,6 +56,13 @@ final class ConstantCodec {
     @Override
     public Void visitAllocator(Constant.Allocator a) {
       out.u1(ALLOCATOR).u4(a.type()).u1(a.mode().ordinal());
+      return null;
+    }
+
+    @Override
+    public Void visitSized(Constant.Sized s) {
+      // the no-arg constructor's -1 as 0: the compact form has no negative numbers
+      out.u1(SIZED).u4(s.type()).u4(s.capacity() + 1);
       return null;
     }
 
@@ -111,6 +119,13 @@ final class ConstantCodec {
       case ALLOCATOR:
         return new Constant.Allocator(
             in.index(0, classes, "class index"), enumAt(Constant.Mode.values(), in.u1(), in));
+      case SIZED:
+        int sizedType = in.index(0, classes, "class index");
+        int capacity = in.u4() - 1;
+        if (capacity < -1) {
+          throw in.corrupt("a collection's initial capacity is negative");
+        }
+        return new Constant.Sized(sizedType, capacity);
       case ARRAY_MAKER:
         return new Constant.ArrayMaker(in.index(0, classes, "class index"));
       case SETTER:

@@ -891,9 +891,11 @@ public final class StreamSegments {
                   ? e.type()
                   : c instanceof Constant.Allocator a
                       ? a.type()
-                      : c instanceof Constant.ArrayMaker a
-                          ? a.type()
-                          : ((Constant.Setter) c).type();
+                      : c instanceof Constant.Sized z
+                          ? z.type()
+                          : c instanceof Constant.ArrayMaker a
+                              ? a.type()
+                              : ((Constant.Setter) c).type();
     }
 
     private static In checked(byte[] bytes) throws CorruptSnapshotException {

@@ -115,6 +115,45 @@ final class Admission {
     }
   }
 
+  /**
+   * Checks the storage arrays of the JDK collections the snapshot fills ({@code
+   * ProgramCheck.fillArrays}) as their {@code readObject} would have had {@code
+   * ObjectInputStream.checkArray} check them: against {@code CodeseLimits.maxArrayLength}, and,
+   * with a filter, by asking it about the longest of each array class.
+   *
+   * @throws InvalidObjectException if an array is longer than the limit
+   * @throws InvalidClassException if the filter rejects one, as {@code ObjectInputStream} words it
+   */
+  static void checkFillArrays(
+      SnapshotFile file,
+      ObjectInputFilter filter,
+      int maxArrayLength,
+      java.util.Map<Class<?>, Integer> arrays,
+      long streamBytes)
+      throws InvalidObjectException, InvalidClassException {
+    for (java.util.Map.Entry<Class<?>, Integer> e : arrays.entrySet()) {
+      Class<?> c = e.getKey();
+      int length = e.getValue();
+      if (length > maxArrayLength) {
+        throw new InvalidObjectException(
+            "snapshot rejected: it fills a JDK collection whose "
+                + c.getComponentType().getTypeName()
+                + "[] storage holds "
+                + length
+                + " elements, beyond the limit of "
+                + maxArrayLength
+                + "; raise it with CodeseLimits.withMaxArrayLength if the snapshot is trusted");
+      }
+      long refs = (long) file.tableSize() - file.firstId();
+      if (filter != null
+          && filter.checkInput(new Info(c, length, 1, refs, bytes(file, streamBytes)))
+              == ObjectInputFilter.Status.REJECTED) {
+        // word for word what ObjectInputStream.checkArray throws from the class's readObject
+        throw new InvalidClassException("filter status: REJECTED");
+      }
+    }
+  }
+
   /** Asks the filter about the array classes, or about the other classes, of the table. */
   private static void askClasses(
       SnapshotFile file,

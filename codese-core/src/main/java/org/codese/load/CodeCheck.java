@@ -35,6 +35,9 @@ final class CodeCheck extends Thread {
     "org.codese.jvm.FieldTable"
   };
 
+  /** Classes a restore that fills JDK collections needs ({@link CollectionFills}). */
+  static final String[] FILL_CLASSES = {"org.codese.load.Hooks", "org.codese.load.CollectionFills"};
+
   /**
    * Snapshots with at least this many table slots get the program check's loops compiled first
    * ({@link CheckLoops#warmUp}); below it the interpreter checks them in about a millisecond.
@@ -135,10 +138,15 @@ final class CodeCheck extends Thread {
       if ((long) file.tableSize() - file.firstId() >= WARM_SLOTS) {
         CheckLoops.warmUp();
       }
+      boolean hooks = false;
+      boolean fills = false;
       for (Constant c : file.constants()) {
-        if (c instanceof Constant.Hook) {
+        if (c instanceof Constant.Hook && !hooks) {
           preload(HOOK_CLASSES);
-          break;
+          hooks = true;
+        } else if (c instanceof Constant.Sized && !fills) {
+          preload(FILL_CLASSES);
+          fills = true;
         }
       }
     }

@@ -11,6 +11,7 @@ import org.codese.format.SnapshotFile;
 import org.codese.jvm.Jvm;
 import org.codese.jvm.StreamDescriptors;
 import org.codese.program.Constant;
+import org.codese.program.Fills;
 import org.codese.program.Grammar;
 
 /**
@@ -101,6 +102,27 @@ final class Constants implements Constant.Visitor<Object, ClassMismatchException
     return memo != null
         ? allocator(classes.get(a.type()), a.mode(), bare, memo)
         : allocator(classes.get(a.type()), a.mode(), bare);
+  }
+
+  /**
+   * A JDK collection's public constructor: the no-arg one, or the one taking an initial capacity
+   * with its argument, as {@code Entry.allocate} takes them; {@code null} for a class that is not
+   * one of {@link Fills}' classes, which {@link ProgramCheck} rejects if the code allocates with
+   * it.
+   */
+  @Override
+  public Object visitSized(Constant.Sized s) throws ClassMismatchException {
+    Class<?> c = classes.get(s.type());
+    if (Fills.kind(c) == Fills.NONE || (s.capacity() >= 0 && !Fills.sized(c))) {
+      return null;
+    }
+    try {
+      return s.capacity() < 0
+          ? c.getConstructor()
+          : new Object[] {c.getConstructor(int.class), new Object[] {s.capacity()}};
+    } catch (NoSuchMethodException e) {
+      throw new ClassMismatchException(c.getName(), null, "has no public constructor " + e);
+    }
   }
 
   @Override

@@ -147,6 +147,9 @@ final class Hooks {
                 table[p[i + 3]], array.getClass().getComponentType(), "element " + p[i + 2], array);
         return i + 4;
       }
+      case org.codese.program.Grammar.STEP_FILL -> {
+        return CollectionFills.run(table, p, i);
+      }
       default ->
           throw new java.io.StreamCorruptedException("unknown finish step " + p[i] + " at " + i);
     }
@@ -165,7 +168,9 @@ final class Hooks {
           : Integer.MIN_VALUE;
     } else if (p[i] == org.codese.program.Grammar.STEP_FIELD && i + 2 < p.length) {
       return p[i + 2];
-    } else if (p[i] == org.codese.program.Grammar.STEP_ELEMENT && i + 1 < p.length) {
+    } else if ((p[i] == org.codese.program.Grammar.STEP_ELEMENT
+            || p[i] == org.codese.program.Grammar.STEP_FILL)
+        && i + 1 < p.length) {
       return p[i + 1];
     }
     return Integer.MIN_VALUE;

@@ -223,6 +223,7 @@ public final class LoadedSnapshot {
         Admission.checkLimits(file, limits, code.longestArray(), code.arrayElements());
     Admission.checkArrays(file, table, f, longestArray, streamBytes);
     ProgramCheck checked = ProgramCheck.check(file, code.program(), table, constants);
+    Admission.checkFillArrays(file, f, limits.maxArrayLength(), checked.fillArrays(), streamBytes);
     // last: reading a declared serialVersionUID initialises the class, so only a snapshot that
     // passed every other check initialises the classes it merely names
     if (reused == null) {

@@ -12,6 +12,7 @@ import org.codese.UnsafeSnapshotException;
 import org.codese.format.SnapshotFile;
 import org.codese.jvm.Types;
 import org.codese.program.Constant;
+import org.codese.program.Fills;
 import org.codese.program.Grammar;
 import org.codese.program.Tape;
 import org.codese.program.TypeNames;
@@ -75,7 +76,27 @@ final class ProgramCheck {
   /** What {@code readResolve} returned: of unknown class, never written to. */
   private static final byte RESOLVED = 6;
 
+  /**
+   * A JDK collection this snapshot made with its public constructor ({@link Constant.Sized}): only
+   * its one fill step writes to it; {@link #length} holds the initial capacity it was given.
+   */
+  private static final byte FILLABLE = 7;
+
+  /** A filled collection: never written to again. */
+  private static final byte FILLED = 8;
+
   private final List<Constant> raw;
+  private final int version;
+
+  /** Collections made to be filled and not filled yet. */
+  private int unfilled;
+
+  /**
+   * Per array class, the longest array the fills' collections hold, which {@code readObject} would
+   * have asked the serialization filter about.
+   */
+  private final Map<Class<?>, Integer> fillArrays = new HashMap<>(4);
+
   private final Object[] resolved;
   private final ClassTable classes;
   private final int first;
@@ -133,6 +154,7 @@ final class ProgramCheck {
 
   private ProgramCheck(SnapshotFile file, ClassTable classes, Object[] resolved, int slots) {
     this.raw = file.constants();
+    this.version = file.version();
     this.entries = file.classes();
     this.hooksRun = new boolean[raw.size()];
     this.resolved = resolved;
@@ -165,6 +187,14 @@ final class ProgramCheck {
     ProgramCheck c = new ProgramCheck(file, classes, resolved, slots(file, program));
     c.run(program);
     return c;
+  }
+
+  /**
+   * @return per array class, the longest storage array a filled JDK collection has, which its
+   *     {@code readObject} would have asked the serialization filter about ({@link Fills})
+   */
+  Map<Class<?>, Integer> fillArrays() {
+    return fillArrays;
   }
 
   /**
@@ -280,6 +310,12 @@ final class ProgramCheck {
       }
     }
     whereClass = -1;
+    if (unfilled != 0) {
+      throw reject(
+          "makes "
+              + unfilled
+              + " JDK collection(s) to be filled but never fills them; a restore fills each once");
+    }
   }
 
   private void statement(int phase, int host, int[] code, int pc) throws ObjectStreamException {
@@ -297,10 +333,19 @@ final class ProgramCheck {
     } else if (op == Stmt.ALLOC_LOOP) {
       Class<?> c = allocated(code[pc + 2]);
       int[] ids = intArray(code[pc + 1]);
+      byte k = allocKind(code[pc + 2]);
       for (int from = 0; from < ids.length; from += BLOCK) {
-        fillBlock(ids, from, Math.min(ids.length, from + BLOCK), INSTANCE, c);
+        fillBlock(ids, from, Math.min(ids.length, from + BLOCK), k, c);
       }
-      capacity += (long) ids.length * fieldCount(c);
+      if (k == FILLABLE) {
+        int initial = ((Constant.Sized) raw(code[pc + 2])).capacity();
+        for (int id : ids) {
+          length[id - first] = initial;
+        }
+        unfilled += ids.length;
+      } else {
+        capacity += (long) ids.length * fieldCount(c);
+      }
       loopClasses.put(code[pc + 1], c);
     } else if (op == Stmt.STRING_LOOP) {
       int[] ids = intArray(code[pc + 1]);
@@ -348,7 +393,15 @@ final class ProgramCheck {
     int id = code[pc + 1];
     int k = code[pc + 2];
     switch (code[pc]) {
-      case Stmt.STORE_ALLOC -> fill(id, INSTANCE, allocated(k), 0);
+      case Stmt.STORE_ALLOC -> {
+        Class<?> c = allocated(k);
+        if (allocKind(k) == FILLABLE) {
+          fill(id, FILLABLE, c, ((Constant.Sized) raw(k)).capacity());
+          unfilled++;
+        } else {
+          fill(id, INSTANCE, c, 0);
+        }
+      }
       case Stmt.STORE_ARRAY -> fill(id, ARRAY, arrayClass((char) k, code[pc + 3]), code[pc + 4]);
       case Stmt.STORE_CLONE -> {
         String descriptor = names.get(code[pc + 3]);
@@ -383,8 +436,27 @@ final class ProgramCheck {
     }
   }
 
+  /** {@link #FILLABLE} for a collection constructor, else {@link #INSTANCE}. */
+  private byte allocKind(int constant) throws ObjectStreamException {
+    return raw(constant) instanceof Constant.Sized ? FILLABLE : INSTANCE;
+  }
+
   /** The class an allocator constant allocates, which must be a concrete class. */
   private Class<?> allocated(int constant) throws ObjectStreamException {
+    if (raw(constant) instanceof Constant.Sized s) {
+      Class<?> c = classes.get(s.type());
+      if (version < Grammar.FILL_VERSION || resolved[constant] == null) {
+        throw reject(
+            "allocates "
+                + c.getTypeName()
+                + " with a collection constructor (constant "
+                + constant
+                + "); only the JDK collections Codese fills have one, from format version "
+                + Grammar.FILL_VERSION
+                + " on");
+      }
+      return c;
+    }
     if (!(raw(constant) instanceof Constant.Allocator a)) {
       throw reject("allocates with constant " + constant + ", which is not an allocator");
     }
@@ -903,11 +975,17 @@ final class ProgramCheck {
     int i = 0;
     while (i < p.length) {
       int step = p[i];
-      int size = step == Grammar.STEP_HOOK ? 2 : 4;
-      if (step < Grammar.STEP_HOOK || step > Grammar.STEP_ELEMENT || i + size > p.length) {
+      int size =
+          step == Grammar.STEP_HOOK
+              ? 2
+              : step == Grammar.STEP_FILL ? (i + 2 < p.length ? 3 + Math.max(0, p[i + 2]) : 3) : 4;
+      int last = version < Grammar.FILL_VERSION ? Grammar.STEP_ELEMENT : Grammar.STEP_FILL;
+      if (step < Grammar.STEP_HOOK || step > last || (long) i + size > p.length) {
         throw reject("finish step " + step + " at " + i + " is unknown or cut short");
       }
-      if (step == Grammar.STEP_HOOK) {
+      if (step == Grammar.STEP_FILL) {
+        fillStep(p, i);
+      } else if (step == Grammar.STEP_HOOK) {
         hook(p[i + 1]);
       } else if (step == Grammar.STEP_FIELD) {
         write(1);
@@ -928,6 +1006,52 @@ final class ProgramCheck {
       }
       i += size;
     }
+  }
+
+  /**
+   * A fill step: its target must be a collection this snapshot made to be filled, filled once, with
+   * whole elements (pairs for maps), an initial capacity within {@link Fills#maxCapacity} of them,
+   * and references to table slots.
+   */
+  private void fillStep(int[] p, int i) throws ObjectStreamException {
+    int id = p[i + 1];
+    int n = p[i + 2];
+    int at = own(id);
+    if (kind[at] != FILLABLE) {
+      throw reject(
+          "fills slot "
+              + id
+              + ", which holds no JDK collection this snapshot made to be filled"
+              + (kind[at] == FILLED ? " (it was filled before)" : ""));
+    }
+    Class<?> c = type[at];
+    int width = Fills.width(Fills.kind(c));
+    if (n < 0 || n % width != 0) {
+      throw reject("fills a " + c.getTypeName() + " with " + n + " references, not whole elements");
+    }
+    if (length[at] > Fills.maxCapacity(n / width)) {
+      throw reject(
+          "makes a "
+              + c.getTypeName()
+              + " of initial capacity "
+              + length[at]
+              + " for "
+              + n / width
+              + " elements");
+    }
+    for (int k = i + 3; k < i + 3 + n; k++) {
+      ref(p[k], Object.class);
+    }
+    Class<?> array = Fills.checkedArray(c);
+    int storage = Math.max(length[at], 0);
+    if (array != null && storage > 0) {
+      Integer longest = fillArrays.get(array);
+      if (longest == null || longest < storage) {
+        fillArrays.put(array, storage);
+      }
+    }
+    kind[at] = FILLED;
+    unfilled--;
   }
 
   private void hook(int constant) throws ObjectStreamException {

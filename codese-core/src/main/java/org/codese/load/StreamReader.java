@@ -55,15 +55,20 @@ public final class StreamReader {
    * segments the class descriptors the writer wrote ({@link ClassDescriptor}, for the reader's
    * {@code resolveClass}) and numbers a segment's objects in the order the JDK's reader completes
    * them (for its {@code resolveObject}); 6 changes only the code of compact segments, which
-   * follows snapshot format version 3 ({@code RuntimeContract.RUNTIME_VERSION}).
+   * follows snapshot format version 3 ({@code RuntimeContract.RUNTIME_VERSION}); 7 only the code
+   * and data of compact segments, which follow snapshot format version 4 ({@code
+   * Grammar.FILL_VERSION}: JDK collections filled through their public API).
    */
-  public static final int STREAM_VERSION = 6;
+  public static final int STREAM_VERSION = 7;
 
   /** The first stream version whose compact segments hold code of snapshot format version 2. */
   private static final int ALLOCATING_STREAM_VERSION = 4;
 
   /** The first stream version whose compact segments hold code of snapshot format version 3. */
   private static final int RUNTIME_STREAM_VERSION = 6;
+
+  /** The first stream version whose compact segments hold code of snapshot format version 4. */
+  private static final int FILL_STREAM_VERSION = 7;
 
   /**
    * The first stream version whose segments carry class descriptors and number their objects in
@@ -307,11 +312,13 @@ public final class StreamReader {
    */
   public static StreamSegments.Decoder decoder(int streamVersion) {
     int code =
-        streamVersion >= RUNTIME_STREAM_VERSION
-            ? RuntimeContract.RUNTIME_VERSION
-            : streamVersion >= ALLOCATING_STREAM_VERSION
-                ? Grammar.ALLOCATE_VERSION
-                : SnapshotFile.OLDEST_VERSION;
+        streamVersion >= FILL_STREAM_VERSION
+            ? Grammar.FILL_VERSION
+            : streamVersion >= RUNTIME_STREAM_VERSION
+                ? RuntimeContract.RUNTIME_VERSION
+                : streamVersion >= ALLOCATING_STREAM_VERSION
+                    ? Grammar.ALLOCATE_VERSION
+                    : SnapshotFile.OLDEST_VERSION;
     return new StreamSegments.Decoder(code, streamVersion >= DESCRIBING_STREAM_VERSION);
   }
 

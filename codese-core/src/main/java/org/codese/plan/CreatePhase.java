@@ -134,6 +134,12 @@ final class CreatePhase {
   }
 
   private void instance(Node.Instance node) {
+    CollectionFill fill = cx.fill(node.id());
+    if (fill != null) {
+      int t = cx.tables.type(fill.type());
+      allocate(cx.tables.constant(new Constant.Sized(t, fill.capacity())), node.id());
+      return; // the finish program fills it; none of its slots sets a field
+    }
     SerialClass sc = node.type();
     Constant.Mode mode =
         sc.alloc() == SerialClass.Alloc.SERIAL ? Constant.Mode.SERIAL : Constant.Mode.BARE;

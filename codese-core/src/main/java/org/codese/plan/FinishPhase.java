@@ -18,7 +18,7 @@ import org.codese.program.Tape;
  * Plans the finish phase: per object, in the order Java deserialization completes objects, the
  * stores deferred to it and then its hooks (a {@code SLOT} hook per slot that is not direct, the
  * {@code EXTERNAL} or {@code RECORD} hook, and {@code RESOLVE} for classes with {@code
- * readResolve}).
+ * readResolve}), or for a JDK collection restored by a fill ({@link CollectionFill}) its fill.
  *
  * <p>Contract: {@link #node} is called for every node in the graph's post order, after the create
  * and set phases were planned (they defer stores to the same {@link FinishProgram}).
@@ -35,7 +35,10 @@ final class FinishPhase {
   /** Completes {@code node}: its deferred stores, then its hooks. */
   void node(Node node) {
     program.complete(node.id());
-    if (node instanceof Node.Instance i) {
+    CollectionFill fill = node instanceof Node.Instance ? cx.fill(node.id()) : null;
+    if (fill != null) {
+      program.fill(node.id(), fill.refs(), cx.nullSlot);
+    } else if (node instanceof Node.Instance i) {
       for (Node.SlotData data : i.slots()) {
         if (!data.slot().direct()) {
           Slot slot = data.slot();

@@ -3,9 +3,10 @@ package org.codese.plan;
 import org.codese.program.Grammar;
 
 /**
- * Builds the finish phase: the program of {@link Grammar#STEP_HOOK}, {@link Grammar#STEP_FIELD} and
- * {@link Grammar#STEP_ELEMENT} steps that Codese's runtime runs in order (one {@link Op.RunSteps}),
- * so that graphs with many hooks need no large amount of straight-line code.
+ * Builds the finish phase: the program of {@link Grammar#STEP_HOOK}, {@link Grammar#STEP_FIELD},
+ * {@link Grammar#STEP_ELEMENT} and {@link Grammar#STEP_FILL} steps that Codese's runtime runs in
+ * order (one {@link Op.RunSteps}), so that graphs with many hooks need no large amount of
+ * straight-line code.
  *
  * <p>Contract: reference stores into an object that must wait for a late object are {@linkplain
  * #deferField deferred} to the object's completion; {@link #complete} appends them, and the caller
@@ -61,6 +62,19 @@ final class FinishProgram {
     IntList d = deferred[id - firstId];
     for (int i = 0; d != null && i < d.size(); i++) {
       steps.add(d.get(i));
+    }
+  }
+
+  /**
+   * Appends the fill of collection {@code target} with the objects {@code refs} (-1 for {@code
+   * null}, which becomes {@code nullSlot}).
+   */
+  void fill(int target, int[] refs, int nullSlot) {
+    steps.add(Grammar.STEP_FILL);
+    steps.add(target);
+    steps.add(refs.length);
+    for (int r : refs) {
+      steps.add(r < 0 ? nullSlot : r);
     }
   }
 

@@ -28,6 +28,9 @@ final class PlanContext {
 
   private final boolean[] late;
 
+  /** Per object (by id minus the first id), its collection fill, or {@code null}. */
+  private final CollectionFill[] fills;
+
   /**
    * The id arrays of the allocation loops, by constant: a cluster loop over the same ids shares.
    */
@@ -38,8 +41,12 @@ final class PlanContext {
     this.loopMin = loopMin;
     this.nullSlot = graph.endId();
     this.late = new boolean[graph.nodes().size()];
+    this.fills = new CollectionFill[late.length];
     for (Node node : graph.nodes()) {
       late[node.id() - graph.firstId()] = isLate(node);
+      if (node instanceof Node.Instance i) {
+        fills[node.id() - graph.firstId()] = CollectionFill.of(i);
+      }
     }
   }
 
@@ -57,6 +64,11 @@ final class PlanContext {
   /** Whether {@code id} is an object of this graph that is late. */
   boolean isLate(int id) {
     return id >= graph.firstId() && late[id - graph.firstId()];
+  }
+
+  /** The fill of object {@code id} of this graph, or {@code null} if its hooks restore it. */
+  CollectionFill fill(int id) {
+    return fills[id - graph.firstId()];
   }
 
   /** A new {@code int[]} constant. */

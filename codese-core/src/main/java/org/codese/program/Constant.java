@@ -45,6 +45,20 @@ public sealed interface Constant {
     }
   }
 
+  /**
+   * What allocates an instance of the JDK collection {@code type} (one of {@link Fills}' classes)
+   * through its public constructor: the one taking an initial capacity, or with {@code capacity}
+   * {@code -1} the no-arg one. Generated code passes it to {@code Grammar.ALLOCATE_METHOD}; the
+   * object is filled by a {@link Grammar#STEP_FILL} step. From format version {@link
+   * Grammar#FILL_VERSION} on.
+   */
+  record Sized(int type, int capacity) implements Constant {
+    @Override
+    public <R, X extends Exception> R accept(Visitor<R, X> v) throws X {
+      return v.visitSized(this);
+    }
+  }
+
   /** How an {@link Allocator} allocates. */
   enum Mode {
     /** Runs the no-arg constructor of the first non-serializable superclass, as the JDK does. */
@@ -174,6 +188,13 @@ public sealed interface Constant {
      * @throws X if the visitor fails
      */
     R visitAllocator(Allocator c) throws X;
+
+    /**
+     * @param c the constant
+     * @return the visitor's result
+     * @throws X if the visitor fails
+     */
+    R visitSized(Sized c) throws X;
 
     /**
      * @param c the constant

@@ -27,7 +27,8 @@ public final class Grammar {
   /**
    * The finish-program runner ({@link RuntimeContract#stepsOwner()}): {@code static void
    * runSteps(Object[] table, Object[] constants, int program)}, where constant {@code program} is
-   * an {@code int[]} of steps {@link #STEP_HOOK}, {@link #STEP_FIELD} and {@link #STEP_ELEMENT}.
+   * an {@code int[]} of steps {@link #STEP_HOOK}, {@link #STEP_FIELD}, {@link #STEP_ELEMENT} and
+   * {@link #STEP_FILL}.
    */
   public static final String STEPS_METHOD = "runSteps";
 
@@ -47,6 +48,16 @@ public final class Grammar {
    * Step {@code (STEP_ELEMENT, target, index, value)}: {@code table[target][index] = table[value]}.
    */
   public static final int STEP_ELEMENT = 2;
+
+  /**
+   * Step {@code (STEP_FILL, target, n, r1 ... rn)}: fills the JDK collection {@code table[target]}
+   * with {@code table[r1] ... table[rn]} as {@link Fills} says for its class (pairs for maps). From
+   * format version {@link #FILL_VERSION} on.
+   */
+  public static final int STEP_FILL = 3;
+
+  /** The first snapshot format version with {@link #STEP_FILL} and {@link Constant.Sized}. */
+  public static final int FILL_VERSION = 4;
 
   /**
    * The first snapshot format version whose code allocates through {@link #ALLOCATE_METHOD}: {@code

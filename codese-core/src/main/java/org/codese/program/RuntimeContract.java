@@ -38,7 +38,13 @@ public record RuntimeContract(
         LEGACY_PACKAGE + "/Hooks",
         LEGACY_PACKAGE + "/Allocation"),
     new RuntimeContract(
-        RUNTIME_VERSION, RUNTIME_PACKAGE, RUNTIME_PACKAGE + "/Entry", RUNTIME_PACKAGE + "/Entry")
+        RUNTIME_VERSION, RUNTIME_PACKAGE, RUNTIME_PACKAGE + "/Entry", RUNTIME_PACKAGE + "/Entry"),
+    // format 4 adds collection fills (data and steps only): the code names what format 3 names
+    new RuntimeContract(
+        Grammar.FILL_VERSION,
+        RUNTIME_PACKAGE,
+        RUNTIME_PACKAGE + "/Entry",
+        RUNTIME_PACKAGE + "/Entry")
   };
 
   /** The newest format version with a contract: the one the emitter writes. */

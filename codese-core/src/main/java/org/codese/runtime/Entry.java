@@ -63,7 +63,8 @@ public final class Entry {
    * Creates one object ({@code Grammar.ALLOCATE_METHOD}).
    *
    * @param allocator a resolved allocator constant: a {@code Class}, created without running a
-   *     constructor, or the {@code Constructor} to run
+   *     constructor, the no-arg {@code Constructor} to run, or an {@code Object[]} of a {@code
+   *     Constructor} and its arguments (an {@code Object[]}: a JDK collection's initial capacity)
    * @return the new object
    * @throws ReflectiveOperationException what {@code Constructor.newInstance} throws, notably
    *     {@code InvocationTargetException} for a constructor that threw
@@ -71,6 +72,9 @@ public final class Entry {
   static Object allocate(Object allocator) throws ReflectiveOperationException {
     if (allocator instanceof Class<?> c) {
       return Jvm.allocateInstance(c);
+    }
+    if (allocator instanceof Object[] withArguments) {
+      return ((Constructor<?>) withArguments[0]).newInstance((Object[]) withArguments[1]);
     }
     return ((Constructor<?>) allocator).newInstance((Object[]) null);
   }

@@ -452,6 +452,11 @@ public final class Listing {
 
   /** The object an allocator constant creates, as {@code new Type()}. */
   private Made allocation(V allocator, String call) throws DecodeException {
+    if (allocator instanceof K k && k.c instanceof Constant.Sized z) {
+      String type = className(z.type());
+      return new Made(
+          type, "new " + Names.simple(type) + "(" + (z.capacity() < 0 ? "" : z.capacity()) + ")");
+    }
     if (!(allocator instanceof K k && k.c instanceof Constant.Allocator a)) {
       throw fail(call + " with " + kind(allocator));
     }
@@ -469,7 +474,10 @@ public final class Listing {
   /** Replays a finish program: hook calls and deferred reference stores, in order. */
   private void steps(int[] p) throws DecodeException {
     for (int i = 0; i < p.length; ) {
-      int size = p[i] == Grammar.STEP_HOOK ? 2 : 4;
+      int size =
+          p[i] == Grammar.STEP_HOOK
+              ? 2
+              : p[i] == Grammar.STEP_FILL && i + 2 < p.length ? 3 + Math.max(0, p[i + 2]) : 4;
       if (i + size > p.length) {
         throw fail("finish program step at " + i + " is truncated");
       }
@@ -487,11 +495,45 @@ public final class Listing {
         V value = value(p[i + 3]);
         sink.element(
             tableRef(p[i + 1]), types.get(p[i + 1]), p[i + 2], refText(value), true, value != NULL);
+      } else if (p[i] == Grammar.STEP_FILL) {
+        fill(p, i);
       } else {
         throw fail("unknown finish program step " + p[i] + " at " + i);
       }
       i += size;
     }
+  }
+
+  /** The most elements a fill's statement shows. */
+  private static final int FILL_SHOWN = 4;
+
+  /** Reports the fill step at {@code i}: {@code o3.put(o4, o5); ...}, the first few elements. */
+  private void fill(int[] p, int i) throws DecodeException {
+    int target = tableRef(p[i + 1]);
+    String type = types.get(target);
+    boolean map = type != null && type.endsWith("Map");
+    int width = map ? 2 : 1;
+    int n = p[i + 2];
+    StringBuilder text = new StringBuilder();
+    int references = 0;
+    for (int k = 0; k < n; k++) {
+      if (value(p[i + 3 + k]) != NULL) {
+        references++;
+      }
+    }
+    for (int e = 0; e < Math.min(n / width, FILL_SHOWN); e++) {
+      text.append(e == 0 ? "" : " ").append('o').append(target).append(map ? ".put(" : ".add(");
+      for (int w = 0; w < width; w++) {
+        text.append(w == 0 ? "" : ", ").append(refText(value(p[i + 3 + e * width + w])));
+      }
+      text.append(");");
+    }
+    if (n / width > FILL_SHOWN) {
+      text.append(" // and ").append(n / width - FILL_SHOWN).append(" more");
+    } else if (n == 0) {
+      text.append("// o").append(target).append(" stays empty");
+    }
+    sink.fill(target, type, text.toString(), references);
   }
 
   private Constant constant(int index) throws DecodeException {

@@ -1,0 +1,227 @@
+package org.codese.plan;
+
+import java.nio.ByteBuffer;
+import org.codese.capture.Node;
+import org.codese.jvm.Slot;
+import org.codese.program.Fills;
+import org.codese.program.Tape;
+
+/**
+ * A JDK collection restored by a fill ({@link Fills}) instead of its {@code readObject}: its class,
+ * the initial capacity to make it with ({@code -1}: the no-arg constructor) and the references it
+ * is filled with, in the order its {@code writeObject} wrote them.
+ *
+ * <p>{@link #of} reads them from the tape the class's {@code writeObject} recorded at capture and
+ * accepts only the exact shape the JDK's code writes, with the default load factor, insertion order
+ * and natural ordering; anything else (a subclass, a comparator, another load factor, an
+ * access-ordered map) keeps its {@code readObject}. The capacity is the one {@code readObject}
+ * gives the table, so that the restored object serializes to the JDK round trip's bytes.
+ *
+ * @param type the class, one of {@link Fills}'
+ * @param capacity the initial capacity, or {@code -1}
+ * @param refs the object ids it is filled with (pairs for maps; -1 for {@code null})
+ */
+record CollectionFill(Class<?> type, int capacity, int[] refs) {
+  /** {@code HashMap.MAXIMUM_CAPACITY}. */
+  private static final int MAXIMUM_CAPACITY = 1 << 30;
+
+  /** {@code HashMap.DEFAULT_INITIAL_CAPACITY}. */
+  private static final int DEFAULT_INITIAL_CAPACITY = 16;
+
+  private static final float DEFAULT_LOAD_FACTOR = 0.75f;
+
+  /**
+   * @param node a captured object
+   * @return its fill, or {@code null} if it is restored by its hooks
+   */
+  static CollectionFill of(Node.Instance node) {
+    Class<?> c = node.type().type();
+    int kind = Fills.kind(c);
+    if (kind == Fills.NONE) {
+      return null;
+    }
+    Node.SlotData[] slots = node.slots();
+    if (slots.length == 0 || slots[0].tape() == null || !restLeavesDefaults(slots)) {
+      return null;
+    }
+    Cursor in = new Cursor(slots[0].tape());
+    if (c == java.util.ArrayList.class) {
+      return in.fields(0, 4) && in.block(4) ? in.elements(c, 1, in.nextInt(), Capacity.SIZE) : null;
+    } else if (c == java.util.ArrayDeque.class || c == java.util.LinkedList.class) {
+      Capacity k = c == java.util.LinkedList.class ? Capacity.NONE : Capacity.SIZE;
+      return in.fields(0, 0) && in.block(4) ? in.elements(c, 1, in.nextInt(), k) : null;
+    } else if (c == java.util.HashMap.class || c == java.util.LinkedHashMap.class) {
+      // the default fields loadFactor and threshold, then the number of buckets and the size
+      if (!in.fields(0, 0)
+          || !in.has(8)
+          || in.nextFloat() != DEFAULT_LOAD_FACTOR
+          || !in.skip(4)
+          || !in.block(8)) {
+        return null;
+      }
+      in.nextInt(); // the number of buckets, which readObject ignores
+      return in.elements(c, 2, in.nextInt(), Capacity.HASH_MAP);
+    } else if (c == java.util.HashSet.class || c == java.util.LinkedHashSet.class) {
+      if (!in.fields(0, 0) || !in.block(12)) {
+        return null;
+      }
+      in.nextInt(); // the capacity, which readObject recomputes
+      return in.nextFloat() == DEFAULT_LOAD_FACTOR
+          ? in.elements(c, 1, in.nextInt(), Capacity.HASH_SET)
+          : null;
+    } else if (c == java.util.TreeMap.class) {
+      return in.fields(1, 0) && in.nextRef() == -1 && in.block(4)
+          ? in.elements(c, 2, in.nextInt(), Capacity.NONE)
+          : null;
+    } else {
+      return in.fields(0, 0) && in.ref() && in.nextRef() == -1 && in.block(4)
+          ? in.elements(c, 1, in.nextInt(), Capacity.NONE)
+          : null;
+    }
+  }
+
+  /**
+   * Whether the slots after the first set nothing a fill's constructor does not: {@code
+   * LinkedHashMap}'s {@code accessOrder} false, {@code LinkedHashSet}'s nothing.
+   */
+  private static boolean restLeavesDefaults(Node.SlotData[] slots) {
+    for (int i = 1; i < slots.length; i++) {
+      Node.SlotData s = slots[i];
+      Slot slot = s.slot();
+      if (s.tape() != null || slot.readObject() != null) {
+        return false;
+      }
+      for (long p : s.prims() == null ? new long[0] : s.prims()) {
+        if (p != 0) {
+          return false;
+        }
+      }
+      if (s.refs() != null && s.refs().length != 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** How the initial capacity follows from the number of elements. */
+  private enum Capacity {
+    /** The no-arg constructor. */
+    NONE,
+    /** The number of elements. */
+    SIZE,
+    /** {@code HashMap.readObject}'s table for the mappings. */
+    HASH_MAP,
+    /** {@code HashSet.readObject}'s capacity for the elements, as its table size. */
+    HASH_SET;
+
+    int of(int n) {
+      return switch (this) {
+        case NONE -> -1;
+        case SIZE -> n;
+        case HASH_MAP -> n == 0 ? -1 : hashMapTable(n);
+        case HASH_SET ->
+            tableSizeFor(
+                (int) Math.min(n * Math.min(1 / DEFAULT_LOAD_FACTOR, 4.0f), MAXIMUM_CAPACITY));
+      };
+    }
+  }
+
+  /** The table {@code HashMap.readObject} allocates for {@code n > 0} mappings. */
+  private static int hashMapTable(int n) {
+    float fc = (float) n / DEFAULT_LOAD_FACTOR + 1.0f;
+    return fc < DEFAULT_INITIAL_CAPACITY
+        ? DEFAULT_INITIAL_CAPACITY
+        : fc >= MAXIMUM_CAPACITY ? MAXIMUM_CAPACITY : tableSizeFor((int) fc);
+  }
+
+  /** {@code HashMap.tableSizeFor}: the smallest power of two at least {@code c}, at least 1. */
+  private static int tableSizeFor(int c) {
+    int n = -1 >>> Integer.numberOfLeadingZeros(c - 1);
+    return n < 0 ? 1 : n >= MAXIMUM_CAPACITY ? MAXIMUM_CAPACITY : n + 1;
+  }
+
+  /** Reads a tape in order, answering {@code false} where it differs from what is expected. */
+  private static final class Cursor {
+    private final int[] items;
+    private final ByteBuffer data;
+    private int item;
+
+    Cursor(Tape tape) {
+      this.items = tape.items();
+      this.data = ByteBuffer.wrap(tape.data());
+    }
+
+    /** A default-fields record with {@code refs} references and {@code bytes} of primitives. */
+    boolean fields(int refs, int bytes) {
+      if (item + 2 > items.length || items[item] != Tape.FIELDS || items[item + 1] != refs) {
+        return false;
+      }
+      item += 2;
+      return skipData(bytes);
+    }
+
+    /** A block of exactly {@code bytes} bytes, read by the next calls. */
+    boolean block(int bytes) {
+      if (item + 2 > items.length || items[item] != Tape.BLOCK || items[item + 1] != bytes) {
+        return false;
+      }
+      item += 2;
+      return data.remaining() >= bytes;
+    }
+
+    /** Whether an object reference follows. */
+    boolean ref() {
+      return item + 2 <= items.length && items[item] == Tape.OBJECT;
+    }
+
+    int nextRef() {
+      if (!ref()) {
+        return Integer.MIN_VALUE;
+      }
+      item += 2;
+      return items[item - 1];
+    }
+
+    int nextInt() {
+      return data.getInt();
+    }
+
+    float nextFloat() {
+      return data.getFloat();
+    }
+
+    boolean has(int bytes) {
+      return data.remaining() >= bytes;
+    }
+
+    boolean skip(int bytes) {
+      return skipData(bytes);
+    }
+
+    private boolean skipData(int bytes) {
+      if (data.remaining() < bytes) {
+        return false;
+      }
+      data.position(data.position() + bytes);
+      return true;
+    }
+
+    /**
+     * {@code n} elements of {@code width} references each, which must end the tape and its data.
+     */
+    CollectionFill elements(Class<?> c, int width, int n, Capacity capacity) {
+      long refs = (long) n * width;
+      if (n < 0 || data.hasRemaining() || item + 2 * refs != items.length) {
+        return null;
+      }
+      int[] ids = new int[(int) refs];
+      for (int i = 0; i < ids.length; i++) {
+        if (!ref()) {
+          return null;
+        }
+        ids[i] = nextRef();
+      }
+      return new CollectionFill(c, capacity.of(n), ids);
+    }
+  }
+}
