@@ -126,12 +126,22 @@ record CollectionFill(Class<?> type, int capacity, int[] refs) {
     }
   }
 
+  /**
+   * Whether this JDK's {@code HashMap.readObject} sizes the table for {@code ceil(n / lf)} mappings
+   * (JDK 19 on, JDK-8281631) rather than for {@code n / lf + 1}: a snapshot gives a map the table
+   * the capturing JDK's own round trip would.
+   */
+  private static final boolean CEILING_SIZED = Runtime.version().feature() >= 19;
+
   /** The table {@code HashMap.readObject} allocates for {@code n > 0} mappings. */
   private static int hashMapTable(int n) {
-    float fc = (float) n / DEFAULT_LOAD_FACTOR + 1.0f;
-    return fc < DEFAULT_INITIAL_CAPACITY
+    double wanted =
+        CEILING_SIZED
+            ? Math.ceil(n / (double) DEFAULT_LOAD_FACTOR)
+            : (float) n / DEFAULT_LOAD_FACTOR + 1.0f;
+    return wanted < DEFAULT_INITIAL_CAPACITY
         ? DEFAULT_INITIAL_CAPACITY
-        : fc >= MAXIMUM_CAPACITY ? MAXIMUM_CAPACITY : tableSizeFor((int) fc);
+        : wanted >= MAXIMUM_CAPACITY ? MAXIMUM_CAPACITY : tableSizeFor((int) wanted);
   }
 
   /** {@code HashMap.tableSizeFor}: the smallest power of two at least {@code c}, at least 1. */
