@@ -9,6 +9,7 @@ import java.util.List;
 import org.codese.ClassMismatchException;
 import org.codese.format.SnapshotFile;
 import org.codese.jvm.Jvm;
+import org.codese.jvm.Slot;
 import org.codese.jvm.StreamDescriptors;
 import org.codese.program.Constant;
 import org.codese.program.Fills;
@@ -117,9 +118,11 @@ final class Constants implements Constant.Visitor<Object, ClassMismatchException
       return null;
     }
     try {
-      return s.capacity() < 0
-          ? c.getConstructor()
-          : new Object[] {c.getConstructor(int.class), new Object[] {s.capacity()}};
+      // accessible, so that Constructor.newInstance skips its access check on every call
+      java.lang.reflect.Constructor<?> ctor =
+          s.capacity() < 0 ? c.getConstructor() : c.getConstructor(int.class);
+      ctor.setAccessible(true);
+      return s.capacity() < 0 ? ctor : new Object[] {ctor, new Object[] {s.capacity()}};
     } catch (NoSuchMethodException e) {
       throw new ClassMismatchException(c.getName(), null, "has no public constructor " + e);
     }
@@ -338,19 +341,23 @@ final class Constants implements Constant.Visitor<Object, ClassMismatchException
     // if-chains, not switches over enums: each switch loads a synthetic class per JVM
     Constant.HookKind k = h.kind();
     if (k == Constant.HookKind.SLOT) {
-      return new HookCall(k, h.id(), h.tape(), classes.slot(c), null, null, filter, maxArray);
+      Slot slot = classes.slot(c);
+      boolean jdk = slot.readObject() != null && Jvm.isJdkClass(slot.type());
+      return new HookCall(k, h.id(), h.tape(), slot, null, null, filter, maxArray, jdk);
     } else if (k == Constant.HookKind.EXTERNAL) {
-      return new HookCall(k, h.id(), h.tape(), null, null, null, filter, maxArray);
+      boolean jdk = Jvm.isJdkClass(classes.get(c));
+      return new HookCall(k, h.id(), h.tape(), null, null, null, filter, maxArray, jdk);
     } else if (k == Constant.HookKind.RECORD) {
       if (makers[c] == null) {
         makers[c] = RecordMaker.of(classes.get(c), classes.slot(c));
       }
-      return new HookCall(k, h.id(), h.tape(), classes.slot(c), null, makers[c], filter, maxArray);
+      return new HookCall(
+          k, h.id(), h.tape(), classes.slot(c), null, makers[c], filter, maxArray, false);
     }
     if (resolvers[c] == null) {
       resolvers[c] = readResolve(classes.get(c));
     }
-    return new HookCall(k, h.id(), null, null, resolvers[c], null, filter, maxArray);
+    return new HookCall(k, h.id(), null, null, resolvers[c], null, filter, maxArray, false);
   }
 
   /** {@code type}'s {@code readResolve}, adapted to {@code (Object)Object} once, here. */

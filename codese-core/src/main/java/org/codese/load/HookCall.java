@@ -21,6 +21,9 @@ import org.codese.program.Tape;
  *     readObject} or {@code readExternal} checks before allocating it ({@link ReplayStream})
  * @param maxArrayLength the longest such array the limits allow ({@code
  *     CodeseLimits.maxArrayLength})
+ * @param checksArrays whether the method that reads is the JDK's own {@code readObject} or {@code
+ *     readExternal}: only those reach {@code ObjectInputStream.checkArray} and need the filter
+ *     (decided once per hook at load, not per restore)
  */
 record HookCall(
     HookKind kind,
@@ -30,4 +33,5 @@ record HookCall(
     MethodHandle resolve,
     RecordMaker record,
     ObjectInputFilter filter,
-    int maxArrayLength) {}
+    int maxArrayLength,
+    boolean checksArrays) {}

@@ -38,8 +38,7 @@ final class Hooks {
     Constant.HookKind kind = h.kind();
     if (kind == Constant.HookKind.SLOT) {
       Object obj = table[h.id()];
-      ReplayStream in =
-          new ReplayStream(table, h.tape(), obj, h.slot(), run, h.filter(), h.maxArrayLength());
+      ReplayStream in = run.replay(table, h, obj, h.slot());
       if (h.slot().readObject() != null) {
         readObject(h.slot().readObject(), obj, in);
       } else {
@@ -47,8 +46,7 @@ final class Hooks {
       }
     } else if (kind == Constant.HookKind.EXTERNAL) {
       Object obj = table[h.id()];
-      ReplayStream in =
-          new ReplayStream(table, h.tape(), obj, null, run, h.filter(), h.maxArrayLength());
+      ReplayStream in = run.replay(table, h, obj, null);
       try {
         ((Externalizable) obj).readExternal(in);
       } catch (IOException e) {
@@ -131,20 +129,21 @@ final class Hooks {
       case org.codese.program.Grammar.STEP_FIELD -> {
         java.lang.reflect.Field f = (java.lang.reflect.Field) constants[p[i + 1]];
         Object target = table[p[i + 2]];
-        f.set(
-            target,
-            fits(
-                table[p[i + 3]],
-                f.getType(),
-                f.getDeclaringClass().getName() + "." + f.getName(),
-                target));
+        Object value = table[p[i + 3]];
+        if (value != null && !f.getType().isInstance(value)) {
+          throw mismatch(value, f.getDeclaringClass().getName() + "." + f.getName(), f, target);
+        }
+        f.set(target, value);
         return i + 4;
       }
       case org.codese.program.Grammar.STEP_ELEMENT -> {
         Object[] array = (Object[]) table[p[i + 1]];
-        array[p[i + 2]] =
-            fits(
-                table[p[i + 3]], array.getClass().getComponentType(), "element " + p[i + 2], array);
+        Object value = table[p[i + 3]];
+        Class<?> component = array.getClass().getComponentType();
+        if (value != null && !component.isInstance(value)) {
+          throw mismatch(value, "element " + p[i + 2], component, array);
+        }
+        array[p[i + 2]] = value;
         return i + 4;
       }
       case org.codese.program.Grammar.STEP_FILL -> {
@@ -183,24 +182,41 @@ final class Hooks {
    */
   static Object fits(Object value, Class<?> type, String where, Object target) {
     if (value != null && !type.isInstance(value)) {
-      // word for word ObjectStreamClass's message, binary names included
-      throw new ClassCastException(
-          "cannot assign instance of "
-              + value.getClass().getName()
-              + " to "
-              + where
-              + " of type "
-              + type.getName()
-              + " in instance of "
-              + target.getClass().getName());
+      throw mismatch(value, where, type, target);
     }
     return value;
+  }
+
+  /**
+   * The exception for {@link #fits}, built only when a value does not fit (the steps call it
+   * directly, so that a store that fits builds no message).
+   */
+  private static ClassCastException mismatch(
+      Object value, String where, Object type, Object target) {
+    Class<?> t = type instanceof java.lang.reflect.Field f ? f.getType() : (Class<?>) type;
+    // word for word ObjectStreamClass's message, binary names included
+    return new ClassCastException(
+        "cannot assign instance of "
+            + value.getClass().getName()
+            + " to "
+            + where
+            + " of type "
+            + t.getName()
+            + " in instance of "
+            + target.getClass().getName());
   }
 
   private static Object record(Object[] table, HookCall h) throws Throwable {
     ReplayStream in =
         new ReplayStream(
-            table, h.tape(), null, h.slot(), RestoreRun.current(), h.filter(), h.maxArrayLength());
+            table,
+            h.tape(),
+            null,
+            h.slot(),
+            RestoreRun.current(),
+            h.filter(),
+            h.maxArrayLength(),
+            false);
     Object[] args = h.record().arguments(in.nextFields());
     try {
       return h.record().construct(args);

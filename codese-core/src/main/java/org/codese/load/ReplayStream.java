@@ -37,12 +37,16 @@ import org.codese.program.Tape;
  */
 final class ReplayStream extends ObjectInputStream implements ObjectInputFilter {
   private final Object[] table;
-  private final byte[] data;
+  private byte[] data;
   private static final String UNFOLLOWED =
       "back references in the stream's data are not followed by the object that makes them";
-  private final int[] items;
-  private final Object obj;
-  private final Slot slot;
+  private int[] items;
+  private Object obj;
+  private Slot slot;
+
+  /** Whether the current hook's method is the JDK's own, which alone reaches checkArray. */
+  private boolean checksArrays;
+
   private final RestoreRun run;
   private final ObjectInputFilter filter;
   private final int maxArrayLength;
@@ -62,6 +66,10 @@ final class ReplayStream extends ObjectInputStream implements ObjectInputFilter 
    * @param run the restore this stream belongs to
    * @param filter the serialization filter the snapshot was loaded under, or {@code null}
    * @param maxArrayLength the longest array a class's own method may allocate from this data
+   * @param checksArrays whether the reading method is the JDK's own {@code readObject} or {@code
+   *     readExternal} ({@link HookCall#checksArrays}), which alone reach {@code
+   *     ObjectInputStream.checkArray}: then the stream gets the filter; a stream that {@link
+   *     #reset} may later serve such a method is made with {@code true}
    * @throws IOException never in practice ({@code ObjectInputStream}'s constructor declares it)
    * @throws IllegalStateException if the JVM-wide filter factory refuses the stream's filter, as it
    *     would refuse {@code ObjectInputStream.setObjectInputFilter}
@@ -73,7 +81,8 @@ final class ReplayStream extends ObjectInputStream implements ObjectInputFilter 
       Slot slot,
       RestoreRun run,
       ObjectInputFilter filter,
-      int maxArrayLength)
+      int maxArrayLength,
+      boolean checksArrays)
       throws IOException {
     super();
     this.table = table;
@@ -84,17 +93,42 @@ final class ReplayStream extends ObjectInputStream implements ObjectInputFilter 
     this.run = run;
     this.filter = filter;
     this.maxArrayLength = maxArrayLength;
+    this.checksArrays = checksArrays;
     // Only the JDK's own classes reach ObjectInputStream.checkArray: it is private, called through
     // jdk.internal.access.SharedSecrets, which is not exported to applications; so the streams of
     // other classes' methods, of default field reading, of records and of the top level need no
     // filter, and skip the filter factory's cost (about 10 ns a stream).
-    if (obj != null
-        && (slot == null
-            ? Jvm.isJdkClass(obj.getClass())
-            : slot.readObject() != null && Jvm.isJdkClass(slot.type()))) {
+    if (checksArrays) {
       // through the filter factory, as for any ObjectInputStream; the built-in one returns this
       setObjectInputFilter(this);
     }
+  }
+
+  /**
+   * @return whether this stream hands out objects of {@code table}
+   */
+  boolean reads(Object[] table) {
+    return this.table == table;
+  }
+
+  /**
+   * Makes this stream, made with {@code checksArrays} for a restore's hooks ({@link
+   * RestoreRun#replay}), the stream of the next hook: the JDK reads a whole graph with one stream,
+   * and making an {@code ObjectInputStream} per hooked object costs the filter factory's call (and
+   * its trace logging) each time. Hooks run one after the other, never nested.
+   *
+   * @return this stream, at the start of {@code tape}
+   */
+  ReplayStream reset(Tape tape, Object obj, Slot slot, boolean checksArrays) {
+    this.data = tape.data();
+    this.items = tape.items();
+    this.obj = obj;
+    this.slot = slot;
+    this.checksArrays = checksArrays;
+    this.item = 0;
+    this.pos = 0;
+    this.blockLeft = 0;
+    return this;
   }
 
   /**
@@ -114,6 +148,9 @@ final class ReplayStream extends ObjectInputStream implements ObjectInputFilter 
    */
   @Override
   public Status checkInput(FilterInfo info) {
+    if (!checksArrays) {
+      return Status.UNDECIDED; // not reached: only the JDK's own methods call checkArray
+    }
     Class<?> c = info.serialClass();
     if (c != null && c.isArray() && info.arrayLength() > maxArrayLength) {
       throw ReplayStream.<RuntimeException>unchecked(

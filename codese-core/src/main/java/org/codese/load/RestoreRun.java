@@ -42,6 +42,9 @@ final class RestoreRun {
   /** The run that was current on this thread when this one began, while this one is active. */
   private RestoreRun outer;
 
+  /** The stream every hook of this restore reads from, reset for each ({@link #replay}). */
+  private ReplayStream replay;
+
   /** A restore outside an object stream. */
   RestoreRun() {
     this(null);
@@ -61,6 +64,21 @@ final class RestoreRun {
    * @throws NotActiveException if no restore is running on this thread (generated code runs only
    *     inside one)
    */
+  /**
+   * The stream hook {@code h} reads from, for {@code obj} and {@code slot}: one per restore and
+   * table, reset for each hook.
+   *
+   * @throws IOException never in practice ({@code ObjectInputStream}'s constructor declares it)
+   */
+  ReplayStream replay(Object[] table, HookCall h, Object obj, org.codese.jvm.Slot slot)
+      throws java.io.IOException {
+    if (replay == null || !replay.reads(table)) {
+      replay =
+          new ReplayStream(table, h.tape(), obj, slot, this, h.filter(), h.maxArrayLength(), true);
+    }
+    return replay.reset(h.tape(), obj, slot, h.checksArrays());
+  }
+
   static RestoreRun current() throws NotActiveException {
     RestoreRun r = CURRENT.get();
     if (r == null) {

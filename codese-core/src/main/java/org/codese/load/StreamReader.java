@@ -728,6 +728,7 @@ public final class StreamReader {
             null,
             pendingRun,
             filter == null ? null : filter.get(),
-            limits.maxArrayLength());
+            limits.maxArrayLength(),
+            false);
   }
 }

@@ -64,6 +64,9 @@ public final class Graphs {
     REAL.put(
         "jgrapht-graph",
         "JGraphT 1.5.2: DefaultDirectedWeightedGraph, 1,000 vertices," + " 4,000 weighted edges");
+    REAL.put(
+        "map-of-lists", "JDK: HashMap<String, ArrayList<Integer>>, 10,000 keys, 0-9 Integers each");
+    REAL.put("treemap-100000", "JDK: TreeMap<Integer, String>, 100,000 entries");
     REAL.put("asm-classnode", "ASM tree API: ClassNode of commons-math3's BlockRealMatrix.class");
     REAL.put(
         "javaparser-ast",
@@ -117,6 +120,10 @@ public final class Graphs {
         return collections4();
       case "jgrapht-graph":
         return jgrapht();
+      case "map-of-lists":
+        return mapOfLists();
+      case "treemap-100000":
+        return treeMap();
       case "asm-classnode":
         return asm();
       case "javaparser-ast":
@@ -209,6 +216,29 @@ public final class Graphs {
     root.add(linked);
     root.add(multi);
     return root;
+  }
+
+  /** The graph of issue 8's first table: a map of short lists of boxes. */
+  private static Object mapOfLists() {
+    Random random = new Random(12);
+    java.util.HashMap<String, ArrayList<Integer>> map = new java.util.HashMap<>();
+    for (int i = 0; i < 10_000; i++) {
+      ArrayList<Integer> list = new ArrayList<>();
+      for (int k = random.nextInt(10); k > 0; k--) {
+        list.add(random.nextInt(100_000));
+      }
+      map.put("key-" + i, list);
+    }
+    return map;
+  }
+
+  private static Object treeMap() {
+    Random random = new Random(13);
+    TreeMap<Integer, String> map = new TreeMap<>();
+    while (map.size() < 100_000) {
+      map.put(random.nextInt(), word(random));
+    }
+    return map;
   }
 
   private static Object jgrapht() {
