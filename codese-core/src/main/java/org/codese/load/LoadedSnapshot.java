@@ -56,14 +56,19 @@ public final class LoadedSnapshot {
 
   private final Class<?>[] priorTypes;
 
+  /** Per phase, the work of each of its classes ({@link ProgramCheck#classCost}). */
+  private final long[][] costs;
+
   private LoadedSnapshot(
       SnapshotFile file,
       Object[] constants,
       List<List<BiConsumer<Object[], Object[]>>> phases,
+      long[][] costs,
       ProgramCheck checked) {
     this.file = file;
     this.constants = constants;
     this.phases = phases;
+    this.costs = costs;
     this.priorIds = checked.priorIds();
     this.priorTypes = checked.priorTypes();
   }
@@ -240,13 +245,14 @@ public final class LoadedSnapshot {
       phases.add(new ArrayList<>());
     }
     MethodHandles.Lookup here = hostLookup(file.version());
+    long[][] costs = new long[Grammar.PHASES][file.classFiles().size()];
     for (int i = 0; i < file.classFiles().size(); i++) {
       Placement placement = file.placements().get(i);
-      phases
-          .get(placement.phase().ordinal())
-          .add(instance(here, table, placement.host(), file, i, memo));
+      List<BiConsumer<Object[], Object[]>> phase = phases.get(placement.phase().ordinal());
+      costs[placement.phase().ordinal()][phase.size()] = checked.classCost(i);
+      phase.add(instance(here, table, placement.host(), file, i, memo));
     }
-    return new LoadedSnapshot(file, constants, phases, checked);
+    return new LoadedSnapshot(file, constants, phases, costs, checked);
   }
 
   /**
@@ -420,8 +426,8 @@ public final class LoadedSnapshot {
     try {
       for (int p = 0; p < Grammar.PHASES; p++) {
         List<BiConsumer<Object[], Object[]>> classes = phases.get(p);
-        if (threads > 1 && p < Grammar.PHASES - 1 && classes.size() > 1) {
-          Parallel.run(classes, table, constants, threads);
+        if (threads > 1 && p < Grammar.PHASES - 1 && Parallel.pays(costs[p], classes.size())) {
+          Parallel.run(classes, costs[p], table, constants, threads);
         } else {
           for (BiConsumer<Object[], Object[]> c : classes) {
             c.accept(table, constants);

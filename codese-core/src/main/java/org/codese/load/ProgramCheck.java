@@ -88,6 +88,12 @@ final class ProgramCheck {
   private final List<Constant> raw;
   private final int version;
 
+  /**
+   * Per generated class (by class-file index), the work its statements do: one per statement plus
+   * one per loop row and column ({@link #cost}), which {@link Parallel} divides threads by.
+   */
+  private long[] classCosts = new long[0];
+
   /** Collections made to be filled and not filled yet. */
   private int unfilled;
 
@@ -305,6 +311,10 @@ final class ProgramCheck {
             whereMethod = m;
             whereStatement = s;
             statement(phase, c.host(), code, pc);
+            if (c.index() >= classCosts.length) {
+              classCosts = java.util.Arrays.copyOf(classCosts, c.index() + 1);
+            }
+            classCosts[c.index()] += cost(code, pc);
           }
         }
       }
@@ -316,6 +326,31 @@ final class ProgramCheck {
               + unfilled
               + " JDK collection(s) to be filled but never fills them; a restore fills each once");
     }
+  }
+
+  /**
+   * The work of the statement at {@code pc}, checked already: 1, plus for a loop its rows, times
+   * one plus its columns for a cluster loop.
+   */
+  private long cost(int[] code, int pc) throws ObjectStreamException {
+    int op = code[pc];
+    if (op == Stmt.ALLOC_LOOP
+        || op == Stmt.STRING_LOOP
+        || op == Stmt.BOX_LOOP
+        || op == Stmt.ELEMENT_LOOP) {
+      return 1L + intArray(code[pc + 1]).length;
+    } else if (op == Stmt.CLUSTER_LOOP) {
+      return 1L + (long) intArray(code[pc + 2]).length * (1 + code[pc + 3]);
+    }
+    return 1;
+  }
+
+  /**
+   * @param classFile a class-file index of the snapshot
+   * @return the work of its statements (statements, plus loop rows and columns)
+   */
+  long classCost(int classFile) {
+    return classFile < classCosts.length ? classCosts[classFile] : 0;
   }
 
   private void statement(int phase, int host, int[] code, int pc) throws ObjectStreamException {
