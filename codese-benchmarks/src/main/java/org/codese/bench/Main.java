@@ -40,6 +40,10 @@ import org.openjdk.jmh.runner.options.TimeValue;
  */
 public final class Main {
   private final boolean quick;
+
+  /** The graphs of a {@code --graphs} run, or {@code null} for all (or the quick set). */
+  private final List<String> only;
+
   private final Path out;
   private final Path work;
   private final String java;
@@ -48,8 +52,9 @@ public final class Main {
   private final Results r = new Results();
   private final long started = System.nanoTime();
 
-  private Main(boolean quick, Path out, Path work) throws IOException {
+  private Main(boolean quick, Path out, Path work, List<String> only) throws IOException {
     this.quick = quick;
+    this.only = only;
     this.out = out;
     this.work = work;
     this.java = ProcessHandle.current().info().command().orElse("java");
@@ -73,11 +78,13 @@ public final class Main {
   }
 
   /**
-   * @param args {@code [--quick] [--out DIR]}
+   * @param args {@code [--quick] [--out DIR] [--graphs NAME,...]}: {@code --graphs} runs the full
+   *     measurements on the named graphs only
    * @throws Exception if the run cannot complete
    */
   public static void main(String[] args) throws Exception {
     boolean quick = false;
+    List<String> only = null;
     Path base = Path.of("results");
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
@@ -87,8 +94,18 @@ public final class Main {
         case "--out":
           base = Path.of(args[++i]);
           break;
+        case "--graphs":
+          only = List.of(args[++i].split(","));
+          for (String g : only) {
+            if (!Graphs.all().contains(g)) {
+              System.err.println("unknown graph " + g + "; the graphs are " + Graphs.all());
+              System.exit(2);
+            }
+          }
+          break;
         default:
-          System.err.println("usage: java -jar codese-benchmarks.jar [--quick] [--out DIR]");
+          System.err.println(
+              "usage: java -jar codese-benchmarks.jar [--quick] [--out DIR] [--graphs NAME,...]");
           System.exit(2);
       }
     }
@@ -103,7 +120,7 @@ public final class Main {
     Path work = Files.createTempDirectory("codese-bench");
     int status;
     try {
-      status = new Main(quick, out, work).run();
+      status = new Main(quick, out, work, only).run();
     } finally {
       deleteTree(work);
     }
@@ -254,7 +271,9 @@ public final class Main {
 
   private int run() throws Exception {
     List<String> graphs = new ArrayList<>();
-    if (quick) {
+    if (only != null) {
+      graphs.addAll(only);
+    } else if (quick) {
       graphs.add("rbt-100");
       graphs.add("rbt-1000");
       graphs.addAll(Graphs.REAL.keySet());
@@ -272,7 +291,9 @@ public final class Main {
             + Runtime.getRuntime().availableProcessors()
             + " cores, "
             + (quick ? "quick" : "full")
-            + " mode; results in "
+            + " mode"
+            + (only != null ? " on " + only : "")
+            + "; results in "
             + out);
 
     captureAll(graphs);
