@@ -104,6 +104,10 @@ final class Hooks {
    */
   static void runSteps(Object[] table, Object[] constants, int program) throws Throwable {
     int[] p = (int[]) constants[program];
+    if (p.length > 0 && p[0] == org.codese.program.Grammar.STEP_ARRAYS) {
+      ArraySteps.run(table, constants, p); // a create program: arrays only, before any hook
+      return;
+    }
     RestoreRun run = RestoreRun.current();
     ObjectResolution resolution = run.resolution();
     if (resolution != null && resolution.pending()) {
@@ -131,19 +135,21 @@ final class Hooks {
         Object target = table[p[i + 2]];
         Object value = table[p[i + 3]];
         if (value != null && !f.getType().isInstance(value)) {
-          throw mismatch(value, f.getDeclaringClass().getName() + "." + f.getName(), f, target);
+          // as ObjectStreamClass.setObjFieldValues, which throws it out of readObject
+          throw new HookFailure(
+              mismatch(value, f.getDeclaringClass().getName() + "." + f.getName(), f, target));
         }
         f.set(target, value);
         return i + 4;
       }
       case org.codese.program.Grammar.STEP_ELEMENT -> {
-        Object[] array = (Object[]) table[p[i + 1]];
-        Object value = table[p[i + 3]];
-        Class<?> component = array.getClass().getComponentType();
-        if (value != null && !component.isInstance(value)) {
-          throw mismatch(value, "element " + p[i + 2], component, array);
+        // a value that does not fit (only a readResolve or resolveObject result can be one)
+        // fails as in ObjectInputStream.readArray: with the array store's ArrayStoreException
+        try {
+          ((Object[]) table[p[i + 1]])[p[i + 2]] = table[p[i + 3]];
+        } catch (ArrayStoreException e) {
+          throw new HookFailure(e);
         }
-        array[p[i + 2]] = value;
         return i + 4;
       }
       case org.codese.program.Grammar.STEP_FILL -> {

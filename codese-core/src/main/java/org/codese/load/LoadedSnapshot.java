@@ -229,6 +229,18 @@ public final class LoadedSnapshot {
     Admission.checkArrays(file, table, f, longestArray, streamBytes);
     ProgramCheck checked = ProgramCheck.check(file, code.program(), table, constants);
     Admission.checkFillArrays(file, f, limits.maxArrayLength(), checked.fillArrays(), streamBytes);
+    if (checked.dataArrayElements() > 0) {
+      // the arrays a create program makes count as the code's do, against limits and filter
+      int longestMade =
+          Admission.checkLimits(
+              file,
+              limits,
+              Math.max(longestArray, checked.longestDataArray()),
+              code.arrayElements() + checked.dataArrayElements());
+      if (longestMade > longestArray) {
+        Admission.checkArrays(file, table, f, longestMade, streamBytes);
+      }
+    }
     // last: reading a declared serialVersionUID initialises the class, so only a snapshot that
     // passed every other check initialises the classes it merely names
     if (reused == null) {

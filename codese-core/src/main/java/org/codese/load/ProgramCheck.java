@@ -94,6 +94,11 @@ final class ProgramCheck {
    */
   private long[] classCosts = new long[0];
 
+  /** Elements of the arrays create programs make, and the longest of them. */
+  private long dataArrayElements;
+
+  private int longestDataArray;
+
   /** Collections made to be filled and not filled yet. */
   private int unfilled;
 
@@ -247,6 +252,13 @@ final class ProgramCheck {
                   : -1;
           if (op >= Stmt.STORE_ALLOC && op <= Stmt.STORE_CONSTANT) {
             fills++;
+          } else if (op == Stmt.RUN_STEPS
+              && c.phase() == 0
+              && code[pc + 1] >= 0
+              && code[pc + 1] < raw.size()
+              && raw.get(code[pc + 1]) instanceof Constant.PrimArray p
+              && p.array() instanceof int[] a) {
+            fills += a.length / 3; // a create program makes an array per three ints at most
           } else if (ids >= 0
               && ids < raw.size()
               && raw.get(ids) instanceof Constant.PrimArray p
@@ -346,6 +358,87 @@ final class ProgramCheck {
   }
 
   /**
+   * @return the elements of all the arrays the create programs make
+   */
+  long dataArrayElements() {
+    return dataArrayElements;
+  }
+
+  /**
+   * @return the longest array a create program makes, 0 if none
+   */
+  int longestDataArray() {
+    return longestDataArray;
+  }
+
+  /**
+   * A create program: only {@link Grammar#STEP_ARRAYS} steps, each making arrays of a class the
+   * class table lists (which the filter is asked about) into empty slots of this snapshot, with
+   * non-negative lengths, and copying elements only from inside a primitive array constant of the
+   * same kind.
+   */
+  private void arraysProgram(int[] p) throws ObjectStreamException {
+    for (int i = 0; i < p.length; ) {
+      if (p[i] != Grammar.STEP_ARRAYS || i + 4 > p.length) {
+        throw reject("create program step " + p[i] + " at " + i + " is unknown or cut short");
+      }
+      char t = (char) p[i + 1];
+      int source = p[i + 2];
+      int n = p[i + 3];
+      if (n < 0 || i + 4 + 3L * n > p.length) {
+        throw reject("create program step at " + i + " is cut short");
+      }
+      Class<?> arrayClass;
+      long data = 0;
+      if (t == 'L') {
+        arrayClass = arrayClass('L', source);
+      } else if ("ZBCSIJFD".indexOf(t) >= 0) {
+        arrayClass = Types.primitiveClass(t).arrayType();
+        if (source >= 0) {
+          if (!(raw(source) instanceof Constant.PrimArray d)
+              || d.array().getClass() != arrayClass) {
+            throw reject(
+                "copies "
+                    + arrayClass.getComponentType()
+                    + " elements from constant "
+                    + source
+                    + ", which is not such an array");
+          }
+          data = Array.getLength(d.array());
+        }
+      } else {
+        throw reject("makes arrays of unknown element kind " + p[i + 1]);
+      }
+      if (!named.containsKey(Types.internalName(arrayClass))) {
+        throw reject(
+            "makes arrays of "
+                + arrayClass.getTypeName()
+                + ", which its class table does not list for the filter");
+      }
+      for (int at = i + 4; at < i + 4 + 3 * n; at += 3) {
+        int length = p[at + 1];
+        int offset = p[at + 2];
+        if (length < 0
+            || offset < -1
+            || (offset >= 0 && (t == 'L' || source < 0 || (long) offset + length > data))) {
+          throw reject(
+              "makes an array of length "
+                  + length
+                  + " from offset "
+                  + offset
+                  + " of "
+                  + data
+                  + " elements");
+        }
+        fill(p[at], ARRAY, arrayClass, length);
+        dataArrayElements += length;
+        longestDataArray = Math.max(longestDataArray, length);
+      }
+      i += 4 + 3 * n;
+    }
+  }
+
+  /**
    * @param classFile a class-file index of the snapshot
    * @return the work of its statements (statements, plus loop rows and columns)
    */
@@ -392,6 +485,8 @@ final class ProgramCheck {
       }
     } else if (op == Stmt.BOX_LOOP) {
       boxLoop(code, pc);
+    } else if (op == Stmt.RUN_STEPS && version >= Grammar.FILL_VERSION) {
+      arraysProgram(intArray(code[pc + 1]));
     } else {
       throw reject("the create phase only fills table slots, not statement " + op);
     }

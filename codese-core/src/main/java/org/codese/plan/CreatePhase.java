@@ -10,6 +10,7 @@ import org.codese.jvm.Kind;
 import org.codese.jvm.SerialClass;
 import org.codese.jvm.Types;
 import org.codese.program.Constant;
+import org.codese.program.Grammar;
 
 /**
  * Plans the create phase: one table slot filled per object, by allocation, string, box, constant or
@@ -38,6 +39,9 @@ final class CreatePhase {
   private final IntList stringIds = new IntList();
   private final List<String> strings = new ArrayList<>();
   private final Map<Integer, Boxes> boxes = new LinkedHashMap<>();
+
+  /** With {@link PlanContext#arraysAsData}: the arrays by element kind and maker, in order. */
+  private final Map<Long, Arrays> arrays = new LinkedHashMap<>();
 
   /**
    * Boxes of one primitive kind made alike, all with {@code valueOf} or all with {@code new}: the
@@ -169,6 +173,10 @@ final class CreatePhase {
     String desc = Types.descriptor(a.type());
     Kind kind = Kind.primitive(a.type().getComponentType());
     int len = Array.getLength(a.elements());
+    if (cx.arraysAsData) {
+      arrays(kind.descriptor(), -1).add(a.id(), a.elements(), len);
+      return;
+    }
     int nonDefault = 0;
     for (int i = 0; i < len && nonDefault <= INLINE_ARRAY_ELEMENTS; i++) {
       nonDefault += Types.bits(Array.get(a.elements(), i)) != 0 ? 1 : 0;
@@ -204,7 +212,19 @@ final class CreatePhase {
             ? -1
             : cx.tables.constant(new Constant.ArrayMaker(cx.tables.type(a.type())));
     int[] refs = (int[]) a.elements();
-    ops.add(new Op.NewArray(a.id(), Kind.REFERENCE, maker, refs.length));
+    if (cx.arraysAsData) {
+      // made from data, filled from data: the finish program stores the elements at the array's
+      // completion, before any hook of an object that holds it could read them
+      arrays('L', maker).add(a.id(), null, refs.length);
+      for (int i = 0; i < refs.length; i++) {
+        if (refs[i] >= 0) {
+          finish.deferElement(a.id(), i, refs[i]);
+        }
+      }
+      return;
+    } else {
+      ops.add(new Op.NewArray(a.id(), Kind.REFERENCE, maker, refs.length));
+    }
     if (refs.length >= Planner.LOOP_MIN) {
       int[] column = new int[refs.length];
       for (int i = 0; i < refs.length; i++) {
@@ -240,6 +260,97 @@ final class CreatePhase {
     flushAllocs();
     flushStrings();
     flushBoxes();
+    flushArrays();
+  }
+
+  private Arrays arrays(char kind, int maker) {
+    return arrays.computeIfAbsent(
+        ((long) kind << 32) | (maker & 0xffffffffL), k -> new Arrays(kind, maker));
+  }
+
+  /** The create program of {@link Grammar#STEP_ARRAYS} steps, one per element kind and maker. */
+  private void flushArrays() {
+    if (arrays.isEmpty()) {
+      return;
+    }
+    IntList program = new IntList();
+    for (Arrays group : arrays.values()) {
+      int source = group.maker;
+      if (group.kind != 'L') {
+        Object data = group.data();
+        source = data == null ? -1 : cx.tables.constant(new Constant.PrimArray(data));
+      }
+      program.add(Grammar.STEP_ARRAYS);
+      program.add(group.kind);
+      program.add(source);
+      program.add(group.ids.size());
+      for (int i = 0; i < group.ids.size(); i++) {
+        program.add(group.ids.get(i));
+        program.add(group.lengths.get(i));
+        program.add(group.offsets.get(i));
+      }
+    }
+    ops.add(new Op.RunSteps(cx.intArray(program.toArray())));
+  }
+
+  /**
+   * The arrays of one element kind (and, for references, one array maker) a create program makes:
+   * ids, lengths, and for primitive arrays with a non-zero element the offset of their elements in
+   * the group's data (-1: all zero).
+   */
+  private static final class Arrays {
+    final char kind;
+    final int maker;
+    final IntList ids = new IntList();
+    final IntList lengths = new IntList();
+    final IntList offsets = new IntList();
+    private final List<Object> parts = new ArrayList<>();
+    private int size;
+
+    /** Arrays up to this long are checked for all-zero elements, which then need no data. */
+    private static final int SCANNED_LENGTH = 64;
+
+    Arrays(char kind, int maker) {
+      this.kind = kind;
+      this.maker = maker;
+    }
+
+    void add(int id, Object elements, int length) {
+      ids.add(id);
+      lengths.add(length);
+      // a long array is taken as having data without looking: the scan boxes every element
+      if (elements != null && (length > SCANNED_LENGTH || !allDefault(elements, length))) {
+        offsets.add(size);
+        parts.add(elements);
+        size += length;
+      } else {
+        offsets.add(-1);
+      }
+    }
+
+    private static boolean allDefault(Object elements, int length) {
+      for (int i = 0; i < length; i++) {
+        if (Types.bits(Array.get(elements, i)) != 0) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    /** The elements of the arrays with data, one after the other, or {@code null} if none. */
+    Object data() {
+      if (parts.isEmpty()) {
+        return null;
+      }
+      Object data = Array.newInstance(parts.get(0).getClass().getComponentType(), size);
+      int at = 0;
+      for (Object part : parts) {
+        int n = Array.getLength(part);
+        System.arraycopy(part, 0, data, at, n);
+        at += n;
+      }
+      return data;
+    }
   }
 
   private void flushAllocs() {

@@ -28,6 +28,13 @@ final class PlanContext {
 
   private final boolean[] late;
 
+  /**
+   * Whether the graph's arrays are made by a create program ({@link
+   * org.codese.program.Grammar#STEP_ARRAYS}) rather than by a statement each: when it has at least
+   * {@link #loopMin} of them, so that code does not grow with their number.
+   */
+  final boolean arraysAsData;
+
   /** Per object (by id minus the first id), its collection fill, or {@code null}. */
   private final CollectionFill[] fills;
 
@@ -42,12 +49,15 @@ final class PlanContext {
     this.nullSlot = graph.endId();
     this.late = new boolean[graph.nodes().size()];
     this.fills = new CollectionFill[late.length];
+    int arrays = 0;
     for (Node node : graph.nodes()) {
+      arrays += node instanceof Node.Array ? 1 : 0;
       late[node.id() - graph.firstId()] = isLate(node);
       if (node instanceof Node.Instance i) {
         fills[node.id() - graph.firstId()] = CollectionFill.of(i);
       }
     }
+    this.arraysAsData = arrays >= loopMin;
   }
 
   private static boolean isLate(Node node) {

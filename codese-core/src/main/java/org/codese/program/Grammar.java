@@ -56,6 +56,17 @@ public final class Grammar {
    */
   public static final int STEP_FILL = 3;
 
+  /**
+   * Step {@code (STEP_ARRAYS, t, source, n, id1, length1, offset1 ... idn, lengthn, offsetn)} of a
+   * <em>create</em> program (format version {@link #FILL_VERSION} on, the only step such a program
+   * has; the create phase runs it with {@link #STEPS_METHOD}): {@code table[id] = new T[length]}
+   * for the element kind {@code t} (a primitive descriptor character, or {@code 'L'} with {@code
+   * source} an array-maker constant or -1 for {@code Object[]}); for a primitive kind with an
+   * offset of 0 or more, the elements are {@code length} elements of the primitive array constant
+   * {@code source} from that offset, else zero. So a graph of many small arrays is data, not code.
+   */
+  public static final int STEP_ARRAYS = 4;
+
   /** The first snapshot format version with {@link #STEP_FILL} and {@link Constant.Sized}. */
   public static final int FILL_VERSION = 4;
 

@@ -477,7 +477,11 @@ public final class Listing {
       int size =
           p[i] == Grammar.STEP_HOOK
               ? 2
-              : p[i] == Grammar.STEP_FILL && i + 2 < p.length ? 3 + Math.max(0, p[i + 2]) : 4;
+              : p[i] == Grammar.STEP_FILL && i + 2 < p.length
+                  ? 3 + Math.max(0, p[i + 2])
+                  : p[i] == Grammar.STEP_ARRAYS && i + 3 < p.length
+                      ? 4 + 3 * Math.max(0, p[i + 3])
+                      : 4;
       if (i + size > p.length) {
         throw fail("finish program step at " + i + " is truncated");
       }
@@ -497,6 +501,8 @@ public final class Listing {
             tableRef(p[i + 1]), types.get(p[i + 1]), p[i + 2], refText(value), true, value != NULL);
       } else if (p[i] == Grammar.STEP_FILL) {
         fill(p, i);
+      } else if (p[i] == Grammar.STEP_ARRAYS) {
+        arrays(p, i);
       } else {
         throw fail("unknown finish program step " + p[i] + " at " + i);
       }
@@ -534,6 +540,44 @@ public final class Listing {
       text.append("// o").append(target).append(" stays empty");
     }
     sink.fill(target, type, text.toString(), references);
+  }
+
+  /** The component of an array class's name: {@code a.B} for {@code [La.B;}. */
+  private static String componentOf(String arrayName) {
+    return arrayName.startsWith("[L") && arrayName.endsWith(";")
+        ? arrayName.substring(2, arrayName.length() - 1)
+        : arrayName.startsWith("[") ? arrayName.substring(1) : arrayName;
+  }
+
+  /** Reports the arrays a create program's step at {@code i} makes, as {@code new int[3]}. */
+  private void arrays(int[] p, int i) throws DecodeException {
+    char kind = (char) p[i + 1];
+    String component;
+    if (kind == 'L') {
+      component =
+          p[i + 2] < 0
+              ? "java.lang.Object"
+              : constant(p[i + 2]) instanceof Constant.ArrayMaker m
+                  ? componentOf(className(m.type()))
+                  : "?";
+    } else {
+      component = org.codese.jvm.Types.primitiveClass(kind).getName();
+    }
+    for (int at = i + 4; at < i + 4 + 3 * p[i + 3]; at += 3) {
+      int id = tableRef(p[at]);
+      String type = kind == 'L' ? "[L" + component + ";" : "[" + kind;
+      types.put(id, type);
+      String simple = component.substring(component.lastIndexOf('.') + 1);
+      sink.create(
+          id,
+          type,
+          "new "
+              + simple
+              + "["
+              + p[at + 1]
+              + "]"
+              + (p[at + 2] >= 0 ? " /* elements from data at " + p[at + 2] + " */" : ""));
+    }
   }
 
   private Constant constant(int index) throws DecodeException {

@@ -67,6 +67,10 @@ public final class Graphs {
     REAL.put(
         "map-of-lists", "JDK: HashMap<String, ArrayList<Integer>>, 10,000 keys, 0-9 Integers each");
     REAL.put("treemap-100000", "JDK: TreeMap<Integer, String>, 100,000 entries");
+    REAL.put(
+        "inverted-index",
+        "a precomputed model: 8,000 terms with about 320,000 int[] postings, 3,000 records,"
+            + " an enum, a TreeMap and an EnumMap");
     REAL.put("asm-classnode", "ASM tree API: ClassNode of commons-math3's BlockRealMatrix.class");
     REAL.put(
         "javaparser-ast",
@@ -124,6 +128,8 @@ public final class Graphs {
         return mapOfLists();
       case "treemap-100000":
         return treeMap();
+      case "inverted-index":
+        return invertedIndex();
       case "asm-classnode":
         return asm();
       case "javaparser-ast":
@@ -230,6 +236,65 @@ public final class Graphs {
       map.put("key-" + i, list);
     }
     return map;
+  }
+
+  /** Where a term occurs in a document. */
+  public enum Section {
+    /** the title */
+    TITLE,
+    /** the body */
+    BODY,
+    /** the tags */
+    TAGS
+  }
+
+  /**
+   * A document of the index.
+   *
+   * @param id its number
+   * @param title its title
+   * @param section where it is mostly indexed
+   * @param boost its weight
+   */
+  public record Doc(int id, String title, Section section, double boost)
+      implements java.io.Serializable {}
+
+  /**
+   * Issue 8's "precomputed model": per term, postings of (document, positions...) as small int
+   * arrays; the documents as records; document frequencies in a TreeMap; counts per section.
+   */
+  private static Object invertedIndex() {
+    Random random = new Random(14);
+    List<Doc> docs = new ArrayList<>();
+    for (int i = 0; i < 3_000; i++) {
+      docs.add(
+          new Doc(
+              i, word(random) + " " + word(random), Section.values()[i % 3], random.nextDouble()));
+    }
+    java.util.HashMap<String, List<int[]>> postings = new java.util.HashMap<>();
+    TreeMap<String, Integer> frequency = new TreeMap<>();
+    java.util.EnumMap<Section, Integer> perSection = new java.util.EnumMap<>(Section.class);
+    for (int t = 0; t < 8_000; t++) {
+      String term = word(random) + t;
+      List<int[]> list = new ArrayList<>();
+      for (int n = 1 + random.nextInt(80); n > 0; n--) {
+        int[] posting = new int[2 + random.nextInt(4)];
+        posting[0] = random.nextInt(docs.size());
+        for (int k = 1; k < posting.length; k++) {
+          posting[k] = random.nextInt(2_000);
+        }
+        list.add(posting);
+      }
+      postings.put(term, list);
+      frequency.put(term, list.size());
+      perSection.merge(Section.values()[t % 3], list.size(), Integer::sum);
+    }
+    List<Object> model = new ArrayList<>();
+    model.add(docs);
+    model.add(postings);
+    model.add(frequency);
+    model.add(perSection);
+    return model;
   }
 
   private static Object treeMap() {
