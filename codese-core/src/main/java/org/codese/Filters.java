@@ -1,16 +1,42 @@
 package org.codese;
 
 import java.io.ObjectInputFilter;
+import java.security.Security;
 import java.util.function.Supplier;
+import org.codese.jvm.Jvm;
 
 /**
- * The effective serialization filter, composed as {@code ObjectInputStream} composes it. An
- * instance gives the loader the effective filter for one per-call filter when it asks; as a {@code
- * Runnable} it initialises the JVM-wide configuration (one class for both, because each class
+ * The effective serialization filter, composed as {@code ObjectInputStream} composes it, without
+ * setting up the JVM-wide configuration where it certainly holds nothing. An instance gives the
+ * loader the effective filter for one per-call filter when it asks; as a {@code Runnable} it does
+ * the slow part of the decision on a background thread (one class for both, because each class
  * loaded on the restore path costs in a cold JVM).
+ *
+ * <p>Setting up {@code ObjectInputFilter.Config} costs a fresh JVM 15 to 25 ms (it reads the
+ * security properties, finds a logging back end and spins a lambda), more than the rest of a small
+ * restore. Where no JVM-wide filter or factory can be in force, the filter {@code
+ * ObjectInputStream} would use is the per-call filter itself (the built-in factory returns the
+ * filter it is given), so the configuration is left alone. None can be in force when the
+ * configuration class is not initialised yet (a filter or factory set by a program initialises it
+ * first) and neither {@code jdk.serialFilter} nor {@code jdk.serialFilterFactory} is set as a
+ * system or security property. Whether the class is initialised can be told without initialising it
+ * only up to JDK 21 ({@link Jvm#mayBeInitialised}); on later JDKs the configuration is always
+ * consulted, set up on the background thread while the snapshot is parsed and checked.
  */
 final class Filters implements Supplier<ObjectInputFilter>, Runnable {
+  /** The property that names the JVM-wide filter, as a system or a security property. */
+  static final String FILTER_PROPERTY = "jdk.serialFilter";
+
+  /** The property that names the JVM-wide filter factory, as a system or a security property. */
+  static final String FACTORY_PROPERTY = "jdk.serialFilterFactory";
+
   private static volatile boolean prepared;
+
+  /**
+   * Whether a property names a filter or factory; {@code null} until read. Guarded by the class.
+   */
+  private static Boolean propertySet;
+
   private final ObjectInputFilter perCall;
 
   /**
@@ -21,11 +47,10 @@ final class Filters implements Supplier<ObjectInputFilter>, Runnable {
   }
 
   /**
-   * Starts initialising the JVM-wide filter configuration ({@code ObjectInputFilter.Config}) on a
-   * short-lived daemon thread, once per JVM, so that it overlaps with parsing and checking the
-   * first snapshot: in a cold JVM that initialisation (properties, logging, the built-in factory)
-   * takes about 15 ms. {@link #effective} then finds it done or waits for it, as the JVM's class
-   * initialisation lock makes every thread do.
+   * Starts the slow part of {@link #effective} on a short-lived daemon thread, once per JVM, so
+   * that it overlaps with parsing and checking the first snapshot: reading the security properties
+   * (about 3 ms in a fresh JVM on JDK 17, 7 ms on JDK 25), and setting up the configuration if it
+   * is to be consulted. {@link #effective} then finds the work done or waits for it.
    */
   static void prepare() {
     if (prepared) {
@@ -37,18 +62,48 @@ final class Filters implements Supplier<ObjectInputFilter>, Runnable {
       t.setDaemon(true);
       t.start();
     } catch (RuntimeException | Error e) {
-      // no thread allowed or available: effective() initialises the configuration itself
+      // no thread allowed or available: effective() does the work itself
     }
   }
 
   /**
-   * The JVM-wide filter passed through the filter factory, then, if {@code perCall} is given, the
-   * factory's combination of the two (JEP 290 and 415).
+   * The filter {@code ObjectInputStream} would use for a stream given {@code perCall}: the JVM-wide
+   * filter passed through the filter factory, then, if {@code perCall} is given, the factory's
+   * combination of the two (JEP 290 and 415).
+   *
+   * @param perCall the per-call filter, or {@code null}
+   * @return the effective filter, or {@code null} for none
    */
   static ObjectInputFilter effective(ObjectInputFilter perCall) {
+    if (!configured()) {
+      return perCall;
+    }
     var factory = ObjectInputFilter.Config.getSerialFilterFactory();
     ObjectInputFilter f = factory.apply(null, ObjectInputFilter.Config.getSerialFilter());
     return perCall == null ? f : factory.apply(f, perCall);
+  }
+
+  /**
+   * Whether the JVM-wide configuration may hold a filter or factory other than the built-in factory
+   * alone: it is initialised (or this JDK cannot tell), or a property names one.
+   */
+  private static boolean configured() {
+    return Jvm.mayBeInitialised(ObjectInputFilter.Config.class) || propertySet();
+  }
+
+  /**
+   * Whether {@code jdk.serialFilter} or {@code jdk.serialFilterFactory} is set, as a system
+   * property or a security property; read once, as the configuration reads them once.
+   */
+  private static synchronized boolean propertySet() {
+    if (propertySet == null) {
+      propertySet =
+          System.getProperty(FILTER_PROPERTY) != null
+              || System.getProperty(FACTORY_PROPERTY) != null
+              || Security.getProperty(FILTER_PROPERTY) != null
+              || Security.getProperty(FACTORY_PROPERTY) != null;
+    }
+    return propertySet;
   }
 
   /**
@@ -59,11 +114,16 @@ final class Filters implements Supplier<ObjectInputFilter>, Runnable {
     return effective(perCall);
   }
 
-  /** Touches the filter configuration; any failure is left for {@link #effective} to report. */
+  /**
+   * Decides whether the configuration is to be consulted and, if so, sets it up; any failure is
+   * left for {@link #effective} to report.
+   */
   @Override
   public void run() {
     try {
-      ObjectInputFilter.Config.getSerialFilterFactory();
+      if (configured()) {
+        ObjectInputFilter.Config.getSerialFilterFactory();
+      }
     } catch (RuntimeException | Error e) {
       // reported, as the JDK reports it, when the loader asks for the filter
     }

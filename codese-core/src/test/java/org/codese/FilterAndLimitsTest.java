@@ -160,15 +160,36 @@ class FilterAndLimitsTest {
     assertThrows(IllegalArgumentException.class, () -> CodeseLimits.defaults().withMaxBytes(-1));
   }
 
-  /** Run in a child JVM: prints whether loading an RBT snapshot was rejected. */
+  /**
+   * Run in a child JVM: {@code args[0]} is how the JVM-wide filter is set ({@code none}, {@code
+   * filter} or {@code factory} through {@code ObjectInputFilter.Config}; properties come from the
+   * command line), {@code args[1]} a snapshot and {@code args[2]} the JDK serialization of the same
+   * red-black tree. Prints whether Codese, then {@code ObjectInputStream}, rejected it.
+   */
   public static void main(String[] args) throws Exception {
-    byte[] snapshot = Codese.toBytes(RedBlackTree.random(10, 1));
-    try {
-      Codese.load(snapshot).restore();
-      System.out.println("ACCEPTED");
-    } catch (InvalidClassException e) {
-      System.out.println("REJECTED");
+    if (args[0].equals("filter")) {
+      ObjectInputFilter.Config.setSerialFilter(
+          ObjectInputFilter.Config.createFilter("!" + RedBlackTree.Node.class.getName() + ";*"));
+    } else if (args[0].equals("factory")) {
+      ObjectInputFilter.Config.setSerialFilterFactory(new NoNodesFactory());
     }
+    String codese;
+    try {
+      Codese.load(Path.of(args[1])).restore();
+      codese = "ACCEPTED";
+    } catch (InvalidClassException e) {
+      codese = "REJECTED";
+    }
+    String jdk;
+    try (var in =
+        new java.io.ObjectInputStream(
+            new ByteArrayInputStream(java.nio.file.Files.readAllBytes(Path.of(args[2]))))) {
+      in.readObject();
+      jdk = "ACCEPTED";
+    } catch (InvalidClassException e) {
+      jdk = "REJECTED";
+    }
+    System.out.println(codese + " " + jdk);
   }
 
   /** A filter factory (JEP 415) that rejects the red-black tree's node class everywhere. */
@@ -183,12 +204,27 @@ class FilterAndLimitsTest {
     }
   }
 
-  private static String child(String... jvmOptions) throws Exception {
+  private static String child(Path dir, String mode, String... jvmOptions) throws Exception {
+    RedBlackTree tree = RedBlackTree.random(10, 1);
+    Path snapshot = dir.resolve("rbt.cdse");
+    Path ser = dir.resolve("rbt.ser");
+    Codese.write(tree, snapshot);
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (var out = new java.io.ObjectOutputStream(bytes)) {
+      out.writeObject(tree);
+    }
+    java.nio.file.Files.write(ser, bytes.toByteArray());
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(List.of(jvmOptions));
     cmd.addAll(
-        List.of("-cp", System.getProperty("java.class.path"), FilterAndLimitsTest.class.getName()));
+        List.of(
+            "-cp",
+            System.getProperty("java.class.path"),
+            FilterAndLimitsTest.class.getName(),
+            mode,
+            snapshot.toString(),
+            ser.toString()));
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     if (!p.waitFor(2, TimeUnit.MINUTES)) {
       p.destroyForcibly();
@@ -197,11 +233,29 @@ class FilterAndLimitsTest {
     return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
   }
 
+  /**
+   * The JVM-wide filter and factory, however they are set, are honoured as {@code
+   * ObjectInputStream} honours them, in a fresh JVM where Codese decides whether to consult them
+   * without setting up the configuration (issue 8 item 3): as system properties, as security
+   * properties, and set by the program through {@code ObjectInputFilter.Config}.
+   */
   @Test
-  void jvmWideFilterAndFilterFactoryAreHonoured() throws Exception {
-    assertEquals("ACCEPTED", child());
+  void jvmWideFilterAndFilterFactoryAreHonoured(@org.junit.jupiter.api.io.TempDir Path dir)
+      throws Exception {
+    String node = RedBlackTree.Node.class.getName();
+    assertEquals("ACCEPTED ACCEPTED", child(dir, "none"));
+    assertEquals("REJECTED REJECTED", child(dir, "none", "-Djdk.serialFilter=!" + node + ";*"));
     assertEquals(
-        "REJECTED", child("-Djdk.serialFilter=!" + RedBlackTree.Node.class.getName() + ";*"));
-    assertEquals("REJECTED", child("-Djdk.serialFilterFactory=" + NoNodesFactory.class.getName()));
+        "REJECTED REJECTED",
+        child(dir, "none", "-Djdk.serialFilterFactory=" + NoNodesFactory.class.getName()));
+    assertEquals("REJECTED REJECTED", child(dir, "filter"));
+    assertEquals("REJECTED REJECTED", child(dir, "factory"));
+    Path security = dir.resolve("filter.security");
+    java.nio.file.Files.writeString(security, "jdk.serialFilter=!" + node + ";*\n");
+    assertEquals("REJECTED REJECTED", child(dir, "none", "-Djava.security.properties=" + security));
+    Path factory = dir.resolve("factory.security");
+    java.nio.file.Files.writeString(
+        factory, "jdk.serialFilterFactory=" + NoNodesFactory.class.getName() + "\n");
+    assertEquals("REJECTED REJECTED", child(dir, "none", "-Djava.security.properties=" + factory));
   }
 }

@@ -17,8 +17,12 @@ import org.junit.jupiter.api.io.TempDir;
  * A deterministic guard on the cold restore path: a fresh JVM that restores a snapshot of plain
  * objects (no hooks, no records) from its bytes loads no class of ASM, of capture, planning or
  * emitting, and none that only hooks or records need, and makes no serialization constructor (the
- * JDK generates one per class, about a millisecond for the first in a fresh JVM). Every class costs
- * a fresh JVM about a quarter of a millisecond to load and verify (docs/DESIGN.md, Section 5).
+ * JDK generates one per class, about a millisecond for the first in a fresh JVM), no regular
+ * expression, formatter or string concatenation bootstrap, and, on JDKs that let it tell that no
+ * serialization filter is in force (17 to 21), neither the filter configuration nor a logger nor a
+ * spun lambda or method-handle form (setting them up costs a fresh JVM 15 to 25 ms). Every class
+ * costs a fresh JVM about a quarter of a millisecond to load and verify (docs/DESIGN.md, Section
+ * 5).
  */
 class RestoreClassesTest {
   /** A plain graph: a ring of nodes, each with a primitive and a shared label. */
@@ -77,12 +81,15 @@ class RestoreClassesTest {
     List<String> codese = new ArrayList<>();
     List<String> unwanted = new ArrayList<>();
     String tag = "[class,load] ";
+    boolean started = false;
     for (String line : Files.readAllLines(log)) {
       int at = line.indexOf(tag);
       if (at < 0) {
         continue;
       }
       String name = line.substring(at + tag.length()).split(" ")[0];
+      // the JDK's own classes count from the test's main class on: JVM start-up loads some itself
+      started |= name.equals(RestoreClassesTest.class.getName());
       if (name.startsWith("org.codese.") && !name.startsWith("org.codese.RestoreClassesTest")) {
         codese.add(name);
       }
@@ -96,6 +103,27 @@ class RestoreClassesTest {
           || name.startsWith("org.codese.tools.")
           // anonymous classes and javac's switch maps: a cost of their own on every cold restore
           || name.startsWith("org.codese.") && name.matches(".*\\$[0-9]+")) {
+        unwanted.add(name);
+      }
+      // the JDK's text formatting, regular expressions and string concatenation bootstrap
+      if (started
+          && (name.startsWith("java.util.regex.")
+              || name.startsWith("java.util.Formatter")
+              || name.startsWith("java.lang.invoke.StringConcatFactory"))) {
+        unwanted.add(name);
+      }
+      // the JVM-wide filter configuration, its logger and its lambda, where the JDK lets Codese
+      // tell that no filter is in force without setting the configuration up (JDK 21 and earlier)
+      if (started
+          && Runtime.version().feature() <= 21
+          && (name.startsWith("java.io.ObjectInputFilter$Config$")
+              || name.startsWith("jdk.internal.logger.")
+              || name.startsWith("sun.util.logging.")
+              || name.startsWith("java.util.logging.")
+              || name.startsWith("java.lang.invoke.LambdaMetafactory")
+              || name.startsWith("java.lang.invoke.InnerClassLambdaMetafactory")
+              || name.startsWith("java.lang.invoke.LambdaForm$MH/")
+              || name.startsWith("java.lang.invoke.LambdaForm$DMH/"))) {
         unwanted.add(name);
       }
       // a serialization constructor, which JDK 17 generates as a class per allocated class (JDK 22

@@ -25,7 +25,27 @@ public final class Jvm {
   private static final ReflectionFactory FACTORY = ReflectionFactory.getReflectionFactory();
   private static final int FEATURE = Runtime.version().feature();
 
+  /**
+   * The last JDK whose {@code sun.misc.Unsafe} tells whether a class is initialised without
+   * initialising it: JDK 22 removed {@code shouldBeInitialized} and gave no replacement.
+   */
+  static final int LAST_JDK_WITH_INITIALISATION_QUERY = 21;
+
   private Jvm() {}
+
+  /**
+   * Whether {@code type}'s static initialiser may have run, told without running it.
+   *
+   * @param type a loaded class
+   * @return {@code false} only if the class is certainly not initialised yet (nor being
+   *     initialised); {@code true} if it is, or if this JDK cannot tell without initialising it
+   *     (JDK 22 and later)
+   */
+  @SuppressWarnings("removal")
+  public static boolean mayBeInitialised(Class<?> type) {
+    return FEATURE > LAST_JDK_WITH_INITIALISATION_QUERY
+        || !TheUnsafe.UNSAFE.shouldBeInitialized(type);
+  }
 
   /**
    * @return whether default fields of classes closed to deep reflection are reached through {@code
