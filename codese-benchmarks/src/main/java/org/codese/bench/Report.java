@@ -817,6 +817,8 @@ final class Report {
     }
     w.println();
 
+    Regressions.write(w, out, quick);
+
     w.println("## Where Codese is slower than a peer");
     w.println();
     if (slower.isEmpty()) {
