@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.BiFunction;
 import org.codese.bench.graphs.Graphs;
@@ -598,6 +599,7 @@ final class Report {
         "Above 1: Codese is faster (floor column: Codese's time over the floor's). Counts of"
             + " graphs in parentheses.");
     w.println();
+    fixedCost(w);
     w.print(headline);
 
     w.println("## Figure 5: restore time");
@@ -840,6 +842,40 @@ final class Report {
         "Charts: `fig-<graph>.png` (#d=1, #d=10 and warm per peer, log scale; a peer is"
             + " drawn where it has all three), `fig6-curve.png`. Raw data: the CSV files beside this report; JMH output in"
             + " `jmh-log.txt`.");
+  }
+
+  /**
+   * The fixed cold cost (issue 8 item 3) on the first graph with a floor figure: each peer's #d=1
+   * median minus the floor's, and the classes its restore loaded in a fresh JVM.
+   */
+  private void fixedCost(PrintWriter w) {
+    for (String g : r.graphs) {
+      double floor = r.freshMedian(g, "floor", 1);
+      if (Double.isNaN(floor)) {
+        continue;
+      }
+      StringBuilder line = new StringBuilder();
+      for (String p : List.of("codese", "jdk", "kryo", "fory")) {
+        double t = r.freshMedian(g, p, 1);
+        Results.Memory m = r.memory.get(Results.key(g, p));
+        if (!Double.isNaN(t)) {
+          line.append(line.length() == 0 ? "" : "; ")
+              .append(p)
+              .append(String.format(Locale.ROOT, " %.1f ms", t - floor))
+              .append(m == null ? "" : ", " + m.classes + " classes loaded");
+        }
+      }
+      w.println(
+          "Fixed cold cost, "
+              + g
+              + " at #d=1 (fresh JVM, median minus the floor's "
+              + String.format(Locale.ROOT, "%.1f", floor)
+              + " ms; classes loaded during the restore, from the memory table): "
+              + line
+              + ".");
+      w.println();
+      return;
+    }
   }
 
   private static String mb(long bytes) {
