@@ -103,7 +103,8 @@ public final class Snapshot implements AutoCloseable {
    * @throws IOException if the snapshot is closed, or what a class's own restore code threw, or
    *     what {@code ObjectInputStream} throws in its place ({@link java.io.InvalidObjectException}
    *     for a record constructor that threw, {@link java.io.InvalidClassException} "unable to
-   *     create instance" for a constructor that threw)
+   *     create instance" for a constructor that threw, and one naming the class when the
+   *     serialization filter rejects the class of what a {@code readResolve} returned)
    */
   public Object restore() throws IOException {
     return restore(options.restoreThreads());
@@ -123,7 +124,8 @@ public final class Snapshot implements AutoCloseable {
    * @throws IOException if the snapshot is closed, or what a class's own restore code threw, or
    *     what {@code ObjectInputStream} throws in its place ({@link java.io.InvalidObjectException}
    *     for a record constructor that threw, {@link java.io.InvalidClassException} "unable to
-   *     create instance" for a constructor that threw)
+   *     create instance" for a constructor that threw, and one naming the class when the
+   *     serialization filter rejects the class of what a {@code readResolve} returned)
    */
   public Object restore(int threads) throws IOException {
     if (threads < 1) {

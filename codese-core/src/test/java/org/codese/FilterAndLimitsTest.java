@@ -160,6 +160,45 @@ class FilterAndLimitsTest {
     assertThrows(IllegalArgumentException.class, () -> CodeseLimits.defaults().withMaxBytes(-1));
   }
 
+  /** What {@link Stand#readResolve} returns. */
+  public static final class Target implements Serializable {
+    private static final long serialVersionUID = 1L;
+  }
+
+  /** Stands for a {@link Target} in the stream. */
+  public static final class Stand implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    private Object readResolve() {
+      return new Target();
+    }
+  }
+
+  /**
+   * As {@code ObjectInputStream} since JDK 17, the filter is asked about the class of what a {@code
+   * readResolve} returned: a filter that rejects it rejects the restore.
+   */
+  @Test
+  void whatReadResolveReturnsIsFiltered() throws Exception {
+    List<Object> graph = new ArrayList<>(List.of(new Stand(), "x"));
+    String pattern = "!" + Target.class.getName() + ";*";
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (var out = new java.io.ObjectOutputStream(bytes)) {
+      out.writeObject(graph);
+    }
+    try (var in = new java.io.ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+      in.setObjectInputFilter(ObjectInputFilter.Config.createFilter(pattern));
+      InvalidClassException jdk = assertThrows(InvalidClassException.class, in::readObject);
+      assertTrue(jdk.getMessage().contains("REJECTED"), jdk.getMessage());
+    }
+    Snapshot s = Codese.load(Codese.toBytes(graph), filtered(pattern));
+    InvalidClassException codese = assertThrows(InvalidClassException.class, s::restore);
+    assertTrue(codese.getMessage().contains(Target.class.getName()), codese.getMessage());
+    assertTrue(
+        ((List<?>) Codese.load(Codese.toBytes(graph), filtered("*")).restore()).get(0)
+            instanceof Target);
+  }
+
   /**
    * Run in a child JVM: {@code args[0]} is how the JVM-wide filter is set ({@code none}, {@code
    * filter} or {@code factory} through {@code ObjectInputFilter.Config}; properties come from the

@@ -22,6 +22,7 @@ import org.codese.jvm.Slot;
 import org.codese.jvm.SlotFields;
 import org.codese.program.ClassDescriptor;
 import org.codese.program.Tape;
+import org.codese.program.Values;
 
 /**
  * Traverses object graphs without recursion and records them as {@link Node}s.
@@ -338,6 +339,8 @@ public final class Capturer {
       return new Node.Box(id, b.value(), b.cached());
     } else if (node instanceof Node.Constant c) {
       return new Node.Constant(id, c.value());
+    } else if (node instanceof Node.Value v) {
+      return new Node.Value(id, v.value(), v.streamClass());
     } else if (node instanceof Node.Array a) {
       if (!a.type().getComponentType().isPrimitive()) {
         renumberRefs((int[]) a.elements(), perm);
@@ -383,6 +386,7 @@ public final class Capturer {
       return known(idOf(known));
     }
     Object rep = replace(obj, parent, label);
+    Object replaced = rep;
     if (hooks != null
         && hooks.replacing()
         && !(obj instanceof Class)
@@ -419,7 +423,9 @@ public final class Capturer {
       ids.put(obj, id);
       ids.put(rep, id);
     }
-    discovered.add(rep);
+    // a value made from data: the original, unless the writer's replaceObject put another in
+    boolean value = rep == replaced && Values.kindOf(obj.getClass()) != 0;
+    discovered.add(value ? new Node.Value(id, obj, rep.getClass()) : rep);
     nodes.add(null);
     return id;
   }
@@ -570,8 +576,12 @@ public final class Capturer {
    */
   private ChildList expand(int id) throws IOException {
     Object obj = discovered.set(id - firstId, null);
-    SerialClass sc = SerialClass.of(obj.getClass());
     ChildList children = new ChildList();
+    if (obj instanceof Node.Value v) {
+      nodes.set(id - firstId, v);
+      return children;
+    }
+    SerialClass sc = SerialClass.of(obj.getClass());
     Node node;
     switch (sc.kind()) {
       case STRING -> node = new Node.Text(id, (String) obj);

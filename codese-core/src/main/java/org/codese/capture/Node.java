@@ -24,6 +24,15 @@ public sealed interface Node {
   record Constant(int id, Object value) implements Node {}
 
   /**
+   * A value of one of {@link org.codese.program.Values}' classes, made from data.
+   *
+   * @param value the original
+   * @param streamClass the class {@code ObjectOutputStream} writes for it (after {@code
+   *     writeReplace})
+   */
+  record Value(int id, Object value, Class<?> streamClass) implements Node {}
+
+  /**
    * An array: for primitive component types a private copy of the original, otherwise the element
    * ids.
    */

@@ -90,6 +90,11 @@ final class Hooks {
     }
     if (rep != obj) {
       run.replaced(h.id());
+      if (rep != null) {
+        // as ObjectInputStream.readOrdinaryObject filters what readResolve returned; the depth,
+        // reference and byte figures were checked for the whole snapshot at load
+        Admission.checkReplacement(h.filter(), rep, 1, 1, 0);
+      }
     }
     return rep;
   }
@@ -106,6 +111,10 @@ final class Hooks {
     int[] p = (int[]) constants[program];
     if (p.length > 0 && p[0] == org.codese.program.Grammar.STEP_ARRAYS) {
       ArraySteps.run(table, constants, p); // a create program: arrays only, before any hook
+      return;
+    }
+    if (p.length > 0 && p[0] == org.codese.program.Grammar.STEP_VALUES) {
+      ValueSteps.run(table, constants, p); // a create program: values only, before any hook
       return;
     }
     RestoreRun run = RestoreRun.current();

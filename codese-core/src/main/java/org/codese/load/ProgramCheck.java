@@ -16,6 +16,7 @@ import org.codese.program.Fills;
 import org.codese.program.Grammar;
 import org.codese.program.Tape;
 import org.codese.program.TypeNames;
+import org.codese.program.Values;
 import org.codese.verify.GrammarCheck;
 import org.codese.verify.Stmt;
 
@@ -258,7 +259,7 @@ final class ProgramCheck {
               && code[pc + 1] < raw.size()
               && raw.get(code[pc + 1]) instanceof Constant.PrimArray p
               && p.array() instanceof int[] a) {
-            fills += a.length / 3; // a create program makes an array per three ints at most
+            fills += a.length / 2; // a create program makes an object per two ints at most
           } else if (ids >= 0
               && ids < raw.size()
               && raw.get(ids) instanceof Constant.PrimArray p
@@ -439,6 +440,50 @@ final class ProgramCheck {
   }
 
   /**
+   * A create program of values: only {@link Grammar#STEP_VALUES} steps, each making values of a
+   * kind {@link Values} lists, whose class and stream class the class table lists (the filter is
+   * asked about both, as {@code ObjectInputStream} asks about the stream class and then the class
+   * {@code readResolve} returned), into empty slots of this snapshot, from inside a {@code long[]}
+   * constant.
+   */
+  private void valuesProgram(int[] p) throws ObjectStreamException {
+    for (int i = 0; i < p.length; ) {
+      if (p[i] != Grammar.STEP_VALUES || i + 4 > p.length) {
+        throw reject("create program step " + p[i] + " at " + i + " is unknown or cut short");
+      }
+      int kind = p[i + 1];
+      int n = p[i + 3];
+      if (!Values.isKind(kind)) {
+        throw reject("makes values of unknown kind " + kind);
+      }
+      if (n < 0 || i + 4 + 2L * n > p.length) {
+        throw reject("create program step at " + i + " is cut short");
+      }
+      if (!(raw(p[i + 2]) instanceof Constant.PrimArray d && d.array() instanceof long[] data)) {
+        throw reject("makes values from constant " + p[i + 2] + ", which is not a long[]");
+      }
+      if (!named.containsKey(Values.streamClassName(kind))
+          || !named.containsKey(Values.className(kind))) {
+        throw reject(
+            "makes values of "
+                + Values.className(kind)
+                + " without that class and its stream class "
+                + Values.streamClassName(kind)
+                + " in its class table for the filter");
+      }
+      Class<?> type = Values.type(kind);
+      for (int at = i + 4; at < i + 4 + 2 * n; at += 2) {
+        int offset = p[at + 1];
+        if (offset < 0 || (long) offset + Values.arity(kind) > data.length) {
+          throw reject("makes a value from offset " + offset + " of " + data.length + " longs");
+        }
+        fill(p[at], VALUE, type, 0);
+      }
+      i += 4 + 2 * n;
+    }
+  }
+
+  /**
    * @param classFile a class-file index of the snapshot
    * @return the work of its statements (statements, plus loop rows and columns)
    */
@@ -486,7 +531,12 @@ final class ProgramCheck {
     } else if (op == Stmt.BOX_LOOP) {
       boxLoop(code, pc);
     } else if (op == Stmt.RUN_STEPS && version >= Grammar.FILL_VERSION) {
-      arraysProgram(intArray(code[pc + 1]));
+      int[] p = intArray(code[pc + 1]);
+      if (p.length > 0 && p[0] == Grammar.STEP_VALUES && version >= Grammar.VALUE_VERSION) {
+        valuesProgram(p);
+      } else {
+        arraysProgram(p);
+      }
     } else {
       throw reject("the create phase only fills table slots, not statement " + op);
     }

@@ -43,6 +43,9 @@ final class CreatePhase {
   /** With {@link PlanContext#arraysAsData}: the arrays by element kind and maker, in order. */
   private final Map<Long, Arrays> arrays = new LinkedHashMap<>();
 
+  /** The values, made by a create program of their own. */
+  private final ValueData values;
+
   /**
    * Boxes of one primitive kind made alike, all with {@code valueOf} or all with {@code new}: the
    * candidates for a {@link Op.BoxLoop}.
@@ -63,6 +66,7 @@ final class CreatePhase {
     this.cx = cx;
     this.set = set;
     this.finish = finish;
+    this.values = new ValueData(cx);
   }
 
   /** The create phase's ops, complete after {@link #flush}. */
@@ -89,6 +93,8 @@ final class CreatePhase {
       group.values.add(b.value());
     } else if (node instanceof Node.Constant c) {
       ops.add(new Op.LoadConstant(id, constantOf(c.value())));
+    } else if (node instanceof Node.Value v) {
+      values.add(v);
     } else if (node instanceof Node.Array a) {
       array(a);
     } else if (node instanceof Node.External e) {
@@ -261,6 +267,10 @@ final class CreatePhase {
     flushStrings();
     flushBoxes();
     flushArrays();
+    Op valueProgram = values.flush();
+    if (valueProgram != null) {
+      ops.add(valueProgram);
+    }
   }
 
   private Arrays arrays(char kind, int maker) {

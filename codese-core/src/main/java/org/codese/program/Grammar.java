@@ -67,6 +67,18 @@ public final class Grammar {
    */
   public static final int STEP_ARRAYS = 4;
 
+  /**
+   * Step {@code (STEP_VALUES, kind, source, n, id1, offset1 ... idn, offsetn)} of a <em>create</em>
+   * program (format version {@link #VALUE_VERSION} on): {@code table[id]} is the value of {@link
+   * Values} kind {@code kind} made from {@code Values.arity(kind)} elements of the {@code long[]}
+   * constant {@code source} from {@code offset}. So dates, times and UUIDs are data, not replayed
+   * serial forms.
+   */
+  public static final int STEP_VALUES = 5;
+
+  /** The first snapshot format version with {@link #STEP_VALUES}. */
+  public static final int VALUE_VERSION = 5;
+
   /** The first snapshot format version with {@link #STEP_FILL} and {@link Constant.Sized}. */
   public static final int FILL_VERSION = 4;
 

@@ -44,6 +44,12 @@ public record RuntimeContract(
         Grammar.FILL_VERSION,
         RUNTIME_PACKAGE,
         RUNTIME_PACKAGE + "/Entry",
+        RUNTIME_PACKAGE + "/Entry"),
+    // format 5 adds values made from data (a create program step): the code is format 4's
+    new RuntimeContract(
+        Grammar.VALUE_VERSION,
+        RUNTIME_PACKAGE,
+        RUNTIME_PACKAGE + "/Entry",
         RUNTIME_PACKAGE + "/Entry")
   };
 

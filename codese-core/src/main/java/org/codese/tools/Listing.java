@@ -481,7 +481,9 @@ public final class Listing {
                   ? 3 + Math.max(0, p[i + 2])
                   : p[i] == Grammar.STEP_ARRAYS && i + 3 < p.length
                       ? 4 + 3 * Math.max(0, p[i + 3])
-                      : 4;
+                      : p[i] == Grammar.STEP_VALUES && i + 3 < p.length
+                          ? 4 + 2 * Math.max(0, p[i + 3])
+                          : 4;
       if (i + size > p.length) {
         throw fail("finish program step at " + i + " is truncated");
       }
@@ -503,6 +505,8 @@ public final class Listing {
         fill(p, i);
       } else if (p[i] == Grammar.STEP_ARRAYS) {
         arrays(p, i);
+      } else if (p[i] == Grammar.STEP_VALUES) {
+        values(p, i);
       } else {
         throw fail("unknown finish program step " + p[i] + " at " + i);
       }
@@ -577,6 +581,33 @@ public final class Listing {
               + p[at + 1]
               + "]"
               + (p[at + 2] >= 0 ? " /* elements from data at " + p[at + 2] + " */" : ""));
+    }
+  }
+
+  /** Reports the values step at {@code i}: {@code LocalDate.ofEpochDay(15000)} and the like. */
+  private void values(int[] p, int i) throws DecodeException {
+    int kind = p[i + 1];
+    if (!org.codese.program.Values.isKind(kind)) {
+      throw fail("values step at " + i + " has unknown kind " + kind);
+    }
+    if (!(constant(p[i + 2]) instanceof Constant.PrimArray d && d.array() instanceof long[] data)) {
+      throw fail("values step at " + i + " takes its data from constant #" + p[i + 2]);
+    }
+    String type = org.codese.program.Values.className(kind).replace('/', '.');
+    String simple = type.substring(type.lastIndexOf('.') + 1);
+    int arity = org.codese.program.Values.arity(kind);
+    for (int at = i + 4; at < i + 4 + 2 * p[i + 3]; at += 2) {
+      int id = tableRef(p[at]);
+      int from = p[at + 1];
+      if (from < 0 || from + arity > data.length) {
+        throw fail("value data at " + from + " is outside its constant");
+      }
+      types.put(id, type);
+      StringBuilder args = new StringBuilder();
+      for (int k = 0; k < arity; k++) {
+        args.append(k == 0 ? "" : ", ").append(data[from + k]);
+      }
+      sink.create(id, type, simple + ".of(" + args + ") /* from data */");
     }
   }
 

@@ -1,0 +1,101 @@
+package org.codese.plan;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.UUID;
+import org.codese.capture.Node;
+import org.codese.program.Constant;
+import org.codese.program.Grammar;
+import org.codese.program.Values;
+
+/**
+ * Plans the values ({@link Node.Value}) of a graph as one create program of {@link
+ * Grammar#STEP_VALUES} steps, one per kind, with the data of all of a kind's values in one {@code
+ * long[]} constant.
+ *
+ * <p>Contract: {@link #add} takes each value node in graph order; {@link #flush} then returns the
+ * program, or nothing when the graph has no values.
+ */
+final class ValueData {
+  private final PlanContext cx;
+  private final Map<Character, Group> groups = new LinkedHashMap<>();
+
+  ValueData(PlanContext cx) {
+    this.cx = cx;
+  }
+
+  /** The values of one kind: their ids and, one after the other, their data. */
+  private static final class Group {
+    final IntList ids = new IntList();
+    long[] data = new long[16];
+    int size;
+
+    void add(int id, long[] value) {
+      ids.add(id);
+      if (size + value.length > data.length) {
+        data = Arrays.copyOf(data, Math.max(data.length * 2, size + value.length));
+      }
+      System.arraycopy(value, 0, data, size, value.length);
+      size += value.length;
+    }
+  }
+
+  /**
+   * Takes value {@code v}, listing the class a JDK stream would write for it and the value's class,
+   * which {@code ObjectInputStream} asks the filter about once {@code readResolve} returned it.
+   */
+  void add(Node.Value v) {
+    char kind = Values.kindOf(v.value().getClass());
+    cx.tables.type(v.streamClass());
+    cx.tables.type(v.value().getClass());
+    groups.computeIfAbsent(kind, k -> new Group()).add(v.id(), data(kind, v.value()));
+  }
+
+  /** The data of value {@code o} of kind {@code kind}, as {@link Values} lays it out. */
+  static long[] data(char kind, Object o) {
+    return switch (kind) {
+      case 'U' ->
+          new long[] {((UUID) o).getMostSignificantBits(), ((UUID) o).getLeastSignificantBits()};
+      case 'D' -> new long[] {((LocalDate) o).toEpochDay()};
+      case 'T' -> new long[] {((LocalTime) o).toNanoOfDay()};
+      case 'L' ->
+          new long[] {
+            ((LocalDateTime) o).toLocalDate().toEpochDay(),
+            ((LocalDateTime) o).toLocalTime().toNanoOfDay()
+          };
+      case 'I' -> new long[] {((Instant) o).getEpochSecond(), ((Instant) o).getNano()};
+      case 'R' -> new long[] {((Duration) o).getSeconds(), ((Duration) o).getNano()};
+      default -> throw new IllegalArgumentException("not a value kind: " + kind);
+    };
+  }
+
+  /**
+   * @return the create program's op, or {@code null} if no value was taken
+   */
+  Op flush() {
+    if (groups.isEmpty()) {
+      return null;
+    }
+    IntList program = new IntList();
+    for (Map.Entry<Character, Group> e : groups.entrySet()) {
+      Group g = e.getValue();
+      program.add(Grammar.STEP_VALUES);
+      program.add(e.getKey());
+      program.add(cx.tables.constant(new Constant.PrimArray(Arrays.copyOf(g.data, g.size))));
+      program.add(g.ids.size());
+      int offset = 0;
+      for (int i = 0; i < g.ids.size(); i++) {
+        program.add(g.ids.get(i));
+        program.add(offset);
+        offset += Values.arity(e.getKey());
+      }
+    }
+    return new Op.RunSteps(cx.intArray(program.toArray()));
+  }
+}
