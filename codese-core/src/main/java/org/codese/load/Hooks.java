@@ -222,16 +222,9 @@ final class Hooks {
   }
 
   private static Object record(Object[] table, HookCall h) throws Throwable {
-    ReplayStream in =
-        new ReplayStream(
-            table,
-            h.tape(),
-            null,
-            h.slot(),
-            RestoreRun.current(),
-            h.filter(),
-            h.maxArrayLength(),
-            false);
+    // the run's one replay stream, as for every other hook: an ObjectInputStream per record cost
+    // more than the record's construction
+    ReplayStream in = RestoreRun.current().replay(table, h, null, h.slot());
     Object[] args = h.record().arguments(in.nextFields());
     try {
       return h.record().construct(args);
