@@ -28,7 +28,10 @@ import org.codese.load.LoadedSnapshot;
  * }</pre>
  *
  * <p>Every method is thread-safe. Methods that read a snapshot check it completely (format,
- * checksums, the classes it names) before any of its code runs.
+ * checksums, the classes it names) before any of its code runs. They read compressed snapshots
+ * ({@link CodeseOptions#withCompression}) as they read uncompressed ones: the compression envelope
+ * is recognised by its magic number, checked and inflated after the signature check and before
+ * every other, never beyond {@link CodeseLimits#maxBytes()}.
  *
  * <p>Restoring throws only {@code IOException}s: what a class's own restore code ({@code
  * readObject}, {@code readExternal}, {@code readResolve}, {@code validateObject}, constructors)
@@ -65,8 +68,8 @@ public final class Codese {
   }
 
   /**
-   * Captures the graph reachable from {@code root} with the given options (signing key, {@code
-   * Serializable} requirement) and writes it as a snapshot.
+   * Captures the graph reachable from {@code root} with the given options (signing key,
+   * compression, {@code Serializable} requirement) and writes it as a snapshot.
    *
    * @param root the root of the graph; may be {@code null}
    * @param out where to write; not closed
@@ -135,7 +138,8 @@ public final class Codese {
 
   /**
    * Captures the graph reachable from {@code root} as a snapshot in memory, with the given options;
-   * signed if they carry a signing key.
+   * compressed if they say so ({@link CodeseOptions#withCompression}), then signed if they carry a
+   * signing key.
    *
    * @param root the root of the graph; may be {@code null}
    * @param options capture settings
