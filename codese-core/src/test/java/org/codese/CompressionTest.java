@@ -375,17 +375,36 @@ class CompressionTest {
       corrupt(b, "not valid zlib/DEFLATE data");
     }
 
+    /**
+     * A flipped bit in the data is rejected, or it changed only the encoding and not the snapshot:
+     * DEFLATE is not unique, and in a repetitive snapshot another match distance can copy the same
+     * bytes (three of the 450 flips here do). The Adler-32 and the snapshot's own checksums see
+     * every change of the content.
+     */
     @Test
-    void everyFlippedByteOfTheDataIsCorrupt() {
+    void everyFlippedByteOfTheDataIsCorruptOrHarmless() throws Exception {
+      int rejected = 0;
+      int flips = 0;
       for (int at = Compression.HEADER;
           at < packed.length;
           at += Math.max(1, packed.length / 150)) {
         for (int mask : new int[] {0x01, 0x80, 0xFF}) {
           byte[] b = packed.clone();
           b[at] ^= (byte) mask;
-          rejected(CorruptSnapshotException.class, b, CodeseOptions.defaults());
+          flips++;
+          byte[] inflated;
+          try {
+            inflated = Compression.inflate(b, 0, Long.MAX_VALUE);
+          } catch (CorruptSnapshotException e) {
+            rejected(CorruptSnapshotException.class, b, CodeseOptions.defaults());
+            rejected++;
+            continue;
+          }
+          assertArrayEquals(snapshot, inflated, "byte " + at + " ^ " + mask);
+          assertEquals(1_000, ((RedBlackTree) Codese.fromBytes(b)).size());
         }
       }
+      assertTrue(rejected > flips * 9 / 10, rejected + " of " + flips + " flips rejected");
     }
 
     @Test

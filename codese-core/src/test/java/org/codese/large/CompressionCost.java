@@ -63,7 +63,35 @@ public final class CompressionCost {
     byte[] plain = Codese.toBytes(graph);
     byte[] packed = Codese.toBytes(graph, COMPRESSED);
     int level1 = deflated(plain, 1);
+    int level6 = deflated(plain, 6);
     int level9 = deflated(plain, 9);
+    double[] time1 = new double[runs];
+    double[] time6 = new double[runs];
+    double[] time9 = new double[runs];
+    for (int i = -3; i < runs; i++) {
+      long t0 = System.nanoTime();
+      deflated(plain, 1);
+      long t1 = System.nanoTime();
+      deflated(plain, 6);
+      long t2 = System.nanoTime();
+      deflated(plain, 9);
+      long t3 = System.nanoTime();
+      if (i >= 0) {
+        time1[i] = (t1 - t0) / 1e6;
+        time6[i] = (t2 - t1) / 1e6;
+        time9[i] = (t3 - t2) / 1e6;
+      }
+    }
+    System.out.printf(
+        java.util.Locale.ROOT,
+        "  %s levels: 1: %,d B %.2f ms; 6: %,d B %.2f ms; 9: %,d B %.2f ms%n",
+        name,
+        level1 + Compression.HEADER,
+        median(time1),
+        level6 + Compression.HEADER,
+        median(time6),
+        level9 + Compression.HEADER,
+        median(time9));
     double[] capture = new double[runs];
     double[] capturePacked = new double[runs];
     double[] compress = new double[runs];
