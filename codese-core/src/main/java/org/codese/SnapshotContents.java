@@ -103,7 +103,8 @@ public final class SnapshotContents {
             "compression envelope",
             (signed ? Signing.HEADER : 0) + 6L,
             e.getMessage(),
-            "inspect it with a program that loads it with a higher limit");
+            "SnapshotContents, and so the codese command, inflates snapshots up to the default"
+                + " limit only");
       }
       magic = ByteBuffer.wrap(snapshot).getInt();
     } else if (signed && magic != SnapshotFile.MAGIC) {
