@@ -9,6 +9,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Objects;
+import org.codese.format.Compression;
 import org.codese.format.Signing;
 import org.codese.format.SnapshotFile;
 import org.codese.load.AllowList;
@@ -27,7 +28,10 @@ import org.codese.load.LoadedSnapshot;
  * }</pre>
  *
  * <p>Every method is thread-safe. Methods that read a snapshot check it completely (format,
- * checksums, the classes it names) before any of its code runs.
+ * checksums, the classes it names) before any of its code runs. They read compressed snapshots
+ * ({@link CodeseOptions#withCompression}) as they read uncompressed ones: the compression envelope
+ * is recognised by its magic number, checked and inflated after the signature check and before
+ * every other, never beyond {@link CodeseLimits#maxBytes()}.
  *
  * <p>Restoring throws only {@code IOException}s: what a class's own restore code ({@code
  * readObject}, {@code readExternal}, {@code readResolve}, {@code validateObject}, constructors)
@@ -64,8 +68,8 @@ public final class Codese {
   }
 
   /**
-   * Captures the graph reachable from {@code root} with the given options (signing key, {@code
-   * Serializable} requirement) and writes it as a snapshot.
+   * Captures the graph reachable from {@code root} with the given options (signing key,
+   * compression, {@code Serializable} requirement) and writes it as a snapshot.
    *
    * @param root the root of the graph; may be {@code null}
    * @param out where to write; not closed
@@ -134,7 +138,8 @@ public final class Codese {
 
   /**
    * Captures the graph reachable from {@code root} as a snapshot in memory, with the given options;
-   * signed if they carry a signing key.
+   * compressed if they say so ({@link CodeseOptions#withCompression}), then signed if they carry a
+   * signing key.
    *
    * @param root the root of the graph; may be {@code null}
    * @param options capture settings
@@ -144,9 +149,49 @@ public final class Codese {
    */
   public static byte[] toBytes(Object root, CodeseOptions options) throws IOException {
     Objects.requireNonNull(options, "options");
-    byte[] bytes = Pipeline.capture(root, options).bytes();
+    return envelopes(Pipeline.capture(root, options).bytes(), options);
+  }
+
+  /**
+   * A snapshot's bytes as the options write them: compressed if they say so, then signed if they
+   * carry a key, so that a signature covers the compressed bytes and is checked before they are
+   * inflated.
+   */
+  static byte[] envelopes(byte[] snapshot, CodeseOptions options) {
+    byte[] bytes = options.compressed() ? Compression.compress(snapshot) : snapshot;
     byte[] key = options.signingKey();
     return key == null ? bytes : Signing.sign(bytes, key);
+  }
+
+  /**
+   * Opens the envelopes {@link #envelopes} puts around a snapshot, outermost first: refuses data of
+   * another kind, checks and removes the signature (with a key configured, a snapshot must be
+   * signed), inflates a compressed snapshot up to {@code maxBytes}, and checks the snapshot's size
+   * against the limit.
+   */
+  private static byte[] open(byte[] snapshot, CodeseOptions options) throws IOException {
+    rejectOtherKind(snapshot);
+    boolean signed = Signing.isSigned(snapshot);
+    snapshot = Signing.unwrap(snapshot, options.signingKey());
+    long max = options.limits().maxBytes();
+    // the constant is inlined: an uncompressed load does not load the Compression class
+    if (snapshot.length >= 4
+        && ((snapshot[0] & 0xFF) << 24
+                | (snapshot[1] & 0xFF) << 16
+                | (snapshot[2] & 0xFF) << 8
+                | (snapshot[3] & 0xFF))
+            == Compression.MAGIC) {
+      snapshot = Compression.inflate(snapshot, signed ? Signing.HEADER : 0, max);
+    }
+    if (snapshot.length > max) {
+      throw new java.io.InvalidObjectException(
+          "snapshot has "
+              + snapshot.length
+              + " bytes or more, over the limit of "
+              + max
+              + "; raise it with CodeseLimits.withMaxBytes if it is trusted");
+    }
+    return snapshot;
   }
 
   /**
@@ -303,8 +348,7 @@ public final class Codese {
       throws IOException {
     Objects.requireNonNull(snapshot, "snapshot");
     Objects.requireNonNull(options, "options");
-    rejectOtherKind(snapshot);
-    SnapshotFile file = SnapshotFile.parse(Signing.unwrap(snapshot, options.signingKey()));
+    SnapshotFile file = SnapshotFile.parse(open(snapshot, options));
     return AllowList.neededBy(file, options.classLoader());
   }
 
@@ -423,17 +467,7 @@ public final class Codese {
     Objects.requireNonNull(snapshot, "snapshot");
     Objects.requireNonNull(options, "options");
     Filters.prepare();
-    rejectOtherKind(snapshot);
-    snapshot = Signing.unwrap(snapshot, options.signingKey());
-    if (snapshot.length > options.limits().maxBytes()) {
-      throw new java.io.InvalidObjectException(
-          "snapshot has "
-              + snapshot.length
-              + " bytes or more, over the limit of "
-              + options.limits().maxBytes()
-              + "; raise it with CodeseLimits.withMaxBytes if it is trusted");
-    }
-    SnapshotFile file = SnapshotFile.parse(snapshot);
+    SnapshotFile file = SnapshotFile.parse(open(snapshot, options));
     if (file.firstId() != 0) {
       throw new CorruptSnapshotException(
           "header",

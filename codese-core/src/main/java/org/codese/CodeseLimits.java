@@ -74,7 +74,9 @@ public final class CodeseLimits {
   /**
    * Returns limits with another bound on a snapshot's size in bytes.
    *
-   * @param n the largest snapshot, in bytes, that is read at all
+   * @param n the largest snapshot, in bytes, that is read at all; for a compressed snapshot ({@link
+   *     CodeseOptions#withCompression}) also the largest it may inflate to, checked against the
+   *     length its envelope declares before anything is inflated
    * @return limits that differ from these only in this bound
    */
   public CodeseLimits withMaxBytes(long n) {
@@ -129,7 +131,7 @@ public final class CodeseLimits {
   /**
    * Returns the bound on a snapshot's size.
    *
-   * @return the largest snapshot in bytes
+   * @return the largest snapshot in bytes, compressed or once inflated
    */
   public long maxBytes() {
     return maxBytes;

@@ -14,7 +14,7 @@ import org.codese.load.AllowList;
  */
 public final class CodeseOptions {
   private static final CodeseOptions DEFAULTS =
-      new CodeseOptions(null, 1, null, null, CodeseLimits.defaults(), null, AllowList.NONE);
+      new CodeseOptions(null, 1, null, null, CodeseLimits.defaults(), null, AllowList.NONE, false);
 
   /** {@code null} until set: then each writer applies its own default. */
   private final Boolean requireSerializable;
@@ -25,6 +25,7 @@ public final class CodeseOptions {
   private final CodeseLimits limits;
   private final byte[] signingKey;
   private final AllowList allowed;
+  private final boolean compressed;
 
   private CodeseOptions(
       Boolean requireSerializable,
@@ -33,7 +34,9 @@ public final class CodeseOptions {
       ObjectInputFilter filter,
       CodeseLimits limits,
       byte[] signingKey,
-      AllowList allowed) {
+      AllowList allowed,
+      boolean compressed) {
+    this.compressed = compressed;
     this.signingKey = signingKey;
     this.allowed = allowed;
     this.requireSerializable = requireSerializable;
@@ -67,7 +70,7 @@ public final class CodeseOptions {
    */
   public CodeseOptions withRequireSerializable(boolean required) {
     return new CodeseOptions(
-        required, restoreThreads, classLoader, filter, limits, signingKey, allowed);
+        required, restoreThreads, classLoader, filter, limits, signingKey, allowed, compressed);
   }
 
   /**
@@ -82,7 +85,7 @@ public final class CodeseOptions {
       throw new IllegalArgumentException("restore threads must be at least 1, got " + threads);
     }
     return new CodeseOptions(
-        requireSerializable, threads, classLoader, filter, limits, signingKey, allowed);
+        requireSerializable, threads, classLoader, filter, limits, signingKey, allowed, compressed);
   }
 
   /**
@@ -93,7 +96,14 @@ public final class CodeseOptions {
    */
   public CodeseOptions withClassLoader(ClassLoader loader) {
     return new CodeseOptions(
-        requireSerializable, restoreThreads, loader, filter, limits, signingKey, allowed);
+        requireSerializable,
+        restoreThreads,
+        loader,
+        filter,
+        limits,
+        signingKey,
+        allowed,
+        compressed);
   }
 
   /**
@@ -107,7 +117,14 @@ public final class CodeseOptions {
    */
   public CodeseOptions withObjectInputFilter(ObjectInputFilter filter) {
     return new CodeseOptions(
-        requireSerializable, restoreThreads, classLoader, filter, limits, signingKey, allowed);
+        requireSerializable,
+        restoreThreads,
+        classLoader,
+        filter,
+        limits,
+        signingKey,
+        allowed,
+        compressed);
   }
 
   /**
@@ -124,7 +141,8 @@ public final class CodeseOptions {
         filter,
         Objects.requireNonNull(limits, "limits"),
         signingKey,
-        allowed);
+        allowed,
+        compressed);
   }
 
   /**
@@ -148,7 +166,38 @@ public final class CodeseOptions {
         filter,
         limits,
         key == null ? null : key.clone(),
-        allowed);
+        allowed,
+        compressed);
+  }
+
+  /**
+   * Whether written snapshots are compressed. With compression, {@link Codese#write}, {@link
+   * Codese#toBytes}, {@link Snapshot#toBytes()} and {@link Snapshot#writeTo} wrap the finished
+   * snapshot in a compression envelope (magic {@code "CDSZ"}, the uncompressed length, then the
+   * snapshot as {@link java.util.zip.Deflater} compresses it); with a signing key as well, the
+   * signature covers the compressed envelope, so loading checks it before inflating anything.
+   *
+   * <p>Loading needs no setting: every method that reads a snapshot recognises the envelope and
+   * inflates it, after the signature check and before every other check, and only up to {@link
+   * CodeseLimits#maxBytes()} (the declared length is checked before anything is allocated). Off by
+   * default. Compression costs capture time and saves bytes where a snapshot repeats itself, as
+   * snapshots of many objects of few classes do; a snapshot captured with {@link Snapshot#capture}
+   * and restored in the same JVM is never compressed. {@link CodeseOutputStream} ignores the
+   * setting: its segments, one per {@code writeObject}, are not compressed.
+   *
+   * @param compress {@code true} to compress written snapshots
+   * @return options that differ from these only in this setting
+   */
+  public CodeseOptions withCompression(boolean compress) {
+    return new CodeseOptions(
+        requireSerializable,
+        restoreThreads,
+        classLoader,
+        filter,
+        limits,
+        signingKey,
+        allowed,
+        compress);
   }
 
   /**
@@ -192,7 +241,8 @@ public final class CodeseOptions {
         filter,
         limits,
         signingKey,
-        AllowList.of(List.of(patterns)));
+        AllowList.of(List.of(patterns)),
+        compressed);
   }
 
   /**
@@ -217,6 +267,15 @@ public final class CodeseOptions {
    */
   public byte[] signingKey() {
     return signingKey == null ? null : signingKey.clone();
+  }
+
+  /**
+   * Returns whether written snapshots are compressed.
+   *
+   * @return the value set with {@link #withCompression}, {@code false} by default
+   */
+  public boolean compressed() {
+    return compressed;
   }
 
   /**
@@ -274,9 +333,10 @@ public final class CodeseOptions {
   }
 
   /**
-   * Two options are equal when every setting is: the same flags, thread count and limits, signing
-   * keys of the same bytes (or both none), the same allowed-class patterns, and the very same class
-   * loader and filter objects (compared by identity, not by their own {@code equals}).
+   * Two options are equal when every setting is: the same flags (compression among them), thread
+   * count and limits, signing keys of the same bytes (or both none), the same allowed-class
+   * patterns, and the very same class loader and filter objects (compared by identity, not by their
+   * own {@code equals}).
    *
    * @param o any object
    * @return whether {@code o} is options with the same settings
@@ -290,7 +350,8 @@ public final class CodeseOptions {
         && filter == other.filter
         && limits.equals(other.limits)
         && java.util.Arrays.equals(signingKey, other.signingKey)
-        && allowed.equals(other.allowed);
+        && allowed.equals(other.allowed)
+        && compressed == other.compressed;
   }
 
   /**
@@ -308,7 +369,8 @@ public final class CodeseOptions {
         System.identityHashCode(filter),
         limits,
         java.util.Arrays.hashCode(signingKey),
-        allowed);
+        allowed,
+        compressed);
   }
 
   /**
@@ -330,6 +392,8 @@ public final class CodeseOptions {
         + (signingKey == null ? "none" : "set")
         + ", allowedClasses="
         + allowed.patterns()
+        + ", compressed="
+        + compressed
         + "]";
   }
 }

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.util.List;
 import java.util.Objects;
-import org.codese.format.Signing;
 import org.codese.format.SnapshotFile;
 import org.codese.load.AllowList;
 import org.codese.load.LoadedSnapshot;
@@ -141,12 +140,12 @@ public final class Snapshot implements AutoCloseable {
   /**
    * Returns the snapshot's bytes, as {@link Codese#toBytes} would have written them.
    *
-   * @return the snapshot in its file format, as written by {@link #writeTo}; signed if the options
-   *     carry a signing key
+   * @return the snapshot in its file format, as written by {@link #writeTo}; compressed if the
+   *     options say so ({@link CodeseOptions#withCompression}), then signed if they carry a signing
+   *     key
    */
   public byte[] toBytes() {
-    byte[] key = options.signingKey();
-    return key == null ? file.bytes() : Signing.sign(file.bytes(), key);
+    return Codese.envelopes(file.bytes(), options);
   }
 
   /**

@@ -4,6 +4,8 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.codese.format.Compression;
+import org.codese.format.Signing;
 import org.codese.format.SnapshotFile;
 import org.codese.jvm.Jvm;
 
@@ -28,12 +30,24 @@ import org.codese.jvm.Jvm;
 public final class SnapshotContents {
   private final boolean stream;
   private final long size;
+  private final boolean signed;
+  private final long compressedSize;
+  private final long snapshotSize;
   private final List<Part> parts;
   private final List<SnapshotSegment> segments;
 
-  private SnapshotContents(boolean stream, long size, List<Part> parts) {
+  private SnapshotContents(
+      boolean stream,
+      long size,
+      boolean signed,
+      long compressedSize,
+      long snapshotSize,
+      List<Part> parts) {
     this.stream = stream;
     this.size = size;
+    this.signed = signed;
+    this.compressedSize = compressedSize;
+    this.snapshotSize = snapshotSize;
     this.parts = List.copyOf(parts);
     List<SnapshotSegment> s = new ArrayList<>();
     for (Part p : parts) {
@@ -46,20 +60,58 @@ public final class SnapshotContents {
 
   /**
    * Reads and checks a snapshot or a Codese object stream; the two are told apart by their magic
-   * number. Signed segments of a stream are read without checking their signature.
+   * number. Signed segments of a stream, and a signed snapshot, are read without checking their
+   * signature. A compressed snapshot ({@link CodeseOptions#withCompression}) is inflated, up to
+   * {@link CodeseLimits#maxBytes()} of the default limits, with the checks a load makes; the
+   * offsets of its segment then count from the start of the inflated snapshot.
    *
    * @param bytes the whole file; not kept, and not modified
    * @return what it holds
    * @throws CorruptSnapshotException if the bytes are not a Codese snapshot or object stream (the
    *     message says what they are, such as JDK serialization data), are damaged or truncated, are
-   *     of a format version this library does not read, or are one segment cut out of a stream
+   *     of a format version this library does not read, or are one segment cut out of a stream; or
+   *     if a signature or compression envelope around a snapshot is damaged, or inflates to more
+   *     than the default limit
    * @throws NullPointerException if {@code bytes} is null
    */
   public static SnapshotContents read(byte[] bytes) throws CorruptSnapshotException {
     Objects.requireNonNull(bytes, "bytes");
     int magic = bytes.length >= 4 ? ByteBuffer.wrap(bytes).getInt() : 0;
     if (magic == SnapshotFile.STREAM_MAGIC) {
-      return new SnapshotContents(true, bytes.length, StreamParts.read(bytes));
+      return new SnapshotContents(
+          true, bytes.length, false, -1, bytes.length, StreamParts.read(bytes));
+    }
+    boolean signed = magic == Signing.MAGIC;
+    byte[] snapshot = bytes;
+    if (signed) {
+      try {
+        snapshot = Signing.unwrap(bytes, null);
+      } catch (AuthenticityException e) {
+        throw new CorruptSnapshotException("signature", 0, e.getMessage());
+      }
+      magic = snapshot.length >= 4 ? ByteBuffer.wrap(snapshot).getInt() : 0;
+    }
+    long compressedSize = -1;
+    if (magic == Compression.MAGIC) {
+      compressedSize = snapshot.length;
+      try {
+        snapshot =
+            Compression.inflate(
+                snapshot, signed ? Signing.HEADER : 0, CodeseLimits.defaults().maxBytes());
+      } catch (java.io.InvalidObjectException e) {
+        throw new CorruptSnapshotException(
+            "compression envelope",
+            (signed ? Signing.HEADER : 0) + 6L,
+            e.getMessage(),
+            "SnapshotContents, and so the codese command, inflates snapshots up to the default"
+                + " limit only");
+      }
+      magic = ByteBuffer.wrap(snapshot).getInt();
+    } else if (signed && magic != SnapshotFile.MAGIC) {
+      throw new CorruptSnapshotException(
+          "signature",
+          Signing.HEADER,
+          "a signature envelope holds something other than a snapshot");
     }
     if (magic != SnapshotFile.MAGIC) {
       if ((magic >>> 16) == SnapshotFile.JDK_MAGIC) {
@@ -75,7 +127,7 @@ public final class SnapshotContents {
           "not a Codese snapshot or object stream (bad magic number)",
           "give a file written by Codese.write or CodeseOutputStream");
     }
-    SnapshotFile f = SnapshotFile.parse(bytes.clone());
+    SnapshotFile f = SnapshotFile.parse(snapshot == bytes ? bytes.clone() : snapshot);
     if (f.firstId() != 0) {
       throw new CorruptSnapshotException(
           "header",
@@ -84,7 +136,12 @@ public final class SnapshotContents {
           "use the whole stream file");
     }
     return new SnapshotContents(
-        false, bytes.length, List.of(new SnapshotSegment(f, 0, bytes.length)));
+        false,
+        bytes.length,
+        signed,
+        compressedSize,
+        snapshot.length,
+        List.of(new SnapshotSegment(f, 0, snapshot.length)));
   }
 
   /**
@@ -117,6 +174,45 @@ public final class SnapshotContents {
    */
   public long size() {
     return size;
+  }
+
+  /**
+   * Returns whether the file is a snapshot in a signature envelope ({@link
+   * CodeseOptions#withSigningKey}); the signature is not checked here.
+   *
+   * @return whether the snapshot is signed
+   */
+  public boolean isSigned() {
+    return signed;
+  }
+
+  /**
+   * Returns whether the file is a compressed snapshot ({@link CodeseOptions#withCompression}).
+   *
+   * @return whether the snapshot is compressed
+   */
+  public boolean isCompressed() {
+    return compressedSize >= 0;
+  }
+
+  /**
+   * Returns the length of the compression envelope, its header included: the file's length less a
+   * signature envelope's header.
+   *
+   * @return the compressed size in bytes, or -1 if the snapshot is not compressed
+   */
+  public long compressedSize() {
+    return compressedSize;
+  }
+
+  /**
+   * Returns the length of the snapshot or stream itself, without the envelopes around it: for a
+   * compressed snapshot, its length once inflated.
+   *
+   * @return the uncompressed size in bytes
+   */
+  public long snapshotSize() {
+    return snapshotSize;
   }
 
   /**

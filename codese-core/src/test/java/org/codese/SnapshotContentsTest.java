@@ -73,6 +73,52 @@ class SnapshotContentsTest {
     }
   }
 
+  /**
+   * A compressed snapshot, signed or not, reads as the uncompressed one: the same segment, with its
+   * sizes and the envelopes it came in.
+   */
+  @Test
+  void readsACompressedAndSignedSnapshot() throws Exception {
+    Node graph = cycle();
+    byte[] plain = Codese.toBytes(graph);
+    SnapshotContents p = SnapshotContents.read(plain);
+    assertFalse(p.isCompressed());
+    assertFalse(p.isSigned());
+    assertEquals(-1, p.compressedSize());
+    assertEquals(plain.length, p.snapshotSize());
+    CodeseOptions compressed = CodeseOptions.defaults().withCompression(true);
+    byte[] packed = Codese.toBytes(graph, compressed);
+    SnapshotContents c = SnapshotContents.read(packed);
+    assertTrue(c.isCompressed());
+    assertFalse(c.isSigned());
+    assertEquals(packed.length, c.size());
+    assertEquals(packed.length, c.compressedSize());
+    assertEquals(plain.length, c.snapshotSize());
+    assertEquals(1, c.segments().size());
+    SnapshotSegment s = c.segments().get(0);
+    assertEquals(p.segments().get(0).sectionSizes(), s.sectionSizes());
+    assertEquals(p.segments().get(0).classes(), s.classes());
+    assertEquals(plain.length, s.length());
+    byte[] key = "0123456789abcdef-contents".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    byte[] signed = Codese.toBytes(graph, compressed.withSigningKey(key));
+    SnapshotContents sc = SnapshotContents.read(signed);
+    assertTrue(sc.isSigned());
+    assertTrue(sc.isCompressed());
+    assertEquals(signed.length, sc.size());
+    assertEquals(packed.length, sc.compressedSize());
+    assertEquals(plain.length, sc.snapshotSize());
+    SnapshotContents so =
+        SnapshotContents.read(Codese.toBytes(graph, CodeseOptions.defaults().withSigningKey(key)));
+    assertTrue(so.isSigned());
+    assertFalse(so.isCompressed());
+    assertEquals(plain.length, so.snapshotSize());
+    CorruptSnapshotException e =
+        assertThrows(
+            CorruptSnapshotException.class,
+            () -> SnapshotContents.read(Arrays.copyOf(packed, packed.length - 1)));
+    assertEquals("compression envelope", e.section());
+  }
+
   @Test
   void readsASnapshot() throws Exception {
     byte[] bytes = Codese.toBytes(cycle());

@@ -156,8 +156,8 @@ final class ConvertCommand implements Callable<Integer> {
   }
 
   /**
-   * @return what Codese file the input is, from its magic number ("CDSE" or "CDSS"), or {@code
-   *     null} if it is none
+   * @return what Codese file the input is, from its magic number ("CDSE", a compressed "CDSZ" or
+   *     signed "CDSG" snapshot, or "CDSS"), or {@code null} if it is none
    */
   private String codeseKind() {
     byte[] magic = new byte[4];
@@ -169,7 +169,7 @@ final class ConvertCommand implements Callable<Integer> {
       return null;
     }
     String m = new String(magic, java.nio.charset.StandardCharsets.ISO_8859_1);
-    if (m.equals("CDSE")) {
+    if (m.equals("CDSE") || m.equals("CDSZ") || m.equals("CDSG")) {
       return "already a Codese snapshot (.cdse; inspect, show or verify it, or restore it with"
           + " Codese.load)";
     }

@@ -32,6 +32,9 @@ import picocli.CommandLine.Spec;
           + " format version, the JDK it was captured on, checksum status, sizes, and a table"
           + " of the classes it creates with how many objects and field values of each.",
       "",
+      "compression         whether the snapshot was written compressed"
+          + " (CodeseOptions.withCompression): the compressed size, the size once inflated, and"
+          + " the one as a share of the other; the counts below are of the inflated snapshot;",
       "objects             the objects the restore program creates (one per slot of its"
           + " restore table);",
       "items               what a reader gets in order: objects from readObject, and blocks"
@@ -207,11 +210,13 @@ final class InspectCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     out.printf("file:                %s%n", file);
     out.printf(
-        "kind:                %s%s%n",
+        "kind:                %s%s%s%n",
         src.kind.label,
+        src.contents.isSigned() ? " (signed; the signature is not checked here)" : "",
         src.kind == SnapshotSource.Kind.STREAM
             ? " (" + src.segments.size() + " segment" + (src.segments.size() == 1 ? "" : "s") + ")"
             : "");
+    out.printf("compression:         %s%n", compression(src.contents));
     out.printf(
         "format version:      %s%n",
         versions.isEmpty()
@@ -249,6 +254,22 @@ final class InspectCommand implements Callable<Integer> {
     out.printf("%10d %12d %12d  %s%n", tObj, tRef, tPrim, "total");
     out.flush();
     return Main.OK;
+  }
+
+  /** The compression line: none, or the compressed and uncompressed sizes. */
+  static String compression(SnapshotContents contents) {
+    if (!contents.isCompressed()) {
+      return "none";
+    }
+    long packed = contents.compressedSize();
+    long plain = contents.snapshotSize();
+    return "DEFLATE, "
+        + packed
+        + " bytes compressed, "
+        + plain
+        + " bytes uncompressed ("
+        + Math.round(100.0 * packed / plain)
+        + "%)";
   }
 
   /** The names of a class file's methods. */

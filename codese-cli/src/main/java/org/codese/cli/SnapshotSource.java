@@ -14,10 +14,11 @@ import org.codese.SnapshotSegment;
 
 /**
  * A snapshot file as the commands see it: either a single snapshot ({@code "CDSE"}, written by
- * {@code Codese.write}) or a Codese object stream ({@code "CDSS"}, written by {@code
- * CodeseOutputStream}) of one or more snapshot segments, read with {@link SnapshotContents}.
- * Reading checks every segment completely (magic, version, lengths, checksums, indices) and never
- * runs or defines any of its code.
+ * {@code Codese.write}; possibly compressed, {@code "CDSZ"}, and signed, {@code "CDSG"}, which
+ * {@link SnapshotContents} unwraps without checking the signature) or a Codese object stream
+ * ({@code "CDSS"}, written by {@code CodeseOutputStream}) of one or more snapshot segments, read
+ * with {@link SnapshotContents}. Reading checks every segment completely (magic, version, lengths,
+ * checksums, indices) and never runs or defines any of its code.
  */
 final class SnapshotSource {
   /** The two container kinds. */

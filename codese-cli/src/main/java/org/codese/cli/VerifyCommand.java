@@ -144,7 +144,7 @@ final class VerifyCommand implements Callable<Integer> {
     String what =
         src.kind == SnapshotSource.Kind.STREAM
             ? "object stream, " + count(segments, "segment") + ", "
-            : "snapshot, ";
+            : (src.contents.isCompressed() ? "compressed snapshot, " : "snapshot, ");
     return "verified "
         + file
         + ": "
@@ -154,7 +154,8 @@ final class VerifyCommand implements Callable<Integer> {
         + count(classes, "class")
         + "; integrity, fingerprints, grammar, allow-list"
         + (given.isEmpty() ? "" : " (with --allow)")
-        + " and program checks passed";
+        + " and program checks passed"
+        + (src.contents.isSigned() ? " (the signature was not checked: verify takes no key)" : "");
   }
 
   private static String count(long n, String noun) {

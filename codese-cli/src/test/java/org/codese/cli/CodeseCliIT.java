@@ -21,6 +21,8 @@ import java.util.jar.JarFile;
 import java.util.regex.Pattern;
 import org.codese.Codese;
 import org.codese.CodeseInputStream;
+import org.codese.CodeseOptions;
+import org.codese.SnapshotContents;
 import org.codese.cli.it.Plain;
 import org.codese.cli.it.Point;
 import org.codese.samples.RedBlackTree;
@@ -265,6 +267,99 @@ class CodeseCliIT {
     assertTrue(
         s.out.contains("items:               7 (5 objects, 3021 bytes of primitive data)"), s.out);
     assertTrue(s.out.contains("org.codese.cli.it.Point"), s.out);
+  }
+
+  /**
+   * A compressed snapshot (CodeseOptions.withCompression), signed or not: inspect says so with both
+   * sizes and counts what the uncompressed file holds; show, verify and to-ser read it as they read
+   * the uncompressed file; convert says it is already a Codese snapshot; damage is one line.
+   */
+  @Test
+  void compressedSnapshotsWorkWithEveryCommand() throws Exception {
+    RedBlackTree t = RedBlackTree.random(200, 7);
+    Path packed = dir.resolve("tree-compressed.cdse");
+    Codese.write(t, packed, CodeseOptions.defaults().withCompression(true));
+    long uncompressed = SnapshotContents.read(Files.readAllBytes(packed)).snapshotSize();
+    long size = Files.size(packed);
+    assertTrue(size < uncompressed, size + " compressed, " + uncompressed + " uncompressed");
+
+    Result plain = run("inspect", tree.toString());
+    assertTrue(plain.out.contains("\ncompression:         none\n"), plain.out);
+    Result r = run("inspect", packed.toString());
+    assertEquals(0, r.code, r.err);
+    assertEquals("", r.err);
+    assertTrue(
+        r.out.contains(
+            "\ncompression:         DEFLATE, "
+                + size
+                + " bytes compressed, "
+                + uncompressed
+                + " bytes uncompressed ("
+                + Math.round(100.0 * size / uncompressed)
+                + "%)\n"),
+        r.out);
+    assertTrue(r.out.contains("kind:                snapshot\n"), r.out);
+    assertTrue(r.out.contains("size:                " + size + " bytes\n"), r.out);
+    // the same counts as the uncompressed file of the same tree
+    assertEquals(
+        plain.out.substring(plain.out.indexOf("objects:")),
+        r.out.substring(r.out.indexOf("objects:")));
+
+    Result show = run("show", packed.toString(), "--limit", "50");
+    assertEquals(0, show.code, show.err);
+    assertEquals(run("show", tree.toString(), "--limit", "50").out, show.out);
+
+    Result v = run("verify", packed.toString(), "--classpath", cp);
+    assertEquals(
+        "verified "
+            + packed
+            + ": compressed snapshot, 201 objects, 2 classes; integrity, fingerprints,"
+            + " grammar, allow-list and program checks passed\n",
+        v.out);
+    assertEquals(0, v.code);
+
+    Path back = dir.resolve("tree-compressed-back.ser");
+    Result toSer = run("to-ser", packed.toString(), "-o", back.toString(), "-cp", cp);
+    assertEquals(0, toSer.code, toSer.err);
+    try (ObjectInputStream in = new ObjectInputStream(Files.newInputStream(back))) {
+      assertArrayEquals(jdk(t), jdk(in.readObject()));
+    }
+
+    Result convert = run("convert", packed.toString(), "-o", dir.resolve("x.cdss").toString());
+    assertEquals(1, convert.code);
+    assertTrue(convert.err.contains("already a Codese snapshot (.cdse"), convert.err);
+
+    Path signed = dir.resolve("tree-signed-compressed.cdse");
+    Codese.write(
+        t,
+        signed,
+        CodeseOptions.defaults()
+            .withCompression(true)
+            .withSigningKey("0123456789abcdef-cli".getBytes(StandardCharsets.UTF_8)));
+    Result s = run("inspect", signed.toString());
+    assertEquals(0, s.code, s.err);
+    assertTrue(
+        s.out.contains("kind:                snapshot (signed; the signature is not checked here)"),
+        s.out);
+    assertTrue(
+        s.out.contains("\ncompression:         DEFLATE, " + size + " bytes compressed"), s.out);
+    Result sv = run("verify", signed.toString(), "--classpath", cp);
+    assertEquals(0, sv.code, sv.out + sv.err);
+    assertTrue(sv.out.endsWith("(the signature was not checked: verify takes no key)\n"), sv.out);
+
+    byte[] cut = Files.readAllBytes(packed);
+    Path damaged = dir.resolve("tree-compressed-cut.cdse");
+    Files.write(damaged, Arrays.copyOf(cut, cut.length - 3));
+    for (String cmd : List.of("inspect", "show")) {
+      Result d = run(cmd, damaged.toString());
+      assertEquals(1, d.code, cmd);
+      assertEquals(1, d.errLines().size(), d.err);
+      assertTrue(d.err.startsWith("codese " + cmd + ": " + damaged + ": corrupt snapshot:"), d.err);
+      assertTrue(d.err.contains("section compression envelope"), d.err);
+    }
+    Result dv = run("verify", damaged.toString(), "-cp", cp);
+    assertEquals(1, dv.code);
+    assertTrue(dv.out.startsWith(damaged + ": integrity: corrupt snapshot:"), dv.out);
   }
 
   @Test

@@ -18,7 +18,10 @@ public final class Signing {
 
   private static final int VERSION = 1;
   private static final int MAC_BYTES = 32;
-  private static final int HEADER = 4 + 2 + MAC_BYTES;
+
+  /** The envelope's header: magic, version and MAC, before the snapshot it holds. */
+  public static final int HEADER = 4 + 2 + MAC_BYTES;
+
   private static final String ALGORITHM = "HmacSHA256";
 
   private Signing() {}

@@ -18,6 +18,7 @@ import java.util.function.Supplier;
 import org.codese.ClassMismatchException;
 import org.codese.CodeseLimits;
 import org.codese.CorruptSnapshotException;
+import org.codese.format.Compression;
 import org.codese.format.Signing;
 import org.codese.format.SnapshotFile;
 import org.codese.format.StreamSegments;
@@ -257,12 +258,14 @@ public final class StreamReader {
             | ((header[2] & 0xFF) << 8)
             | (header[3] & 0xFF);
     int v = ((header[4] & 0xFF) << 8) | (header[5] & 0xFF);
-    if (magic == SnapshotFile.MAGIC || magic == Signing.MAGIC) {
+    if (magic == SnapshotFile.MAGIC || magic == Signing.MAGIC || magic == Compression.MAGIC) {
       throw new CorruptSnapshotException(
           "stream header",
           0,
           "not a Codese object stream but a Codese snapshot (magic "
-              + (magic == SnapshotFile.MAGIC ? "CDSE" : "CDSG, signed")
+              + (magic == SnapshotFile.MAGIC
+                  ? "CDSE"
+                  : magic == Signing.MAGIC ? "CDSG, signed" : "CDSZ, compressed")
               + ": written by Codese.write or toBytes; file extension .cdse)",
           "load it with Codese.load, read or fromBytes. CodeseInputStream reads object streams"
               + " (.cdss), which CodeseOutputStream and codese convert write, and JDK"

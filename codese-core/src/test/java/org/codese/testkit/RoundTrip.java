@@ -95,6 +95,7 @@ public final class RoundTrip {
   private IntSupplier counter;
   private Set<Path> paths = EnumSet.allOf(Path.class);
   private List<String> allowed = List.of();
+  private boolean compressed;
 
   private RoundTrip(Object graph) {
     this.graph = graph;
@@ -146,6 +147,40 @@ public final class RoundTrip {
 
   private CodeseOptions options() {
     return CodeseOptions.defaults().withAllowedClasses(allowed.toArray(String[]::new));
+  }
+
+  /**
+   * Writes every snapshot that goes through bytes ({@code Codese.toBytes}, {@code write} to a file
+   * and to a stream, {@code Snapshot.toBytes}) with {@link CodeseOptions#withCompression}, and
+   * checks that what was written is a compression envelope; the restores read it with options that
+   * say nothing of compression, as a program loading a file does. Object streams are not
+   * compressed.
+   */
+  public RoundTrip compressed() {
+    this.compressed = true;
+    return this;
+  }
+
+  /** The options every path that writes bytes captures with. */
+  private CodeseOptions captureOptions() {
+    return CodeseOptions.defaults().withCompression(compressed);
+  }
+
+  /** The bytes a path wrote are compressed exactly when {@link #compressed()} was asked for. */
+  private void checkEnvelope(String where, byte[] bytes) {
+    boolean isCompressed =
+        bytes.length >= 4
+            && bytes[0] == 'C'
+            && bytes[1] == 'D'
+            && bytes[2] == 'S'
+            && bytes[3] == 'Z';
+    if (isCompressed != compressed) {
+      failure(
+          where,
+          compressed
+              ? "the snapshot was not written compressed"
+              : "the snapshot was written compressed without being asked to");
+    }
   }
 
   /** Restricts the restore paths (default: all). */
@@ -338,9 +373,10 @@ public final class RoundTrip {
       case TO_BYTES_FROM_BYTES -> {
         int before = effects();
         tick();
-        byte[] snapshot = Codese.toBytes(graph);
+        byte[] snapshot = Codese.toBytes(graph, captureOptions());
         tock("capture");
         report.snapshotBytes = snapshot.length;
+        checkEnvelope(where, snapshot);
         expectEffects(where + " capture", before, 0);
         checkDefaultSurface(where, snapshot);
         before = effects();
@@ -393,9 +429,10 @@ public final class RoundTrip {
       }
       case SNAPSHOT_TO_BYTES_LOAD -> {
         byte[] bytes;
-        try (Snapshot s = Snapshot.capture(graph)) {
+        try (Snapshot s = Snapshot.capture(graph, captureOptions())) {
           bytes = s.toBytes();
         }
+        checkEnvelope(where, bytes);
         try (Snapshot s = Codese.load(bytes, options())) {
           int before = effects();
           Object copy = s.restore();
@@ -407,7 +444,8 @@ public final class RoundTrip {
         java.nio.file.Path dir = Files.createTempDirectory("codese-roundtrip");
         java.nio.file.Path file = dir.resolve("graph.cdse");
         try {
-          Codese.write(graph, file);
+          Codese.write(graph, file, captureOptions());
+          checkEnvelope(where, Files.readAllBytes(file));
           int before = effects();
           Object copy = Codese.read(file, options());
           expectEffects(where + " read(Path)", before, jdkEffects);
@@ -425,7 +463,8 @@ public final class RoundTrip {
       }
       case STREAM_API -> {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        Codese.write(graph, out);
+        Codese.write(graph, out, captureOptions());
+        checkEnvelope(where, out.toByteArray());
         int before = effects();
         Object copy = Codese.read(new ByteArrayInputStream(out.toByteArray()), options());
         expectEffects(where + " read(InputStream)", before, jdkEffects);
