@@ -204,6 +204,59 @@ class ValueDataTest {
           "which is not a long[]");
     }
 
+    /** The index of the last step of program {@code p}. */
+    private int last(int[] p) {
+      int i = 0;
+      while (i + 4 + 2 * p[i + 3] < p.length) {
+        i += 4 + 2 * p[i + 3];
+      }
+      return i;
+    }
+
+    @Test
+    void everyValueIsCheckedUpToTheLastByte() throws IOException {
+      // the last value of a step, and a value that would end one long past the data
+      assertMentions(
+          edited(
+              p -> {
+                int i = last(p);
+                p[i + 4 + 2 * (p[i + 3] - 1) + 1] = 1 << 20;
+              }),
+          "from offset 1048576");
+      SnapshotEdit e = edit();
+      int k = program(e);
+      int[] p = ((int[]) ((Constant.PrimArray) e.constant(k)).array()).clone();
+      int i = first(p, 'L');
+      long[] data = (long[]) ((Constant.PrimArray) e.constant(p[i + 2])).array();
+      p[i + 4 + 1] = data.length - 1; // LocalDateTime takes two longs
+      e.setConstant(k, new Constant.PrimArray(p));
+      assertMentions(
+          assertThrows(UnsafeSnapshotException.class, () -> Codese.load(e.bytes())).getMessage(),
+          "from offset " + (data.length - 1));
+    }
+
+    @Test
+    void aProgramCutShortIsRejectedAndAnEmptyStepIsNot() throws IOException {
+      assertMentions(edited(p -> p[last(p) + 3] += 1), "is cut short");
+      SnapshotEdit e = edit();
+      int k = program(e);
+      int[] p = ((int[]) ((Constant.PrimArray) e.constant(k)).array()).clone();
+      int[] cut = java.util.Arrays.copyOf(p, p.length + 2); // a step of two ints at the end
+      cut[p.length] = Grammar.STEP_VALUES;
+      cut[p.length + 1] = 'U';
+      e.setConstant(k, new Constant.PrimArray(cut));
+      assertMentions(
+          assertThrows(UnsafeSnapshotException.class, () -> Codese.load(e.bytes())).getMessage(),
+          "is unknown or cut short");
+      // a step of no values is harmless
+      int[] withEmpty = java.util.Arrays.copyOf(p, p.length + 4);
+      System.arraycopy(p, 0, withEmpty, p.length, 3);
+      SnapshotEdit f = edit();
+      f.setConstant(k, new Constant.PrimArray(withEmpty));
+      assertEquals(
+          LocalDate.MAX, ((List<?>) Codese.fromBytes(f.bytes())).get(values(5).size() - 4));
+    }
+
     @Test
     void aSlotIsFilledOnce() throws IOException {
       assertMentions(
