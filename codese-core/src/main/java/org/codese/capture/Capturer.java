@@ -45,6 +45,9 @@ public final class Capturer {
 
   private final CodeseOptions options;
 
+  /** The objects captured as global references, or {@code null} if the options name none. */
+  private final GlobalRefs globals;
+
   /** The writer's hooks, or {@code null} for a capture that is not an object stream's. */
   private final StreamHooks hooks;
 
@@ -123,6 +126,7 @@ public final class Capturer {
    */
   public Capturer(CodeseOptions options, StreamHooks hooks) {
     this.options = options;
+    this.globals = GlobalRefs.of(options);
     this.hooks = hooks;
     this.described = hooks == null ? null : new IdentityHashMap<>();
     this.nullReplaced = hooks == null ? null : new IdentityHashMap<>();
@@ -338,6 +342,8 @@ public final class Capturer {
       return new Node.Box(id, b.value(), b.cached());
     } else if (node instanceof Node.Constant c) {
       return new Node.Constant(id, c.value());
+    } else if (node instanceof Node.Global g) {
+      return new Node.Global(id, g.value(), g.owner(), g.name());
     } else if (node instanceof Node.Array a) {
       if (!a.type().getComponentType().isPrimitive()) {
         renumberRefs((int[]) a.elements(), perm);
@@ -382,8 +388,14 @@ public final class Capturer {
     if (known != null) {
       return known(idOf(known));
     }
-    Object rep = replace(obj, parent, label);
-    if (hooks != null
+    if (globals != null) {
+      globals.scan(obj.getClass());
+    }
+    // a global is restored as itself: no writeReplace or replaceObject
+    boolean global = globals != null && globals.isGlobal(obj);
+    Object rep = global ? obj : replace(obj, parent, label);
+    if (!global
+        && hooks != null
         && hooks.replacing()
         && !(obj instanceof Class)
         && !(obj instanceof ObjectStreamClass)) {
@@ -409,11 +421,18 @@ public final class Capturer {
       }
     }
     int id = firstId + discovered.size();
-    SerialClass sc = SerialClass.of(rep.getClass());
     paths.record(id, parent, label);
-    check(sc, id);
-    if (hooks != null) {
-      describe(rep, sc, id);
+    if (globals != null && rep != obj) {
+      globals.scan(rep.getClass());
+      global = globals.isGlobal(rep);
+    }
+    if (!global) {
+      // a global's contents are not captured: its class needs no check and no descriptor
+      SerialClass sc = SerialClass.of(rep.getClass());
+      check(sc, id);
+      if (hooks != null) {
+        describe(rep, sc, id);
+      }
     }
     if (!unshared) {
       ids.put(obj, id);
@@ -570,8 +589,13 @@ public final class Capturer {
    */
   private ChildList expand(int id) throws IOException {
     Object obj = discovered.set(id - firstId, null);
-    SerialClass sc = SerialClass.of(obj.getClass());
     ChildList children = new ChildList();
+    Node.Global global = globals == null ? null : globals.node(id, obj);
+    if (global != null) {
+      nodes.set(id - firstId, global);
+      return children;
+    }
+    SerialClass sc = SerialClass.of(obj.getClass());
     Node node;
     switch (sc.kind()) {
       case STRING -> node = new Node.Text(id, (String) obj);

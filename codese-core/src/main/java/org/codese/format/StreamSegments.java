@@ -680,7 +680,7 @@ public final class StreamSegments {
           constants.add(symbol);
           continue;
         }
-        Constant c = ConstantCodec.read(in, nClasses, tableSize);
+        Constant c = ConstantCodec.read(in, version, nClasses, tableSize);
         if (symbolic(c)) {
           throw in.corrupt("a symbolic constant where the segment's shape has data");
         }
@@ -871,7 +871,7 @@ public final class StreamSegments {
         constIdx[i] = r;
         return c;
       }
-      Constant c = ConstantCodec.read(in, nClasses, tableSize);
+      Constant c = ConstantCodec.read(in, version, nClasses, tableSize);
       if (symbolic(c)) {
         constIdx[i] = constants.size() + newConstants.size();
         newConstants.add(c);
@@ -889,13 +889,17 @@ public final class StreamSegments {
               ? t.type()
               : c instanceof Constant.EnumRef e
                   ? e.type()
-                  : c instanceof Constant.Allocator a
-                      ? a.type()
-                      : c instanceof Constant.Sized z
-                          ? z.type()
-                          : c instanceof Constant.ArrayMaker a
+                  : c instanceof Constant.StaticRef r
+                      ? r.type()
+                      : c instanceof Constant.NamedRef
+                          ? -1
+                          : c instanceof Constant.Allocator a
                               ? a.type()
-                              : ((Constant.Setter) c).type();
+                              : c instanceof Constant.Sized z
+                                  ? z.type()
+                                  : c instanceof Constant.ArrayMaker a
+                                      ? a.type()
+                                      : ((Constant.Setter) c).type();
     }
 
     private static In checked(byte[] bytes) throws CorruptSnapshotException {

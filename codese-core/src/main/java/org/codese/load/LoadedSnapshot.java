@@ -198,6 +198,7 @@ public final class LoadedSnapshot {
       reused = memo == null ? null : memo.table(file.classes());
       table = reused != null ? reused : new ClassTable(file.classes(), l, allowed, resolved);
       Surface.check(file, table, memo);
+      Globals.admit(file, table);
       f = filter == null ? null : filter.get();
       Admission.checkFilter(file, table, f, streamBytes);
       if (reused == null) {

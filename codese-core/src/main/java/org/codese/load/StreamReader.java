@@ -57,9 +57,11 @@ public final class StreamReader {
    * them (for its {@code resolveObject}); 6 changes only the code of compact segments, which
    * follows snapshot format version 3 ({@code RuntimeContract.RUNTIME_VERSION}); 7 only the code
    * and data of compact segments, which follow snapshot format version 4 ({@code
-   * Grammar.FILL_VERSION}: JDK collections filled through their public API).
+   * Grammar.FILL_VERSION}: JDK collections filled through their public API); 8 only the constants
+   * of compact segments, which follow snapshot format version 5 ({@code Grammar.GLOBAL_VERSION}:
+   * global references).
    */
-  public static final int STREAM_VERSION = 7;
+  public static final int STREAM_VERSION = 8;
 
   /** The first stream version whose compact segments hold code of snapshot format version 2. */
   private static final int ALLOCATING_STREAM_VERSION = 4;
@@ -69,6 +71,9 @@ public final class StreamReader {
 
   /** The first stream version whose compact segments hold code of snapshot format version 4. */
   private static final int FILL_STREAM_VERSION = 7;
+
+  /** The first stream version whose compact segments hold code of snapshot format version 5. */
+  private static final int GLOBAL_STREAM_VERSION = 8;
 
   /**
    * The first stream version whose segments carry class descriptors and number their objects in
@@ -312,13 +317,15 @@ public final class StreamReader {
    */
   public static StreamSegments.Decoder decoder(int streamVersion) {
     int code =
-        streamVersion >= FILL_STREAM_VERSION
-            ? Grammar.FILL_VERSION
-            : streamVersion >= RUNTIME_STREAM_VERSION
-                ? RuntimeContract.RUNTIME_VERSION
-                : streamVersion >= ALLOCATING_STREAM_VERSION
-                    ? Grammar.ALLOCATE_VERSION
-                    : SnapshotFile.OLDEST_VERSION;
+        streamVersion >= GLOBAL_STREAM_VERSION
+            ? Grammar.GLOBAL_VERSION
+            : streamVersion >= FILL_STREAM_VERSION
+                ? Grammar.FILL_VERSION
+                : streamVersion >= RUNTIME_STREAM_VERSION
+                    ? RuntimeContract.RUNTIME_VERSION
+                    : streamVersion >= ALLOCATING_STREAM_VERSION
+                        ? Grammar.ALLOCATE_VERSION
+                        : SnapshotFile.OLDEST_VERSION;
     return new StreamSegments.Decoder(code, streamVersion >= DESCRIBING_STREAM_VERSION);
   }
 

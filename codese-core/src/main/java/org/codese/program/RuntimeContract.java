@@ -44,6 +44,12 @@ public record RuntimeContract(
         Grammar.FILL_VERSION,
         RUNTIME_PACKAGE,
         RUNTIME_PACKAGE + "/Entry",
+        RUNTIME_PACKAGE + "/Entry"),
+    // format 5 adds global references (constants only): the code names what format 3 names
+    new RuntimeContract(
+        Grammar.GLOBAL_VERSION,
+        RUNTIME_PACKAGE,
+        RUNTIME_PACKAGE + "/Entry",
         RUNTIME_PACKAGE + "/Entry")
   };
 

@@ -688,6 +688,13 @@ public final class Listing {
       } else if (k.c instanceof Constant.TypeRef t) {
         type = "java.lang.Class";
         expr = Names.simple(className(t.type())) + ".class";
+      } else if (k.c instanceof Constant.StaticRef r) {
+        // a static constant: its class is what the field holds at load, unknown here
+        type = "java.lang.Object";
+        expr = Names.simple(className(r.type())) + "." + r.field() + " /* static constant */";
+      } else if (k.c instanceof Constant.NamedRef n) {
+        type = "java.lang.Object";
+        expr = "global(" + Names.string(n.name()) + ") /* named global */";
       } else if (k.c instanceof Constant.Text t) {
         type = "java.lang.String";
         expr = Names.string(t.value());
