@@ -205,6 +205,41 @@ class GlobalsTest {
       assertSame(other, elsewhere.field, "the loading side decides what the name stands for");
     }
 
+    /** The listing names each global reference where the program stores it. */
+    @Test
+    void theListingNamesGlobalReferences() throws Exception {
+      Key config = new Key("config");
+      Holder h = holder();
+      h.copy = config;
+      byte[] bytes = Codese.toBytes(h, ON.withGlobal("config", config));
+      List<String> globals = new ArrayList<>();
+      List<String> created = new ArrayList<>();
+      SnapshotContents.read(bytes)
+          .list(
+              new ProgramListener() {
+                @Override
+                public void global(int object, String owner, String name, String expression) {
+                  globals.add(owner + " " + name + " " + expression);
+                }
+
+                @Override
+                public void create(int object, String type, String expression) {
+                  created.add(expression);
+                }
+              });
+      String holder = Holder.class.getName();
+      assertTrue(
+          globals.contains(holder + " KEY GlobalsTest.Holder.KEY /* static constant */"),
+          globals::toString);
+      assertTrue(
+          globals.contains(holder + " SECRET GlobalsTest.Holder.SECRET /* static constant */"));
+      assertTrue(globals.contains(holder + " KEYS GlobalsTest.Holder.KEYS /* static constant */"));
+      assertTrue(
+          globals.contains("null config global(\"config\") /* named global */"), globals::toString);
+      assertEquals(4, globals.size(), globals::toString);
+      assertFalse(created.toString().contains("static constant"), created::toString);
+    }
+
     @Test
     void optionsCompareAndPrintTheNewSettings() {
       Key k = new Key("k");

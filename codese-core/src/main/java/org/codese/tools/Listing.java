@@ -690,11 +690,16 @@ public final class Listing {
         expr = Names.simple(className(t.type())) + ".class";
       } else if (k.c instanceof Constant.StaticRef r) {
         // a static constant: its class is what the field holds at load, unknown here
-        type = "java.lang.Object";
-        expr = Names.simple(className(r.type())) + "." + r.field() + " /* static constant */";
+        String owner = className(r.type());
+        types.put(id, "java.lang.Object");
+        sink.global(
+            id, owner, r.field(), Names.simple(owner) + "." + r.field() + " /* static constant */");
+        return;
       } else if (k.c instanceof Constant.NamedRef n) {
-        type = "java.lang.Object";
-        expr = "global(" + Names.string(n.name()) + ") /* named global */";
+        types.put(id, "java.lang.Object");
+        sink.global(
+            id, null, n.name(), "global(" + Names.string(n.name()) + ") /* named global */");
+        return;
       } else if (k.c instanceof Constant.Text t) {
         type = "java.lang.String";
         expr = Names.string(t.value());
