@@ -261,6 +261,12 @@ class CodeseCliIT {
     Result s = run("show", file.toString());
     assertEquals(0, s.code, s.err);
     assertTrue(s.out.contains("String.CASE_INSENSITIVE_ORDER /* static constant */"), s.out);
+    Result refused = run("verify", file.toString());
+    assertEquals(1, refused.code, refused.out);
+    assertTrue(refused.out.contains("withStaticConstants(true)"), refused.out);
+    Result admitted = run("verify", file.toString(), "--static-constants");
+    assertEquals(0, admitted.code, admitted.out + admitted.err);
+    assertTrue(admitted.out.contains("(with --static-constants)"), admitted.out);
   }
 
   @Test

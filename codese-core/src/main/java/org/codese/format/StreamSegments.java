@@ -883,23 +883,22 @@ public final class StreamSegments {
 
     /** The class index a {@linkplain #symbolic symbolic} constant names. */
     private static int classIndex(Constant c) {
+      // global references last: a stream without them never loads their classes
       return c instanceof Constant.TypeRef t
           ? t.type()
           : c instanceof Constant.StreamClassRef t
               ? t.type()
               : c instanceof Constant.EnumRef e
                   ? e.type()
-                  : c instanceof Constant.StaticRef r
-                      ? r.type()
-                      : c instanceof Constant.NamedRef
-                          ? -1
-                          : c instanceof Constant.Allocator a
+                  : c instanceof Constant.Allocator a
+                      ? a.type()
+                      : c instanceof Constant.Sized z
+                          ? z.type()
+                          : c instanceof Constant.ArrayMaker a
                               ? a.type()
-                              : c instanceof Constant.Sized z
-                                  ? z.type()
-                                  : c instanceof Constant.ArrayMaker a
-                                      ? a.type()
-                                      : ((Constant.Setter) c).type();
+                              : c instanceof Constant.Setter s
+                                  ? s.type()
+                                  : c instanceof Constant.StaticRef r ? r.type() : -1;
     }
 
     private static In checked(byte[] bytes) throws CorruptSnapshotException {

@@ -45,6 +45,11 @@ public sealed interface Constant {
     public <R, X extends Exception> R accept(Visitor<R, X> v) throws X {
       return v.visitStaticRef(this);
     }
+
+    @Override
+    public boolean global() {
+      return true;
+    }
   }
 
   /**
@@ -57,6 +62,11 @@ public sealed interface Constant {
     @Override
     public <R, X extends Exception> R accept(Visitor<R, X> v) throws X {
       return v.visitNamedRef(this);
+    }
+
+    @Override
+    public boolean global() {
+      return true;
     }
   }
 
@@ -176,6 +186,17 @@ public sealed interface Constant {
    * @throws X if the visitor does
    */
   <R, X extends Exception> R accept(Visitor<R, X> v) throws X;
+
+  /**
+   * Whether this is a global reference, {@link StaticRef} or {@link NamedRef}: a method rather than
+   * an {@code instanceof} test, so that the loader asks every constant without loading the two
+   * record classes into a JVM whose snapshots hold none.
+   *
+   * @return {@code true} for a global reference
+   */
+  default boolean global() {
+    return false;
+  }
 
   /**
    * A consumer of constants, in the style of ASM's visitors: one method per constant record, so
