@@ -101,6 +101,18 @@ class GlobalsTest {
     final TreeMap<String, Integer> map = new TreeMap<>(BY_LENGTH);
   }
 
+  /** A singleton whose class is not Serializable: as a constant, its contents are not written. */
+  static final class Service {
+    static final Service INSTANCE = new Service();
+    final Thread notCapturable = new Thread();
+  }
+
+  /** Refers to {@link Service#INSTANCE}. */
+  static final class UsesService implements Serializable {
+    private static final long serialVersionUID = 1L;
+    final Service service = Service.INSTANCE;
+  }
+
   static Holder holder() {
     Holder h = new Holder();
     h.map.put(Holder.KEY, "public value");
@@ -183,6 +195,36 @@ class GlobalsTest {
       Sorted r = (Sorted) Codese.fromBytes(Codese.toBytes(s, ON), ON);
       assertSame(Sorted.BY_LENGTH, r.map.comparator());
       assertEquals(List.of("a", "bb", "ccc"), new ArrayList<>(r.map.keySet()));
+    }
+
+    /**
+     * A constant whose class is not Serializable is no obstacle for a stream, which requires
+     * Serializable, since its contents are not written; without the option the JDK and Codese
+     * refuse it.
+     */
+    @Test
+    void aConstantOfAClassThatIsNotSerializableIsWrittenAsAReference() throws Exception {
+      ByteArrayOutputStream stream = new ByteArrayOutputStream();
+      try (ObjectOutputStream out = new CodeseOutputStream(stream, ON)) {
+        out.writeObject(new UsesService());
+      }
+      try (ObjectInputStream in =
+          new CodeseInputStream(new ByteArrayInputStream(stream.toByteArray()), ON)) {
+        assertSame(Service.INSTANCE, ((UsesService) in.readObject()).service);
+      }
+      assertThrows(
+          java.io.NotSerializableException.class,
+          () -> new CodeseOutputStream(new ByteArrayOutputStream()).writeObject(new UsesService()));
+      assertThrows(
+          java.io.NotSerializableException.class, () -> JdkBytes.serialize(new UsesService()));
+    }
+
+    /** The scan finds a constant only through a class of the graph (README, known limitations). */
+    @Test
+    void aConstantReachedWithoutItsClassIsCopied() throws Exception {
+      Object[] r = (Object[]) Codese.fromBytes(Codese.toBytes(new Object[] {Holder.KEY}, ON), ON);
+      assertNotSame(Holder.KEY, r[0]);
+      assertEquals("public", ((Key) r[0]).name);
     }
 
     @Test
