@@ -1,7 +1,9 @@
 package org.codese;
 
 import java.io.ObjectInputFilter;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import org.codese.load.AllowList;
 
@@ -14,7 +16,17 @@ import org.codese.load.AllowList;
  */
 public final class CodeseOptions {
   private static final CodeseOptions DEFAULTS =
-      new CodeseOptions(null, 1, null, null, CodeseLimits.defaults(), null, AllowList.NONE, false);
+      new CodeseOptions(
+          null,
+          1,
+          null,
+          null,
+          CodeseLimits.defaults(),
+          null,
+          AllowList.NONE,
+          false,
+          false,
+          Map.of());
 
   /** {@code null} until set: then each writer applies its own default. */
   private final Boolean requireSerializable;
@@ -27,6 +39,12 @@ public final class CodeseOptions {
   private final AllowList allowed;
   private final boolean compressed;
 
+  /** Whether global references to static final fields are captured and admitted at load. */
+  private final boolean staticConstants;
+
+  /** The objects named with {@link #withGlobal}, unmodifiable, in the order named. */
+  private final Map<String, Object> globals;
+
   private CodeseOptions(
       Boolean requireSerializable,
       int restoreThreads,
@@ -35,8 +53,12 @@ public final class CodeseOptions {
       CodeseLimits limits,
       byte[] signingKey,
       AllowList allowed,
-      boolean compressed) {
+      boolean compressed,
+      boolean staticConstants,
+      Map<String, Object> globals) {
     this.compressed = compressed;
+    this.staticConstants = staticConstants;
+    this.globals = globals;
     this.signingKey = signingKey;
     this.allowed = allowed;
     this.requireSerializable = requireSerializable;
@@ -70,7 +92,16 @@ public final class CodeseOptions {
    */
   public CodeseOptions withRequireSerializable(boolean required) {
     return new CodeseOptions(
-        required, restoreThreads, classLoader, filter, limits, signingKey, allowed, compressed);
+        required,
+        restoreThreads,
+        classLoader,
+        filter,
+        limits,
+        signingKey,
+        allowed,
+        compressed,
+        staticConstants,
+        globals);
   }
 
   /**
@@ -85,7 +116,16 @@ public final class CodeseOptions {
       throw new IllegalArgumentException("restore threads must be at least 1, got " + threads);
     }
     return new CodeseOptions(
-        requireSerializable, threads, classLoader, filter, limits, signingKey, allowed, compressed);
+        requireSerializable,
+        threads,
+        classLoader,
+        filter,
+        limits,
+        signingKey,
+        allowed,
+        compressed,
+        staticConstants,
+        globals);
   }
 
   /**
@@ -103,7 +143,9 @@ public final class CodeseOptions {
         limits,
         signingKey,
         allowed,
-        compressed);
+        compressed,
+        staticConstants,
+        globals);
   }
 
   /**
@@ -124,7 +166,9 @@ public final class CodeseOptions {
         limits,
         signingKey,
         allowed,
-        compressed);
+        compressed,
+        staticConstants,
+        globals);
   }
 
   /**
@@ -142,7 +186,9 @@ public final class CodeseOptions {
         Objects.requireNonNull(limits, "limits"),
         signingKey,
         allowed,
-        compressed);
+        compressed,
+        staticConstants,
+        globals);
   }
 
   /**
@@ -167,7 +213,9 @@ public final class CodeseOptions {
         limits,
         key == null ? null : key.clone(),
         allowed,
-        compressed);
+        compressed,
+        staticConstants,
+        globals);
   }
 
   /**
@@ -197,7 +245,9 @@ public final class CodeseOptions {
         limits,
         signingKey,
         allowed,
-        compress);
+        compress,
+        staticConstants,
+        globals);
   }
 
   /**
@@ -242,7 +292,9 @@ public final class CodeseOptions {
         limits,
         signingKey,
         AllowList.of(List.of(patterns)),
-        compressed);
+        compressed,
+        staticConstants,
+        globals);
   }
 
   /**
@@ -255,9 +307,117 @@ public final class CodeseOptions {
     return allowed.patterns();
   }
 
-  /** The allow-list for the loader. */
+  /**
+   * Global references to static constants (snapshot format 5; off by default). Objects that are a
+   * class's own constants then restore as the same instance, not as copies, as enum constants
+   * always do: for example a library's key objects held in an {@code IdentityHashMap}, which a copy
+   * would no longer find.
+   *
+   * <p>At capture, with this on: every object of the graph that is, by identity, the value of a
+   * {@code static final} reference field of a class of the graph (the class of an object of it) or
+   * of one of that class's superclasses is captured as a reference to that field, not by its
+   * contents; its own fields are not captured. Each class is scanned once per capture, when an
+   * object of it is first seen; fields that are neither public nor made accessible by {@code
+   * trySetAccessible} are skipped, and so are strings, boxes, enum constants and {@code Class}
+   * objects, which restore as they always do. An object the graph reaches before the class that
+   * holds it as a constant is seen is captured by its contents, as without this option. A
+   * constant's {@code writeReplace} is not called.
+   *
+   * <p>At load, with this on: a snapshot may refer to static final fields; each is read (which
+   * initialises its class, as any use of the class would) once the serialization filter and the
+   * allowed classes accepted every class, and must still be a {@code static final} reference field
+   * with a value, else {@link ClassMismatchException}. The restored graph then holds that live
+   * object of this JVM, which the restore never writes to. With this off (the default), a snapshot
+   * that refers to any static constant is rejected with {@link ClassNotAllowedException} before
+   * anything of it runs and before any class it names is initialised: load such a snapshot with
+   * this option only if it comes from a trusted source, since it may name any static final field of
+   * the classes it names, private ones included where their package is open to Codese.
+   *
+   * @param on {@code true} to capture and admit references to static constants
+   * @return options that differ from these only in this setting
+   */
+  public CodeseOptions withStaticConstants(boolean on) {
+    return new CodeseOptions(
+        requireSerializable,
+        restoreThreads,
+        classLoader,
+        filter,
+        limits,
+        signingKey,
+        allowed,
+        compressed,
+        on,
+        globals);
+  }
+
+  /**
+   * Returns whether global references to static constants are captured and admitted.
+   *
+   * @return the value set with {@link #withStaticConstants}; {@code false} by default
+   */
+  public boolean staticConstants() {
+    return staticConstants;
+  }
+
+  /**
+   * Names an object as a global (snapshot format 5), on both sides. At capture, the object, found
+   * in the graph by identity, is captured as a reference to {@code name}, not by its contents
+   * (named globals are looked up before static constants). At load, a reference to {@code name}
+   * restores as the object these options give for it; a snapshot that refers to a name the load
+   * options do not give is rejected with {@link java.io.InvalidObjectException} before anything of
+   * it runs. The restore never writes to the object. Naming an object is the loading side's choice
+   * of what the snapshot may refer to, so unlike {@link #withStaticConstants} it admits nothing
+   * else.
+   *
+   * @param name the name, not empty
+   * @param value the object, not {@code null}
+   * @return options that differ from these only in naming {@code value} {@code name} (replacing any
+   *     object named so before)
+   * @throws IllegalArgumentException if {@code name} is empty, or {@code value} is named already
+   *     under another name
+   * @throws NullPointerException if {@code name} or {@code value} is {@code null}
+   */
+  public CodeseOptions withGlobal(String name, Object value) {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(value, "value");
+    if (name.isEmpty()) {
+      throw new IllegalArgumentException("a global's name is empty");
+    }
+    for (Map.Entry<String, Object> e : globals.entrySet()) {
+      if (e.getValue() == value && !e.getKey().equals(name)) {
+        throw new IllegalArgumentException(
+            "the object is named \"" + e.getKey() + "\" already; give each global one name");
+      }
+    }
+    Map<String, Object> named = new LinkedHashMap<>(globals);
+    named.put(name, value);
+    return new CodeseOptions(
+        requireSerializable,
+        restoreThreads,
+        classLoader,
+        filter,
+        limits,
+        signingKey,
+        allowed,
+        compressed,
+        staticConstants,
+        java.util.Collections.unmodifiableMap(named));
+  }
+
+  /**
+   * Returns the objects named with {@link #withGlobal}.
+   *
+   * @return the globals by name, unmodifiable, in the order named; empty by default
+   */
+  public Map<String, Object> globals() {
+    return globals;
+  }
+
+  /** The allow-list for the loader, with the global references these options admit. */
   AllowList allowList() {
-    return allowed;
+    return staticConstants || !globals.isEmpty()
+        ? allowed.withGlobals(staticConstants, globals)
+        : allowed;
   }
 
   /**
@@ -335,8 +495,8 @@ public final class CodeseOptions {
   /**
    * Two options are equal when every setting is: the same flags (compression among them), thread
    * count and limits, signing keys of the same bytes (or both none), the same allowed-class
-   * patterns, and the very same class loader and filter objects (compared by identity, not by their
-   * own {@code equals}).
+   * patterns, the same names of the very same global objects, and the very same class loader and
+   * filter objects (compared by identity, not by their own {@code equals}).
    *
    * @param o any object
    * @return whether {@code o} is options with the same settings
@@ -351,7 +511,22 @@ public final class CodeseOptions {
         && limits.equals(other.limits)
         && java.util.Arrays.equals(signingKey, other.signingKey)
         && allowed.equals(other.allowed)
-        && compressed == other.compressed;
+        && compressed == other.compressed
+        && staticConstants == other.staticConstants
+        && sameGlobals(globals, other.globals);
+  }
+
+  /** Whether two maps of globals name the very same objects by the same names. */
+  private static boolean sameGlobals(Map<String, Object> a, Map<String, Object> b) {
+    if (a.size() != b.size()) {
+      return false;
+    }
+    for (Map.Entry<String, Object> e : a.entrySet()) {
+      if (b.get(e.getKey()) != e.getValue()) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
@@ -370,7 +545,9 @@ public final class CodeseOptions {
         limits,
         java.util.Arrays.hashCode(signingKey),
         allowed,
-        compressed);
+        compressed,
+        staticConstants,
+        globals.keySet());
   }
 
   /**
@@ -394,6 +571,10 @@ public final class CodeseOptions {
         + allowed.patterns()
         + ", compressed="
         + compressed
+        + ", staticConstants="
+        + staticConstants
+        + ", globals="
+        + globals.keySet()
         + "]";
   }
 }

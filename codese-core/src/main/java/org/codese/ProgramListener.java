@@ -44,6 +44,23 @@ public interface ProgramListener {
   default void create(int object, String type, String expression) {}
 
   /**
+   * A global reference is stored (snapshot format 6 on): not an object the program creates, but the
+   * value of a static final field ({@code CodeseOptions.withStaticConstants}) or an object the load
+   * options name ({@code CodeseOptions.withGlobal}), whose class the file does not record. By
+   * default reported as {@link #create} of a {@code java.lang.Object}.
+   *
+   * @param object its slot in the restore table
+   * @param owner the binary name of the class whose static final field it is, or {@code null} for a
+   *     named global
+   * @param name the field's name, or the global's name
+   * @param expression how: {@code Holder.KEY} or {@code global("name")}, with a comment that says
+   *     which kind
+   */
+  default void global(int object, String owner, String name, String expression) {
+    create(object, "java.lang.Object", expression);
+  }
+
+  /**
    * A field is set.
    *
    * @param object the slot of the object whose field is set

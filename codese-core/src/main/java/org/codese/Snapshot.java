@@ -68,7 +68,12 @@ public final class Snapshot implements AutoCloseable {
     SnapshotFile file = Pipeline.capture(root, options);
     return new Snapshot(
         file,
-        LoadedSnapshot.load(file, options.classLoader(), null, OWN_CAPTURE, AllowList.ALL),
+        LoadedSnapshot.load(
+            file,
+            options.classLoader(),
+            null,
+            OWN_CAPTURE,
+            AllowList.ALL.withGlobals(true, options.globals())),
         options);
   }
 

@@ -297,8 +297,7 @@ public final class SnapshotSegment implements SnapshotContents.Part {
    * @throws IOException if the check fails for another reason, as a load would
    */
   public void check(CodeseOptions options) throws IOException {
-    LoadedSnapshot.check(
-        file, options.classLoader(), options.limits(), AllowList.of(options.allowedClasses()));
+    LoadedSnapshot.check(file, options.classLoader(), options.limits(), options.allowList());
   }
 
   /**

@@ -51,6 +51,9 @@ import picocli.CommandLine.Spec;
           + " restores classes ObjectInputStream would refuse (classes that are not"
           + " Serializable): judged from the classes on --classpath, never initialising"
           + " them; 'none needed' when a default load admits every class.",
+      "global references   (only if there are any) the static constants and named globals"
+          + " the file refers to instead of holding copies (snapshot format 6): they restore"
+          + " as objects of the loading JVM, and a default load refuses them.",
       "",
       "In the table, 'references' and 'primitives' count the field and array-element values"
           + " the restore program sets to something other than null, zero or false"
@@ -90,6 +93,8 @@ final class InspectCommand implements Callable<Integer> {
   static final class Counter implements ProgramListener {
     final Map<String, Row> rows = new TreeMap<>();
     long hooks;
+    final java.util.Set<String> globals = new java.util.TreeSet<>();
+    long globalSlots;
     long items;
     long objectItems;
     long blockBytes;
@@ -101,6 +106,12 @@ final class InspectCommand implements Callable<Integer> {
     @Override
     public void create(int id, String type, String expr) {
       rows.computeIfAbsent(type, k -> new Row()).objects++;
+    }
+
+    @Override
+    public void global(int id, String owner, String name, String expr) {
+      globalSlots++;
+      globals.add(owner == null ? "global \"" + name + "\"" : Names.source(owner) + "." + name);
     }
 
     @Override
@@ -239,6 +250,19 @@ final class InspectCommand implements Callable<Integer> {
         constants + itemBytes, constants, itemBytes);
     out.printf("own methods run:     %d (readObject, readExternal, readResolve)%n", counter.hooks);
     out.printf("allow-list:          %s%n", allowList(src));
+    if (counter.globalSlots > 0) {
+      // static constants and named globals: restored as objects of the loading JVM, by option
+      out.printf(
+          "global references:   %d (%s); loading needs %s%n",
+          counter.globalSlots,
+          String.join(", ", counter.globals),
+          counter.globals.stream().anyMatch(g -> !g.startsWith("global "))
+              ? "CodeseOptions.withStaticConstants(true)"
+                  + (counter.globals.stream().anyMatch(g -> g.startsWith("global "))
+                      ? " and CodeseOptions.withGlobal for each name"
+                      : "")
+              : "CodeseOptions.withGlobal for each name");
+    }
     out.println();
     out.printf("%10s %12s %12s  %s%n", "objects", "references", "primitives", "class");
     long tObj = 0;

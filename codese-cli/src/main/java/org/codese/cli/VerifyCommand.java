@@ -70,6 +70,15 @@ final class VerifyCommand implements Callable<Integer> {
               + "${sys:path.separator}'. The JDK's classes are always seen.")
   String classpath;
 
+  @Option(
+      names = "--static-constants",
+      description =
+          "Check as a load with CodeseOptions.withStaticConstants(true) would: admit the file's"
+              + " references to static final fields (snapshot format 5), which a default load"
+              + " refuses. Reading them initialises their classes. Only for files from a"
+              + " trusted source.")
+  boolean staticConstants;
+
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
@@ -107,7 +116,8 @@ final class VerifyCommand implements Callable<Integer> {
       CodeseOptions options =
           CodeseOptions.defaults()
               .withClassLoader(loader)
-              .withAllowedClasses(admitted.toArray(String[]::new));
+              .withAllowedClasses(admitted.toArray(String[]::new))
+              .withStaticConstants(staticConstants);
       for (int i = 0; i < src.segments.size(); i++) {
         String where = src.segments.size() == 1 ? "" : "segment " + (i + 1) + ": ";
         try {
@@ -154,6 +164,7 @@ final class VerifyCommand implements Callable<Integer> {
         + count(classes, "class")
         + "; integrity, fingerprints, grammar, allow-list"
         + (given.isEmpty() ? "" : " (with --allow)")
+        + (staticConstants ? " (with --static-constants)" : "")
         + " and program checks passed"
         + (src.contents.isSigned() ? " (the signature was not checked: verify takes no key)" : "");
   }

@@ -242,6 +242,35 @@ class CodeseCliIT {
     assertTrue(read >= 3);
   }
 
+  /**
+   * A snapshot of format 6 that refers to a static constant (issue 10, part 5): inspect names it
+   * and the option a load needs, show lists it where the program stores it.
+   */
+  @Test
+  void inspectAndShowNameStaticConstants() throws Exception {
+    Path root = Path.of("").toAbsolutePath();
+    while (!Files.isDirectory(root.resolve("codese-core"))) {
+      root = root.getParent();
+    }
+    Path file = root.resolve("codese-core/src/test/resources/org/codese/compat/v6-statics.cdse");
+    Result r = run("inspect", file.toString());
+    assertEquals(0, r.code, r.err);
+    assertTrue(
+        r.out.contains(
+            "global references:   1 (java.lang.String.CASE_INSENSITIVE_ORDER); loading needs"
+                + " CodeseOptions.withStaticConstants(true)"),
+        r.out);
+    Result s = run("show", file.toString());
+    assertEquals(0, s.code, s.err);
+    assertTrue(s.out.contains("String.CASE_INSENSITIVE_ORDER /* static constant */"), s.out);
+    Result refused = run("verify", file.toString());
+    assertEquals(1, refused.code, refused.out);
+    assertTrue(refused.out.contains("withStaticConstants(true)"), refused.out);
+    Result admitted = run("verify", file.toString(), "--static-constants");
+    assertEquals(0, admitted.code, admitted.out + admitted.err);
+    assertTrue(admitted.out.contains("(with --static-constants)"), admitted.out);
+  }
+
   @Test
   void inspectCountsWithoutTheClasses() throws Exception {
     Result r = run("inspect", tree.toString());

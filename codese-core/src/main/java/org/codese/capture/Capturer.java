@@ -46,6 +46,9 @@ public final class Capturer {
 
   private final CodeseOptions options;
 
+  /** The objects captured as global references, or {@code null} if the options name none. */
+  private final GlobalRefs globals;
+
   /** The writer's hooks, or {@code null} for a capture that is not an object stream's. */
   private final StreamHooks hooks;
 
@@ -124,6 +127,7 @@ public final class Capturer {
    */
   public Capturer(CodeseOptions options, StreamHooks hooks) {
     this.options = options;
+    this.globals = GlobalRefs.of(options);
     this.hooks = hooks;
     this.described = hooks == null ? null : new IdentityHashMap<>();
     this.nullReplaced = hooks == null ? null : new IdentityHashMap<>();
@@ -341,6 +345,8 @@ public final class Capturer {
       return new Node.Constant(id, c.value());
     } else if (node instanceof Node.Value v) {
       return new Node.Value(id, v.value(), v.streamClass());
+    } else if (node instanceof Node.Global g) {
+      return new Node.Global(id, g.value(), g.owner(), g.name());
     } else if (node instanceof Node.Array a) {
       if (!a.type().getComponentType().isPrimitive()) {
         renumberRefs((int[]) a.elements(), perm);
@@ -385,9 +391,15 @@ public final class Capturer {
     if (known != null) {
       return known(idOf(known));
     }
-    Object rep = replace(obj, parent, label);
+    if (globals != null) {
+      globals.scan(obj.getClass());
+    }
+    // a global is restored as itself: no writeReplace or replaceObject
+    boolean global = globals != null && globals.isGlobal(obj);
+    Object rep = global ? obj : replace(obj, parent, label);
     Object replaced = rep;
-    if (hooks != null
+    if (!global
+        && hooks != null
         && hooks.replacing()
         && !(obj instanceof Class)
         && !(obj instanceof ObjectStreamClass)) {
@@ -413,18 +425,25 @@ public final class Capturer {
       }
     }
     int id = firstId + discovered.size();
-    SerialClass sc = SerialClass.of(rep.getClass());
     paths.record(id, parent, label);
-    check(sc, id);
-    if (hooks != null) {
-      describe(rep, sc, id);
+    if (globals != null && rep != obj) {
+      globals.scan(rep.getClass());
+      global = globals.isGlobal(rep);
+    }
+    if (!global) {
+      // a global's contents are not captured: its class needs no check and no descriptor
+      SerialClass sc = SerialClass.of(rep.getClass());
+      check(sc, id);
+      if (hooks != null) {
+        describe(rep, sc, id);
+      }
     }
     if (!unshared) {
       ids.put(obj, id);
       ids.put(rep, id);
     }
     // a value made from data: the original, unless the writer's replaceObject put another in
-    boolean value = rep == replaced && Values.kindOf(obj.getClass()) != 0;
+    boolean value = !global && rep == replaced && Values.kindOf(obj.getClass()) != 0;
     discovered.add(value ? new Node.Value(id, obj, rep.getClass()) : rep);
     nodes.add(null);
     return id;
@@ -579,6 +598,11 @@ public final class Capturer {
     ChildList children = new ChildList();
     if (obj instanceof Node.Value v) {
       nodes.set(id - firstId, v);
+      return children;
+    }
+    Node.Global global = globals == null ? null : globals.node(id, obj);
+    if (global != null) {
+      nodes.set(id - firstId, global);
       return children;
     }
     SerialClass sc = SerialClass.of(obj.getClass());

@@ -33,6 +33,13 @@ public sealed interface Node {
   record Value(int id, Object value, Class<?> streamClass) implements Node {}
 
   /**
+   * A global reference: an object restored as the same instance, the value of static final field
+   * {@code name} declared by {@code owner}, or with {@code owner} {@code null} the object the
+   * options name {@code name}. Its contents are not captured.
+   */
+  record Global(int id, Object value, Class<?> owner, String name) implements Node {}
+
+  /**
    * An array: for primitive component types a private copy of the original, otherwise the element
    * ids.
    */

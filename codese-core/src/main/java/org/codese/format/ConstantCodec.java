@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import org.codese.CorruptSnapshotException;
 import org.codese.jvm.Types;
 import org.codese.program.Constant;
+import org.codese.program.Grammar;
 import org.codese.program.Tape;
 
 /** Encodes and decodes constant-table entries, checking every index on the way in. */
@@ -20,6 +21,8 @@ final class ConstantCodec {
   private static final int TEXTS = 9;
   private static final int STREAM_CLASS_REF = 10;
   private static final int SIZED = 11;
+  private static final int STATIC_REF = 12;
+  private static final int NAMED_REF = 13;
 
   private ConstantCodec() {}
 
@@ -50,6 +53,18 @@ final class ConstantCodec {
     @Override
     public Void visitEnumRef(Constant.EnumRef e) {
       out.u1(ENUM_REF).u4(e.type()).str(e.name());
+      return null;
+    }
+
+    @Override
+    public Void visitStaticRef(Constant.StaticRef r) {
+      out.u1(STATIC_REF).u4(r.type()).str(r.field());
+      return null;
+    }
+
+    @Override
+    public Void visitNamedRef(Constant.NamedRef r) {
+      out.u1(NAMED_REF).str(r.name());
       return null;
     }
 
@@ -107,8 +122,22 @@ final class ConstantCodec {
     }
   }
 
-  static Constant read(In in, int classes, int tableSize) throws CorruptSnapshotException {
+  /**
+   * Reads one constant of a file of format {@code version}: the global references of format {@link
+   * Grammar#GLOBAL_VERSION} are rejected in files of earlier versions.
+   */
+  static Constant read(In in, int version, int classes, int tableSize)
+      throws CorruptSnapshotException {
     int tag = in.u1();
+    if ((tag == STATIC_REF || tag == NAMED_REF) && version < Grammar.GLOBAL_VERSION) {
+      throw in.corrupt(
+          "constant tag "
+              + tag
+              + " (a global reference) exists from format version "
+              + Grammar.GLOBAL_VERSION
+              + " on; this file is of version "
+              + version);
+    }
     switch (tag) {
       case TYPE_REF:
         return new Constant.TypeRef(in.index(0, classes, "class index"));
@@ -116,6 +145,10 @@ final class ConstantCodec {
         return new Constant.StreamClassRef(in.index(0, classes, "class index"));
       case ENUM_REF:
         return new Constant.EnumRef(in.index(0, classes, "class index"), in.str());
+      case STATIC_REF:
+        return new Constant.StaticRef(in.index(0, classes, "class index"), in.str());
+      case NAMED_REF:
+        return new Constant.NamedRef(in.str());
       case ALLOCATOR:
         return new Constant.Allocator(
             in.index(0, classes, "class index"), enumAt(Constant.Mode.values(), in.u1(), in));

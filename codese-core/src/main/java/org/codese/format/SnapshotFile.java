@@ -433,7 +433,7 @@ public final class SnapshotFile {
     int nConst = k.count(1);
     List<Constant> constants = new ArrayList<>(nConst);
     for (int i = 0; i < nConst; i++) {
-      constants.add(ConstantCodec.read(k, nClasses, tableSize));
+      constants.add(ConstantCodec.read(k, version, nClasses, tableSize));
     }
     In code = sec[3];
     int nFiles = code.count(9);

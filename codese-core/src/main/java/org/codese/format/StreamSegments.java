@@ -680,7 +680,7 @@ public final class StreamSegments {
           constants.add(symbol);
           continue;
         }
-        Constant c = ConstantCodec.read(in, nClasses, tableSize);
+        Constant c = ConstantCodec.read(in, version, nClasses, tableSize);
         if (symbolic(c)) {
           throw in.corrupt("a symbolic constant where the segment's shape has data");
         }
@@ -871,7 +871,7 @@ public final class StreamSegments {
         constIdx[i] = r;
         return c;
       }
-      Constant c = ConstantCodec.read(in, nClasses, tableSize);
+      Constant c = ConstantCodec.read(in, version, nClasses, tableSize);
       if (symbolic(c)) {
         constIdx[i] = constants.size() + newConstants.size();
         newConstants.add(c);
@@ -883,6 +883,7 @@ public final class StreamSegments {
 
     /** The class index a {@linkplain #symbolic symbolic} constant names. */
     private static int classIndex(Constant c) {
+      // global references last: a stream without them never loads their classes
       return c instanceof Constant.TypeRef t
           ? t.type()
           : c instanceof Constant.StreamClassRef t
@@ -895,7 +896,9 @@ public final class StreamSegments {
                           ? z.type()
                           : c instanceof Constant.ArrayMaker a
                               ? a.type()
-                              : ((Constant.Setter) c).type();
+                              : c instanceof Constant.Setter s
+                                  ? s.type()
+                                  : c instanceof Constant.StaticRef r ? r.type() : -1;
     }
 
     private static In checked(byte[] bytes) throws CorruptSnapshotException {

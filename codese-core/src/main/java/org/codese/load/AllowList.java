@@ -2,6 +2,7 @@ package org.codese.load;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeSet;
 import org.codese.ClassMismatchException;
 import org.codese.format.SnapshotFile;
@@ -26,15 +27,53 @@ import org.codese.format.SnapshotFile;
  */
 public final class AllowList {
   /** Admits nothing: the default, the surface of {@code ObjectInputStream}. */
-  public static final AllowList NONE = new AllowList(List.of());
+  public static final AllowList NONE = new AllowList(List.of(), false, Map.of());
 
-  /** Admits every class: for snapshots captured in this JVM, which hold the caller's own graph. */
-  public static final AllowList ALL = new AllowList(List.of("**"));
+  /**
+   * Admits every class and static constants: for snapshots captured in this JVM, which hold the
+   * caller's own graph.
+   */
+  public static final AllowList ALL = new AllowList(List.of("**"), true, Map.of());
 
   private final List<String> patterns;
 
-  private AllowList(List<String> patterns) {
+  /** Whether a snapshot may refer to static final fields ({@code Constant.StaticRef}). */
+  private final boolean staticConstants;
+
+  /** The objects a snapshot may refer to by name ({@code Constant.NamedRef}). */
+  private final Map<String, Object> globals;
+
+  private AllowList(List<String> patterns, boolean staticConstants, Map<String, Object> globals) {
     this.patterns = patterns;
+    this.staticConstants = staticConstants;
+    this.globals = globals;
+  }
+
+  /**
+   * This allow-list, also admitting global references (snapshot format 5): the values of static
+   * final fields if {@code staticConstants}, and the objects of {@code globals} by name.
+   *
+   * @param staticConstants whether a snapshot may refer to static final fields
+   * @param globals the objects a snapshot may refer to by name (not copied: pass an unmodifiable
+   *     map)
+   * @return the allow-list
+   */
+  public AllowList withGlobals(boolean staticConstants, Map<String, Object> globals) {
+    return new AllowList(patterns, staticConstants, globals);
+  }
+
+  /**
+   * @return whether a snapshot may refer to the values of static final fields
+   */
+  public boolean staticConstants() {
+    return staticConstants;
+  }
+
+  /**
+   * @return the objects a snapshot may refer to by name
+   */
+  public Map<String, Object> globals() {
+    return globals;
   }
 
   /**
@@ -49,7 +88,7 @@ public final class AllowList {
     for (String p : patterns) {
       out.add(valid(p));
     }
-    return out.isEmpty() ? NONE : new AllowList(List.copyOf(out));
+    return out.isEmpty() ? NONE : new AllowList(List.copyOf(out), false, Map.of());
   }
 
   private static String valid(String p) {
@@ -215,12 +254,15 @@ public final class AllowList {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof AllowList other && patterns.equals(other.patterns);
+    return o instanceof AllowList other
+        && patterns.equals(other.patterns)
+        && staticConstants == other.staticConstants
+        && globals.equals(other.globals);
   }
 
   @Override
   public int hashCode() {
-    return patterns.hashCode();
+    return patterns.hashCode() * 31 + (staticConstants ? 1 : 0) + globals.keySet().hashCode();
   }
 
   @Override

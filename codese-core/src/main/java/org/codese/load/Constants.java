@@ -98,6 +98,18 @@ final class Constants implements Constant.Visitor<Object, ClassMismatchException
     return enumConstant(classes.get(e.type()), e.name());
   }
 
+  /** A static constant's value, read once the filter accepted its class ({@link Globals}). */
+  @Override
+  public Object visitStaticRef(Constant.StaticRef r) throws ClassMismatchException {
+    return Globals.read(classes.get(r.type()), r.field());
+  }
+
+  /** A named global: one the options give, as {@link Globals#admit} made sure. */
+  @Override
+  public Object visitNamedRef(Constant.NamedRef n) {
+    return classes.allowed().globals().get(n.name());
+  }
+
   @Override
   public Object visitAllocator(Constant.Allocator a) throws ClassMismatchException {
     return memo != null

@@ -198,6 +198,12 @@ public final class LoadedSnapshot {
       reused = memo == null ? null : memo.table(file.classes());
       table = reused != null ? reused : new ClassTable(file.classes(), l, allowed, resolved);
       Surface.check(file, table, memo);
+      for (org.codese.program.Constant k : file.constants()) {
+        if (k.global()) {
+          Globals.admit(file, table); // only a snapshot that holds one loads the class
+          break;
+        }
+      }
       f = filter == null ? null : filter.get();
       Admission.checkFilter(file, table, f, streamBytes);
       if (reused == null) {

@@ -604,13 +604,17 @@ final class ProgramCheck {
         Constant c = raw(k);
         if (!(c instanceof Constant.EnumRef
             || c instanceof Constant.TypeRef
-            || c instanceof Constant.StreamClassRef)) {
+            || c instanceof Constant.StreamClassRef
+            || c instanceof Constant.StaticRef
+            || c instanceof Constant.NamedRef)) {
           throw reject(
               "stores constant "
                   + k
                   + " into the table; only enum"
-                  + " constants, classes and stream classes are stored as they are");
+                  + " constants, classes, stream classes and global references are stored as"
+                  + " they are");
         }
+        // a global reference is a live object of this JVM: foreign, never a target (as enums)
         fill(id, FOREIGN, resolved[k].getClass(), 0);
       }
     }

@@ -60,9 +60,11 @@ public final class StreamReader {
    * and data of compact segments, which follow snapshot format version 4 ({@code
    * Grammar.FILL_VERSION}: JDK collections filled through their public API); 8 only the code and
    * data of compact segments, which follow snapshot format version 5 ({@code
-   * Grammar.VALUE_VERSION}: dates, times and UUIDs made from data).
+   * Grammar.VALUE_VERSION}: dates, times and UUIDs made from data); 9 only the constants of compact
+   * segments, which follow snapshot format version 6 ({@code Grammar.GLOBAL_VERSION}: global
+   * references).
    */
-  public static final int STREAM_VERSION = 8;
+  public static final int STREAM_VERSION = 9;
 
   /** The first stream version whose compact segments hold code of snapshot format version 2. */
   private static final int ALLOCATING_STREAM_VERSION = 4;
@@ -75,6 +77,9 @@ public final class StreamReader {
 
   /** The first stream version whose compact segments hold code of snapshot format version 5. */
   private static final int VALUE_STREAM_VERSION = 8;
+
+  /** The first stream version whose compact segments hold code of snapshot format version 6. */
+  private static final int GLOBAL_STREAM_VERSION = 9;
 
   /**
    * The first stream version whose segments carry class descriptors and number their objects in
@@ -320,15 +325,17 @@ public final class StreamReader {
    */
   public static StreamSegments.Decoder decoder(int streamVersion) {
     int code =
-        streamVersion >= VALUE_STREAM_VERSION
-            ? Grammar.VALUE_VERSION
-            : streamVersion >= FILL_STREAM_VERSION
-                ? Grammar.FILL_VERSION
-                : streamVersion >= RUNTIME_STREAM_VERSION
-                    ? RuntimeContract.RUNTIME_VERSION
-                    : streamVersion >= ALLOCATING_STREAM_VERSION
-                        ? Grammar.ALLOCATE_VERSION
-                        : SnapshotFile.OLDEST_VERSION;
+        streamVersion >= GLOBAL_STREAM_VERSION
+            ? Grammar.GLOBAL_VERSION
+            : streamVersion >= VALUE_STREAM_VERSION
+                ? Grammar.VALUE_VERSION
+                : streamVersion >= FILL_STREAM_VERSION
+                    ? Grammar.FILL_VERSION
+                    : streamVersion >= RUNTIME_STREAM_VERSION
+                        ? RuntimeContract.RUNTIME_VERSION
+                        : streamVersion >= ALLOCATING_STREAM_VERSION
+                            ? Grammar.ALLOCATE_VERSION
+                            : SnapshotFile.OLDEST_VERSION;
     return new StreamSegments.Decoder(code, streamVersion >= DESCRIBING_STREAM_VERSION);
   }
 

@@ -95,6 +95,12 @@ final class CreatePhase {
       ops.add(new Op.LoadConstant(id, constantOf(c.value())));
     } else if (node instanceof Node.Value v) {
       values.add(v);
+    } else if (node instanceof Node.Global g) {
+      Constant k =
+          g.owner() == null
+              ? new Constant.NamedRef(g.name())
+              : new Constant.StaticRef(cx.tables.type(g.owner()), g.name());
+      ops.add(new Op.LoadConstant(id, cx.tables.constant(k)));
     } else if (node instanceof Node.Array a) {
       array(a);
     } else if (node instanceof Node.External e) {

@@ -34,6 +34,43 @@ public sealed interface Constant {
   }
 
   /**
+   * The value of the static final reference field {@code field} declared by class {@code type}: an
+   * object of the graph that was, by identity, that field's value at capture ({@code
+   * CodeseOptions.withStaticConstants}). Restored by reading the field, as the same instance;
+   * generated code only stores it into the table, and nothing writes to it. From format version
+   * {@link Grammar#GLOBAL_VERSION} on.
+   */
+  record StaticRef(int type, String field) implements Constant {
+    @Override
+    public <R, X extends Exception> R accept(Visitor<R, X> v) throws X {
+      return v.visitStaticRef(this);
+    }
+
+    @Override
+    public boolean global() {
+      return true;
+    }
+  }
+
+  /**
+   * The object the load options name {@code name} ({@code CodeseOptions.withGlobal}): an object of
+   * the graph that the capture options named so. Restored as the object the loading side gives
+   * under that name; generated code only stores it into the table, and nothing writes to it. From
+   * format version {@link Grammar#GLOBAL_VERSION} on.
+   */
+  record NamedRef(String name) implements Constant {
+    @Override
+    public <R, X extends Exception> R accept(Visitor<R, X> v) throws X {
+      return v.visitNamedRef(this);
+    }
+
+    @Override
+    public boolean global() {
+      return true;
+    }
+  }
+
+  /**
    * What allocates an instance of {@code type} as {@code mode} says: generated code passes it to
    * {@code Grammar.ALLOCATE_METHOD} (format version 1: calls {@code newInstance(null)} on it as a
    * {@code java.lang.reflect.Constructor}); the loader resolves it to the class or a constructor.
@@ -151,6 +188,17 @@ public sealed interface Constant {
   <R, X extends Exception> R accept(Visitor<R, X> v) throws X;
 
   /**
+   * Whether this is a global reference, {@link StaticRef} or {@link NamedRef}: a method rather than
+   * an {@code instanceof} test, so that the loader asks every constant without loading the two
+   * record classes into a JVM whose snapshots hold none.
+   *
+   * @return {@code true} for a global reference
+   */
+  default boolean global() {
+    return false;
+  }
+
+  /**
    * A consumer of constants, in the style of ASM's visitors: one method per constant record, so
    * that adding a constant to this sealed interface fails to compile until every consumer handles
    * it (the baseline is Java 17, which has no exhaustive pattern switches; see docs/DESIGN.md). The
@@ -181,6 +229,20 @@ public sealed interface Constant {
      * @throws X if the visitor fails
      */
     R visitEnumRef(EnumRef c) throws X;
+
+    /**
+     * @param c the constant
+     * @return the visitor's result
+     * @throws X if the visitor fails
+     */
+    R visitStaticRef(StaticRef c) throws X;
+
+    /**
+     * @param c the constant
+     * @return the visitor's result
+     * @throws X if the visitor fails
+     */
+    R visitNamedRef(NamedRef c) throws X;
 
     /**
      * @param c the constant

@@ -50,6 +50,12 @@ public record RuntimeContract(
         Grammar.VALUE_VERSION,
         RUNTIME_PACKAGE,
         RUNTIME_PACKAGE + "/Entry",
+        RUNTIME_PACKAGE + "/Entry"),
+    // format 6 adds global references (constants only): the code names what format 3 names
+    new RuntimeContract(
+        Grammar.GLOBAL_VERSION,
+        RUNTIME_PACKAGE,
+        RUNTIME_PACKAGE + "/Entry",
         RUNTIME_PACKAGE + "/Entry")
   };
 

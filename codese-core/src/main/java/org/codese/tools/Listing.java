@@ -719,6 +719,18 @@ public final class Listing {
       } else if (k.c instanceof Constant.TypeRef t) {
         type = "java.lang.Class";
         expr = Names.simple(className(t.type())) + ".class";
+      } else if (k.c instanceof Constant.StaticRef r) {
+        // a static constant: its class is what the field holds at load, unknown here
+        String owner = className(r.type());
+        types.put(id, "java.lang.Object");
+        sink.global(
+            id, owner, r.field(), Names.simple(owner) + "." + r.field() + " /* static constant */");
+        return;
+      } else if (k.c instanceof Constant.NamedRef n) {
+        types.put(id, "java.lang.Object");
+        sink.global(
+            id, null, n.name(), "global(" + Names.string(n.name()) + ") /* named global */");
+        return;
       } else if (k.c instanceof Constant.Text t) {
         type = "java.lang.String";
         expr = Names.string(t.value());

@@ -2,6 +2,8 @@ package org.codese.compat;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
@@ -20,11 +22,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import org.codese.ClassNotAllowedException;
 import org.codese.Codese;
 import org.codese.CodeseInputStream;
+import org.codese.CodeseOptions;
 import org.codese.CodeseOutputStream;
 import org.codese.format.SnapshotFile;
 import org.codese.load.StreamReader;
+import org.codese.program.Constant;
 import org.codese.program.Grammar;
 import org.codese.samples.RedBlackTree;
 import org.junit.jupiter.api.Test;
@@ -128,6 +133,38 @@ class CompatibilityTest {
     }
   }
 
+  /**
+   * The graph of the files of global references (format {@link Grammar#GLOBAL_VERSION} on): a map
+   * ordered by the JDK's constant {@code String.CASE_INSENSITIVE_ORDER}, captured with static
+   * constants, which it restores as that very comparator.
+   */
+  private static TreeMap<String, Integer> statics() {
+    TreeMap<String, Integer> m = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+    m.put("b", 2);
+    m.put("A", 1);
+    m.put("c", 3);
+    return m;
+  }
+
+  private static final CodeseOptions STATICS = CodeseOptions.defaults().withStaticConstants(true);
+
+  @Test
+  void committedSnapshotsOfStaticConstantsStillRestore() throws Exception {
+    record();
+    for (int v = Grammar.GLOBAL_VERSION; v <= SnapshotFile.VERSION; v++) {
+      byte[] file = read(snapshotName(v, "statics"));
+      SnapshotFile parsed = SnapshotFile.parse(file);
+      assertEquals(v, parsed.version());
+      assertTrue(
+          parsed.constants().stream().anyMatch(k -> k instanceof Constant.StaticRef),
+          parsed.constants()::toString);
+      TreeMap<?, ?> restored = (TreeMap<?, ?>) Codese.fromBytes(file, STATICS);
+      assertSame(String.CASE_INSENSITIVE_ORDER, restored.comparator());
+      assertArrayEquals(jdkForm(statics()), jdkForm(restored), "version " + v);
+      assertThrows(ClassNotAllowedException.class, () -> Codese.fromBytes(file));
+    }
+  }
+
   /** A reader that logs the classes its {@code resolveClass} is asked about. */
   static final class Asking extends CodeseInputStream {
     final List<String> asked = new ArrayList<>();
@@ -208,6 +245,9 @@ class CompatibilityTest {
           DIR.resolve(snapshotName(SnapshotFile.VERSION, e.getKey())),
           Codese.toBytes(e.getValue()));
     }
+    Files.write(
+        DIR.resolve(snapshotName(SnapshotFile.VERSION, "statics")),
+        Codese.toBytes(statics(), STATICS));
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (ObjectOutputStream out = new CodeseOutputStream(bytes)) {
       for (Serializable g : graphs().values()) {

@@ -24,7 +24,9 @@ class CompactLengthsTest {
     System.arraycopy(head, 0, buf, 0, head.length);
     In in = new In(buf, 0, buf.length, true);
     CorruptSnapshotException e =
-        assertThrows(CorruptSnapshotException.class, () -> ConstantCodec.read(in, 0, 0));
+        assertThrows(
+            CorruptSnapshotException.class,
+            () -> ConstantCodec.read(in, SnapshotFile.VERSION, 0, 0));
     assertTrue(e.getMessage().contains("count " + len + " is impossible with"), e.getMessage());
   }
 
@@ -40,7 +42,7 @@ class CompactLengthsTest {
     assertTrue(b.length < 110, b.length + " bytes");
     In in = new In(b, 0, b.length, true);
     org.codese.program.Constant.PrimArray p =
-        (org.codese.program.Constant.PrimArray) ConstantCodec.read(in, 0, 0);
+        (org.codese.program.Constant.PrimArray) ConstantCodec.read(in, SnapshotFile.VERSION, 0, 0);
     assertTrue(java.util.Arrays.equals(ids, (int[]) p.array()));
   }
 }

@@ -131,6 +131,8 @@ final class StructureReducer {
       return t.type();
     } else if (k instanceof Constant.EnumRef t) {
       return t.type();
+    } else if (k instanceof Constant.StaticRef t) {
+      return t.type();
     } else if (k instanceof Constant.Allocator t) {
       return t.type();
     } else if (k instanceof Constant.ArrayMaker t) {
@@ -150,6 +152,8 @@ final class StructureReducer {
       return new Constant.StreamClassRef(type);
     } else if (k instanceof Constant.EnumRef t) {
       return new Constant.EnumRef(type, t.name());
+    } else if (k instanceof Constant.StaticRef t) {
+      return new Constant.StaticRef(type, t.field());
     } else if (k instanceof Constant.Allocator t) {
       return new Constant.Allocator(type, t.mode());
     } else if (k instanceof Constant.ArrayMaker) {
