@@ -529,7 +529,9 @@ class GlobalsTest {
         byte[] bytes = staticRef(Holder.class.getName(), "KEY").version(v).bytes();
         CorruptSnapshotException e =
             assertThrows(CorruptSnapshotException.class, () -> Codese.load(bytes, ON));
-        assertTrue(e.getMessage().contains("from format version 5 on"), e.getMessage());
+        assertTrue(
+            e.getMessage().contains("from format version " + Grammar.GLOBAL_VERSION + " on"),
+            e.getMessage());
       }
     }
 

@@ -86,7 +86,7 @@ class ValueDataTest {
   @Test
   void valuesAreDataNotReplayedHooks() throws IOException {
     SnapshotFile file = SnapshotFile.parse(Codese.toBytes(values(200)));
-    assertEquals(Grammar.VALUE_VERSION, file.version());
+    assertTrue(file.version() >= Grammar.VALUE_VERSION, "format " + file.version());
     boolean program = false;
     for (Constant c : file.constants()) {
       assertTrue(!(c instanceof Constant.Hook), "no hook: " + c);
