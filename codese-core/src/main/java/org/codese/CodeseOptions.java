@@ -15,18 +15,7 @@ import org.codese.load.AllowList;
  * freely between threads.
  */
 public final class CodeseOptions {
-  private static final CodeseOptions DEFAULTS =
-      new CodeseOptions(
-          null,
-          1,
-          null,
-          null,
-          CodeseLimits.defaults(),
-          null,
-          AllowList.NONE,
-          false,
-          false,
-          Map.of());
+  private static final CodeseOptions DEFAULTS = new CodeseOptions(new Draft());
 
   /** {@code null} until set: then each writer applies its own default. */
   private final Boolean requireSerializable;
@@ -45,27 +34,50 @@ public final class CodeseOptions {
   /** The objects named with {@link #withGlobal}, unmodifiable, in the order named. */
   private final Map<String, Object> globals;
 
-  private CodeseOptions(
-      Boolean requireSerializable,
-      int restoreThreads,
-      ClassLoader classLoader,
-      ObjectInputFilter filter,
-      CodeseLimits limits,
-      byte[] signingKey,
-      AllowList allowed,
-      boolean compressed,
-      boolean staticConstants,
-      Map<String, Object> globals) {
-    this.compressed = compressed;
-    this.staticConstants = staticConstants;
-    this.globals = globals;
-    this.signingKey = signingKey;
-    this.allowed = allowed;
-    this.requireSerializable = requireSerializable;
-    this.restoreThreads = restoreThreads;
-    this.classLoader = classLoader;
-    this.filter = filter;
-    this.limits = limits;
+  private CodeseOptions(Draft d) {
+    this.requireSerializable = d.requireSerializable;
+    this.restoreThreads = d.restoreThreads;
+    this.classLoader = d.classLoader;
+    this.filter = d.filter;
+    this.limits = d.limits;
+    this.signingKey = d.signingKey;
+    this.allowed = d.allowed;
+    this.compressed = d.compressed;
+    this.staticConstants = d.staticConstants;
+    this.globals = d.globals;
+  }
+
+  /**
+   * The settings of an options object being derived: {@link #draft} copies the receiver's, a {@code
+   * with...} method changes one and makes the new, immutable options from it.
+   */
+  private static final class Draft {
+    Boolean requireSerializable;
+    int restoreThreads = 1;
+    ClassLoader classLoader;
+    ObjectInputFilter filter;
+    CodeseLimits limits = CodeseLimits.defaults();
+    byte[] signingKey;
+    AllowList allowed = AllowList.NONE;
+    boolean compressed;
+    boolean staticConstants;
+    Map<String, Object> globals = Map.of();
+  }
+
+  /** A draft holding these options' settings. */
+  private Draft draft() {
+    Draft d = new Draft();
+    d.requireSerializable = requireSerializable;
+    d.restoreThreads = restoreThreads;
+    d.classLoader = classLoader;
+    d.filter = filter;
+    d.limits = limits;
+    d.signingKey = signingKey;
+    d.allowed = allowed;
+    d.compressed = compressed;
+    d.staticConstants = staticConstants;
+    d.globals = globals;
+    return d;
   }
 
   /**
@@ -91,17 +103,9 @@ public final class CodeseOptions {
    * @return options that differ from these only in this setting
    */
   public CodeseOptions withRequireSerializable(boolean required) {
-    return new CodeseOptions(
-        required,
-        restoreThreads,
-        classLoader,
-        filter,
-        limits,
-        signingKey,
-        allowed,
-        compressed,
-        staticConstants,
-        globals);
+    Draft d = draft();
+    d.requireSerializable = required;
+    return new CodeseOptions(d);
   }
 
   /**
@@ -115,17 +119,9 @@ public final class CodeseOptions {
     if (threads < 1) {
       throw new IllegalArgumentException("restore threads must be at least 1, got " + threads);
     }
-    return new CodeseOptions(
-        requireSerializable,
-        threads,
-        classLoader,
-        filter,
-        limits,
-        signingKey,
-        allowed,
-        compressed,
-        staticConstants,
-        globals);
+    Draft d = draft();
+    d.restoreThreads = threads;
+    return new CodeseOptions(d);
   }
 
   /**
@@ -135,17 +131,9 @@ public final class CodeseOptions {
    * @return options that differ from these only in this setting
    */
   public CodeseOptions withClassLoader(ClassLoader loader) {
-    return new CodeseOptions(
-        requireSerializable,
-        restoreThreads,
-        loader,
-        filter,
-        limits,
-        signingKey,
-        allowed,
-        compressed,
-        staticConstants,
-        globals);
+    Draft d = draft();
+    d.classLoader = loader;
+    return new CodeseOptions(d);
   }
 
   /**
@@ -158,17 +146,9 @@ public final class CodeseOptions {
    * @return options that differ from these only in this setting
    */
   public CodeseOptions withObjectInputFilter(ObjectInputFilter filter) {
-    return new CodeseOptions(
-        requireSerializable,
-        restoreThreads,
-        classLoader,
-        filter,
-        limits,
-        signingKey,
-        allowed,
-        compressed,
-        staticConstants,
-        globals);
+    Draft d = draft();
+    d.filter = filter;
+    return new CodeseOptions(d);
   }
 
   /**
@@ -178,17 +158,9 @@ public final class CodeseOptions {
    * @return options that differ from these only in this setting
    */
   public CodeseOptions withLimits(CodeseLimits limits) {
-    return new CodeseOptions(
-        requireSerializable,
-        restoreThreads,
-        classLoader,
-        filter,
-        Objects.requireNonNull(limits, "limits"),
-        signingKey,
-        allowed,
-        compressed,
-        staticConstants,
-        globals);
+    Draft d = draft();
+    d.limits = Objects.requireNonNull(limits, "limits");
+    return new CodeseOptions(d);
   }
 
   /**
@@ -205,17 +177,9 @@ public final class CodeseOptions {
       throw new IllegalArgumentException(
           "a signing key needs at least 16 bytes, got " + key.length);
     }
-    return new CodeseOptions(
-        requireSerializable,
-        restoreThreads,
-        classLoader,
-        filter,
-        limits,
-        key == null ? null : key.clone(),
-        allowed,
-        compressed,
-        staticConstants,
-        globals);
+    Draft d = draft();
+    d.signingKey = key == null ? null : key.clone();
+    return new CodeseOptions(d);
   }
 
   /**
@@ -237,17 +201,9 @@ public final class CodeseOptions {
    * @return options that differ from these only in this setting
    */
   public CodeseOptions withCompression(boolean compress) {
-    return new CodeseOptions(
-        requireSerializable,
-        restoreThreads,
-        classLoader,
-        filter,
-        limits,
-        signingKey,
-        allowed,
-        compress,
-        staticConstants,
-        globals);
+    Draft d = draft();
+    d.compressed = compress;
+    return new CodeseOptions(d);
   }
 
   /**
@@ -284,17 +240,9 @@ public final class CodeseOptions {
    * @throws NullPointerException if {@code patterns} or one of them is {@code null}
    */
   public CodeseOptions withAllowedClasses(String... patterns) {
-    return new CodeseOptions(
-        requireSerializable,
-        restoreThreads,
-        classLoader,
-        filter,
-        limits,
-        signingKey,
-        AllowList.of(List.of(patterns)),
-        compressed,
-        staticConstants,
-        globals);
+    Draft d = draft();
+    d.allowed = AllowList.of(List.of(patterns));
+    return new CodeseOptions(d);
   }
 
   /**
@@ -337,17 +285,9 @@ public final class CodeseOptions {
    * @return options that differ from these only in this setting
    */
   public CodeseOptions withStaticConstants(boolean on) {
-    return new CodeseOptions(
-        requireSerializable,
-        restoreThreads,
-        classLoader,
-        filter,
-        limits,
-        signingKey,
-        allowed,
-        compressed,
-        on,
-        globals);
+    Draft d = draft();
+    d.staticConstants = on;
+    return new CodeseOptions(d);
   }
 
   /**
@@ -391,17 +331,9 @@ public final class CodeseOptions {
     }
     Map<String, Object> named = new LinkedHashMap<>(globals);
     named.put(name, value);
-    return new CodeseOptions(
-        requireSerializable,
-        restoreThreads,
-        classLoader,
-        filter,
-        limits,
-        signingKey,
-        allowed,
-        compressed,
-        staticConstants,
-        java.util.Collections.unmodifiableMap(named));
+    Draft d = draft();
+    d.globals = java.util.Collections.unmodifiableMap(named);
+    return new CodeseOptions(d);
   }
 
   /**

@@ -1,6 +1,5 @@
 package org.codese.capture;
 
-import java.io.ObjectStreamClass;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.HashSet;
@@ -8,6 +7,7 @@ import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.Set;
 import org.codese.CodeseOptions;
+import org.codese.jvm.SerialClass;
 
 /**
  * The global references of one capturer ({@link CodeseOptions#withGlobal}, {@link
@@ -82,18 +82,11 @@ final class GlobalRefs {
 
   /** Strings, boxes, enum constants and classes: restored as they always are. */
   private static boolean ownHandling(Object v) {
-    return v instanceof String
-        || v instanceof Integer
-        || v instanceof Long
-        || v instanceof Short
-        || v instanceof Byte
-        || v instanceof Character
-        || v instanceof Boolean
-        || v instanceof Float
-        || v instanceof Double
-        || v instanceof Enum
-        || v instanceof Class
-        || v instanceof ObjectStreamClass;
+    SerialClass.Kind k = SerialClass.kindOf(v.getClass());
+    return k == SerialClass.Kind.STRING
+        || k == SerialClass.Kind.BOX
+        || k == SerialClass.Kind.ENUM
+        || k == SerialClass.Kind.CLASS;
   }
 
   /**

@@ -89,7 +89,13 @@ public final class SerialClass {
     return CACHE.get(type);
   }
 
-  private static Kind kindOf(Class<?> type) {
+  /**
+   * The kind of {@code type}, without the rest of what {@link #of} works out about it.
+   *
+   * @param type a class
+   * @return its kind
+   */
+  public static Kind kindOf(Class<?> type) {
     if (type == String.class) {
       return Kind.STRING;
     } else if (type == Integer.class

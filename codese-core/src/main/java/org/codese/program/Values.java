@@ -32,13 +32,14 @@ public final class Values {
   /** The kind codes, in table order. */
   static final String KINDS = "UDTLIR";
 
-  private static final String[] CLASSES = {
-    "java/util/UUID",
-    "java/time/LocalDate",
-    "java/time/LocalTime",
-    "java/time/LocalDateTime",
-    "java/time/Instant",
-    "java/time/Duration"
+  /** The classes, in table order (all of {@code java.base}, loaded with it). */
+  private static final Class<?>[] TYPES = {
+    java.util.UUID.class,
+    java.time.LocalDate.class,
+    java.time.LocalTime.class,
+    java.time.LocalDateTime.class,
+    java.time.Instant.class,
+    java.time.Duration.class
   };
 
   private static final int[] ARITY = {2, 1, 1, 2, 2, 2};
@@ -52,9 +53,8 @@ public final class Values {
    * @return its kind code, or 0 if it is not one of these classes (subclasses are not)
    */
   public static char kindOf(Class<?> c) {
-    String name = c.getName().replace('.', '/');
-    for (int i = 0; i < CLASSES.length; i++) {
-      if (CLASSES[i].equals(name)) {
+    for (int i = 0; i < TYPES.length; i++) {
+      if (TYPES[i] == c) {
         return KINDS.charAt(i);
       }
     }
@@ -82,28 +82,15 @@ public final class Values {
    * @return the internal name of the class the value is
    */
   public static String className(int kind) {
-    return CLASSES[KINDS.indexOf(kind)];
+    return type(kind).getName().replace('.', '/');
   }
 
   /**
    * @param kind a kind code of this table
-   * @return the class the value is (a class of {@code java.base}, loaded with it)
+   * @return the class the value is
    */
   public static Class<?> type(int kind) {
-    switch (kind) {
-      case 'U':
-        return java.util.UUID.class;
-      case 'D':
-        return java.time.LocalDate.class;
-      case 'T':
-        return java.time.LocalTime.class;
-      case 'L':
-        return java.time.LocalDateTime.class;
-      case 'I':
-        return java.time.Instant.class;
-      default:
-        return java.time.Duration.class;
-    }
+    return TYPES[KINDS.indexOf(kind)];
   }
 
   /**
@@ -111,6 +98,6 @@ public final class Values {
    * @return the internal name of the class {@code ObjectOutputStream} writes for such a value
    */
   public static String streamClassName(int kind) {
-    return kind == 'U' ? CLASSES[0] : TIME_PROXY;
+    return kind == 'U' ? className(kind) : TIME_PROXY;
   }
 }

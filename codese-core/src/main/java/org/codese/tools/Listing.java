@@ -18,6 +18,7 @@ import org.codese.program.Grammar;
 import org.codese.program.Placement;
 import org.codese.program.RuntimeContract;
 import org.codese.program.Tape;
+import org.codese.program.Values;
 import org.objectweb.asm.Type;
 
 /**
@@ -587,15 +588,15 @@ public final class Listing {
   /** Reports the values step at {@code i}: {@code LocalDate.ofEpochDay(15000)} and the like. */
   private void values(int[] p, int i) throws DecodeException {
     int kind = p[i + 1];
-    if (!org.codese.program.Values.isKind(kind)) {
+    if (!Values.isKind(kind)) {
       throw fail("values step at " + i + " has unknown kind " + kind);
     }
     if (!(constant(p[i + 2]) instanceof Constant.PrimArray d && d.array() instanceof long[] data)) {
       throw fail("values step at " + i + " takes its data from constant #" + p[i + 2]);
     }
-    String type = org.codese.program.Values.className(kind).replace('/', '.');
+    String type = Values.type(kind).getName();
     String simple = type.substring(type.lastIndexOf('.') + 1);
-    int arity = org.codese.program.Values.arity(kind);
+    int arity = Values.arity(kind);
     for (int at = i + 4; at < i + 4 + 2 * p[i + 3]; at += 2) {
       int id = tableRef(p[at]);
       int from = p[at + 1];
