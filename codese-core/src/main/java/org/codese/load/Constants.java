@@ -14,6 +14,7 @@ import org.codese.jvm.StreamDescriptors;
 import org.codese.program.Constant;
 import org.codese.program.Fills;
 import org.codese.program.Grammar;
+import org.codese.runtime.NewCollection;
 
 /**
  * Resolves a snapshot's constant table to the live values generated code loads. Runs after the
@@ -118,10 +119,10 @@ final class Constants implements Constant.Visitor<Object, ClassMismatchException
   }
 
   /**
-   * A JDK collection's public constructor: the no-arg one, or the one taking an initial capacity
-   * with its argument, as {@code Entry.allocate} takes them; {@code null} for a class that is not
-   * one of {@link Fills}' classes, which {@link ProgramCheck} rejects if the code allocates with
-   * it.
+   * A JDK collection's maker, which calls its public constructor directly: the no-arg one, or the
+   * one taking an initial capacity; {@code null} for a class that is not one of {@link Fills}'
+   * classes or has no constructor taking a capacity, which {@link ProgramCheck} rejects if the code
+   * allocates with it.
    */
   @Override
   public Object visitSized(Constant.Sized s) throws ClassMismatchException {
@@ -129,15 +130,7 @@ final class Constants implements Constant.Visitor<Object, ClassMismatchException
     if (Fills.kind(c) == Fills.NONE || (s.capacity() >= 0 && !Fills.sized(c))) {
       return null;
     }
-    try {
-      // accessible, so that Constructor.newInstance skips its access check on every call
-      java.lang.reflect.Constructor<?> ctor =
-          s.capacity() < 0 ? c.getConstructor() : c.getConstructor(int.class);
-      ctor.setAccessible(true);
-      return s.capacity() < 0 ? ctor : new Object[] {ctor, new Object[] {s.capacity()}};
-    } catch (NoSuchMethodException e) {
-      throw new ClassMismatchException(c.getName(), null, "has no public constructor " + e);
-    }
+    return NewCollection.of(c, s.capacity());
   }
 
   @Override

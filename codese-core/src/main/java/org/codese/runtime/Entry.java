@@ -63,8 +63,8 @@ public final class Entry {
    * Creates one object ({@code Grammar.ALLOCATE_METHOD}).
    *
    * @param allocator a resolved allocator constant: a {@code Class}, created without running a
-   *     constructor, the no-arg {@code Constructor} to run, or an {@code Object[]} of a {@code
-   *     Constructor} and its arguments (an {@code Object[]}: a JDK collection's initial capacity)
+   *     constructor, the no-arg {@code Constructor} to run, or the {@link NewCollection} that makes
+   *     an empty JDK collection
    * @return the new object
    * @throws ReflectiveOperationException what {@code Constructor.newInstance} throws, notably
    *     {@code InvocationTargetException} for a constructor that threw
@@ -73,8 +73,8 @@ public final class Entry {
     if (allocator instanceof Class<?> c) {
       return Jvm.allocateInstance(c);
     }
-    if (allocator instanceof Object[] withArguments) {
-      return ((Constructor<?>) withArguments[0]).newInstance((Object[]) withArguments[1]);
+    if (allocator instanceof NewCollection c) {
+      return c.make();
     }
     return ((Constructor<?>) allocator).newInstance((Object[]) null);
   }

@@ -1,0 +1,105 @@
+package org.codese.runtime;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.LinkedList;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * A resolved {@code Constant.Sized}: makes one empty JDK collection with its public constructor,
+ * the no-argument one or the one taking an initial capacity, by a direct call ({@link
+ * Entry#allocate}). A direct call, not {@code Constructor.newInstance}: reflection costs a boxed
+ * argument array per object and a call site shared by every constructor, whose changing type
+ * profile made the JIT compiler throw away the create phase's compiled code again and again.
+ *
+ * <p>Instances are immutable and made only by {@link #of}, for exactly the classes the snapshot
+ * format lets a snapshot fill ({@code org.codese.program.Fills}); the loader checks the capacity
+ * bound before any code runs.
+ */
+public final class NewCollection {
+  private static final int ARRAY_LIST = 0;
+  private static final int ARRAY_DEQUE = 1;
+  private static final int LINKED_LIST = 2;
+  private static final int HASH_MAP = 3;
+  private static final int LINKED_HASH_MAP = 4;
+  private static final int HASH_SET = 5;
+  private static final int LINKED_HASH_SET = 6;
+  private static final int TREE_MAP = 7;
+  private static final int TREE_SET = 8;
+
+  private static final Class<?>[] CLASSES = {
+    ArrayList.class,
+    ArrayDeque.class,
+    LinkedList.class,
+    HashMap.class,
+    LinkedHashMap.class,
+    HashSet.class,
+    LinkedHashSet.class,
+    TreeMap.class,
+    TreeSet.class
+  };
+
+  /** Which of {@link #CLASSES}. */
+  private final int which;
+
+  /** The initial capacity passed to the constructor, or -1 for the no-argument constructor. */
+  private final int capacity;
+
+  private NewCollection(int which, int capacity) {
+    this.which = which;
+    this.capacity = capacity;
+  }
+
+  /**
+   * The maker of empty instances of {@code type}.
+   *
+   * @param type the collection's class
+   * @param capacity the initial capacity, or a negative number for the no-argument constructor;
+   *     ignored for the classes without a constructor taking one ({@code LinkedList}, {@code
+   *     TreeMap}, {@code TreeSet}), which the caller rejects first
+   * @return the maker, or {@code null} if {@code type} is not one of the classes this makes
+   */
+  public static NewCollection of(Class<?> type, int capacity) {
+    for (int i = 0; i < CLASSES.length; i++) {
+      if (CLASSES[i] == type) {
+        return new NewCollection(i, Math.max(capacity, -1));
+      }
+    }
+    return null;
+  }
+
+  /** The collection's class. */
+  public Class<?> type() {
+    return CLASSES[which];
+  }
+
+  /** A new empty collection, made as this maker says. */
+  Object make() {
+    int n = capacity;
+    switch (which) {
+      case ARRAY_LIST:
+        return n < 0 ? new ArrayList<>() : new ArrayList<>(n);
+      case ARRAY_DEQUE:
+        return n < 0 ? new ArrayDeque<>() : new ArrayDeque<>(n);
+      case LINKED_LIST:
+        return new LinkedList<>();
+      case HASH_MAP:
+        return n < 0 ? new HashMap<>() : new HashMap<>(n);
+      case LINKED_HASH_MAP:
+        return n < 0 ? new LinkedHashMap<>() : new LinkedHashMap<>(n);
+      case HASH_SET:
+        return n < 0 ? new HashSet<>() : new HashSet<>(n);
+      case LINKED_HASH_SET:
+        return n < 0 ? new LinkedHashSet<>() : new LinkedHashSet<>(n);
+      case TREE_MAP:
+        return new TreeMap<>();
+      default:
+        return new TreeSet<>();
+    }
+  }
+}
