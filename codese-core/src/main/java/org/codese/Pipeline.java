@@ -3,8 +3,8 @@ package org.codese;
 import java.io.IOException;
 import org.codese.capture.Capturer;
 import org.codese.capture.Graph;
+import org.codese.emit.CodeCache;
 import org.codese.emit.Emitted;
-import org.codese.emit.Emitter;
 import org.codese.format.SnapshotFile;
 import org.codese.plan.Plan;
 import org.codese.plan.Planner;
@@ -29,7 +29,7 @@ final class Pipeline {
   }
 
   private static SnapshotFile toFile(Plan plan) {
-    Emitted code = Emitter.emit(plan);
+    Emitted code = CodeCache.emit(plan);
     return new SnapshotFile(
         System.getProperty("java.version"),
         plan.firstId(),

@@ -755,7 +755,8 @@ public final class Capturer {
    * @throws IOException if the fields cannot be read
    */
   FieldValues defaultFields(int id, Slot slot, Object obj) throws IOException {
-    List<String> unbacked = slot.unbackedFields();
+    // a direct slot has every field backed: no list to make for most objects
+    List<String> unbacked = slot.direct() ? List.of() : slot.unbackedFields();
     if (!unbacked.isEmpty()) {
       throw new InvalidClassException(
           slot.type().getName(),

@@ -203,7 +203,7 @@ public final class SerialClass {
         accessible = false;
       }
     }
-    return new Slot(c, List.copyOf(fields), writeObject, readObject, accessible);
+    return Slot.of(c, List.copyOf(fields), writeObject, readObject, accessible);
   }
 
   /**

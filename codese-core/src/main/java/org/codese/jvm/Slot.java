@@ -14,13 +14,41 @@ import java.util.List;
  * @param readObject the class's private {@code readObject}, or {@code null}
  * @param accessible whether every field with a real declaration may be read and written by
  *     reflection (false for classes of modules that are not open, such as {@code java.base})
+ * @param direct whether the generated code may set this slot's fields directly: no custom
+ *     serialization methods, and every field real and accessible; what {@link #of} computes, kept
+ *     because capture asks it for every object
  */
 public record Slot(
     Class<?> type,
     List<SerialField> fields,
     MethodHandle writeObject,
     MethodHandle readObject,
-    boolean accessible) {
+    boolean accessible,
+    boolean direct) {
+
+  /**
+   * A slot, with {@link #direct} computed from the other components.
+   *
+   * @param type the declaring class
+   * @param fields the serializable fields, in serialization order
+   * @param writeObject the class's private {@code writeObject}, or {@code null}
+   * @param readObject the class's private {@code readObject}, or {@code null}
+   * @param accessible whether every real field may be read and written by reflection
+   * @return the slot
+   */
+  public static Slot of(
+      Class<?> type,
+      List<SerialField> fields,
+      MethodHandle writeObject,
+      MethodHandle readObject,
+      boolean accessible) {
+    boolean backed = true;
+    for (SerialField f : fields) {
+      backed &= f.field() != null;
+    }
+    boolean direct = writeObject == null && readObject == null && accessible && backed;
+    return new Slot(type, fields, writeObject, readObject, accessible, direct);
+  }
 
   /**
    * @return the number of primitive fields; they come first in {@link #fields()}
@@ -51,13 +79,5 @@ public record Slot(
       }
     }
     return names == null ? List.of() : names;
-  }
-
-  /**
-   * @return whether the generated code may set this slot's fields directly: no custom serialization
-   *     methods, and every field real and accessible
-   */
-  public boolean direct() {
-    return writeObject == null && readObject == null && accessible && unbackedFields().isEmpty();
   }
 }

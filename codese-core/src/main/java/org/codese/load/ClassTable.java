@@ -163,7 +163,7 @@ final class ClassTable {
       }
       MethodHandle readObject = Jvm.readObject(c);
       slots[index] =
-          new Slot(
+          Slot.of(
               c,
               List.copyOf(fields),
               null,
