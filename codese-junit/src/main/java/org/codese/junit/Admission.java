@@ -22,7 +22,9 @@ final class Admission {
 
   static Snapshot load(FixtureSpec spec, byte[] bytes) {
     CodeseOptions options =
-        CodeseOptions.defaults().withClassLoader(spec.declaringClass().getClassLoader());
+        CodeseOptions.defaults()
+            .withClassLoader(spec.declaringClass().getClassLoader())
+            .withStaticConstants(spec.fixture().staticConstants());
     List<String> others = new ArrayList<>();
     try {
       List<String> admitted = new ArrayList<>(List.of(spec.fixture().allow()));
@@ -33,7 +35,9 @@ final class Admission {
     } catch (ClassMismatchException e) {
       throw new JUnitException(Messages.stale(spec, e), e);
     } catch (ClassNotAllowedException e) {
-      throw new JUnitException(Messages.notAllowed(spec, others), e);
+      String message =
+          others.isEmpty() ? Messages.refused(spec, e) : Messages.notAllowed(spec, others);
+      throw new JUnitException(message, e);
     } catch (IOException | IllegalArgumentException e) {
       throw new JUnitException(
           Messages.about(spec, "could not be loaded: " + e) + Messages.howToRecord(spec), e);

@@ -94,6 +94,18 @@ public @interface Fixture {
   String[] allow() default {};
 
   /**
+   * Whether objects that are the values of {@code static final} fields of the graph's classes are
+   * recorded as references to those fields and restored as the same live objects, as {@link
+   * org.codese.CodeseOptions#withStaticConstants} describes: needed when tests compare such objects
+   * by identity (keys of an identity map, singletons). The fixture is then recorded and loaded with
+   * the option on; its file comes from your own source tree, so loading it so is safe. Off by
+   * default: constants are copied, as {@code ObjectInputStream} copies them.
+   *
+   * @return whether static constants are kept as references
+   */
+  boolean staticConstants() default false;
+
+  /**
    * How long the loaded snapshot is kept.
    *
    * @return the scope; {@link Scope#CLASS} by default

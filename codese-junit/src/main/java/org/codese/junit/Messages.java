@@ -61,6 +61,21 @@ final class Messages {
             + "\"})");
   }
 
+  /**
+   * A fixture refused for something other than a class of its own: a reference to a static
+   * constant, unless the fixture declares them.
+   */
+  static String refused(FixtureSpec spec, Exception e) {
+    String hint =
+        spec.fixture().staticConstants()
+            ? ""
+            : ". If it was recorded with references to static constants, declare them:"
+                + " @Fixture(value = \""
+                + spec.name()
+                + "\", staticConstants = true)";
+    return about(spec, "could not be loaded: " + e.getMessage() + hint);
+  }
+
   static String noFactory(FixtureSpec spec, String factory) {
     return about(
         spec,

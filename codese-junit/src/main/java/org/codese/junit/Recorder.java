@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.codese.Codese;
+import org.codese.CodeseOptions;
 import org.junit.platform.commons.JUnitException;
 import org.junit.platform.commons.support.ReflectionSupport;
 
@@ -68,7 +69,10 @@ final class Recorder {
               "could not be recorded: its factory " + Messages.method(factory) + " returned null"));
     }
     try {
-      byte[] bytes = Codese.toBytes(value);
+      byte[] bytes =
+          Codese.toBytes(
+              value,
+              CodeseOptions.defaults().withStaticConstants(spec.fixture().staticConstants()));
       write(spec.file(), bytes);
       return bytes;
     } catch (IOException e) {
