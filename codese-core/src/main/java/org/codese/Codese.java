@@ -324,7 +324,10 @@ public final class Codese {
    * are not {@code Serializable}, and {@code Serializable} ones it allocates without any
    * constructor). Computed without running any of the snapshot's code and without initialising any
    * class; the classes are loaded through the options' class loader. Empty for a graph of {@code
-   * Serializable} classes.
+   * Serializable} classes. Admitting classes is not all a load may need: a snapshot that refers to
+   * static constants ({@link CodeseOptions#withStaticConstants}) or named globals ({@link
+   * CodeseOptions#withGlobal}) also needs those options, whatever this returns ({@code codese
+   * inspect} lists such references).
    *
    * <pre>{@code
    * List<String> needed = Codese.classesToAllow(bytes, CodeseOptions.defaults());
