@@ -3,6 +3,7 @@ package org.codese.format;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import org.codese.CorruptSnapshotException;
@@ -170,6 +171,15 @@ public final class StreamSegments {
     private final Map<Bytes, Integer> constants = new HashMap<>();
     private final Map<Ints, Integer> shapes = new HashMap<>();
 
+    /**
+     * Class files met lately, by identity: like segments get the same arrays from the code cache,
+     * and hashing a class file's bytes again for each of them would cost more than the rest of the
+     * look-up. At most {@link #MAX_SEEN} entries.
+     */
+    private final Map<byte[], Bytes> seen = new IdentityHashMap<>();
+
+    private static final int MAX_SEEN = 1_024;
+
     /** Per shape index, its weight. */
     private final List<Long> shapeWeights = new ArrayList<>();
 
@@ -275,6 +285,19 @@ public final class StreamSegments {
       return SnapshotFile.withTrailer(out.toByteArray());
     }
 
+    /** A class file as a dictionary key, hashed once per array. */
+    private Bytes bytesOf(byte[] classFile) {
+      Bytes b = seen.get(classFile);
+      if (b == null) {
+        if (seen.size() >= MAX_SEEN) {
+          seen.clear();
+        }
+        b = new Bytes(classFile);
+        seen.put(classFile, b);
+      }
+      return b;
+    }
+
     /** The segment's shape in terms of the dictionaries, or null if one of them lacks a part. */
     private int[] shapeKnown(SnapshotFile file, Bytes[] symbols) {
       int[] classIdx = new int[file.classes().size()];
@@ -295,7 +318,7 @@ public final class StreamSegments {
       }
       int[] codeIdx = new int[file.classFiles().size()];
       for (int i = 0; i < codeIdx.length; i++) {
-        Integer known = code.get(new Bytes(file.classFiles().get(i)));
+        Integer known = code.get(bytesOf(file.classFiles().get(i)));
         if (known == null) {
           return null;
         }
@@ -325,7 +348,7 @@ public final class StreamSegments {
       for (int i = 0; i < p.codeIdx.length; i++) {
         Placement placement = file.placements().get(i);
         out.u1(placement.phase().ordinal()).u4(placement.host());
-        p.weight += classFile(out, new Bytes(file.classFiles().get(i)), p, i, inline);
+        p.weight += classFile(out, bytesOf(file.classFiles().get(i)), p, i, inline);
       }
       return new Encoded(finish(out, file, descriptors), p.weight, p);
     }
@@ -430,6 +453,7 @@ public final class StreamSegments {
       classes.clear();
       classWeights.clear();
       code.clear();
+      seen.clear();
       constants.clear();
       shapes.clear();
       shapeWeights.clear();

@@ -43,6 +43,20 @@ public final class Types {
    * @return its JVM descriptor, such as {@code I} or {@code Ljava/lang/String;}
    */
   public static String descriptor(Class<?> type) {
+    return DESCRIPTORS.get(type);
+  }
+
+  /** Descriptors by class, made once: capture and planning ask for them per object. */
+  private static final ClassValue<String> DESCRIPTORS = new Descriptors();
+
+  private static final class Descriptors extends ClassValue<String> {
+    @Override
+    protected String computeValue(Class<?> type) {
+      return descriptorOf(type);
+    }
+  }
+
+  private static String descriptorOf(Class<?> type) {
     if (type.isPrimitive()) {
       return String.valueOf(primitiveCode(type));
     }
@@ -149,6 +163,36 @@ public final class Types {
       case 'D' -> Double.longBitsToDouble(bits);
       default -> throw new IllegalArgumentException("not a primitive code: " + code);
     };
+  }
+
+  /**
+   * Stores raw bits into an element of a primitive array, without boxing.
+   *
+   * @param array a primitive array
+   * @param index the element
+   * @param bits raw bits, as {@link #bits} gives them
+   * @throws IllegalArgumentException if {@code array} is not a primitive array
+   */
+  public static void setBits(Object array, int index, long bits) {
+    if (array instanceof int[] a) {
+      a[index] = (int) bits;
+    } else if (array instanceof long[] a) {
+      a[index] = bits;
+    } else if (array instanceof boolean[] a) {
+      a[index] = bits != 0;
+    } else if (array instanceof byte[] a) {
+      a[index] = (byte) bits;
+    } else if (array instanceof char[] a) {
+      a[index] = (char) bits;
+    } else if (array instanceof short[] a) {
+      a[index] = (short) bits;
+    } else if (array instanceof float[] a) {
+      a[index] = Float.intBitsToFloat((int) bits);
+    } else if (array instanceof double[] a) {
+      a[index] = Double.longBitsToDouble(bits);
+    } else {
+      throw new IllegalArgumentException("not a primitive array: " + array);
+    }
   }
 
   /**

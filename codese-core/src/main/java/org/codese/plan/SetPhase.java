@@ -182,7 +182,7 @@ final class SetPhase {
       if (kind.isPrimitive()) {
         long bits = d.prims()[f];
         if (bits != 0) {
-          Array.set(column, j, Types.box(kind.descriptor(), bits));
+          Types.setBits(column, j, bits);
           any = true;
         }
       } else {
