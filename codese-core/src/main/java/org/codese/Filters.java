@@ -39,30 +39,47 @@ final class Filters implements Supplier<ObjectInputFilter>, Runnable {
 
   private final ObjectInputFilter perCall;
 
+  /** As a {@code Runnable}: whether to prepare {@code serialVersionUID} reads, not the filter. */
+  private final boolean suids;
+
   /**
    * @param perCall the per-call filter, or {@code null}
    */
   Filters(ObjectInputFilter perCall) {
+    this(perCall, false);
+  }
+
+  private Filters(ObjectInputFilter perCall, boolean suids) {
     this.perCall = perCall;
+    this.suids = suids;
   }
 
   /**
    * Starts the slow part of {@link #effective} on a short-lived daemon thread, once per JVM, so
    * that it overlaps with parsing and checking the first snapshot: reading the security properties
    * (about 3 ms in a fresh JVM on JDK 17, 7 ms on JDK 25), and setting up the configuration if it
-   * is to be consulted. {@link #effective} then finds the work done or waits for it.
+   * is to be consulted. {@link #effective} then finds the work done or waits for it. From JDK 24
+   * on, a second such thread prepares the class table's {@code serialVersionUID} reads ({@link
+   * Jvm#prepareSuidReads}).
    */
   static void prepare() {
     if (prepared) {
       return;
     }
     prepared = true;
+    start(new Filters(null), "codese-filter-config");
+    if (Jvm.hasDefaultFieldHandles()) {
+      start(new Filters(null, true), "codese-suid-reads");
+    }
+  }
+
+  private static void start(Filters job, String name) {
     try {
-      Thread t = new Thread(new Filters(null), "codese-filter-config");
+      Thread t = new Thread(job, name);
       t.setDaemon(true);
       t.start();
     } catch (RuntimeException | Error e) {
-      // no thread allowed or available: effective() does the work itself
+      // no thread allowed or available: the loader does the work itself when it needs it
     }
   }
 
@@ -116,10 +133,15 @@ final class Filters implements Supplier<ObjectInputFilter>, Runnable {
 
   /**
    * Decides whether the configuration is to be consulted and, if so, sets it up; any failure is
-   * left for {@link #effective} to report.
+   * left for {@link #effective} to report. Or, for the second thread, prepares the reads of {@code
+   * serialVersionUID}s.
    */
   @Override
   public void run() {
+    if (suids) {
+      Jvm.prepareSuidReads();
+      return;
+    }
     try {
       if (configured()) {
         ObjectInputFilter.Config.getSerialFilterFactory();

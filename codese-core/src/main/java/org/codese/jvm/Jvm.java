@@ -344,6 +344,31 @@ public final class Jvm {
   }
 
   /**
+   * Makes the first {@link #declaredSuid} reads of a cold JVM cheap, where they are not already:
+   * from JDK 24 on, the first read of a {@code static final long} by reflection generates the
+   * accessor's method-handle form (about 5 ms), and the first class file read from the runtime
+   * image (how the value of a class of a closed JDK module is read) opens it (about 7 ms). Does
+   * both for classes of its own, so that a loader can do it on a background thread while it parses
+   * and checks a snapshot; does nothing before JDK 24. Thread-safe; never throws.
+   */
+  public static void prepareSuidReads() {
+    if (!hasDefaultFieldHandles()) {
+      return;
+    }
+    try {
+      declaredSuid(SuidProbe.class);
+      ClassFileSuid.read(java.util.Random.class);
+    } catch (RuntimeException | LinkageError e) {
+      // the reads that need it pay the cost themselves, and report what goes wrong
+    }
+  }
+
+  /** A class with a {@code serialVersionUID} for {@link #prepareSuidReads} to read. */
+  private static final class SuidProbe implements Serializable {
+    private static final long serialVersionUID = 1L;
+  }
+
+  /**
    * As {@link #declaredSuid}, but from the class file first wherever the value is a constant there,
    * so that the class is initialised only where the value is not (for tools that must not run a
    * class's code, such as {@code codese verify}). Costs a read of the class file; not cached.
