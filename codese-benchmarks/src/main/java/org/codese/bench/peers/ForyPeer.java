@@ -56,6 +56,30 @@ final class ForyPeer implements Peer {
     return new Restore(newFory(), bytes);
   }
 
+  @Override
+  public Session session() {
+    return new InMemory(newFory());
+  }
+
+  /** One Fory instance for every capture and restore. */
+  private static final class InMemory implements Session {
+    private final Fory fory;
+
+    InMemory(Fory fory) {
+      this.fory = fory;
+    }
+
+    @Override
+    public byte[] capture(Object root) {
+      return fory.serialize(root);
+    }
+
+    @Override
+    public Object restore(byte[] bytes) {
+      return fory.deserialize(bytes);
+    }
+  }
+
   // a named class, not a lambda: a lambda's bootstrap costs milliseconds in a fresh JVM
   private static final class Restore implements Restorer {
     private final Fory fory;

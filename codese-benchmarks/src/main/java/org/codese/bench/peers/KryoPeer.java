@@ -79,6 +79,33 @@ final class KryoPeer implements Peer {
     return new Restore(newKryo(), bytes);
   }
 
+  @Override
+  public Session session() {
+    return new InMemory(newKryo());
+  }
+
+  /** One Kryo instance and one output buffer for every capture and restore. */
+  private static final class InMemory implements Session {
+    private final Kryo kryo;
+    private final Output out = new Output(1 << 16, -1);
+
+    InMemory(Kryo kryo) {
+      this.kryo = kryo;
+    }
+
+    @Override
+    public byte[] capture(Object root) {
+      out.reset();
+      kryo.writeClassAndObject(out, root);
+      return out.toBytes();
+    }
+
+    @Override
+    public Object restore(byte[] bytes) {
+      return kryo.readClassAndObject(new Input(bytes));
+    }
+  }
+
   // a named class, not a lambda: a lambda's bootstrap costs milliseconds in a fresh JVM
   private static final class Restore implements Restorer {
     private final Kryo kryo;
