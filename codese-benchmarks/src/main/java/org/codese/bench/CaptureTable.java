@@ -85,9 +85,9 @@ final class CaptureTable {
                 : "a fresh JVM per graph and peer, the first capture, including writing the file")
             + ". Warm: median of repeated captures in the same JVM after the first (for"
             + " at least 1 s, at least 3 times; 3 times for RBT ≥ 1,000,000). Sizes: the file, and"
-            + " the file gzip-compressed. Each Kryo and Fory capture makes its own engine"
-            + " (`Peer.capture`), so their warm figures include that; the model-checker scenario"
-            + " below keeps one engine.");
+            + " the file gzip-compressed. Kryo and Fory make their engine in the first call and"
+            + " keep it for the warm ones (before 2026-11-27 each capture made a new one, so"
+            + " earlier reports' warm Kryo and Fory captures include that).");
     w.println();
     w.println(
         "| graph | peer | first call (ms) | warm (ms) | size (B) | gzip (B) | size / JDK size |");

@@ -45,9 +45,15 @@ final class ForyPeer implements Peer {
     return codegen ? "fory" : "forynocg";
   }
 
+  /** the capturing engine, made by the first capture and kept, as a program would keep it */
+  private Fory captureFory;
+
   @Override
   public byte[] capture(Object root) throws Exception {
-    return newFory().serialize(root);
+    if (captureFory == null) {
+      captureFory = newFory();
+    }
+    return captureFory.serialize(root);
   }
 
   @Override

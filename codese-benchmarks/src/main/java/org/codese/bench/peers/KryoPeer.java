@@ -66,10 +66,16 @@ final class KryoPeer implements Peer {
     return "kryo";
   }
 
+  /** the capturing engine, made by the first capture and kept, as a program would keep it */
+  private Kryo captureKryo;
+
   @Override
   public byte[] capture(Object root) throws Exception {
+    if (captureKryo == null) {
+      captureKryo = newKryo();
+    }
     Output out = new Output(1 << 16, -1);
-    newKryo().writeClassAndObject(out, root);
+    captureKryo.writeClassAndObject(out, root);
     return out.toBytes();
   }
 
