@@ -26,7 +26,8 @@ import org.codese.bench.peers.Peers;
  *   <li>{@code streamwrite PEER FILE}: writes {@link StreamCase}'s many small objects;
  *   <li>{@code streamread PEER FILE}: reads them back, timed;
  *   <li>{@code fixtureprep DIR}: writes and records {@link FixtureCase}'s fixture in DIR;
- *   <li>{@code fixture VARIANT DIR TESTS}: runs its TESTS tests with JUnit, timed from start.
+ *   <li>{@code fixture VARIANT DIR TESTS}: runs its TESTS tests with JUnit, timed from start;
+ *   <li>{@code checker PEER NODES STEPS EVERY}: the {@link ModelChecker} scenario with one peer.
  * </ul>
  */
 public final class Child {
@@ -88,6 +89,12 @@ public final class Child {
         long[] ran = FixtureCase.run(args[1], Path.of(args[2]));
         double ms = (System.nanoTime() - STARTED) / 1e6;
         System.out.println("@@ " + ms + " " + ran[0] + " " + ran[1]);
+        break;
+      case "checker":
+        ModelChecker.Plan plan =
+            new ModelChecker.Plan(
+                Integer.parseInt(args[2]), Integer.parseInt(args[3]), Integer.parseInt(args[4]));
+        System.out.println("@@ " + ModelChecker.run(Peers.byName(args[1]), plan).line());
         break;
       default:
         throw new IllegalArgumentException("unknown mode " + args[0]);

@@ -309,6 +309,9 @@ public final class Main {
     streams(quick ? 3 : 7);
     fixtures(quick ? 20 : FixtureCase.TESTS, quick ? 1 : 3);
     warmAll(quick ? List.of("rbt-1000") : graphs);
+    if (only == null) {
+      modelChecker(quick ? ModelChecker.Plan.QUICK : ModelChecker.Plan.FULL);
+    }
 
     log("writing report");
     new Report(r, out, quick, Runtime.version().toString()).write();
@@ -676,6 +679,34 @@ public final class Main {
           continue;
         }
         r.fixtureRuns.computeIfAbsent(v, k -> new ArrayList<>()).add(Double.parseDouble(f[0]));
+      }
+    }
+  }
+
+  /**
+   * {@link ModelChecker}: one fresh JVM per peer; a child that fails gives a failed outcome, and
+   * Codese failing the scenario fails the run.
+   */
+  private void modelChecker(ModelChecker.Plan plan) throws Exception {
+    r.checkerPlan = plan;
+    for (String p : ModelChecker.PEERS) {
+      log("model checker " + p + ": " + plan);
+      Run run =
+          child(
+              classPath(p),
+              List.of(),
+              "checker",
+              p,
+              Integer.toString(plan.nodes()),
+              Integer.toString(plan.steps()),
+              Integer.toString(plan.restoreEvery()));
+      ModelChecker.Outcome o =
+          run.status == 0 && !run.lines.isEmpty()
+              ? ModelChecker.Outcome.parse(run.lines.get(0))
+              : ModelChecker.Outcome.failed("the child JVM exited " + run.status);
+      r.checker.put(p, o);
+      if (p.equals("codese") && !o.ok()) {
+        r.errors.add("model checker: Codese failed: " + o.message());
       }
     }
   }

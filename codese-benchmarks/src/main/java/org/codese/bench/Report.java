@@ -123,34 +123,8 @@ final class Report {
     }
     Files.write(out.resolve("warm.csv"), lines);
 
-    lines =
-        new ArrayList<>(
-            List.of(
-                "graph,peer,status,first_call_ms,warm_median_ms,warm_runs,bytes,gzip_bytes,message"));
-    for (String g : r.graphs) {
-      for (Map.Entry<String, Results.Capture> e : r.captures.getOrDefault(g, Map.of()).entrySet()) {
-        Results.Capture c = e.getValue();
-        lines.add(
-            g
-                + ","
-                + e.getKey()
-                + ","
-                + c.status
-                + ","
-                + c.firstMs
-                + ","
-                + c.warmMs
-                + ","
-                + c.warmRuns
-                + ","
-                + c.bytes
-                + ","
-                + c.gzipBytes
-                + ","
-                + c.message.replace(',', ';'));
-      }
-    }
-    Files.write(out.resolve("capture.csv"), lines);
+    new CaptureTable(r, quick).writeCsv(out);
+    ModelCheckerReport.writeCsv(r, out);
 
     lines = new ArrayList<>(List.of("graph,peer,restores,cumulative_ms"));
     for (Map.Entry<String, List<double[]>> e : r.curve.entrySet()) {
@@ -190,7 +164,7 @@ final class Report {
 
   // -------------------------------------------------------------------------------- markdown
 
-  private static String ms(double v) {
+  static String ms(double v) {
     if (Double.isNaN(v)) {
       return "";
     }
@@ -601,6 +575,8 @@ final class Report {
     w.println();
     fixedCost(w);
     w.print(headline);
+    new CaptureTable(r, quick).headline(w);
+    ModelCheckerReport.headline(w, r);
 
     w.println("## Figure 5: restore time");
     w.println();
@@ -709,53 +685,8 @@ final class Report {
     }
     w.println();
 
-    w.println("## Capture time and size (the paper's Figure 8)");
-    w.println();
-    w.println(
-        "First call: "
-            + (quick
-                ? "all peers in one JVM, in peer order (quick mode; not" + " cold)"
-                : "a fresh JVM per graph and peer, the first capture, including writing the"
-                    + " file")
-            + ". Warm: median of repeated captures in the same JVM after the first (for"
-            + " at least 1 s, at least 3 times; 3 times for RBT ≥ 1,000,000). Sizes: the file, and"
-            + " the file gzip-compressed.");
-    w.println();
-    w.println(
-        "| graph | peer | first call (ms) | warm (ms) | size (B) | gzip (B) | size / JDK size |");
-    w.println("|---|---|---:|---:|---:|---:|---:|");
-    for (String g : r.graphs) {
-      Map<String, Results.Capture> m = r.captures.getOrDefault(g, Map.of());
-      Results.Capture jdkCap = m.get("jdk");
-      for (Map.Entry<String, Results.Capture> e : m.entrySet()) {
-        Results.Capture c = e.getValue();
-        if (!c.status.equals("ok")) {
-          w.println("| " + g + " | " + e.getKey() + " | " + c.status + " | | | | |");
-          continue;
-        }
-        String rel =
-            jdkCap != null && jdkCap.status.equals("ok")
-                ? ratio((double) c.bytes / jdkCap.bytes)
-                : "";
-        w.println(
-            "| "
-                + g
-                + " | "
-                + e.getKey()
-                + " | "
-                + ms(c.firstMs)
-                + " | "
-                + ms(c.warmMs)
-                + " | "
-                + String.format("%,d", c.bytes)
-                + " | "
-                + String.format("%,d", c.gzipBytes)
-                + " | "
-                + rel
-                + " |");
-      }
-    }
-    w.println();
+    new CaptureTable(r, quick).section(w);
+    ModelCheckerReport.section(w, r);
 
     w.println("## Figure 6: cumulative time against number of restores (" + r.curveGraph + ")");
     w.println();

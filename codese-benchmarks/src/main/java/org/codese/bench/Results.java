@@ -76,6 +76,12 @@ final class Results {
   /** {@link FixtureCase}: variant to total ms, one per fresh JVM */
   final Map<String, List<Double>> fixtureRuns = new LinkedHashMap<>();
 
+  /** {@link ModelChecker}: the scenario's size, null if it did not run */
+  ModelChecker.Plan checkerPlan;
+
+  /** {@link ModelChecker}: peer to its outcome */
+  final Map<String, ModelChecker.Outcome> checker = new LinkedHashMap<>();
+
   static String key(String graph, String peer) {
     return graph + "|" + peer;
   }

@@ -49,6 +49,24 @@ final class CodesePeer implements Peer {
     return new Restore(Codese.load(file, OWN_SNAPSHOTS), threads);
   }
 
+  @Override
+  public Session session() {
+    return new InMemory();
+  }
+
+  /** Codese.toBytes, and Codese.fromBytes (load, restore once, close) per restore. */
+  private static final class InMemory implements Session {
+    @Override
+    public byte[] capture(Object root) throws Exception {
+      return Codese.toBytes(root);
+    }
+
+    @Override
+    public Object restore(byte[] bytes) throws Exception {
+      return Codese.fromBytes(bytes, OWN_SNAPSHOTS);
+    }
+  }
+
   // a named class, not a lambda: a lambda's bootstrap costs milliseconds in a fresh JVM
   private static final class Restore implements Restorer {
     private final Snapshot snapshot;

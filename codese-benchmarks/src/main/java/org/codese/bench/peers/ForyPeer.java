@@ -45,15 +45,45 @@ final class ForyPeer implements Peer {
     return codegen ? "fory" : "forynocg";
   }
 
+  /** the capturing engine, made by the first capture and kept, as a program would keep it */
+  private Fory captureFory;
+
   @Override
   public byte[] capture(Object root) throws Exception {
-    return newFory().serialize(root);
+    if (captureFory == null) {
+      captureFory = newFory();
+    }
+    return captureFory.serialize(root);
   }
 
   @Override
   public Restorer open(Path file, int threads) throws Exception {
     byte[] bytes = Files.readAllBytes(file);
     return new Restore(newFory(), bytes);
+  }
+
+  @Override
+  public Session session() {
+    return new InMemory(newFory());
+  }
+
+  /** One Fory instance for every capture and restore. */
+  private static final class InMemory implements Session {
+    private final Fory fory;
+
+    InMemory(Fory fory) {
+      this.fory = fory;
+    }
+
+    @Override
+    public byte[] capture(Object root) {
+      return fory.serialize(root);
+    }
+
+    @Override
+    public Object restore(byte[] bytes) {
+      return fory.deserialize(bytes);
+    }
   }
 
   // a named class, not a lambda: a lambda's bootstrap costs milliseconds in a fresh JVM

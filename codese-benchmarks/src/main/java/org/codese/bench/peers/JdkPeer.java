@@ -41,6 +41,23 @@ final class JdkPeer implements Peer {
     return new Restore(Files.readAllBytes(file));
   }
 
+  @Override
+  public Session session() {
+    return new InMemory();
+  }
+
+  private final class InMemory implements Session {
+    @Override
+    public byte[] capture(Object root) throws Exception {
+      return JdkPeer.this.capture(root);
+    }
+
+    @Override
+    public Object restore(byte[] bytes) throws Exception {
+      return new Restore(bytes).restore();
+    }
+  }
+
   // a named class, not a lambda: a lambda's bootstrap costs milliseconds in a fresh JVM
   private static final class Restore implements Restorer {
     private final byte[] bytes;

@@ -66,10 +66,16 @@ final class KryoPeer implements Peer {
     return "kryo";
   }
 
+  /** the capturing engine, made by the first capture and kept, as a program would keep it */
+  private Kryo captureKryo;
+
   @Override
   public byte[] capture(Object root) throws Exception {
+    if (captureKryo == null) {
+      captureKryo = newKryo();
+    }
     Output out = new Output(1 << 16, -1);
-    newKryo().writeClassAndObject(out, root);
+    captureKryo.writeClassAndObject(out, root);
     return out.toBytes();
   }
 
@@ -77,6 +83,33 @@ final class KryoPeer implements Peer {
   public Restorer open(Path file, int threads) throws Exception {
     byte[] bytes = Files.readAllBytes(file);
     return new Restore(newKryo(), bytes);
+  }
+
+  @Override
+  public Session session() {
+    return new InMemory(newKryo());
+  }
+
+  /** One Kryo instance and one output buffer for every capture and restore. */
+  private static final class InMemory implements Session {
+    private final Kryo kryo;
+    private final Output out = new Output(1 << 16, -1);
+
+    InMemory(Kryo kryo) {
+      this.kryo = kryo;
+    }
+
+    @Override
+    public byte[] capture(Object root) {
+      out.reset();
+      kryo.writeClassAndObject(out, root);
+      return out.toBytes();
+    }
+
+    @Override
+    public Object restore(byte[] bytes) {
+      return kryo.readClassAndObject(new Input(bytes));
+    }
   }
 
   // a named class, not a lambda: a lambda's bootstrap costs milliseconds in a fresh JVM

@@ -43,6 +43,36 @@ public interface Peer {
    */
   Restorer open(Path file, int threads) throws Exception;
 
+  /**
+   * Opens an in-memory session for the model-checker scenario: one engine (a Kryo or Fory instance)
+   * made once and kept, capturing and restoring the same evolving state many times, as a program
+   * that checkpoints its state would.
+   *
+   * @return a new session
+   * @throws Exception if the peer cannot be set up
+   * @throws NotApplicable if the peer has no such session
+   */
+  default Session session() throws Exception {
+    throw new NotApplicable(name() + " has no in-memory session");
+  }
+
+  /** Captures to bytes and restores from bytes, many times, with one engine. */
+  interface Session {
+    /**
+     * @param root the graph
+     * @return its bytes
+     * @throws Exception if capturing fails
+     */
+    byte[] capture(Object root) throws Exception;
+
+    /**
+     * @param bytes bytes {@link #capture} returned
+     * @return a new graph
+     * @throws Exception if restoring fails
+     */
+    Object restore(byte[] bytes) throws Exception;
+  }
+
   /** Restores one new graph per call. */
   interface Restorer {
     /**
