@@ -244,13 +244,21 @@ public class CodeseInputStream extends ObjectInputStream {
   private final class Hooks implements StreamReader.Hooks, ObjectResolver {
     @Override
     public boolean resolvesClasses() {
-      return (overrides & (Overrides.RESOLVE_CLASS | Overrides.READ_CLASS_DESCRIPTOR)) != 0;
+      return (overrides
+              & (Overrides.RESOLVE_CLASS
+                  | Overrides.READ_CLASS_DESCRIPTOR
+                  | Overrides.RESOLVE_PROXY_CLASS))
+          != 0;
     }
 
     @Override
     public void resolveClass(
         ClassDescriptor descriptor, boolean written, Map<String, Class<?>> into)
         throws IOException, ClassNotFoundException {
+      if (descriptor.isProxy()) {
+        resolveProxy(descriptor, into);
+        return;
+      }
       ObjectStreamClass desc;
       if (written) {
         side = descriptor.form();
@@ -290,6 +298,28 @@ public class CodeseInputStream extends ObjectInputStream {
             "local class name incompatible with stream class name \"" + desc.getName() + "\"");
       }
       into.put(desc.getName(), c);
+    }
+
+    /** As {@code ObjectInputStream.readProxyDesc}: {@code resolveProxyClass} with the names. */
+    private void resolveProxy(ClassDescriptor descriptor, Map<String, Class<?>> into)
+        throws IOException, ClassNotFoundException {
+      Class<?> c;
+      side = descriptor.annotation();
+      sidePos = 0;
+      try {
+        c =
+            CodeseInputStream.this.resolveProxyClass(
+                descriptor.interfaces().toArray(new String[0]));
+      } finally {
+        side = null; // what resolveProxyClass left of the annotation is skipped, as by the JDK
+      }
+      if (c == null) {
+        throw new ClassNotFoundException("null class");
+      }
+      if (!java.lang.reflect.Proxy.isProxyClass(c)) {
+        throw new InvalidClassException("Not a proxy"); // ObjectInputStream's words
+      }
+      into.put(StreamReader.proxyKey(descriptor.interfaces()), c);
     }
 
     @Override
@@ -446,12 +476,27 @@ public class CodeseInputStream extends ObjectInputStream {
   }
 
   /**
-   * Called for JDK data only, as {@code ObjectInputStream} calls it: Codese data cannot hold
-   * dynamic proxies yet.
+   * Returns the dynamic proxy class for the interfaces a stream names, as {@link
+   * ObjectInputStream#resolveProxyClass} does; called for JDK data and for Codese data (stream
+   * format 10 on) as {@code ObjectInputStream} calls it, once per proxy class descriptor the writer
+   * wrote, before anything of the segment that holds it is loaded and before the filter is asked
+   * about the interfaces and the proxy class. Inside it the primitive read methods read what the
+   * writer's {@link CodeseOutputStream#annotateProxyClass} wrote. For Codese data the default loads
+   * the interfaces with {@link CodeseOptions#classLoader()} (or the thread's context class loader)
+   * without initialising them and defines the proxy class in the loader of the non-public
+   * interfaces, if there are any, else in that loader; for JDK data it is the JDK's method.
+   *
+   * @param interfaces the interface names the writer wrote
+   * @return a proxy class; one that is not is refused with {@link InvalidClassException}
+   * @throws ClassNotFoundException if an interface is not found or no proxy class can be made
+   * @throws IOException as a subclass throws it
    */
   @Override
   protected Class<?> resolveProxyClass(String[] interfaces)
       throws IOException, ClassNotFoundException {
+    if (reader != null) {
+      return reader.resolveProxyByDefault(interfaces);
+    }
     return super.resolveProxyClass(interfaces);
   }
 

@@ -166,6 +166,13 @@ final class Admission {
     long refs = (long) file.tableSize() - file.firstId();
     for (int i = 0; i < classes.size(); i++) {
       Class<?> c = classes.get(i);
+      Class<?>[] proxied = arrays ? null : classes.proxyInterfaces(i);
+      if (proxied != null) {
+        // as ObjectInputStream.readProxyDesc: each interface, then the proxy class
+        for (Class<?> in : proxied) {
+          ask(filter, new Info(in, -1, 1, refs, bytes), in.getName());
+        }
+      }
       if (c.isArray() == arrays) {
         ask(filter, new Info(c, length, 1, refs, bytes), c.getName());
       }

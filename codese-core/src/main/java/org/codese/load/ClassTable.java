@@ -33,6 +33,10 @@ final class ClassTable {
   private final List<ClassEntry> entries;
   private final Class<?>[] classes;
   private final Slot[] slots;
+
+  /** Per class-table index, the interfaces of a proxy class, else null. */
+  private final Class<?>[][] interfaces;
+
   private final AllowList allowed;
   private final Map<Class<?>, Map<String, Class<?>>> serialFields = new HashMap<>();
 
@@ -76,11 +80,38 @@ final class ClassTable {
     this.allowed = allowed;
     this.classes = new Class<?>[entries.size()];
     this.slots = new Slot[entries.size()];
+    this.interfaces = new Class<?>[entries.size()][];
     for (int i = 0; i < classes.length; i++) {
-      String name = entries.get(i).name();
+      ClassEntry e = entries.get(i);
+      if (e.isProxy()) {
+        // as ObjectInputStream.resolveProxyClass: made before the filter is asked about it
+        Class<?> c = resolved == null ? null : resolved.get(proxyKey(e));
+        interfaces[i] = c != null ? c.getInterfaces() : ProxyClasses.interfaces(e, loader);
+        classes[i] = c != null ? c : ProxyClasses.make(e, interfaces[i], loader);
+        continue;
+      }
+      String name = e.name();
       Class<?> c = resolved == null ? null : resolved.get(name);
       classes[i] = c != null ? c : resolve(name, loader);
     }
+  }
+
+  /**
+   * The key under which a stream's {@code resolveProxyClass} result for a proxy entry is passed in
+   * the {@code resolved} map: its interface names, which no class name can equal.
+   *
+   * @param proxy a proxy class's entry
+   * @return the key
+   */
+  static String proxyKey(ClassEntry proxy) {
+    return "proxy " + String.join(",", proxy.interfaces());
+  }
+
+  /**
+   * @return the interfaces of class {@code index} if it is a dynamic proxy class, else {@code null}
+   */
+  Class<?>[] proxyInterfaces(int index) {
+    return interfaces[index];
   }
 
   /**
@@ -180,7 +211,7 @@ final class ClassTable {
     return Object.class;
   }
 
-  private static Class<?> resolve(String name, ClassLoader loader) throws ClassMismatchException {
+  static Class<?> resolve(String name, ClassLoader loader) throws ClassMismatchException {
     Class<?> p = Types.primitiveNamed(name);
     if (p != null) {
       return p;
