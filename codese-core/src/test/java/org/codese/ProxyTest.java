@@ -183,6 +183,16 @@ class ProxyTest {
   }
 
   @Test
+  void theClassObjectOfAProxyClassIsTheProxyClassAgain() throws Exception {
+    Object p = proxy(new Handler("k"), Greeter.class);
+    List<Object> list = new ArrayList<>(List.of(p.getClass(), p));
+    @SuppressWarnings("unchecked")
+    List<Object> r = (List<Object>) roundTrip(list);
+    assertSame(p.getClass(), r.get(0));
+    assertSame(r.get(0), r.get(1).getClass());
+  }
+
+  @Test
   void aStreamWritesAProxyOnceAcrossWrites() throws Exception {
     Object p = proxy(new Handler("w"), Greeter.class);
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
@@ -342,6 +352,46 @@ class ProxyTest {
       CorruptSnapshotException e =
           assertThrows(CorruptSnapshotException.class, () -> Codese.fromBytes(old));
       assertTrue(e.getMessage().contains("dynamic proxy"), e.getMessage());
+    }
+
+    @Test
+    void generatedCodeHostedByAProxyClassIsRefused() throws Exception {
+      Handler h = new Handler("n");
+      Object p = proxy(h, Greeter.class);
+      h.self = p; // a field of a test class: code in its nest
+      SnapshotFile f = SnapshotFile.parse(Codese.toBytes(p));
+      int at = proxyEntry(f.bytes());
+      List<org.codese.program.Placement> placements = new ArrayList<>();
+      boolean moved = false;
+      for (org.codese.program.Placement pl : f.placements()) {
+        placements.add(
+            pl.codeseHosted() || moved ? pl : new org.codese.program.Placement(pl.phase(), at));
+        moved |= !pl.codeseHosted();
+      }
+      assertTrue(moved, "the snapshot has code in a user class's nest: " + f.placements());
+      byte[] bytes =
+          new SnapshotFile(
+                  f.version(),
+                  f.jdk(),
+                  f.firstId(),
+                  f.tableSize(),
+                  f.depth(),
+                  f.classes(),
+                  f.constants(),
+                  f.classFiles(),
+                  placements,
+                  f.items())
+              .bytes();
+      // the grammar check sees first that the code is not named for the proxy's package; code
+      // renamed for it would meet the surface check, which refuses a proxy class as a host
+      IOException e = assertThrows(IOException.class, () -> Codese.fromBytes(bytes));
+      assertTrue(
+          e instanceof UnsafeSnapshotException || e instanceof ClassMismatchException,
+          e.toString());
+      assertTrue(
+          e.getMessage().contains(p.getClass().getPackageName())
+              || e.getMessage().contains("dynamic proxy class"),
+          e.getMessage());
     }
 
     @Test
