@@ -267,6 +267,17 @@ class ProxyTest {
     }
   }
 
+  /** Interfaces of probe proxies, each made once, numbered by the JDK's proxy class counter. */
+  interface ProbeA {}
+
+  interface ProbeB {}
+
+  /** The number the JDK gave the proxy class of {@code probe}: $Proxy12 is 12. */
+  private static int proxyNumber(Class<?> probe) {
+    String name = proxy(new Handler("probe"), probe).getClass().getSimpleName();
+    return Integer.parseInt(name.substring(name.indexOf("$Proxy") + 6));
+  }
+
   @Nested
   class Hostile {
     /** A proxy snapshot whose proxy entry names {@code interfaces} instead. */
@@ -296,11 +307,13 @@ class ProxyTest {
               info.serialClass() != null && info.serialClass().getName().endsWith("$Flagging")
                   ? ObjectInputFilter.Status.REJECTED
                   : ObjectInputFilter.Status.UNDECIDED;
+      int before = proxyNumber(ProbeA.class);
       InvalidClassException e =
           assertThrows(
               InvalidClassException.class,
               () ->
                   Codese.fromBytes(bytes, CodeseOptions.defaults().withObjectInputFilter(filter)));
+      assertEquals(before + 1, proxyNumber(ProbeB.class), "no proxy class was made in between");
       assertTrue(e.getMessage().contains(Flagging.class.getName()), e.getMessage());
       assertFalse(Witness.SEEN.contains(Flagging.class), "the interface was never initialised");
       // the same file restores without the filter: the edit made a valid proxy of Flagging

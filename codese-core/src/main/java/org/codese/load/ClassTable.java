@@ -37,6 +37,12 @@ final class ClassTable {
   /** Per class-table index, the interfaces of a proxy class, else null. */
   private final Class<?>[][] interfaces;
 
+  /** The loader names are resolved with, and proxy classes made in. */
+  private final ClassLoader loader;
+
+  /** Whether a proxy class of the table is still to be made ({@link #makeProxies}). */
+  private boolean unmade;
+
   private final AllowList allowed;
   private final Map<Class<?>, Map<String, Class<?>>> serialFields = new HashMap<>();
 
@@ -81,13 +87,15 @@ final class ClassTable {
     this.classes = new Class<?>[entries.size()];
     this.slots = new Slot[entries.size()];
     this.interfaces = new Class<?>[entries.size()][];
+    this.loader = loader;
     for (int i = 0; i < classes.length; i++) {
       ClassEntry e = entries.get(i);
       if (e.isProxy()) {
-        // as ObjectInputStream.resolveProxyClass: made before the filter is asked about it
+        // a stream's resolveProxyClass made it already, as ObjectInputStream's; else makeProxies
         Class<?> c = resolved == null ? null : resolved.get(proxyKey(e));
         interfaces[i] = c != null ? c.getInterfaces() : ProxyClasses.interfaces(e, loader);
-        classes[i] = c != null ? c : ProxyClasses.make(e, interfaces[i], loader);
+        classes[i] = c;
+        unmade |= c == null;
         continue;
       }
       String name = e.name();
@@ -112,6 +120,38 @@ final class ClassTable {
    */
   Class<?>[] proxyInterfaces(int index) {
     return interfaces[index];
+  }
+
+  /**
+   * @return whether the table names dynamic proxy classes: then {@link #makeProxies} must run
+   *     before any other use of its classes, once the filter accepted their interfaces
+   */
+  boolean hasProxies() {
+    for (Class<?>[] i : interfaces) {
+      if (i != null) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Makes the proxy classes no stream's {@code resolveProxyClass} made, as {@code
+   * ObjectInputStream.resolveProxyClass} makes them ({@link ProxyClasses}); initialises nothing.
+   * Until then {@link #get} gives {@code null} for them.
+   *
+   * @throws ClassMismatchException if the JDK refuses to make one
+   */
+  void makeProxies() throws ClassMismatchException {
+    if (!unmade) {
+      return;
+    }
+    for (int i = 0; i < classes.length; i++) {
+      if (classes[i] == null && interfaces[i] != null) {
+        classes[i] = ProxyClasses.make(entries.get(i), interfaces[i], loader);
+      }
+    }
+    unmade = false;
   }
 
   /**
