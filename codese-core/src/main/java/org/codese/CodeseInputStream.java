@@ -65,15 +65,16 @@ import org.codese.program.ClassDescriptor;
  * the object's own {@code readObject} and {@code readResolve}, children before the objects that
  * refer to them; its result is what {@code readObject} returns and what the fields and elements
  * that refer to the object get, except those of objects read inside it (a cycle back to it), which
- * keep the object, as with the JDK. {@link #resolveProxyClass} is not called for Codese data, which
- * cannot hold dynamic proxies yet. A filter set with {@link #setObjectInputFilter} applies to the
- * segments read after it; the JDK refuses to set one after an object was read. The filter is asked
- * once per segment, before its code runs: about each class it names, then about the segment as a
- * whole. Its {@link ObjectInputFilter.FilterInfo#streamBytes()} is, as with {@code
- * ObjectInputStream}, a running total: the bytes read from the underlying stream so far, up to the
- * end of the segment (header, frames and primitive data included), so that a {@code maxbytes} limit
- * bounds the stream as a whole; its {@code references} and {@code depth} are the segment's own (the
- * objects it creates, the depth its writer recorded).
+ * keep the object, as with the JDK. {@link #resolveProxyClass} for each dynamic proxy class
+ * descriptor (stream format 10), in the writer's order among the class descriptors, reading what
+ * {@link CodeseOutputStream#annotateProxyClass} wrote. A filter set with {@link
+ * #setObjectInputFilter} applies to the segments read after it; the JDK refuses to set one after an
+ * object was read. The filter is asked once per segment, before its code runs: about each class it
+ * names, then about the segment as a whole. Its {@link ObjectInputFilter.FilterInfo#streamBytes()}
+ * is, as with {@code ObjectInputStream}, a running total: the bytes read from the underlying stream
+ * so far, up to the end of the segment (header, frames and primitive data included), so that a
+ * {@code maxbytes} limit bounds the stream as a whole; its {@code references} and {@code depth} are
+ * the segment's own (the objects it creates, the depth its writer recorded).
  *
  * <p><b>JDK data.</b> A stream that starts with the JDK's magic number ({@code 0xACED}) is read by
  * the JDK's own {@code ObjectInputStream}: the same objects, exceptions and filter checks (the
