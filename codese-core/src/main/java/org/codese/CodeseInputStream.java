@@ -65,15 +65,16 @@ import org.codese.program.ClassDescriptor;
  * the object's own {@code readObject} and {@code readResolve}, children before the objects that
  * refer to them; its result is what {@code readObject} returns and what the fields and elements
  * that refer to the object get, except those of objects read inside it (a cycle back to it), which
- * keep the object, as with the JDK. {@link #resolveProxyClass} is not called for Codese data, which
- * cannot hold dynamic proxies yet. A filter set with {@link #setObjectInputFilter} applies to the
- * segments read after it; the JDK refuses to set one after an object was read. The filter is asked
- * once per segment, before its code runs: about each class it names, then about the segment as a
- * whole. Its {@link ObjectInputFilter.FilterInfo#streamBytes()} is, as with {@code
- * ObjectInputStream}, a running total: the bytes read from the underlying stream so far, up to the
- * end of the segment (header, frames and primitive data included), so that a {@code maxbytes} limit
- * bounds the stream as a whole; its {@code references} and {@code depth} are the segment's own (the
- * objects it creates, the depth its writer recorded).
+ * keep the object, as with the JDK. {@link #resolveProxyClass} for each dynamic proxy class
+ * descriptor (stream format 10), in the writer's order among the class descriptors, reading what
+ * {@link CodeseOutputStream#annotateProxyClass} wrote. A filter set with {@link
+ * #setObjectInputFilter} applies to the segments read after it; the JDK refuses to set one after an
+ * object was read. The filter is asked once per segment, before its code runs: about each class it
+ * names, then about the segment as a whole. Its {@link ObjectInputFilter.FilterInfo#streamBytes()}
+ * is, as with {@code ObjectInputStream}, a running total: the bytes read from the underlying stream
+ * so far, up to the end of the segment (header, frames and primitive data included), so that a
+ * {@code maxbytes} limit bounds the stream as a whole; its {@code references} and {@code depth} are
+ * the segment's own (the objects it creates, the depth its writer recorded).
  *
  * <p><b>JDK data.</b> A stream that starts with the JDK's magic number ({@code 0xACED}) is read by
  * the JDK's own {@code ObjectInputStream}: the same objects, exceptions and filter checks (the
@@ -244,13 +245,21 @@ public class CodeseInputStream extends ObjectInputStream {
   private final class Hooks implements StreamReader.Hooks, ObjectResolver {
     @Override
     public boolean resolvesClasses() {
-      return (overrides & (Overrides.RESOLVE_CLASS | Overrides.READ_CLASS_DESCRIPTOR)) != 0;
+      return (overrides
+              & (Overrides.RESOLVE_CLASS
+                  | Overrides.READ_CLASS_DESCRIPTOR
+                  | Overrides.RESOLVE_PROXY_CLASS))
+          != 0;
     }
 
     @Override
     public void resolveClass(
         ClassDescriptor descriptor, boolean written, Map<String, Class<?>> into)
         throws IOException, ClassNotFoundException {
+      if (descriptor.isProxy()) {
+        resolveProxy(descriptor, into);
+        return;
+      }
       ObjectStreamClass desc;
       if (written) {
         side = descriptor.form();
@@ -290,6 +299,28 @@ public class CodeseInputStream extends ObjectInputStream {
             "local class name incompatible with stream class name \"" + desc.getName() + "\"");
       }
       into.put(desc.getName(), c);
+    }
+
+    /** As {@code ObjectInputStream.readProxyDesc}: {@code resolveProxyClass} with the names. */
+    private void resolveProxy(ClassDescriptor descriptor, Map<String, Class<?>> into)
+        throws IOException, ClassNotFoundException {
+      Class<?> c;
+      side = descriptor.annotation();
+      sidePos = 0;
+      try {
+        c =
+            CodeseInputStream.this.resolveProxyClass(
+                descriptor.interfaces().toArray(new String[0]));
+      } finally {
+        side = null; // what resolveProxyClass left of the annotation is skipped, as by the JDK
+      }
+      if (c == null) {
+        throw new ClassNotFoundException("null class");
+      }
+      if (!java.lang.reflect.Proxy.isProxyClass(c)) {
+        throw new InvalidClassException("Not a proxy"); // ObjectInputStream's words
+      }
+      into.put(StreamReader.proxyKey(descriptor.interfaces()), c);
     }
 
     @Override
@@ -446,12 +477,27 @@ public class CodeseInputStream extends ObjectInputStream {
   }
 
   /**
-   * Called for JDK data only, as {@code ObjectInputStream} calls it: Codese data cannot hold
-   * dynamic proxies yet.
+   * Returns the dynamic proxy class for the interfaces a stream names, as {@link
+   * ObjectInputStream#resolveProxyClass} does; called for JDK data and for Codese data (stream
+   * format 10 on) as {@code ObjectInputStream} calls it, once per proxy class descriptor the writer
+   * wrote, before anything of the segment that holds it is loaded and before the filter is asked
+   * about the interfaces and the proxy class. Inside it the primitive read methods read what the
+   * writer's {@link CodeseOutputStream#annotateProxyClass} wrote. For Codese data the default loads
+   * the interfaces with {@link CodeseOptions#classLoader()} (or the thread's context class loader)
+   * without initialising them and defines the proxy class in the loader of the non-public
+   * interfaces, if there are any, else in that loader; for JDK data it is the JDK's method.
+   *
+   * @param interfaces the interface names the writer wrote
+   * @return a proxy class; one that is not is refused with {@link InvalidClassException}
+   * @throws ClassNotFoundException if an interface is not found or no proxy class can be made
+   * @throws IOException as a subclass throws it
    */
   @Override
   protected Class<?> resolveProxyClass(String[] interfaces)
       throws IOException, ClassNotFoundException {
+    if (reader != null) {
+      return reader.resolveProxyByDefault(interfaces);
+    }
     return super.resolveProxyClass(interfaces);
   }
 

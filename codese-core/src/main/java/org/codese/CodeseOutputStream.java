@@ -60,8 +60,9 @@ import org.codese.program.ClassDescriptor;
  * writeClassDescriptor} and {@code annotateClass} write reaches {@link
  * CodeseInputStream#readClassDescriptor} and {@link CodeseInputStream#resolveClass} of the reader
  * as with the JDK; it must be primitive data: an object written there is refused with {@link
- * java.io.InvalidClassException}. {@link #annotateProxyClass} is never called: dynamic proxies
- * cannot be captured yet.
+ * java.io.InvalidClassException}. For a dynamic proxy class, {@link #annotateProxyClass} is called
+ * instead of {@code writeClassDescriptor} and {@code annotateClass}, as by the JDK, and what it
+ * writes reaches {@link CodeseInputStream#resolveProxyClass}.
  *
  * <p><b>Differences from {@code ObjectOutputStream}.</b> A {@code writeObject} that fails (an
  * object that cannot be captured, an exception from a class's own {@code writeObject}) writes
@@ -438,6 +439,9 @@ public class CodeseOutputStream extends ObjectOutputStream {
 
     @Override
     public ClassDescriptor describe(Class<?> c) throws IOException {
+      if (java.lang.reflect.Proxy.isProxyClass(c)) {
+        return describeProxy(c);
+      }
       byte[] form;
       if ((overrides & Overrides.WRITE_CLASS_DESCRIPTOR) == 0
           || protocol == ObjectStreamConstants.PROTOCOL_VERSION_1) {
@@ -461,6 +465,28 @@ public class CodeseOutputStream extends ObjectOutputStream {
       }
       return new ClassDescriptor(form, annotation);
     }
+  }
+
+  /**
+   * The descriptor of a dynamic proxy class, as {@code ObjectOutputStream.writeProxyDesc} writes
+   * it: the interface names, then what {@code annotateProxyClass} writes (no {@code
+   * writeClassDescriptor}).
+   */
+  private ClassDescriptor describeProxy(Class<?> c) throws IOException {
+    java.util.List<String> names = new java.util.ArrayList<>();
+    for (Class<?> i : c.getInterfaces()) {
+      names.add(i.getName());
+    }
+    byte[] annotation = NOTHING;
+    if ((overrides & Overrides.ANNOTATE_PROXY_CLASS) != 0) {
+      startSide(c);
+      try {
+        annotateProxyClass(c);
+      } finally {
+        annotation = endSide();
+      }
+    }
+    return ClassDescriptor.proxy(names, annotation);
   }
 
   private static final byte[] NOTHING = new byte[0];

@@ -26,6 +26,12 @@ final class Overrides {
   /** {@code CodeseInputStream.resolveObject}. */
   static final int RESOLVE_OBJECT = 32;
 
+  /** {@code CodeseOutputStream.annotateProxyClass}. */
+  static final int ANNOTATE_PROXY_CLASS = 64;
+
+  /** {@code CodeseInputStream.resolveProxyClass}. */
+  static final int RESOLVE_PROXY_CLASS = 128;
+
   private static final ClassValue<Integer> OF =
       new ClassValue<>() {
         @Override
@@ -55,6 +61,9 @@ final class Overrides {
           | (declared(
                   type, CodeseOutputStream.class, "writeClassDescriptor", ObjectStreamClass.class)
               ? WRITE_CLASS_DESCRIPTOR
+              : 0)
+          | (declared(type, CodeseOutputStream.class, "annotateProxyClass", Class.class)
+              ? ANNOTATE_PROXY_CLASS
               : 0);
     }
     return (declared(type, CodeseInputStream.class, "resolveClass", ObjectStreamClass.class)
@@ -65,6 +74,9 @@ final class Overrides {
             : 0)
         | (declared(type, CodeseInputStream.class, "resolveObject", Object.class)
             ? RESOLVE_OBJECT
+            : 0)
+        | (declared(type, CodeseInputStream.class, "resolveProxyClass", String[].class)
+            ? RESOLVE_PROXY_CLASS
             : 0);
   }
 

@@ -51,20 +51,51 @@ public final class SnapshotSegment implements SnapshotContents.Part {
    *     it declared none (or none is checked)
    * @param fields the serializable fields the snapshot relies on, in serialization order; empty for
    *     classes whose fields it does not set
+   * @param proxyInterfaces for a dynamic proxy class, the names of the interfaces a load makes it
+   *     for again (its {@code name} is then the name it had at capture, which a load does not use);
+   *     {@code null} for any other class
    */
-  public record ClassInfo(String name, OptionalLong serialVersionUID, List<FieldInfo> fields) {
+  public record ClassInfo(
+      String name,
+      OptionalLong serialVersionUID,
+      List<FieldInfo> fields,
+      List<String> proxyInterfaces) {
     /**
      * Checks the components.
      *
      * @param name the binary name
      * @param serialVersionUID the declared {@code serialVersionUID}, or empty
      * @param fields the serializable fields, in serialization order
-     * @throws NullPointerException if an argument is null
+     * @param proxyInterfaces a proxy class's interface names, or {@code null}
+     * @throws NullPointerException if an argument other than {@code proxyInterfaces} is null
      */
     public ClassInfo {
       Objects.requireNonNull(name, "name");
       Objects.requireNonNull(serialVersionUID, "serialVersionUID");
       fields = List.copyOf(fields);
+      proxyInterfaces = proxyInterfaces == null ? null : List.copyOf(proxyInterfaces);
+    }
+
+    /**
+     * A class that is not a dynamic proxy class.
+     *
+     * @param name the binary name
+     * @param serialVersionUID the declared {@code serialVersionUID}, or empty
+     * @param fields the serializable fields, in serialization order
+     * @throws NullPointerException if an argument is null
+     */
+    public ClassInfo(String name, OptionalLong serialVersionUID, List<FieldInfo> fields) {
+      this(name, serialVersionUID, fields, null);
+    }
+
+    /**
+     * Returns whether this is a dynamic proxy class.
+     *
+     * @return whether this is a dynamic proxy class, made again on load from {@link
+     *     #proxyInterfaces()}
+     */
+    public boolean isProxy() {
+      return proxyInterfaces != null;
     }
 
     static ClassInfo of(ClassEntry e) {
@@ -73,7 +104,10 @@ public final class SnapshotSegment implements SnapshotContents.Part {
         f.add(new FieldInfo(x.name(), x.descriptor(), x.real()));
       }
       return new ClassInfo(
-          e.name(), e.hasSuid() ? OptionalLong.of(e.suid()) : OptionalLong.empty(), f);
+          e.name(),
+          e.hasSuid() ? OptionalLong.of(e.suid()) : OptionalLong.empty(),
+          f,
+          e.interfaces());
     }
 
     /**
@@ -83,7 +117,7 @@ public final class SnapshotSegment implements SnapshotContents.Part {
      *     holding {@code int.class} names
      */
     public boolean isPrimitive() {
-      return Types.primitiveNamed(name) != null;
+      return !isProxy() && Types.primitiveNamed(name) != null;
     }
   }
 

@@ -34,8 +34,10 @@ final class AllowLines {
     TreeSet<String> unknown = new TreeSet<>();
     for (SnapshotSegment s : src.segments) {
       for (SnapshotSegment.ClassInfo c : s.classes()) {
-        if (!c.isPrimitive() && !found(c.name(), loader)) {
-          unknown.add(c.name());
+        for (String name : c.isProxy() ? c.proxyInterfaces() : List.of(c.name())) {
+          if (!c.isPrimitive() && !found(name, loader)) {
+            unknown.add(name);
+          }
         }
       }
       try {

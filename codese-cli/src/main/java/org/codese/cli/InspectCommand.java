@@ -268,9 +268,11 @@ final class InspectCommand implements Callable<Integer> {
     long tObj = 0;
     long tRef = 0;
     long tPrim = 0;
+    Map<String, String> proxies = proxyNames(src);
     for (Map.Entry<String, Row> e : counter.rows.entrySet()) {
       Row r = e.getValue();
-      out.printf("%10d %12d %12d  %s%n", r.objects, r.refs, r.prims, Names.source(e.getKey()));
+      String name = proxies.getOrDefault(e.getKey(), Names.source(e.getKey()));
+      out.printf("%10d %12d %12d  %s%n", r.objects, r.refs, r.prims, name);
       tObj += r.objects;
       tRef += r.refs;
       tPrim += r.prims;
@@ -278,6 +280,26 @@ final class InspectCommand implements Callable<Integer> {
     out.printf("%10d %12d %12d  %s%n", tObj, tRef, tPrim, "total");
     out.flush();
     return Main.OK;
+  }
+
+  /**
+   * How the rows name dynamic proxy classes: by the interfaces a load makes them for, since the
+   * name a proxy class had at capture is the capturing JVM's.
+   */
+  private static Map<String, String> proxyNames(SnapshotSource src) {
+    Map<String, String> names = new java.util.HashMap<>();
+    for (SnapshotSegment s : src.segments) {
+      for (SnapshotSegment.ClassInfo c : s.classes()) {
+        if (c.isProxy()) {
+          List<String> in = new ArrayList<>();
+          for (String i : c.proxyInterfaces()) {
+            in.add(Names.source(i));
+          }
+          names.put(c.name(), "dynamic proxy of " + String.join(", ", in) + " (" + c.name() + ")");
+        }
+      }
+    }
+    return names;
   }
 
   /** The compression line: none, or the compressed and uncompressed sizes. */

@@ -71,6 +71,13 @@ final class ShowCommand implements Callable<Integer> {
     SnapshotSource src = SnapshotSource.read(file);
     PrintWriter out = spec.commandLine().getOut();
     Listing listing = new Listing(out, src.segments.size());
+    for (org.codese.SnapshotSegment s : src.segments) {
+      for (org.codese.SnapshotSegment.ClassInfo c : s.classes()) {
+        if (c.isProxy()) {
+          listing.proxies.add(c.name());
+        }
+      }
+    }
     try {
       src.list(listing);
     } catch (Stop e) {
@@ -149,6 +156,9 @@ final class ShowCommand implements Callable<Integer> {
     /** The classes of all objects created. */
     final Set<String> types = new TreeSet<>();
 
+    /** The names dynamic proxy classes had at capture: declared as {@code Proxy}. */
+    final Set<String> proxies = new java.util.HashSet<>();
+
     Listing(PrintWriter out, int segments) {
       this.out = out;
       this.segments = segments;
@@ -224,7 +234,8 @@ final class ShowCommand implements Callable<Integer> {
         types.add(type);
       }
       if (matches(type)) {
-        line(Names.simple(type) + " o" + id + " = " + expr + ";");
+        String declared = proxies.contains(type) ? "Proxy" : Names.simple(type);
+        line(declared + " o" + id + " = " + expr + ";");
       }
     }
 

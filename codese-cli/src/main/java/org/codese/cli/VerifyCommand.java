@@ -208,6 +208,13 @@ final class VerifyCommand implements Callable<Integer> {
     if (e.isPrimitive()) {
       return;
     }
+    if (e.isProxy()) {
+      // the proxy class's name is the capturing JVM's; a load makes it again from the interfaces
+      for (String i : e.proxyInterfaces()) {
+        fingerprint(new ClassInfo(i, OptionalLong.empty(), List.of()), loader, problems);
+      }
+      return;
+    }
     Class<?> c;
     try {
       c = Class.forName(e.name(), false, loader);

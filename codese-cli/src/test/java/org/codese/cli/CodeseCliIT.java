@@ -272,6 +272,29 @@ class CodeseCliIT {
   }
 
   @Test
+  void inspectAndShowNameDynamicProxiesByTheirInterfaces() throws Exception {
+    Path root = Path.of("").toAbsolutePath();
+    while (!Files.isDirectory(root.resolve("codese-core"))) {
+      root = root.getParent();
+    }
+    Path file = root.resolve("codese-core/src/test/resources/org/codese/compat/v7-proxies.cdse");
+    Result r = run("inspect", file.toString());
+    assertEquals(0, r.code, r.err);
+    assertTrue(
+        r.out.matches(
+            "(?s).*\\n\\s+1\\s+\\d+\\s+\\d+\\s+dynamic proxy of"
+                + " org\\.codese\\.compat\\.CompatibilityTest\\.Named,"
+                + " java\\.util\\.function\\.Supplier \\(\\S+\\)\\n.*"),
+        r.out);
+    assertTrue(r.out.contains("dynamic proxy of java.lang.Runnable ("), r.out);
+    Result s = run("show", file.toString());
+    assertEquals(0, s.code, s.err);
+    assertTrue(s.out.contains(" = new Proxy[CompatibilityTest.Named, Supplier]();"), s.out);
+    assertTrue(s.out.contains("\nProxy o"), s.out);
+    assertTrue(s.out.contains("new Proxy[Runnable]()"), s.out);
+  }
+
+  @Test
   void inspectCountsWithoutTheClasses() throws Exception {
     Result r = run("inspect", tree.toString());
     assertEquals(0, r.code, r.err);

@@ -470,12 +470,6 @@ public final class Capturer {
       if (described.containsKey(c)) {
         break; // its superclasses were described with it
       }
-      if (java.lang.reflect.Proxy.isProxyClass(c)) {
-        throw new CaptureException(
-            paths.path(id),
-            c.getName(),
-            "dynamic proxy classes are not supported yet, not even as Class objects");
-      }
       ClassDescriptor d = hooks.describe(c);
       described.put(c, Boolean.TRUE);
       describedNow.add(c);

@@ -8,6 +8,7 @@ import java.util.zip.CRC32C;
 import org.codese.CorruptSnapshotException;
 import org.codese.program.ClassEntry;
 import org.codese.program.Constant;
+import org.codese.program.Grammar;
 import org.codese.program.Phase;
 import org.codese.program.Placement;
 import org.codese.program.RuntimeContract;
@@ -260,11 +261,24 @@ public final class SnapshotFile {
     }
   }
 
-  /** Writes a class-table entry: name, suid, fields. */
+  /** The flag byte of a class entry of a dynamic proxy class, from format version 7 on. */
+  private static final int PROXY_FLAG = 2;
+
+  /**
+   * Writes a class-table entry: name, flag (1 if it has a suid; {@value #PROXY_FLAG} for a proxy
+   * class), suid, fields, and for a proxy class its interfaces (u2 count, names).
+   */
   static void writeClass(Out out, ClassEntry c) {
-    out.str(c.name()).u1(c.hasSuid() ? 1 : 0).u8(c.suid()).u4(c.fields().size());
+    int flag = c.isProxy() ? PROXY_FLAG : c.hasSuid() ? 1 : 0;
+    out.str(c.name()).u1(flag).u8(c.suid()).u4(c.fields().size());
     for (ClassEntry.FieldEntry f : c.fields()) {
       out.str(f.name()).str(f.descriptor()).u1(f.real() ? 1 : 0);
+    }
+    if (c.isProxy()) {
+      out.u2(c.interfaces().size());
+      for (String i : c.interfaces()) {
+        out.str(i);
+      }
     }
   }
 
@@ -275,9 +289,23 @@ public final class SnapshotFile {
    *     serializable field of each name, and the loader checks every field an entry lists: an entry
    *     that a stream segment refers to for a byte must not cost more than its real fields)
    */
-  static ClassEntry readClass(In c) throws CorruptSnapshotException {
+  static ClassEntry readClass(In c, int version) throws CorruptSnapshotException {
     String name = c.str();
-    boolean hasSuid = c.u1() != 0;
+    int flag = c.u1();
+    if (flag == PROXY_FLAG) {
+      if (version < Grammar.PROXY_VERSION) {
+        throw c.corrupt(
+            "class entry "
+                + name
+                + " is a dynamic proxy class, which format version "
+                + version
+                + " cannot hold (they came with version "
+                + Grammar.PROXY_VERSION
+                + "); the snapshot is damaged or crafted");
+      }
+      return readProxy(c, name);
+    }
+    boolean hasSuid = flag != 0;
     long suid = c.u8();
     int nf = c.count(9);
     List<ClassEntry.FieldEntry> fields = new ArrayList<>(nf);
@@ -296,6 +324,32 @@ public final class SnapshotFile {
       fields.add(e);
     }
     return new ClassEntry(name, List.copyOf(fields), suid, hasSuid);
+  }
+
+  /**
+   * The rest of a proxy class's entry: no suid, no fields, none of its interfaces twice (as {@code
+   * Proxy.getProxyClass} requires), at most 65,535 of them by the u2 count (the JDK's limit).
+   */
+  private static ClassEntry readProxy(In c, String name) throws CorruptSnapshotException {
+    if (c.u8() != 0 || c.u4() != 0) {
+      throw c.corrupt(
+          "proxy class entry "
+              + name
+              + " has a serialVersionUID or fields; a proxy class has neither. The snapshot is"
+              + " damaged or crafted");
+    }
+    int n = c.u2();
+    List<String> interfaces = new ArrayList<>(Math.min(n, c.remaining()));
+    Set<String> seen = new HashSet<>();
+    for (int i = 0; i < n; i++) {
+      String in = c.str();
+      if (!seen.add(in)) {
+        throw c.corrupt(
+            "proxy class entry " + name + " lists interface " + in + " twice; damaged or crafted");
+      }
+      interfaces.add(in);
+    }
+    return ClassEntry.proxy(name, interfaces);
   }
 
   private static void section(Out file, int tag, Out payload) {
@@ -427,7 +481,7 @@ public final class SnapshotFile {
     int nClasses = c.count(4);
     List<ClassEntry> classes = new ArrayList<>(nClasses);
     for (int i = 0; i < nClasses; i++) {
-      classes.add(readClass(c));
+      classes.add(readClass(c, version));
     }
     In k = sec[2];
     int nConst = k.count(1);

@@ -279,7 +279,17 @@ public final class StreamSegments {
       if (!descriptors.isEmpty()) {
         out.u4(descriptors.size());
         for (ClassDescriptor d : descriptors) {
-          out.bytes(d.form()).bytes(d.annotation());
+          // stream format 10 on: a kind byte first, 1 for a proxy class and its interfaces
+          out.u1(d.isProxy() ? 1 : 0);
+          if (d.isProxy()) {
+            out.u2(d.interfaces().size());
+            for (String i : d.interfaces()) {
+              out.str(i);
+            }
+            out.bytes(d.annotation());
+          } else {
+            out.bytes(d.form()).bytes(d.annotation());
+          }
         }
       }
       return SnapshotFile.withTrailer(out.toByteArray());
@@ -815,9 +825,26 @@ public final class StreamSegments {
       }
       List<ClassDescriptor> d = new ArrayList<>(n);
       for (int i = 0; i < n; i++) {
-        d.add(new ClassDescriptor(in.bytes(), in.bytes()));
+        d.add(descriptor(in));
       }
       descriptors = List.copyOf(d);
+    }
+
+    /** One class descriptor; from snapshot format 7 (stream format 10) on with a kind byte. */
+    private ClassDescriptor descriptor(In in) throws CorruptSnapshotException {
+      int kind = version >= Grammar.PROXY_VERSION ? in.u1() : 0;
+      if (kind == 0) {
+        return new ClassDescriptor(in.bytes(), in.bytes());
+      }
+      if (kind != 1) {
+        throw in.corrupt("class descriptor of unknown kind " + kind);
+      }
+      int n = in.u2();
+      List<String> names = new ArrayList<>(Math.min(n, in.remaining()));
+      for (int i = 0; i < n; i++) {
+        names.add(in.str());
+      }
+      return ClassDescriptor.proxy(names, in.bytes());
     }
 
     /**
@@ -835,7 +862,7 @@ public final class StreamSegments {
       int r = in.index(0, classes.size() + newClasses.size() + 1, "class reference");
       if (r == 0) {
         int at = in.pos();
-        ClassEntry c = SnapshotFile.readClass(in);
+        ClassEntry c = SnapshotFile.readClass(in, version);
         classIdx[i] = classes.size() + newClasses.size();
         newClasses.add(c);
         newWeights.add(in.pos() - at);

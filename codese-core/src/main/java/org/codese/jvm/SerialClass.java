@@ -231,9 +231,6 @@ public final class SerialClass {
       return "a lambda that is not Serializable cannot be captured; declare its target interface"
           + " Serializable (or cast it to an intersection with Serializable) or leave it out";
     }
-    if (java.lang.reflect.Proxy.isProxyClass(type)) {
-      return "dynamic proxies are not supported yet";
-    }
     if (type.isInterface() || Modifier.isAbstract(type.getModifiers())) {
       return "the class is abstract";
     }

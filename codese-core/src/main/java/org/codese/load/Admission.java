@@ -84,6 +84,32 @@ final class Admission {
         "the snapshot as a whole");
   }
 
+  /**
+   * Asks the filter about the interfaces of every dynamic proxy class the snapshot names, before
+   * the classes are made ({@link ClassTable#makeProxies}): as {@code
+   * ObjectInputStream.readProxyDesc} asks about each interface before the proxy class, which {@link
+   * #checkFilter} asks about with the other classes; but before the class exists, where the JDK has
+   * made it already.
+   *
+   * @param streamBytes as for {@link #checkFilter}
+   * @throws InvalidClassException if the filter rejects an interface
+   */
+  static void checkProxyInterfaces(
+      SnapshotFile file, ClassTable classes, ObjectInputFilter filter, long streamBytes)
+      throws InvalidClassException {
+    if (filter == null) {
+      return;
+    }
+    long bytes = bytes(file, streamBytes);
+    long refs = (long) file.tableSize() - file.firstId();
+    for (int i = 0; i < classes.size(); i++) {
+      Class<?>[] proxied = classes.proxyInterfaces(i);
+      for (int k = 0; proxied != null && k < proxied.length; k++) {
+        ask(filter, new Info(proxied[k], -1, 1, refs, bytes), proxied[k].getName());
+      }
+    }
+  }
+
   /** Says that the filter is to be told the snapshot's own length as its stream bytes. */
   static final long SNAPSHOT_BYTES = -1;
 

@@ -226,6 +226,7 @@ public final class AllowList {
     ClassLoader l = loader != null ? loader : Thread.currentThread().getContextClassLoader();
     ClassTable table =
         new ClassTable(file.classes(), l != null ? l : AllowList.class.getClassLoader(), NONE);
+    table.makeProxies();
     Class<?>[] classes = new Class<?>[table.size()];
     for (int i = 0; i < classes.length; i++) {
       classes[i] = table.get(i);

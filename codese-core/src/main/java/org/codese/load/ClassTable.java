@@ -33,6 +33,16 @@ final class ClassTable {
   private final List<ClassEntry> entries;
   private final Class<?>[] classes;
   private final Slot[] slots;
+
+  /** Per class-table index, the interfaces of a proxy class, else null. */
+  private final Class<?>[][] interfaces;
+
+  /** The loader names are resolved with, and proxy classes made in. */
+  private final ClassLoader loader;
+
+  /** Whether a proxy class of the table is still to be made ({@link #makeProxies}). */
+  private boolean unmade;
+
   private final AllowList allowed;
   private final Map<Class<?>, Map<String, Class<?>>> serialFields = new HashMap<>();
 
@@ -76,11 +86,72 @@ final class ClassTable {
     this.allowed = allowed;
     this.classes = new Class<?>[entries.size()];
     this.slots = new Slot[entries.size()];
+    this.interfaces = new Class<?>[entries.size()][];
+    this.loader = loader;
     for (int i = 0; i < classes.length; i++) {
-      String name = entries.get(i).name();
+      ClassEntry e = entries.get(i);
+      if (e.isProxy()) {
+        // a stream's resolveProxyClass made it already, as ObjectInputStream's; else makeProxies
+        Class<?> c = resolved == null ? null : resolved.get(proxyKey(e));
+        interfaces[i] = c != null ? c.getInterfaces() : ProxyClasses.interfaces(e, loader);
+        classes[i] = c;
+        unmade |= c == null;
+        continue;
+      }
+      String name = e.name();
       Class<?> c = resolved == null ? null : resolved.get(name);
       classes[i] = c != null ? c : resolve(name, loader);
     }
+  }
+
+  /**
+   * The key under which a stream's {@code resolveProxyClass} result for a proxy entry is passed in
+   * the {@code resolved} map: its interface names, which no class name can equal.
+   *
+   * @param proxy a proxy class's entry
+   * @return the key
+   */
+  static String proxyKey(ClassEntry proxy) {
+    return "proxy " + String.join(",", proxy.interfaces());
+  }
+
+  /**
+   * @return the interfaces of class {@code index} if it is a dynamic proxy class, else {@code null}
+   */
+  Class<?>[] proxyInterfaces(int index) {
+    return interfaces[index];
+  }
+
+  /**
+   * @return whether the table names dynamic proxy classes: then {@link #makeProxies} must run
+   *     before any other use of its classes, once the filter accepted their interfaces
+   */
+  boolean hasProxies() {
+    for (Class<?>[] i : interfaces) {
+      if (i != null) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Makes the proxy classes no stream's {@code resolveProxyClass} made, as {@code
+   * ObjectInputStream.resolveProxyClass} makes them ({@link ProxyClasses}); initialises nothing.
+   * Until then {@link #get} gives {@code null} for them.
+   *
+   * @throws ClassMismatchException if the JDK refuses to make one
+   */
+  void makeProxies() throws ClassMismatchException {
+    if (!unmade) {
+      return;
+    }
+    for (int i = 0; i < classes.length; i++) {
+      if (classes[i] == null && interfaces[i] != null) {
+        classes[i] = ProxyClasses.make(entries.get(i), interfaces[i], loader);
+      }
+    }
+    unmade = false;
   }
 
   /**
@@ -180,7 +251,7 @@ final class ClassTable {
     return Object.class;
   }
 
-  private static Class<?> resolve(String name, ClassLoader loader) throws ClassMismatchException {
+  static Class<?> resolve(String name, ClassLoader loader) throws ClassMismatchException {
     Class<?> p = Types.primitiveNamed(name);
     if (p != null) {
       return p;

@@ -197,6 +197,13 @@ public final class LoadedSnapshot {
       // a segment of a shape seen before has the same class table: resolved and checked then
       reused = memo == null ? null : memo.table(file.classes());
       table = reused != null ? reused : new ClassTable(file.classes(), l, allowed, resolved);
+      boolean proxies = table.hasProxies();
+      if (proxies) {
+        // the filter about a proxy class's interfaces before the class is made (ProxyClasses)
+        f = filter == null ? null : filter.get();
+        Admission.checkProxyInterfaces(file, table, f, streamBytes);
+        table.makeProxies();
+      }
       Surface.check(file, table, memo);
       for (org.codese.program.Constant k : file.constants()) {
         if (k.global()) {
@@ -204,7 +211,9 @@ public final class LoadedSnapshot {
           break;
         }
       }
-      f = filter == null ? null : filter.get();
+      if (!proxies) {
+        f = filter == null ? null : filter.get();
+      }
       Admission.checkFilter(file, table, f, streamBytes);
       if (reused == null) {
         table.checkFields();

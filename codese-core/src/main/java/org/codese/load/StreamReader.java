@@ -62,9 +62,11 @@ public final class StreamReader {
    * data of compact segments, which follow snapshot format version 5 ({@code
    * Grammar.VALUE_VERSION}: dates, times and UUIDs made from data); 9 only the constants of compact
    * segments, which follow snapshot format version 6 ({@code Grammar.GLOBAL_VERSION}: global
-   * references).
+   * references); 10 only the class tables of segments, which follow snapshot format version 7
+   * ({@code Grammar.PROXY_VERSION}: dynamic proxy classes), and the class descriptors, which may be
+   * those of proxy classes.
    */
-  public static final int STREAM_VERSION = 9;
+  public static final int STREAM_VERSION = 10;
 
   /** The first stream version whose compact segments hold code of snapshot format version 2. */
   private static final int ALLOCATING_STREAM_VERSION = 4;
@@ -80,6 +82,9 @@ public final class StreamReader {
 
   /** The first stream version whose compact segments hold code of snapshot format version 6. */
   private static final int GLOBAL_STREAM_VERSION = 9;
+
+  /** The first stream version whose segments hold snapshot format version 7: proxy classes. */
+  public static final int PROXY_STREAM_VERSION = 10;
 
   /**
    * The first stream version whose segments carry class descriptors and number their objects in
@@ -101,10 +106,12 @@ public final class StreamReader {
     boolean resolvesClasses();
 
     /**
-     * Resolves one class as {@code ObjectInputStream.readNonProxyDesc} does: reads the descriptor
-     * (with {@code readClassDescriptor} if the writer wrote it, else from the JDK form given),
-     * calls {@code resolveClass} with it, where the annotation can be read, and puts the class
-     * under the descriptor's name.
+     * Resolves one class as {@code ObjectInputStream.readNonProxyDesc} does (for a proxy class's
+     * descriptor, as {@code readProxyDesc} does: calls {@code resolveProxyClass} with the interface
+     * names, where the annotation can be read, and puts the class under {@code
+     * ClassTable.proxyKey}): reads the descriptor (with {@code readClassDescriptor} if the writer
+     * wrote it, else from the JDK form given), calls {@code resolveClass} with it, where the
+     * annotation can be read, and puts the class under the descriptor's name.
      *
      * @param descriptor the descriptor's form and annotation
      * @param written whether the writer wrote it; if not, {@code form} is the JDK form made from a
@@ -297,6 +304,40 @@ public final class StreamReader {
   }
 
   /**
+   * The key under which the classes a stream resolved hold a proxy class.
+   *
+   * @param interfaces its interface names
+   * @return the key, which no class name equals
+   */
+  public static String proxyKey(List<String> interfaces) {
+    return ClassTable.proxyKey(ClassEntry.proxy("", interfaces));
+  }
+
+  /**
+   * Makes a dynamic proxy class as the stream does for Codese data when its {@code
+   * resolveProxyClass} is not overridden: the interfaces loaded with the stream's class loader (or
+   * the thread's context class loader), not initialised, the proxy class defined as {@code
+   * ObjectInputStream.resolveProxyClass} defines it.
+   *
+   * @param interfaces the interface names
+   * @return the proxy class, not initialised
+   * @throws ClassNotFoundException if an interface is not found or the JDK refuses the proxy class
+   * @throws IOException never; declared as {@code resolveProxyClass} declares it
+   */
+  public Class<?> resolveProxyByDefault(String[] interfaces)
+      throws IOException, ClassNotFoundException {
+    ClassEntry e = ClassEntry.proxy("a dynamic proxy class", Arrays.asList(interfaces));
+    ClassLoader l = loader != null ? loader : Thread.currentThread().getContextClassLoader();
+    l = l != null ? l : StreamReader.class.getClassLoader();
+    try {
+      return ProxyClasses.make(e, ProxyClasses.interfaces(e, l), l);
+    } catch (org.codese.ClassMismatchException x) {
+      // as ObjectInputStream.resolveProxyClass, which wraps what Proxy refuses
+      throw new ClassNotFoundException(x.getMessage(), x);
+    }
+  }
+
+  /**
    * Resolves a class as the stream resolves the classes of Codese data when its {@code
    * resolveClass} is not overridden: primitive types by name, others with the stream's class loader
    * (or the thread's context class loader), not initialised.
@@ -325,17 +366,19 @@ public final class StreamReader {
    */
   public static StreamSegments.Decoder decoder(int streamVersion) {
     int code =
-        streamVersion >= GLOBAL_STREAM_VERSION
-            ? Grammar.GLOBAL_VERSION
-            : streamVersion >= VALUE_STREAM_VERSION
-                ? Grammar.VALUE_VERSION
-                : streamVersion >= FILL_STREAM_VERSION
-                    ? Grammar.FILL_VERSION
-                    : streamVersion >= RUNTIME_STREAM_VERSION
-                        ? RuntimeContract.RUNTIME_VERSION
-                        : streamVersion >= ALLOCATING_STREAM_VERSION
-                            ? Grammar.ALLOCATE_VERSION
-                            : SnapshotFile.OLDEST_VERSION;
+        streamVersion >= PROXY_STREAM_VERSION
+            ? Grammar.PROXY_VERSION
+            : streamVersion >= GLOBAL_STREAM_VERSION
+                ? Grammar.GLOBAL_VERSION
+                : streamVersion >= VALUE_STREAM_VERSION
+                    ? Grammar.VALUE_VERSION
+                    : streamVersion >= FILL_STREAM_VERSION
+                        ? Grammar.FILL_VERSION
+                        : streamVersion >= RUNTIME_STREAM_VERSION
+                            ? RuntimeContract.RUNTIME_VERSION
+                            : streamVersion >= ALLOCATING_STREAM_VERSION
+                                ? Grammar.ALLOCATE_VERSION
+                                : SnapshotFile.OLDEST_VERSION;
     return new StreamSegments.Decoder(code, streamVersion >= DESCRIBING_STREAM_VERSION);
   }
 
@@ -466,6 +509,13 @@ public final class StreamReader {
       hooks.resolveClass(d, true, resolvedClasses);
     }
     for (ClassEntry e : file.classes()) {
+      if (e.isProxy()) {
+        if (!resolvedClasses.containsKey(ClassTable.proxyKey(e))) {
+          hooks.resolveClass(
+              ClassDescriptor.proxy(e.interfaces(), NOTHING), false, resolvedClasses);
+        }
+        continue;
+      }
       if (!resolvedClasses.containsKey(e.name()) && Types.primitiveNamed(e.name()) == null) {
         hooks.resolveClass(new ClassDescriptor(form(e), NOTHING), false, resolvedClasses);
       }

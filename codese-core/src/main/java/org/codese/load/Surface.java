@@ -211,6 +211,15 @@ final class Surface {
 
   /** Rejects roles no snapshot Codese writes gives a class of this kind, admitted or not. */
   private static void shape(Class<?> c, int roles) throws ClassMismatchException {
+    if ((roles & ~(ALLOC_SERIAL | RESOLVE)) != 0 && java.lang.reflect.Proxy.isProxyClass(c)) {
+      // ObjectInputStream only allocates a proxy object and sets Proxy.h, a field of Proxy's slot
+      crafted(
+          c,
+          "the snapshot "
+              + doing(roles)
+              + " a dynamic proxy class in a way neither ObjectInputStream nor a snapshot Codese"
+              + " writes does (a proxy class has no fields, hooks or nest of its own)");
+    }
     boolean instanceClass =
         !c.isPrimitive() && !c.isArray() && !c.isInterface() && !c.isEnum() && !c.isRecord();
     if ((roles & ALLOCATED) != 0

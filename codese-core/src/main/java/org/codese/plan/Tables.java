@@ -63,6 +63,13 @@ final class Tables {
   }
 
   private static ClassEntry entry(Class<?> c, List<SerialField> f) {
+    if (java.lang.reflect.Proxy.isProxyClass(c)) {
+      List<String> names = new ArrayList<>();
+      for (Class<?> i : c.getInterfaces()) {
+        names.add(i.getName());
+      }
+      return ClassEntry.proxy(c.getName(), names);
+    }
     List<ClassEntry.FieldEntry> fe = new ArrayList<>();
     if (f != null) {
       for (SerialField sf : f) {

@@ -10,8 +10,45 @@ import java.util.List;
  *     classes whose fields the snapshot does not touch
  * @param suid the declared {@code serialVersionUID}, meaningful only if {@code hasSuid}
  * @param hasSuid whether the class declared a readable {@code serialVersionUID} at capture
+ * @param interfaces for a dynamic proxy class (snapshot format {@link Grammar#PROXY_VERSION} on),
+ *     the binary names of its interfaces in declaration order, from which the loader makes the
+ *     proxy class again as {@code ObjectInputStream.resolveProxyClass} does; {@code null} for any
+ *     other class. A proxy entry's {@code name} is the proxy class's name at capture, for messages
+ *     only (a proxy class's name is made up by the JVM that defines it), and it has no fields and
+ *     no {@code serialVersionUID}
  */
-public record ClassEntry(String name, List<FieldEntry> fields, long suid, boolean hasSuid) {
+public record ClassEntry(
+    String name, List<FieldEntry> fields, long suid, boolean hasSuid, List<String> interfaces) {
+  /**
+   * An entry of a class that is not a dynamic proxy class.
+   *
+   * @param name the binary name
+   * @param fields the serializable fields the snapshot relies on
+   * @param suid the declared {@code serialVersionUID}
+   * @param hasSuid whether it was declared and readable
+   */
+  public ClassEntry(String name, List<FieldEntry> fields, long suid, boolean hasSuid) {
+    this(name, fields, suid, hasSuid, null);
+  }
+
+  /**
+   * The entry of a dynamic proxy class.
+   *
+   * @param name the proxy class's name at capture, for messages
+   * @param interfaces the binary names of its interfaces, in declaration order
+   * @return the entry
+   */
+  public static ClassEntry proxy(String name, List<String> interfaces) {
+    return new ClassEntry(name, List.of(), 0, false, List.copyOf(interfaces));
+  }
+
+  /**
+   * @return whether this is the entry of a dynamic proxy class
+   */
+  public boolean isProxy() {
+    return interfaces != null;
+  }
+
   /**
    * One field of a class entry.
    *

@@ -56,6 +56,12 @@ public record RuntimeContract(
         Grammar.GLOBAL_VERSION,
         RUNTIME_PACKAGE,
         RUNTIME_PACKAGE + "/Entry",
+        RUNTIME_PACKAGE + "/Entry"),
+    // format 7 adds class entries of dynamic proxy classes (class table only): the same code
+    new RuntimeContract(
+        Grammar.PROXY_VERSION,
+        RUNTIME_PACKAGE,
+        RUNTIME_PACKAGE + "/Entry",
         RUNTIME_PACKAGE + "/Entry")
   };
 

@@ -462,10 +462,11 @@ public final class Listing {
       throw fail(call + " with " + kind(allocator));
     }
     String type = className(a.type());
+    ClassEntry entry = file.classes().get(a.type());
     return new Made(
         type,
         "new "
-            + Names.simple(type)
+            + (entry.isProxy() ? proxyName(entry) : Names.simple(type))
             + "()"
             + (a.mode() == Constant.Mode.SERIAL
                 ? ""
@@ -628,6 +629,15 @@ public final class Listing {
 
   private V value(int id) throws DecodeException {
     return id == file.tableSize() ? NULL : new Ref(tableRef(id));
+  }
+
+  /** A proxy class as {@code Proxy[Greeter, Counter]}: the interfaces it is made for on load. */
+  private static String proxyName(ClassEntry proxy) {
+    StringBuilder s = new StringBuilder("Proxy[");
+    for (int i = 0; i < proxy.interfaces().size(); i++) {
+      s.append(i == 0 ? "" : ", ").append(Names.simple(proxy.interfaces().get(i)));
+    }
+    return s.append(']').toString();
   }
 
   private String className(int index) throws DecodeException {

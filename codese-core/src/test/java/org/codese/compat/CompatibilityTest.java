@@ -84,7 +84,48 @@ class CompatibilityTest {
       values.add(new java.util.UUID(0x1234_5678_9abc_def0L, -7));
       g.put("values", values);
     }
+    if (version >= Grammar.PROXY_VERSION) {
+      g.put("proxies", proxies());
+    }
     return g;
+  }
+
+  /** An interface of the proxies graph, of the tests' own. */
+  public interface Named {
+    String name();
+  }
+
+  /** A serializable invocation handler that holds state and its proxy. */
+  static final class Handler implements java.lang.reflect.InvocationHandler, Serializable {
+    private static final long serialVersionUID = 7L;
+    final String name;
+    Object self;
+
+    Handler(String name) {
+      this.name = name;
+    }
+
+    @Override
+    public Object invoke(Object proxy, java.lang.reflect.Method m, Object[] args) {
+      return m.getName().equals("run") ? null : name;
+    }
+  }
+
+  /**
+   * Dynamic proxies (format 7 on): of one and of two interfaces, shared, one in a cycle through its
+   * handler.
+   */
+  private static ArrayList<Object> proxies() {
+    ClassLoader l = CompatibilityTest.class.getClassLoader();
+    Handler h = new Handler("first");
+    Object a =
+        java.lang.reflect.Proxy.newProxyInstance(
+            l, new Class<?>[] {Named.class, java.util.function.Supplier.class}, h);
+    h.self = a;
+    Object b =
+        java.lang.reflect.Proxy.newProxyInstance(
+            l, new Class<?>[] {Runnable.class}, new Handler("second"));
+    return new ArrayList<>(List.of(a, b, a));
   }
 
   private static String snapshotName(int version, String graph) {

@@ -67,8 +67,9 @@ class StreamDescriptorsTest {
     byte[] without = new StreamSegments.Encoder().encode(segment(5));
     byte[] with = new StreamSegments.Encoder().encode(segment(5), TWO);
     // the flag takes the depth word's low bit, no byte of its own (zigzag varints: 10 and 11 are
-    // one byte each); then the count, and two forms and two annotations, each with its length
-    assertEquals(without.length + 1 + (1 + 3) + 1 + (1 + 1) + (1 + 2), with.length);
+    // one byte each); then the count, and per descriptor a kind byte (stream format 10) and its
+    // form and annotation, each with its length
+    assertEquals(without.length + 1 + 1 + (1 + 3) + 1 + 1 + (1 + 1) + (1 + 2), with.length);
   }
 
   @Test
@@ -83,16 +84,18 @@ class StreamDescriptorsTest {
   void aDamagedDescriptorSectionIsRefused() throws Exception {
     byte[] good = new StreamSegments.Encoder().encode(segment(2), TWO);
     byte[] body = Arrays.copyOf(good, good.length - 4);
-    // the section ends the body: count 2 (zigzag 4), then the four arrays, 10 bytes
-    int section = body.length - 11;
+    // the section ends the body: count 2 (zigzag 4), then two kind bytes and the four arrays
+    int section = body.length - 13;
     assertEquals(4, body[section]);
     byte[] none = body.clone();
     none[section] = 0; // the header says descriptors follow, the count says none
     byte[] more = body.clone();
     more[section] = 6; // one more than there are
     byte[] longer = body.clone();
-    longer[section + 1] = 0x7E; // a form of 63 bytes, longer than the segment
-    for (byte[] b : List.of(none, more, longer)) {
+    longer[section + 2] = 0x7E; // a form of 63 bytes, longer than the segment
+    byte[] unknown = body.clone();
+    unknown[section + 1] = 2; // a kind of descriptor no version writes
+    for (byte[] b : List.of(none, more, longer, unknown)) {
       byte[] damaged = SnapshotFile.withTrailer(b);
       CorruptSnapshotException x =
           assertThrows(
@@ -112,6 +115,19 @@ class StreamDescriptorsTest {
         TWO.get(1).annotation(),
         decodeDescriptors(good).get(1).annotation(),
         "control: the undamaged segment reads");
+  }
+
+  @Test
+  void aProxyDescriptorTravelsWithItsInterfacesAndAnnotation() throws Exception {
+    List<ClassDescriptor> mixed =
+        List.of(ClassDescriptor.proxy(List.of("a.B", "c.D"), new byte[] {9}), TWO.get(0));
+    List<ClassDescriptor> back =
+        decodeDescriptors(new StreamSegments.Encoder().encode(segment(2), mixed));
+    assertEquals(List.of("a.B", "c.D"), back.get(0).interfaces());
+    assertArrayEquals(new byte[] {9}, back.get(0).annotation());
+    assertEquals(0, back.get(0).form().length);
+    assertEquals(text(TWO.subList(0, 1)), text(back.subList(1, 2)));
+    assertEquals(null, back.get(1).interfaces());
   }
 
   private static List<ClassDescriptor> decodeDescriptors(byte[] segment) throws Exception {
