@@ -141,6 +141,9 @@ final class Hooks {
       }
       case org.codese.program.Grammar.STEP_FIELD -> {
         java.lang.reflect.Field f = (java.lang.reflect.Field) constants[p[i + 1]];
+        if (f == Evolution.REMOVED) {
+          return i + 4; // a field removed since capture: skipped, as ObjectInputStream skips it
+        }
         Object target = table[p[i + 2]];
         Object value = table[p[i + 3]];
         if (value != null && !f.getType().isInstance(value)) {

@@ -263,12 +263,15 @@ public final class LoadedSnapshot {
       phases.add(new ArrayList<>());
     }
     MethodHandles.Lookup here = hostLookup(file.version());
+    // fields removed since capture: their stores are taken out of the code before it is defined
+    java.util.Set<String> removed =
+        table.removedFields().isEmpty() ? null : Evolution.removedPutfields(table);
     long[][] costs = new long[Grammar.PHASES][file.classFiles().size()];
     for (int i = 0; i < file.classFiles().size(); i++) {
       Placement placement = file.placements().get(i);
       List<BiConsumer<Object[], Object[]>> phase = phases.get(placement.phase().ordinal());
       costs[placement.phase().ordinal()][phase.size()] = checked.classCost(i);
-      phase.add(instance(here, table, placement.host(), file, i, memo));
+      phase.add(instance(here, table, placement.host(), file, i, memo, removed, constants));
     }
     return new LoadedSnapshot(file, constants, phases, costs, checked);
   }
@@ -289,9 +292,16 @@ public final class LoadedSnapshot {
       int host,
       SnapshotFile file,
       int i,
-      SegmentMemo memo)
+      SegmentMemo memo,
+      java.util.Set<String> removed,
+      Object[] constants)
       throws IOException {
     Class<?> hostClass = host < 0 ? null : table.get(host);
+    if (removed != null) {
+      // adapted to this table's removed fields: never shared with a segment of other constants
+      return define(
+          here, table, host, Evolution.adapt(file.classFiles().get(i), removed, constants), i);
+    }
     BiConsumer<Object[], Object[]> c = memo == null ? null : memo.instance(file, i, hostClass);
     if (c == null) {
       c = define(here, table, host, file.classFiles().get(i), i);

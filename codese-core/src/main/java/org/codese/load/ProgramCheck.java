@@ -951,7 +951,9 @@ final class ProgramCheck {
         field = setter(code[col + 2], t, null);
         Class<?> ok = null;
         for (Class<?> k : types) {
-          if (k != ok && !field.getDeclaringClass().isAssignableFrom(k)) {
+          if (k != ok
+              && field != Evolution.REMOVED
+              && !field.getDeclaringClass().isAssignableFrom(k)) {
             throw reject("sets " + field + " of an object of " + k.getTypeName());
           }
           ok = k;
@@ -1026,6 +1028,9 @@ final class ProgramCheck {
     if (!(raw(constant) instanceof Constant.Setter) || !(resolved[constant] instanceof Field f)) {
       throw reject("sets a field through constant " + constant + ", which is not a field");
     }
+    if (f == Evolution.REMOVED) {
+      return f; // removed since capture: the loader takes the store out of the code
+    }
     boolean fits =
         setterKind == 'L'
             ? !f.getType().isPrimitive()
@@ -1050,6 +1055,9 @@ final class ProgramCheck {
   private Field putfield(Class<?> owner, String name, String descriptor, String cast, int host)
       throws ObjectStreamException {
     Field f = classes.writableField(host, name);
+    if (f == null) {
+      return Evolution.REMOVED; // removed since capture: the loader takes the store out of the code
+    }
     if (Modifier.isFinal(f.getModifiers()) || !Types.descriptor(f.getType()).equals(descriptor)) {
       throw reject(
           "putfield into "
