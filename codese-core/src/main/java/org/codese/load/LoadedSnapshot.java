@@ -56,6 +56,9 @@ public final class LoadedSnapshot {
 
   private final Class<?>[] priorTypes;
 
+  /** The {@code readObjectNoData} calls of classes inserted since capture, or {@code null}. */
+  private final Evolution.NoData noData;
+
   /** Per phase, the work of each of its classes ({@link ProgramCheck#classCost}). */
   private final long[][] costs;
 
@@ -64,8 +67,10 @@ public final class LoadedSnapshot {
       Object[] constants,
       List<List<BiConsumer<Object[], Object[]>>> phases,
       long[][] costs,
-      ProgramCheck checked) {
+      ProgramCheck checked,
+      Evolution.NoData noData) {
     this.file = file;
+    this.noData = noData;
     this.constants = constants;
     this.phases = phases;
     this.costs = costs;
@@ -247,10 +252,11 @@ public final class LoadedSnapshot {
         Admission.checkArrays(file, table, f, longestMade, streamBytes);
       }
     }
+    boolean sameJdk = file.jdk().equals(System.getProperty("java.version"));
     // last: reading a declared serialVersionUID initialises the class, so only a snapshot that
     // passed every other check initialises the classes it merely names
     if (reused == null) {
-      table.checkSuids(file.jdk().equals(System.getProperty("java.version")));
+      table.checkSuids(sameJdk);
       if (memo != null) {
         memo.table(file.classes(), table);
       }
@@ -273,7 +279,8 @@ public final class LoadedSnapshot {
       costs[placement.phase().ordinal()][phase.size()] = checked.classCost(i);
       phase.add(instance(here, table, placement.host(), file, i, memo, removed, constants));
     }
-    return new LoadedSnapshot(file, constants, phases, costs, checked);
+    return new LoadedSnapshot(
+        file, constants, phases, costs, checked, Evolution.noData(file, table, checked, sameJdk));
   }
 
   /**
@@ -460,6 +467,9 @@ public final class LoadedSnapshot {
           for (BiConsumer<Object[], Object[]> c : classes) {
             c.accept(table, constants);
           }
+        }
+        if (noData != null && p == Grammar.PHASES - 2) {
+          noData.run(table); // classes inserted since capture: fields set, no hook run yet
         }
       }
       ObjectResolution resolution = run.resolution();

@@ -202,6 +202,30 @@ final class ProgramCheck {
   }
 
   /**
+   * @param id a table id of this snapshot
+   * @return the class of the object this snapshot allocates at {@code id} to set fields of and run
+   *     hooks on, or {@code null} if the slot holds anything else
+   */
+  Class<?> instanceClass(int id) {
+    int at = id - first;
+    return at >= 0 && at < kind.length && kind[at] == INSTANCE ? type[at] : null;
+  }
+
+  /**
+   * @return the first table id of this snapshot
+   */
+  int firstId() {
+    return first;
+  }
+
+  /**
+   * @return one past the last table id of this snapshot
+   */
+  int endId() {
+    return end;
+  }
+
+  /**
    * @return per array class, the longest storage array a filled JDK collection has, which its
    *     {@code readObject} would have asked the serialization filter about ({@link Fills})
    */
