@@ -148,7 +148,7 @@ abstract class EvolutionHarness {
       assertTrue(
           e.getClass().isInstance(a),
           how + " threw " + a + " where the JDK threw " + e + ": not the JDK's exception class");
-      if (e instanceof InvalidClassException jdkError) {
+      if (e instanceof InvalidClassException jdkError && jdkError.classname != null) {
         assertEquals(
             jdkError.classname, ((InvalidClassException) a).classname, how + ": " + a.getMessage());
       }
