@@ -42,6 +42,12 @@ final class ClassTable {
   /** Per class-table index, the recorded fields removed since capture; null if none. */
   private Map<Integer, java.util.Set<String>> removed;
 
+  /**
+   * The class-table indices of classes whose fields the code sets directly although they declare
+   * {@code readObject} now (added since capture); null if none.
+   */
+  private java.util.Set<Integer> hookAdded;
+
   /** Per class-table index, the fields {@link #writableField} allowed already. */
   private final Map<Integer, Map<String, Field>> writable = new HashMap<>();
 
@@ -334,6 +340,14 @@ final class ClassTable {
   }
 
   /**
+   * @return the class-table indices of the classes that gained a {@code readObject} since capture,
+   *     whose fields the code sets directly; empty if none
+   */
+  java.util.Set<Integer> hookAdded() {
+    return hookAdded == null ? java.util.Set.of() : hookAdded;
+  }
+
+  /**
    * @return the recorded fields removed since capture, by class-table index; empty if none (the
    *     common case, where the generated code is defined as it is)
    */
@@ -398,6 +412,17 @@ final class ClassTable {
               + " is not a"
               + " serializable field of the class, so ObjectInputStream never sets it; the snapshot"
               + " is damaged or crafted");
+    }
+    if (Jvm.declaresReadObject(c)
+        && !Jvm.isJdkClass(c)
+        && !java.io.Externalizable.class.isAssignableFrom(c)) {
+      // readObject added since capture (5.6.2): the loader runs it on every object of the class
+      // over the values set here, reset to their defaults first (AddedHooks), so it is not bypassed
+      if (hookAdded == null) {
+        hookAdded = new java.util.LinkedHashSet<>();
+      }
+      hookAdded.add(index);
+      return f;
     }
     if (Jvm.declaresReadObject(c) || java.io.Externalizable.class.isAssignableFrom(c)) {
       throw new ClassMismatchException(

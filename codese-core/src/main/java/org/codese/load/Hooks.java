@@ -62,8 +62,7 @@ final class Hooks {
     }
   }
 
-  private static void readObject(MethodHandle readObject, Object obj, ReplayStream in)
-      throws IOException {
+  static void readObject(MethodHandle readObject, Object obj, ReplayStream in) throws IOException {
     try {
       readObject.invokeExact(obj, (ObjectInputStream) in);
     } catch (IOException e) {

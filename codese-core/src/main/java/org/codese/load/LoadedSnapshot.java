@@ -59,6 +59,9 @@ public final class LoadedSnapshot {
   /** The {@code readObjectNoData} calls of classes inserted since capture, or {@code null}. */
   private final Evolution.NoData noData;
 
+  /** The {@code readObject} calls of classes that gained one since capture, or {@code null}. */
+  private final AddedHooks addedHooks;
+
   /** Per phase, the work of each of its classes ({@link ProgramCheck#classCost}). */
   private final long[][] costs;
 
@@ -68,9 +71,11 @@ public final class LoadedSnapshot {
       List<List<BiConsumer<Object[], Object[]>>> phases,
       long[][] costs,
       ProgramCheck checked,
-      Evolution.NoData noData) {
+      Evolution.NoData noData,
+      AddedHooks addedHooks) {
     this.file = file;
     this.noData = noData;
+    this.addedHooks = addedHooks;
     this.constants = constants;
     this.phases = phases;
     this.costs = costs;
@@ -280,7 +285,13 @@ public final class LoadedSnapshot {
       phase.add(instance(here, table, placement.host(), file, i, memo, removed, constants));
     }
     return new LoadedSnapshot(
-        file, constants, phases, costs, checked, Evolution.noData(file, table, checked, sameJdk));
+        file,
+        constants,
+        phases,
+        costs,
+        checked,
+        Evolution.noData(file, table, checked, sameJdk),
+        AddedHooks.of(table, checked, f, limits.maxArrayLength()));
   }
 
   /**
@@ -468,8 +479,8 @@ public final class LoadedSnapshot {
             c.accept(table, constants);
           }
         }
-        if (noData != null && p == Grammar.PHASES - 2) {
-          noData.run(table); // classes inserted since capture: fields set, no hook run yet
+        if (p == Grammar.PHASES - 2) {
+          evolved(table, run); // classes that changed since capture: fields set, no hook run yet
         }
       }
       ObjectResolution resolution = run.resolution();
@@ -490,6 +501,16 @@ public final class LoadedSnapshot {
       throw new RestoreException("restore failed: " + t, t);
     } finally {
       run.abandon();
+    }
+  }
+
+  /** The calls classes changed since capture need ({@link Evolution}, {@link AddedHooks}). */
+  private void evolved(Object[] table, RestoreRun run) throws IOException {
+    if (noData != null) {
+      noData.run(table);
+    }
+    if (addedHooks != null) {
+      addedHooks.run(table, run);
     }
   }
 
