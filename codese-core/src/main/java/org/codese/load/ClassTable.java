@@ -265,6 +265,17 @@ final class ClassTable {
       removed(index, f);
       return;
     }
+    if (!f.real() && !fromPersistentFields.contains(c)) {
+      // only serialPersistentFields name fields that no declared field backs
+      throw new ClassMismatchException(
+          c.getName(),
+          f.name(),
+          "the snapshot relies on field "
+              + f.name()
+              + " as a serialPersistentFields entry without a declared field, but the class"
+              + " declares it and names no serialPersistentFields; the snapshot is damaged or"
+              + " crafted");
+    }
     boolean sameKind =
         f.primitive()
             ? type.isPrimitive() && Types.descriptor(type).equals(f.descriptor())
