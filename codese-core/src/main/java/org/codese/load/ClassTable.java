@@ -351,6 +351,13 @@ final class ClassTable {
   }
 
   /**
+   * @return whether a recorded field was removed since capture ({@link #removedFields()})
+   */
+  boolean evolved() {
+    return removed != null;
+  }
+
+  /**
    * @return the class-table indices of the classes that gained a {@code readObject} since capture,
    *     whose fields the code sets directly; empty if none
    */

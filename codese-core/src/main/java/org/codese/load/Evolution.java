@@ -26,15 +26,16 @@ import org.objectweb.asm.Opcodes;
  * the code of an unchanged class is defined as it is.
  */
 final class Evolution {
-  /** The setter a field removed since capture resolves to: never set, only compared with. */
+  /**
+   * The setter a field removed since capture resolves to ({@link Hooks#removedField}, which {@link
+   * Hooks} recognises by its declaring class without loading this class): never set, only compared
+   * with. This class is loaded only for a snapshot with a removed field.
+   */
   static final Field REMOVED;
-
-  @SuppressWarnings("unused") // the field behind REMOVED
-  private static Object removed;
 
   static {
     try {
-      REMOVED = Evolution.class.getDeclaredField("removed");
+      REMOVED = Hooks.class.getDeclaredField("removedField");
     } catch (NoSuchFieldException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -264,141 +265,6 @@ final class Evolution {
     public void visitMaxs(int maxStack, int maxLocals) {
       flush();
       super.visitMaxs(maxStack, maxLocals);
-    }
-  }
-
-  /**
-   * The {@code readObjectNoData} calls a snapshot's objects need: for each class the snapshot
-   * allocates with {@code Constant.Mode.SERIAL}, the {@code Serializable} classes of its hierarchy
-   * (below the first that is not) that are not in the class table, which lists every such class at
-   * capture, were inserted since capture; {@code ObjectInputStream} calls such a class's {@code
-   * readObjectNoData}, if it declares one, for each object of the class. Per class, and only where
-   * a hierarchy has a class the table lacks does this look for the method or at the objects.
-   *
-   * @return the calls, or {@code null} if there are none (the common case)
-   */
-  static NoData noData(
-      org.codese.format.SnapshotFile file, ClassTable table, ProgramCheck checked, boolean sameJdk)
-      throws java.io.InvalidClassException {
-    Set<Class<?>> listed = null;
-    Map<Class<?>, java.lang.reflect.Method[]> calls = null;
-    for (org.codese.program.Constant k : file.constants()) {
-      if (!(k instanceof org.codese.program.Constant.Allocator a)
-          || a.mode() != org.codese.program.Constant.Mode.SERIAL) {
-        continue;
-      }
-      Class<?> c = table.get(a.type());
-      if (sameJdk && org.codese.jvm.Jvm.isJdkClass(c)) {
-        continue; // the JDK's classes are the capture's
-      }
-      if (listed == null) {
-        listed = new HashSet<>();
-        for (int i = 0; i < table.size(); i++) {
-          listed.add(table.get(i));
-        }
-      }
-      java.lang.reflect.Method[] m = inserted(c, listed);
-      if (m != null) {
-        if (calls == null) {
-          calls = new HashMap<>();
-        }
-        calls.put(c, m);
-      }
-    }
-    return calls == null ? null : NoData.of(checked, calls);
-  }
-
-  /** The {@code readObjectNoData} methods of the classes inserted above {@code c}, or null. */
-  private static java.lang.reflect.Method[] inserted(Class<?> c, Set<Class<?>> listed)
-      throws java.io.InvalidClassException {
-    java.util.List<java.lang.reflect.Method> found = null;
-    for (Class<?> k = c; k != null && java.io.Serializable.class.isAssignableFrom(k); ) {
-      java.lang.reflect.Method m = listed.contains(k) ? null : readObjectNoData(k);
-      if (m != null) {
-        if (found == null) {
-          found = new java.util.ArrayList<>();
-        }
-        found.add(0, m); // superclass first, as the JDK calls them
-      }
-      k = k.getSuperclass();
-    }
-    return found == null ? null : found.toArray(new java.lang.reflect.Method[0]);
-  }
-
-  /** {@code k}'s {@code private void readObjectNoData()}, made accessible, or null. */
-  private static java.lang.reflect.Method readObjectNoData(Class<?> k)
-      throws java.io.InvalidClassException {
-    for (java.lang.reflect.Method m : k.getDeclaredMethods()) {
-      int mods = m.getModifiers();
-      if (m.getName().equals("readObjectNoData")
-          && m.getParameterCount() == 0
-          && m.getReturnType() == void.class
-          && java.lang.reflect.Modifier.isPrivate(mods)
-          && !java.lang.reflect.Modifier.isStatic(mods)) {
-        try {
-          m.setAccessible(true);
-        } catch (RuntimeException e) {
-          throw new org.codese.ClassMismatchException(
-              k.getName(),
-              null,
-              "the class was inserted into the hierarchy since capture and its readObjectNoData"
-                  + " cannot be called: open its package to Codese");
-        }
-        return m;
-      }
-    }
-    return null;
-  }
-
-  /** Objects of classes with inserted superclasses, and the methods to call on each. */
-  static final class NoData {
-    private final int[] ids;
-    private final java.lang.reflect.Method[][] methods;
-
-    private NoData(int[] ids, java.lang.reflect.Method[][] methods) {
-      this.ids = ids;
-      this.methods = methods;
-    }
-
-    static NoData of(ProgramCheck checked, Map<Class<?>, java.lang.reflect.Method[]> calls) {
-      int n = 0;
-      int[] ids = new int[8];
-      java.lang.reflect.Method[][] methods = new java.lang.reflect.Method[8][];
-      for (int id = checked.firstId(); id < checked.endId(); id++) {
-        Class<?> c = checked.instanceClass(id);
-        java.lang.reflect.Method[] m = c == null ? null : calls.get(c);
-        if (m != null) {
-          if (n == ids.length) {
-            ids = java.util.Arrays.copyOf(ids, n * 2);
-            methods = java.util.Arrays.copyOf(methods, n * 2);
-          }
-          ids[n] = id;
-          methods[n++] = m;
-        }
-      }
-      return new NoData(java.util.Arrays.copyOf(ids, n), java.util.Arrays.copyOf(methods, n));
-    }
-
-    /**
-     * Calls the methods on the objects of {@code table}. What a method throws leaves as it is, as
-     * from {@code ObjectInputStream}.
-     */
-    void run(Object[] table) throws java.io.IOException {
-      for (int i = 0; i < ids.length; i++) {
-        for (java.lang.reflect.Method m : methods[i]) {
-          try {
-            m.invoke(table[ids[i]]);
-          } catch (java.lang.reflect.InvocationTargetException e) {
-            if (e.getCause() instanceof java.io.IOException x) {
-              throw x;
-            }
-            throw new HookFailure(e.getCause());
-          } catch (IllegalAccessException e) {
-            throw new java.io.InvalidClassException(
-                m.getDeclaringClass().getName(), "readObjectNoData cannot be called: " + e);
-          }
-        }
-      }
     }
   }
 }

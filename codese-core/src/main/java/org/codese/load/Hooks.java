@@ -16,6 +16,13 @@ import org.codese.program.Constant;
  * {@link #run}.
  */
 final class Hooks {
+  /**
+   * The field behind {@link Evolution#REMOVED}, the setter of fields removed since capture: never
+   * set. A finish step whose setter is declared here is skipped.
+   */
+  @SuppressWarnings("unused")
+  private static Object removedField;
+
   private Hooks() {}
 
   /**
@@ -140,7 +147,7 @@ final class Hooks {
       }
       case org.codese.program.Grammar.STEP_FIELD -> {
         java.lang.reflect.Field f = (java.lang.reflect.Field) constants[p[i + 1]];
-        if (f == Evolution.REMOVED) {
+        if (f.getDeclaringClass() == Hooks.class) {
           return i + 4; // a field removed since capture: skipped, as ObjectInputStream skips it
         }
         Object target = table[p[i + 2]];

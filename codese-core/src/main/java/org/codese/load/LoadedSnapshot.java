@@ -56,9 +56,6 @@ public final class LoadedSnapshot {
 
   private final Class<?>[] priorTypes;
 
-  /** The {@code readObjectNoData} calls of classes inserted since capture, or {@code null}. */
-  private final Evolution.NoData noData;
-
   /** The {@code readObject} calls of classes that gained one since capture, or {@code null}. */
   private final AddedHooks addedHooks;
 
@@ -71,10 +68,8 @@ public final class LoadedSnapshot {
       List<List<BiConsumer<Object[], Object[]>>> phases,
       long[][] costs,
       ProgramCheck checked,
-      Evolution.NoData noData,
       AddedHooks addedHooks) {
     this.file = file;
-    this.noData = noData;
     this.addedHooks = addedHooks;
     this.constants = constants;
     this.phases = phases;
@@ -290,8 +285,7 @@ public final class LoadedSnapshot {
         phases,
         costs,
         checked,
-        Evolution.noData(file, table, checked, sameJdk),
-        AddedHooks.of(table, checked, f, limits.maxArrayLength()));
+        AddedHooks.of(file, table, checked, sameJdk, f, limits.maxArrayLength()));
   }
 
   /**
@@ -479,8 +473,8 @@ public final class LoadedSnapshot {
             c.accept(table, constants);
           }
         }
-        if (p == Grammar.PHASES - 2) {
-          evolved(table, run); // classes that changed since capture: fields set, no hook run yet
+        if (addedHooks != null && p == Grammar.PHASES - 2) {
+          addedHooks.run(table, run); // classes changed since capture: fields set, no hook run yet
         }
       }
       ObjectResolution resolution = run.resolution();
@@ -501,16 +495,6 @@ public final class LoadedSnapshot {
       throw new RestoreException("restore failed: " + t, t);
     } finally {
       run.abandon();
-    }
-  }
-
-  /** The calls classes changed since capture need ({@link Evolution}, {@link AddedHooks}). */
-  private void evolved(Object[] table, RestoreRun run) throws IOException {
-    if (noData != null) {
-      noData.run(table);
-    }
-    if (addedHooks != null) {
-      addedHooks.run(table, run);
     }
   }
 

@@ -976,7 +976,7 @@ final class ProgramCheck {
         Class<?> ok = null;
         for (Class<?> k : types) {
           if (k != ok
-              && field != Evolution.REMOVED
+              && !(classes.evolved() && field == Evolution.REMOVED)
               && !field.getDeclaringClass().isAssignableFrom(k)) {
             throw reject("sets " + field + " of an object of " + k.getTypeName());
           }
@@ -1052,7 +1052,7 @@ final class ProgramCheck {
     if (!(raw(constant) instanceof Constant.Setter) || !(resolved[constant] instanceof Field f)) {
       throw reject("sets a field through constant " + constant + ", which is not a field");
     }
-    if (f == Evolution.REMOVED) {
+    if (classes.evolved() && f == Evolution.REMOVED) {
       return f; // removed since capture: the loader takes the store out of the code
     }
     boolean fits =
