@@ -303,7 +303,7 @@ final class Surface {
         null,
         problem
             + "; the class changed since capture in a way ObjectInputStream rejects too (made an"
-            + " enum, Externalizable or a record, or no longer Serializable), or the snapshot is"
+            + " enum, Externalizable or a record), or the snapshot is"
             + " damaged or crafted");
   }
 
