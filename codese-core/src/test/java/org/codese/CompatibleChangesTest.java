@@ -302,6 +302,72 @@ class CompatibleChangesTest extends EvolutionHarness {
     assertEquals(7, field(t, "a"));
   }
 
+  /**
+   * A stream of several segments of evolved classes (segments after the first reuse the checked
+   * class table and code of the first): each object read equals the JDK's, for a removed field, an
+   * added readObject and an inserted superclass at once.
+   */
+  @Test
+  void everySegmentOfAStreamEvolves() throws Exception {
+    String mid =
+        """
+        public class Mid implements java.io.Serializable {
+          private static final long serialVersionUID = 1L;
+          public int m;
+          private void readObjectNoData() { m = 99; }
+        }
+        """;
+    String v2 =
+        THING
+            .replace("public class Thing", "public class Thing extends Mid")
+            .replace("public String s;", "")
+            .replace(
+                "public Thing next;",
+                """
+                public Thing next;
+                private void readObject(java.io.ObjectInputStream in)
+                    throws java.io.IOException, ClassNotFoundException {
+                  in.defaultReadObject();
+                  a = a + m;
+                }
+                """);
+    ClassLoader l1 = version(THING, MAKE);
+    ClassLoader l2 = version(v2, mid);
+    java.lang.reflect.Method make = Class.forName("evo.Make", true, l1).getMethod("make");
+    java.io.ByteArrayOutputStream jdk = new java.io.ByteArrayOutputStream();
+    java.io.ByteArrayOutputStream codese = new java.io.ByteArrayOutputStream();
+    try (java.io.ObjectOutputStream j = new java.io.ObjectOutputStream(jdk);
+        CodeseOutputStream c = new CodeseOutputStream(codese)) {
+      for (int i = 0; i < 3; i++) {
+        Object o = make.invoke(null);
+        j.writeObject(o);
+        c.writeObject(o);
+      }
+    }
+    try (java.io.ObjectInputStream j =
+            new java.io.ObjectInputStream(new java.io.ByteArrayInputStream(jdk.toByteArray())) {
+              @Override
+              protected Class<?> resolveClass(java.io.ObjectStreamClass d)
+                  throws java.io.IOException, ClassNotFoundException {
+                return Class.forName(d.getName(), false, l2);
+              }
+            };
+        CodeseInputStream c =
+            new CodeseInputStream(
+                new java.io.ByteArrayInputStream(codese.toByteArray()),
+                CodeseOptions.defaults().withClassLoader(l2))) {
+      for (int i = 0; i < 3; i++) {
+        Object want = j.readObject();
+        Object got = c.readObject();
+        assertEquals(106, field(want, "a"));
+        org.junit.jupiter.api.Assertions.assertArrayEquals(
+            org.codese.testkit.JdkBytes.serialize(want),
+            org.codese.testkit.JdkBytes.serialize(got),
+            "segment " + i);
+      }
+    }
+  }
+
   /** A field of {@code o}'s class or a superclass. */
   static Object field2(Object o, String name) throws ReflectiveOperationException {
     for (Class<?> c = o.getClass(); c != null; c = c.getSuperclass()) {

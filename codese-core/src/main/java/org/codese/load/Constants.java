@@ -286,7 +286,10 @@ final class Constants implements Constant.Visitor<Object, ClassMismatchException
     Field f = memo.setter(classes.get(type), name);
     if (f == null) {
       f = setter(classes, type, name);
-      memo.setter(classes.get(type), f);
+      if (!classes.hookAdded().contains(type)) {
+        // a class that gained readObject is asked again per segment, so each table records it
+        memo.setter(classes.get(type), f);
+      }
     }
     return f;
   }
