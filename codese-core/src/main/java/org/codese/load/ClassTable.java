@@ -358,6 +358,40 @@ final class ClassTable {
   }
 
   /**
+   * Whether a class the snapshot allocates through its serialization constructor has a {@code
+   * Serializable} superclass the table does not list: capture lists every such class, so one was
+   * inserted since capture ({@link AddedHooks}). Per allocated class, only {@code getSuperclass}:
+   * most hierarchies end at a class that is not {@code Serializable} at once.
+   *
+   * @param file the snapshot
+   * @param sameJdk whether it was captured on the running JDK's version, whose classes are skipped
+   * @return whether some hierarchy gained a class
+   */
+  boolean hierarchyChanged(org.codese.format.SnapshotFile file, boolean sameJdk) {
+    java.util.Set<Class<?>> listed = null;
+    for (org.codese.program.Constant k : file.constants()) {
+      if (!(k instanceof org.codese.program.Constant.Allocator a)
+          || a.mode() != org.codese.program.Constant.Mode.SERIAL) {
+        continue;
+      }
+      Class<?> c = classes[a.type()];
+      Class<?> s = c.getSuperclass();
+      if (s == null || !Serializable.class.isAssignableFrom(s) || (sameJdk && Jvm.isJdkClass(c))) {
+        continue;
+      }
+      if (listed == null) {
+        listed = new java.util.HashSet<>(java.util.Arrays.asList(classes));
+      }
+      for (; s != null && Serializable.class.isAssignableFrom(s); s = s.getSuperclass()) {
+        if (!listed.contains(s)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /**
    * @return the class-table indices of the classes that gained a {@code readObject} since capture,
    *     whose fields the code sets directly; empty if none
    */

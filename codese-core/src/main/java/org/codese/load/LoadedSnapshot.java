@@ -285,7 +285,9 @@ public final class LoadedSnapshot {
         phases,
         costs,
         checked,
-        AddedHooks.of(file, table, checked, sameJdk, f, limits.maxArrayLength()));
+        table.hookAdded().isEmpty() && !table.hierarchyChanged(file, sameJdk)
+            ? null // nothing changed since capture: AddedHooks is not even loaded
+            : AddedHooks.of(file, table, checked, sameJdk, f, limits.maxArrayLength()));
   }
 
   /**
