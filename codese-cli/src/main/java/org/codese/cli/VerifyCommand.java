@@ -1,8 +1,6 @@
 package org.codese.cli;
 
 import java.io.PrintWriter;
-import java.lang.reflect.Field;
-import java.lang.reflect.Modifier;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -39,6 +37,10 @@ import picocli.CommandLine.Spec;
       "  allow-list   it restores only classes ObjectInputStream would (or --allow admits);"
           + " otherwise the line names the CodeseOptions that admit it, ready to paste;",
       "  program      the loader's checks of what its code does.",
+      "Classes that evolved since capture in ways ObjectInputStream accepts (serialization"
+          + " specification 5.6: fields added or removed, made static or transient, a class"
+          + " inserted into a hierarchy) get one line each, 'FILE: evolved: ...', after the"
+          + " problems; they restore as the JDK restores them.",
       "Prints one line per problem, 'FILE: check: problem', or, when all hold, one line"
           + " 'verified FILE: ...' with the number of segments, objects and classes checked.",
       "Exits 0 only if all hold, 1 otherwise."
@@ -97,11 +99,19 @@ final class VerifyCommand implements Callable<Integer> {
       return Main.FAILED;
     }
     List<String> problems = new ArrayList<>();
+    List<String> evolved = new ArrayList<>();
     Set<ClassInfo> seen = new HashSet<>();
+    Set<String> names = new HashSet<>();
+    for (SnapshotSegment s : src.segments) {
+      for (ClassInfo e : s.classes()) {
+        names.add(e.name());
+      }
+    }
     for (SnapshotSegment s : src.segments) {
       for (ClassInfo e : s.classes()) {
         if (seen.add(e)) {
-          fingerprint(e, loader, problems);
+          fingerprint(e, loader, problems, evolved);
+          Evolved.inserted(e, loader, names, evolved);
         }
       }
     }
@@ -135,15 +145,19 @@ final class VerifyCommand implements Callable<Integer> {
     for (String p : problems) {
       out.println(file + ": " + p);
     }
+    for (String e : new java.util.LinkedHashSet<>(evolved)) {
+      out.println(file + ": evolved: " + e);
+    }
     if (problems.isEmpty()) {
-      out.println(summary(src, seen, given));
+      out.println(summary(src, seen, given, evolved.size()));
     }
     out.flush();
     return problems.isEmpty() ? Main.OK : Main.FAILED;
   }
 
   /** The line a passed check prints: what was checked, and which checks passed. */
-  private String summary(SnapshotSource src, Set<ClassInfo> entries, List<String> given) {
+  private String summary(
+      SnapshotSource src, Set<ClassInfo> entries, List<String> given, int changes) {
     long objects = 0;
     for (SnapshotSegment s : src.segments) {
       objects += s.objectCount();
@@ -166,7 +180,11 @@ final class VerifyCommand implements Callable<Integer> {
         + (given.isEmpty() ? "" : " (with --allow)")
         + (staticConstants ? " (with --static-constants)" : "")
         + " and program checks passed"
-        + (src.contents.isSigned() ? " (the signature was not checked: verify takes no key)" : "");
+        + (src.contents.isSigned() ? " (the signature was not checked: verify takes no key)" : "")
+        + (changes == 0
+            ? ""
+            : "; classes evolved since capture, restored as ObjectInputStream restores them"
+                + " (the 'evolved' lines above)");
   }
 
   private static String count(long n, String noun) {
@@ -204,7 +222,8 @@ final class VerifyCommand implements Callable<Integer> {
     return all;
   }
 
-  private static void fingerprint(ClassInfo e, ClassLoader loader, List<String> problems) {
+  private static void fingerprint(
+      ClassInfo e, ClassLoader loader, List<String> problems, List<String> evolved) {
     if (e.isPrimitive()) {
       return;
     }
@@ -255,47 +274,10 @@ final class VerifyCommand implements Callable<Integer> {
                 + " now");
       }
     }
-    for (SnapshotSegment.FieldInfo f : e.fields()) {
-      if (!f.declared()) {
-        continue;
-      }
-      Field field;
-      try {
-        field = c.getDeclaredField(f.name());
-      } catch (NoSuchFieldException x) {
-        problems.add(
-            "fingerprint: class "
-                + e.name()
-                + ": field "
-                + f.name()
-                + " ("
-                + type(f.descriptor())
-                + ") existed at capture but is gone now");
-        continue;
-      } catch (LinkageError x) {
-        problems.add("fingerprint: class " + e.name() + " cannot be linked: " + x);
-        return;
-      }
-      String now = field.getType().descriptorString();
-      boolean sameKind = f.isPrimitive() ? now.equals(f.descriptor()) : now.length() > 1;
-      boolean isStatic = Modifier.isStatic(field.getModifiers());
-      if (!sameKind || isStatic) {
-        problems.add(
-            "fingerprint: class "
-                + e.name()
-                + ": field "
-                + f.name()
-                + " had type "
-                + type(f.descriptor())
-                + " at capture but has type "
-                + type(now)
-                + (isStatic ? " and is static" : "")
-                + " now");
-      }
-    }
+    Evolved.fields(e, c, problems, evolved);
   }
 
-  private static String type(String descriptor) {
+  static String type(String descriptor) {
     if (descriptor.length() == 1) {
       return Names.primitive(descriptor);
     }

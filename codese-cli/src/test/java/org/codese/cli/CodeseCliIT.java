@@ -530,12 +530,55 @@ class CodeseCliIT {
         r.out);
     assertTrue(
         r.out.contains(
-                "class org.codese.cli.it.Point: field label (java.lang.Object)"
-                    + " existed at capture but is gone now")
-            || r.out.contains("field label"),
+            ": evolved: class org.codese.cli.it.Point: field label (java.lang.String) removed"
+                + " since capture (it is gone now): skipped on restore"),
         r.out);
     Result ok = run("verify", snap.toString(), "--classpath", location(Point.class));
     assertEquals(0, ok.code, ok.out + ok.err);
+  }
+
+  /**
+   * A class that evolved compatibly (serialization specification 5.6: a field removed, one added,
+   * one made transient) verifies, and verify says how each class evolved.
+   */
+  @Test
+  void verifyNamesHowClassesEvolved() throws Exception {
+    Path snap = dir.resolve("point-evolved.cdse");
+    Codese.write(new Point(1, 2, "a"), snap);
+    Path changed = dir.resolve("evolved");
+    Path cls = changed.resolve("org/codese/cli/it/Point.class");
+    Files.createDirectories(cls.getParent());
+    ClassWriter cw = new ClassWriter(0);
+    cw.visit(
+        Opcodes.V17,
+        Opcodes.ACC_PUBLIC | Opcodes.ACC_FINAL,
+        "org/codese/cli/it/Point",
+        null,
+        "java/lang/Object",
+        new String[] {"java/io/Serializable"});
+    cw.visitField(
+            Opcodes.ACC_PRIVATE | Opcodes.ACC_STATIC | Opcodes.ACC_FINAL,
+            "serialVersionUID",
+            "J",
+            null,
+            1L)
+        .visitEnd();
+    cw.visitField(Opcodes.ACC_PUBLIC, "x", "I", null, null).visitEnd();
+    cw.visitField(Opcodes.ACC_PUBLIC | Opcodes.ACC_TRANSIENT, "y", "I", null, null).visitEnd();
+    cw.visitField(Opcodes.ACC_PUBLIC, "z", "D", null, null).visitEnd();
+    cw.visitEnd();
+    Files.write(cls, cw.toByteArray());
+    Result r = run("verify", snap.toString(), "--classpath", changed.toString());
+    assertEquals(0, r.code, r.out + r.err);
+    String p = snap + ": evolved: class org.codese.cli.it.Point: field ";
+    assertTrue(
+        r.out.contains(p + "label (java.lang.String) removed since capture (it is gone now)"),
+        r.out);
+    assertTrue(r.out.contains(p + "y (int) removed since capture (it is transient now)"), r.out);
+    assertTrue(
+        r.out.contains(p + "z (double) added since capture: restored with its default value"),
+        r.out);
+    assertTrue(r.out.contains("classes evolved since capture"), r.out);
   }
 
   @Test

@@ -49,6 +49,15 @@ final class ClassTable {
   /** The classes whose serializable fields {@code serialPersistentFields} names. */
   private final java.util.Set<Class<?>> fromPersistentFields = new java.util.HashSet<>();
 
+  /** Per class-table index, the recorded fields removed since capture; null if none. */
+  private Map<Integer, java.util.Set<String>> removed;
+
+  /**
+   * The class-table indices of classes whose fields the code sets directly although they declare
+   * {@code readObject} now (added since capture); null if none.
+   */
+  private java.util.Set<Integer> hookAdded;
+
   /** Per class-table index, the fields {@link #writableField} allowed already. */
   private final Map<Integer, Map<String, Field>> writable = new HashMap<>();
 
@@ -226,7 +235,7 @@ final class ClassTable {
       List<SerialField> fields = new ArrayList<>();
       boolean accessible = true;
       for (ClassEntry.FieldEntry f : entries.get(index).fields()) {
-        Field field = f.real() ? field(c, f) : null;
+        Field field = f.real() && !removed(index, f.name()) ? field(c, f) : null;
         if (field != null && !field.trySetAccessible()) {
           accessible = false;
         }
@@ -313,40 +322,160 @@ final class ClassTable {
   }
 
   /**
-   * A field of a class entry: for an admitted class, a declared instance field (or a {@code
-   * serialPersistentFields} entry); otherwise one of the class's serializable fields. An entry
-   * without a declared field must be a {@code serialPersistentFields} entry.
+   * A field of a class entry, classified as {@code ObjectStreamClass.matchFields} classifies a
+   * stream field against the local class: one the class still has as a serializable field (for an
+   * admitted class: as a declared instance field) must have the same kind of type, else the change
+   * is incompatible; one it no longer has (gone, static or transient now, or left out of {@code
+   * serialPersistentFields}) was removed since capture and is skipped ({@link #removed}). An entry
+   * without a declared field must be a {@code serialPersistentFields} entry, as at capture.
    */
   private void checkField(int index, ClassEntry.FieldEntry f) throws ClassMismatchException {
     Class<?> c = classes[index];
-    if (f.real()) {
-      field(c, f);
-    }
-    if (f.real() && admitted(index)) {
+    Class<?> type = liveType(index, f);
+    if (type == null) {
+      removed(index, f);
       return;
     }
-    Class<?> type = serialFields(c).get(f.name());
     if (!f.real() && !fromPersistentFields.contains(c)) {
-      type = null; // only serialPersistentFields name fields that no declared field backs
-    }
-    boolean sameKind =
-        type != null
-            && (f.primitive()
-                ? type.isPrimitive() && Types.descriptor(type).equals(f.descriptor())
-                : !type.isPrimitive());
-    if (!sameKind) {
+      // only serialPersistentFields name fields that no declared field backs
       throw new ClassMismatchException(
           c.getName(),
           f.name(),
           "the snapshot relies on field "
               + f.name()
-              + " ("
-              + TypeNames.javaName(f.descriptor())
-              + "), which is not a serializable field of the"
-              + " class"
-              + (admitted(index) ? "" : " (ObjectInputStream never writes other fields)")
-              + "; the class changed, or the snapshot is damaged or crafted");
+              + " as a serialPersistentFields entry without a declared field, but the class"
+              + " declares it and names no serialPersistentFields; the snapshot is damaged or"
+              + " crafted");
     }
+    boolean sameKind =
+        f.primitive()
+            ? type.isPrimitive() && Types.descriptor(type).equals(f.descriptor())
+            : !type.isPrimitive();
+    if (!sameKind) {
+      throw new ClassMismatchException(
+          c.getName(),
+          f.name(),
+          "incompatible types for field "
+              + f.name()
+              + ": field "
+              + f.name()
+              + " had type "
+              + TypeNames.javaName(f.descriptor())
+              + " at capture but has type "
+              + type.getTypeName()
+              + " now, a change ObjectInputStream rejects too; capture the graph again");
+    }
+  }
+
+  /**
+   * The live type of a recorded field, or {@code null} if the class no longer has it as a field the
+   * snapshot may restore.
+   */
+  private Class<?> liveType(int index, ClassEntry.FieldEntry f) {
+    Class<?> c = classes[index];
+    if (f.real() && admitted(index)) {
+      Field field = declared(c, f.name());
+      return field == null || Modifier.isStatic(field.getModifiers()) ? null : field.getType();
+    }
+    return serialFields(c).get(f.name());
+  }
+
+  /**
+   * Records field {@code f} of class {@code index} as removed since capture. A class that declares
+   * no {@code serialVersionUID} and is not a record is rejected instead: {@code ObjectInputStream}
+   * computes its value from the class's shape, which the removal changed, and rejects the data.
+   */
+  private void removed(int index, ClassEntry.FieldEntry f) throws ClassMismatchException {
+    Class<?> c = classes[index];
+    if (!entries.get(index).hasSuid() && !c.isRecord()) {
+      throw new ClassMismatchException(
+          c.getName(),
+          f.name(),
+          "field "
+              + f.name()
+              + " existed at capture but is no longer a serializable field, and the class"
+              + " declares no serialVersionUID: ObjectInputStream computes one from the class's"
+              + " shape, which changed, and rejects the data too; declare serialVersionUID in"
+              + " every version of a class that evolves, or capture the graph again");
+    }
+    if (removed == null) {
+      removed = new HashMap<>();
+    }
+    java.util.Set<String> names = removed.get(index);
+    if (names == null) {
+      names = new java.util.LinkedHashSet<>();
+      removed.put(index, names);
+    }
+    names.add(f.name());
+  }
+
+  /**
+   * @return whether recorded field {@code name} of class {@code index} was removed since capture
+   *     (gone, or no longer a serializable field): the snapshot's stores into it are skipped
+   */
+  boolean removed(int index, String name) {
+    if (removed == null) {
+      return false;
+    }
+    java.util.Set<String> names = removed.get(index);
+    return names != null && names.contains(name);
+  }
+
+  /**
+   * @return whether a recorded field was removed since capture ({@link #removedFields()})
+   */
+  boolean evolved() {
+    return removed != null;
+  }
+
+  /**
+   * Whether a class the snapshot allocates through its serialization constructor has a {@code
+   * Serializable} superclass the table does not list: capture lists every such class, so one was
+   * inserted since capture ({@link AddedHooks}). Per allocated class, only {@code getSuperclass}:
+   * most hierarchies end at a class that is not {@code Serializable} at once.
+   *
+   * @param file the snapshot
+   * @param sameJdk whether it was captured on the running JDK's version, whose classes are skipped
+   * @return whether some hierarchy gained a class
+   */
+  boolean hierarchyChanged(org.codese.format.SnapshotFile file, boolean sameJdk) {
+    java.util.Set<Class<?>> listed = null;
+    for (org.codese.program.Constant k : file.constants()) {
+      if (!(k instanceof org.codese.program.Constant.Allocator a)
+          || a.mode() != org.codese.program.Constant.Mode.SERIAL) {
+        continue;
+      }
+      Class<?> c = classes[a.type()];
+      Class<?> s = c.getSuperclass();
+      if (s == null || !Serializable.class.isAssignableFrom(s) || (sameJdk && Jvm.isJdkClass(c))) {
+        continue;
+      }
+      if (listed == null) {
+        listed = new java.util.HashSet<>(java.util.Arrays.asList(classes));
+      }
+      for (; s != null && Serializable.class.isAssignableFrom(s); s = s.getSuperclass()) {
+        if (!listed.contains(s)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /**
+   * @return the class-table indices of the classes that gained a {@code readObject} since capture,
+   *     whose fields the code sets directly; empty if none
+   */
+  java.util.Set<Integer> hookAdded() {
+    return hookAdded == null ? java.util.Set.of() : hookAdded;
+  }
+
+  /**
+   * @return the recorded fields removed since capture, by class-table index; empty if none (the
+   *     common case, where the generated code is defined as it is)
+   */
+  Map<Integer, java.util.Set<String>> removedFields() {
+    return removed == null ? Map.of() : removed;
   }
 
   /**
@@ -357,10 +486,14 @@ final class ClassTable {
    *
    * @param index a class-table index
    * @param name the field's name
-   * @return the field, not yet made accessible
+   * @return the field, not yet made accessible; {@code null} for a recorded field removed since
+   *     capture ({@link #removed(int, String)}), whose stores are skipped
    * @throws ClassMismatchException if the field is not one the snapshot may set
    */
   Field writableField(int index, String name) throws ClassMismatchException {
+    if (removed(index, name)) {
+      return null;
+    }
     Map<String, Field> known = writable.get(index);
     if (known == null) {
       known = new HashMap<>();
@@ -402,6 +535,17 @@ final class ClassTable {
               + " is not a"
               + " serializable field of the class, so ObjectInputStream never sets it; the snapshot"
               + " is damaged or crafted");
+    }
+    if (Jvm.declaresReadObject(c)
+        && !Jvm.isJdkClass(c)
+        && !java.io.Externalizable.class.isAssignableFrom(c)) {
+      // readObject added since capture (5.6.2): the loader runs it on every object of the class
+      // over the values set here, reset to their defaults first (AddedHooks), so it is not bypassed
+      if (hookAdded == null) {
+        hookAdded = new java.util.LinkedHashSet<>();
+      }
+      hookAdded.add(index);
+      return f;
     }
     if (Jvm.declaresReadObject(c) || java.io.Externalizable.class.isAssignableFrom(c)) {
       throw new ClassMismatchException(
@@ -463,6 +607,15 @@ final class ClassTable {
       }
     }
     return null;
+  }
+
+  /** The declared field {@code name} of {@code c}, or {@code null}. */
+  private static Field declared(Class<?> c, String name) {
+    try {
+      return c.getDeclaredField(name);
+    } catch (NoSuchFieldException e) {
+      return null;
+    }
   }
 
   private static Field field(Class<?> c, ClassEntry.FieldEntry f) throws ClassMismatchException {

@@ -280,10 +280,16 @@ final class Constants implements Constant.Visitor<Object, ClassMismatchException
 
   private static Field setter(ClassTable classes, int type, String name, SegmentMemo memo)
       throws ClassMismatchException {
+    if (classes.removed(type, name)) {
+      return Evolution.REMOVED;
+    }
     Field f = memo.setter(classes.get(type), name);
     if (f == null) {
       f = setter(classes, type, name);
-      memo.setter(classes.get(type), f);
+      if (!classes.hookAdded().contains(type)) {
+        // a class that gained readObject is asked again per segment, so each table records it
+        memo.setter(classes.get(type), f);
+      }
     }
     return f;
   }
@@ -295,6 +301,10 @@ final class Constants implements Constant.Visitor<Object, ClassMismatchException
   private static Field setter(ClassTable classes, int type, String name)
       throws ClassMismatchException {
     Field f = classes.writableField(type, name);
+    if (f == null) {
+      return Evolution
+          .REMOVED; // removed since capture: the loader takes the stores out of the code
+    }
     try {
       f.setAccessible(true);
       return f;

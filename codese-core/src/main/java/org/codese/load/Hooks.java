@@ -16,6 +16,13 @@ import org.codese.program.Constant;
  * {@link #run}.
  */
 final class Hooks {
+  /**
+   * The field behind {@link Evolution#REMOVED}, the setter of fields removed since capture: never
+   * set. A finish step whose setter is declared here is skipped.
+   */
+  @SuppressWarnings("unused")
+  private static Object removedField;
+
   private Hooks() {}
 
   /**
@@ -62,8 +69,7 @@ final class Hooks {
     }
   }
 
-  private static void readObject(MethodHandle readObject, Object obj, ReplayStream in)
-      throws IOException {
+  static void readObject(MethodHandle readObject, Object obj, ReplayStream in) throws IOException {
     try {
       readObject.invokeExact(obj, (ObjectInputStream) in);
     } catch (IOException e) {
@@ -141,6 +147,9 @@ final class Hooks {
       }
       case org.codese.program.Grammar.STEP_FIELD -> {
         java.lang.reflect.Field f = (java.lang.reflect.Field) constants[p[i + 1]];
+        if (f.getDeclaringClass() == Hooks.class) {
+          return i + 4; // a field removed since capture: skipped, as ObjectInputStream skips it
+        }
         Object target = table[p[i + 2]];
         Object value = table[p[i + 3]];
         if (value != null && !f.getType().isInstance(value)) {

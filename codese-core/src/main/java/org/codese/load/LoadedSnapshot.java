@@ -56,6 +56,9 @@ public final class LoadedSnapshot {
 
   private final Class<?>[] priorTypes;
 
+  /** The {@code readObject} calls of classes that gained one since capture, or {@code null}. */
+  private final AddedHooks addedHooks;
+
   /** Per phase, the work of each of its classes ({@link ProgramCheck#classCost}). */
   private final long[][] costs;
 
@@ -64,8 +67,10 @@ public final class LoadedSnapshot {
       Object[] constants,
       List<List<BiConsumer<Object[], Object[]>>> phases,
       long[][] costs,
-      ProgramCheck checked) {
+      ProgramCheck checked,
+      AddedHooks addedHooks) {
     this.file = file;
+    this.addedHooks = addedHooks;
     this.constants = constants;
     this.phases = phases;
     this.costs = costs;
@@ -256,10 +261,11 @@ public final class LoadedSnapshot {
         Admission.checkArrays(file, table, f, longestMade, streamBytes);
       }
     }
+    boolean sameJdk = file.jdk().equals(System.getProperty("java.version"));
     // last: reading a declared serialVersionUID initialises the class, so only a snapshot that
     // passed every other check initialises the classes it merely names
     if (reused == null) {
-      table.checkSuids(file.jdk().equals(System.getProperty("java.version")));
+      table.checkSuids(sameJdk);
       if (memo != null) {
         memo.table(file.classes(), table);
       }
@@ -272,14 +278,25 @@ public final class LoadedSnapshot {
       phases.add(new ArrayList<>());
     }
     MethodHandles.Lookup here = hostLookup(file.version());
+    // fields removed since capture: their stores are taken out of the code before it is defined
+    java.util.Set<String> removed =
+        table.removedFields().isEmpty() ? null : Evolution.removedPutfields(table);
     long[][] costs = new long[Grammar.PHASES][file.classFiles().size()];
     for (int i = 0; i < file.classFiles().size(); i++) {
       Placement placement = file.placements().get(i);
       List<BiConsumer<Object[], Object[]>> phase = phases.get(placement.phase().ordinal());
       costs[placement.phase().ordinal()][phase.size()] = checked.classCost(i);
-      phase.add(instance(here, table, placement.host(), file, i, memo));
+      phase.add(instance(here, table, placement.host(), file, i, memo, removed, constants));
     }
-    return new LoadedSnapshot(file, constants, phases, costs, checked);
+    return new LoadedSnapshot(
+        file,
+        constants,
+        phases,
+        costs,
+        checked,
+        table.hookAdded().isEmpty() && !table.hierarchyChanged(file, sameJdk)
+            ? null // nothing changed since capture: AddedHooks is not even loaded
+            : AddedHooks.of(file, table, checked, sameJdk, f, limits.maxArrayLength()));
   }
 
   /**
@@ -298,9 +315,16 @@ public final class LoadedSnapshot {
       int host,
       SnapshotFile file,
       int i,
-      SegmentMemo memo)
+      SegmentMemo memo,
+      java.util.Set<String> removed,
+      Object[] constants)
       throws IOException {
     Class<?> hostClass = host < 0 ? null : table.get(host);
+    if (removed != null) {
+      // adapted to this table's removed fields: never shared with a segment of other constants
+      return define(
+          here, table, host, Evolution.adapt(file.classFiles().get(i), removed, constants), i);
+    }
     BiConsumer<Object[], Object[]> c = memo == null ? null : memo.instance(file, i, hostClass);
     if (c == null) {
       c = define(here, table, host, file.classFiles().get(i), i);
@@ -459,6 +483,9 @@ public final class LoadedSnapshot {
           for (BiConsumer<Object[], Object[]> c : classes) {
             c.accept(table, constants);
           }
+        }
+        if (addedHooks != null && p == Grammar.PHASES - 2) {
+          addedHooks.run(table, run); // classes changed since capture: fields set, no hook run yet
         }
       }
       ObjectResolution resolution = run.resolution();

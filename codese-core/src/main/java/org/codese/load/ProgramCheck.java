@@ -202,6 +202,30 @@ final class ProgramCheck {
   }
 
   /**
+   * @param id a table id of this snapshot
+   * @return the class of the object this snapshot allocates at {@code id} to set fields of and run
+   *     hooks on, or {@code null} if the slot holds anything else
+   */
+  Class<?> instanceClass(int id) {
+    int at = id - first;
+    return at >= 0 && at < kind.length && kind[at] == INSTANCE ? type[at] : null;
+  }
+
+  /**
+   * @return the first table id of this snapshot
+   */
+  int firstId() {
+    return first;
+  }
+
+  /**
+   * @return one past the last table id of this snapshot
+   */
+  int endId() {
+    return end;
+  }
+
+  /**
    * @return per array class, the longest storage array a filled JDK collection has, which its
    *     {@code readObject} would have asked the serialization filter about ({@link Fills})
    */
@@ -951,7 +975,9 @@ final class ProgramCheck {
         field = setter(code[col + 2], t, null);
         Class<?> ok = null;
         for (Class<?> k : types) {
-          if (k != ok && !field.getDeclaringClass().isAssignableFrom(k)) {
+          if (k != ok
+              && !(classes.evolved() && field == Evolution.REMOVED)
+              && !field.getDeclaringClass().isAssignableFrom(k)) {
             throw reject("sets " + field + " of an object of " + k.getTypeName());
           }
           ok = k;
@@ -1026,6 +1052,9 @@ final class ProgramCheck {
     if (!(raw(constant) instanceof Constant.Setter) || !(resolved[constant] instanceof Field f)) {
       throw reject("sets a field through constant " + constant + ", which is not a field");
     }
+    if (classes.evolved() && f == Evolution.REMOVED) {
+      return f; // removed since capture: the loader takes the store out of the code
+    }
     boolean fits =
         setterKind == 'L'
             ? !f.getType().isPrimitive()
@@ -1050,6 +1079,9 @@ final class ProgramCheck {
   private Field putfield(Class<?> owner, String name, String descriptor, String cast, int host)
       throws ObjectStreamException {
     Field f = classes.writableField(host, name);
+    if (f == null) {
+      return Evolution.REMOVED; // removed since capture: the loader takes the store out of the code
+    }
     if (Modifier.isFinal(f.getModifiers()) || !Types.descriptor(f.getType()).equals(descriptor)) {
       throw reject(
           "putfield into "

@@ -308,7 +308,12 @@ final class Surface {
 
   private static void crafted(Class<?> c, String problem) throws ClassMismatchException {
     throw new ClassMismatchException(
-        c.getName(), null, problem + "; the snapshot is damaged or crafted");
+        c.getName(),
+        null,
+        problem
+            + "; the class changed since capture in a way ObjectInputStream rejects too (made an"
+            + " enum, Externalizable or a record), or the snapshot is"
+            + " damaged or crafted");
   }
 
   private static boolean hasPublicNoArgConstructor(Class<?> c) {

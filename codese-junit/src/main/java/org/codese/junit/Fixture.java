@@ -56,9 +56,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * org.junit.jupiter.api.extension.ParameterResolutionException} for a parameter) whose message
  * names the fixture, its file and the fix, and whose cause is Codese's exception. A stale fixture,
  * one whose classes changed since it was recorded ({@link org.codese.ClassMismatchException}), says
- * how to re-record it. A failed load is not retried within its scope. A field added to a class
- * since the fixture was recorded is not a change Codese detects: restored objects hold its default
- * value (Codese has no class evolution), so record again after changing the fixture's classes.
+ * how to re-record it. A failed load is not retried within its scope. Changes the Java
+ * serialization specification calls compatible (a field added or removed, with an unchanged
+ * declared {@code serialVersionUID}) restore as {@code ObjectInputStream} restores them: added
+ * fields hold their defaults, so record again when a test needs their values.
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)

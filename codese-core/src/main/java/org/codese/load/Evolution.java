@@ -1,0 +1,270 @@
+package org.codese.load;
+
+import java.lang.reflect.Field;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import org.codese.jvm.Types;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.Label;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+
+/**
+ * Class evolution (Java Object Serialization Specification, section 5.6): the stores a snapshot's
+ * code makes into fields removed from their class since capture are taken out of the code before it
+ * is defined, so no class that names such a field is ever defined, and what {@code
+ * ObjectInputStream} skips is skipped. {@link ClassTable} decides which recorded fields were
+ * removed; a setter constant of such a field resolves to {@link #REMOVED}, which {@link
+ * ProgramCheck} accepts for any value and {@link Hooks} skips.
+ *
+ * <p>The code is adapted after the grammar check accepted it (the adapted code, with its {@code
+ * pop}s, is outside the grammar), and only for a snapshot whose class table has a removed field:
+ * the code of an unchanged class is defined as it is.
+ */
+final class Evolution {
+  /**
+   * The setter a field removed since capture resolves to ({@link Hooks#removedField}, which {@link
+   * Hooks} recognises by its declaring class without loading this class): never set, only compared
+   * with. This class is loaded only for a snapshot with a removed field.
+   */
+  static final Field REMOVED;
+
+  static {
+    try {
+      REMOVED = Hooks.class.getDeclaredField("removedField");
+    } catch (NoSuchFieldException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  private static final String FIELD = "java/lang/reflect/Field";
+
+  private Evolution() {}
+
+  /**
+   * The removed fields of a class table as {@code owner-internal-name.field} keys, as a {@code
+   * putfield} names them.
+   */
+  static Set<String> removedPutfields(ClassTable table) {
+    Set<String> keys = new HashSet<>();
+    for (Map.Entry<Integer, Set<String>> e : table.removedFields().entrySet()) {
+      String owner = Types.internalName(table.get(e.getKey()));
+      for (String name : e.getValue()) {
+        keys.add(owner + "." + name);
+      }
+    }
+    return keys;
+  }
+
+  /**
+   * Returns {@code classFile} without its stores into removed fields: each {@code putfield} into
+   * one becomes pops of its target and value (with the cast of the value before it), each call of a
+   * {@code Field} setter whose field constant resolved to {@link #REMOVED} pops of the field,
+   * target and value.
+   *
+   * @param classFile a generated class the grammar check accepted
+   * @param putfields the removed fields, {@link #removedPutfields}
+   * @param constants the resolved constants
+   * @return the adapted class file
+   */
+  static byte[] adapt(byte[] classFile, Set<String> putfields, Object[] constants) {
+    ClassReader reader = new ClassReader(classFile);
+    ClassWriter writer = new ClassWriter(0); // a new constant pool: no entry names a removed field
+    reader.accept(new Adapter(writer, putfields, constants), 0);
+    return writer.toByteArray();
+  }
+
+  /** Hands each method to a {@link Drop}. */
+  private static final class Adapter extends ClassVisitor {
+    private final Set<String> putfields;
+    private final Object[] constants;
+
+    Adapter(ClassVisitor next, Set<String> putfields, Object[] constants) {
+      super(Opcodes.ASM9, next);
+      this.putfields = putfields;
+      this.constants = constants;
+    }
+
+    @Override
+    public MethodVisitor visitMethod(
+        int access, String name, String descriptor, String signature, String[] exceptions) {
+      return new Drop(
+          super.visitMethod(access, name, descriptor, signature, exceptions), putfields, constants);
+    }
+  }
+
+  /**
+   * Replaces the stores into removed fields by pops. The grammar's statement shapes make the
+   * tracking exact: a setter's field is {@code constants[k]} cast to {@code Field}, on the stack or
+   * kept in a local before a loop, and is the last {@code Field} loaded before its setter call; a
+   * {@code putfield}'s value is cast, if at all, just before it.
+   */
+  private static final class Drop extends MethodVisitor {
+    private final Set<String> putfields;
+    private final Object[] constants;
+
+    /** The locals holding a field constant, by local, with the constant's index. */
+    private final Map<Integer, Integer> fieldLocals = new HashMap<>();
+
+    /** The int the previous instruction pushed, or -1. */
+    private int pushed = -1;
+
+    /** The constant index the previous {@code aaload} loaded from a pushed int, or -1. */
+    private int loaded = -1;
+
+    /** The constant index of the last {@code Field} loaded, or -1. */
+    private int field = -1;
+
+    /** Whether the previous instruction was the cast of a field constant. */
+    private boolean castField;
+
+    /** A reference cast held back until the next instruction shows whether it is dropped. */
+    private String heldCast;
+
+    Drop(MethodVisitor next, Set<String> putfields, Object[] constants) {
+      super(Opcodes.ASM9, next);
+      this.putfields = putfields;
+      this.constants = constants;
+    }
+
+    /** Emits the held cast, and forgets what the previous instruction pushed. */
+    private void flush() {
+      if (heldCast != null) {
+        super.visitTypeInsn(Opcodes.CHECKCAST, heldCast);
+        heldCast = null;
+      }
+      pushed = -1;
+      loaded = -1;
+      castField = false;
+    }
+
+    @Override
+    public void visitInsn(int opcode) {
+      int k =
+          opcode >= Opcodes.ICONST_0 && opcode <= Opcodes.ICONST_5 ? opcode - Opcodes.ICONST_0 : -1;
+      int from = pushed;
+      flush();
+      if (opcode == Opcodes.AALOAD) {
+        loaded = from;
+      }
+      super.visitInsn(opcode);
+      pushed = k;
+    }
+
+    @Override
+    public void visitIntInsn(int opcode, int operand) {
+      flush();
+      super.visitIntInsn(opcode, operand);
+      pushed = opcode == Opcodes.NEWARRAY ? -1 : operand;
+    }
+
+    @Override
+    public void visitLdcInsn(Object value) {
+      flush();
+      super.visitLdcInsn(value);
+      pushed = value instanceof Integer i ? i : -1;
+    }
+
+    @Override
+    public void visitVarInsn(int opcode, int local) {
+      boolean cast = castField;
+      flush();
+      if (opcode == Opcodes.ASTORE) {
+        if (cast) {
+          fieldLocals.put(local, field);
+        } else {
+          fieldLocals.remove(local);
+        }
+      } else if (opcode == Opcodes.ALOAD && fieldLocals.containsKey(local)) {
+        field = fieldLocals.get(local);
+      }
+      super.visitVarInsn(opcode, local);
+    }
+
+    @Override
+    public void visitTypeInsn(int opcode, String type) {
+      int from = loaded;
+      flush();
+      if (opcode == Opcodes.CHECKCAST && type.equals(FIELD)) {
+        field = from;
+        super.visitTypeInsn(opcode, type);
+        castField = true;
+      } else if (opcode == Opcodes.CHECKCAST) {
+        heldCast = type;
+      } else {
+        super.visitTypeInsn(opcode, type);
+      }
+    }
+
+    @Override
+    public void visitFieldInsn(int opcode, String owner, String name, String descriptor) {
+      if (opcode == Opcodes.PUTFIELD && putfields.contains(owner + "." + name)) {
+        heldCast = null; // the cast of a value that is dropped
+        flush();
+        popValue(descriptor);
+        super.visitInsn(Opcodes.POP); // the target
+        return;
+      }
+      flush();
+      super.visitFieldInsn(opcode, owner, name, descriptor);
+    }
+
+    @Override
+    public void visitMethodInsn(
+        int opcode, String owner, String name, String descriptor, boolean isInterface) {
+      flush();
+      if (opcode == Opcodes.INVOKEVIRTUAL
+          && owner.equals(FIELD)
+          && name.startsWith("set")
+          && field >= 0
+          && field < constants.length
+          && constants[field] == REMOVED) {
+        popValue(descriptor.substring(descriptor.indexOf(';') + 1, descriptor.indexOf(')')));
+        super.visitInsn(Opcodes.POP); // the target
+        super.visitInsn(Opcodes.POP); // the field
+        return;
+      }
+      super.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
+    }
+
+    /** Pops a value of type {@code descriptor}: two slots for {@code long} and {@code double}. */
+    private void popValue(String descriptor) {
+      boolean wide = descriptor.equals("J") || descriptor.equals("D");
+      super.visitInsn(wide ? Opcodes.POP2 : Opcodes.POP);
+    }
+
+    @Override
+    public void visitJumpInsn(int opcode, Label label) {
+      flush();
+      super.visitJumpInsn(opcode, label);
+    }
+
+    @Override
+    public void visitLabel(Label label) {
+      flush();
+      super.visitLabel(label);
+    }
+
+    @Override
+    public void visitIincInsn(int local, int increment) {
+      flush();
+      super.visitIincInsn(local, increment);
+    }
+
+    @Override
+    public void visitFrame(int type, int numLocal, Object[] local, int numStack, Object[] stack) {
+      flush();
+      super.visitFrame(type, numLocal, local, numStack, stack);
+    }
+
+    @Override
+    public void visitMaxs(int maxStack, int maxLocals) {
+      flush();
+      super.visitMaxs(maxStack, maxLocals);
+    }
+  }
+}
