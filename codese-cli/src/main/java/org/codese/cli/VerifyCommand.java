@@ -230,7 +230,7 @@ final class VerifyCommand implements Callable<Integer> {
     if (e.isProxy()) {
       // the proxy class's name is the capturing JVM's; a load makes it again from the interfaces
       for (String i : e.proxyInterfaces()) {
-        fingerprint(new ClassInfo(i, OptionalLong.empty(), List.of()), loader, problems);
+        fingerprint(new ClassInfo(i, OptionalLong.empty(), List.of()), loader, problems, evolved);
       }
       return;
     }
