@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.InvalidObjectException;
+import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -145,7 +146,8 @@ class CompressionBoundsTest {
     @Test
     void anEnvelopeOfOnlyAHeaderHoldsNoData() {
       byte[] big = envelope(2_000, new byte[0]);
-      corrupt(big, 6, "declares 2000 uncompressed bytes, which no snapshot compressed into 0 bytes");
+      corrupt(
+          big, 6, "declares 2000 uncompressed bytes, which no snapshot compressed into 0 bytes");
       byte[] small = envelope(20, new byte[0]);
       corrupt(
           small,
@@ -179,6 +181,24 @@ class CompressionBoundsTest {
       assertArrayEquals(new byte[] {'C', 'D', 'S', 'Z', 0, 1, 1, 2, 3, 4}, head);
       assertEquals(n, Compression.declaredLength(packed));
       assertEquals(n, Compression.inflate(packed, 0, n).length);
+    }
+
+    /**
+     * Compressing sizes its buffer by what DEFLATE makes of a snapshot (a quarter of it at first),
+     * not by a multiple of the snapshot: a megabyte of zeros costs far less than a megabyte.
+     */
+    @Test
+    void compressAllocatesAboutWhatItWrites() {
+      byte[] zeros = new byte[1 << 20];
+      Compression.compress(zeros);
+      com.sun.management.ThreadMXBean bean =
+          (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+      long id = Thread.currentThread().getId();
+      long before = bean.getThreadAllocatedBytes(id);
+      byte[] packed = Compression.compress(zeros);
+      long allocated = bean.getThreadAllocatedBytes(id) - before;
+      assertTrue(allocated < zeros.length / 2, "allocated " + allocated + " bytes");
+      assertEquals(zeros.length, Compression.declaredLength(packed));
     }
 
     /** Incompressible data outgrows compress's first guess at its size. */
@@ -223,15 +243,17 @@ class CompressionBoundsTest {
         corrupt(
             envelope(bound + 1, zlib),
             6,
-            "declares " + (bound + 1) + " uncompressed bytes, which no snapshot compressed into "
+            "declares "
+                + (bound + 1)
+                + " uncompressed bytes, which no snapshot compressed into "
                 + data
                 + " bytes");
       }
     }
 
     /**
-     * A length the largest array can hold passes (here onto the maxBytes check), one more cannot
-     * be a snapshot however much data there is.
+     * A length the largest array can hold passes (here onto the maxBytes check), one more cannot be
+     * a snapshot however much data there is.
      */
     @Test
     void theLargestArrayIsTheLargestLength() {
@@ -340,8 +362,7 @@ class CompressionBoundsTest {
       byte[] packed = Compression.compress(new byte[1 << 20]);
       byte[] bad = packed.clone();
       bad[bad.length - 1] ^= 0x01;
-      CorruptSnapshotException e =
-          assertThrows(CorruptSnapshotException.class, () -> inflate(bad));
+      CorruptSnapshotException e = assertThrows(CorruptSnapshotException.class, () -> inflate(bad));
       assertTrue(e.getMessage().contains("not valid zlib/DEFLATE data ("), e.getMessage());
       assertTrue(
           e.offset() > BASE + Compression.HEADER && e.offset() <= BASE + bad.length,
@@ -374,9 +395,9 @@ class CompressionBoundsTest {
       assertTrue(packed.length * 4 < (1 << 16), packed.length + " bytes: the first buffer is 64K");
       assertArrayEquals(big, inflate(packed));
       byte[] lie = CompressionTest.withLength(packed, big.length - 1);
-      CorruptSnapshotException e =
-          assertThrows(CorruptSnapshotException.class, () -> inflate(lie));
-      assertTrue(e.getMessage().contains("inflates to more than the 1000002 bytes"), e.getMessage());
+      CorruptSnapshotException e = assertThrows(CorruptSnapshotException.class, () -> inflate(lie));
+      assertTrue(
+          e.getMessage().contains("inflates to more than the 1000002 bytes"), e.getMessage());
       assertTrue(
           e.offset() > BASE + Compression.HEADER && e.offset() <= BASE + lie.length,
           e.offset() + " not in the data of " + lie.length + " bytes");
