@@ -232,22 +232,22 @@ public final class Compression {
                 base + HEADER,
                 "the compressed data asks for a preset dictionary, which Codese never uses");
           }
+          // Out of input, read is all of the data. With input and room left, zlib always reads,
+          // writes or fails: the second message guards the loop against an inflater that did not.
+          String problem;
           if (inflater.needsInput()) {
-            throw new CorruptSnapshotException(
-                SECTION,
-                base + envelope.length,
+            problem =
                 "the compressed data ends after "
                     + data
                     + " bytes, before its end mark, having inflated to "
                     + pos
                     + " of "
                     + length
-                    + " bytes: truncated");
+                    + " bytes: truncated";
+          } else {
+            problem = "the compressed data stops inflating after " + pos + " bytes";
           }
-          throw new CorruptSnapshotException(
-              SECTION,
-              base + HEADER + read,
-              "the compressed data stops inflating after " + pos + " bytes");
+          throw new CorruptSnapshotException(SECTION, base + HEADER + read, problem);
         }
         consumed = read;
       }
