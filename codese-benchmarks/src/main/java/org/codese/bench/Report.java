@@ -178,14 +178,7 @@ final class Report {
   }
 
   private static double geomean(List<Double> xs) {
-    if (xs.isEmpty()) {
-      return Double.NaN;
-    }
-    double s = 0;
-    for (double x : xs) {
-      s += Math.log(x);
-    }
-    return Math.exp(s / xs.size());
+    return CaptureRatios.geomean(xs);
   }
 
   /** The measure's value for a graph and peer, NaN if none. */
