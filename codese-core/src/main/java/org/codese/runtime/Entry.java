@@ -73,6 +73,15 @@ public final class Entry {
     if (allocator instanceof Class<?> c) {
       return Jvm.allocateInstance(c);
     }
+    return construct(allocator);
+  }
+
+  /**
+   * The allocations that run a constructor, out of line: {@link #allocate} is inlined into every
+   * allocation of the generated code, and a collection's constructors inlined there with it made
+   * the compiled create phase larger than what the compiler keeps.
+   */
+  private static Object construct(Object allocator) throws ReflectiveOperationException {
     if (allocator instanceof NewCollection c) {
       return c.make();
     }
