@@ -51,6 +51,36 @@ class ProxyTest {
     String secret();
   }
 
+  /** A second package-private interface. */
+  interface Hidden {
+    String hidden();
+  }
+
+  /** A loader that defines {@code c} anew from its class file and delegates everything else. */
+  static ClassLoader copying(Class<?> c) {
+    return new ClassLoader(c.getClassLoader()) {
+      @Override
+      protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+        if (!name.equals(c.getName())) {
+          return super.loadClass(name, resolve);
+        }
+        synchronized (getClassLoadingLock(name)) {
+          Class<?> k = findLoadedClass(name);
+          if (k == null) {
+            String file = name.substring(name.lastIndexOf('.') + 1) + ".class";
+            try (java.io.InputStream in = c.getResourceAsStream(file)) {
+              byte[] b = in.readAllBytes();
+              k = defineClass(name, b, 0, b.length);
+            } catch (java.io.IOException e) {
+              throw new ClassNotFoundException(name, e);
+            }
+          }
+          return k;
+        }
+      }
+    };
+  }
+
   /** A handler with state, which may refer back to its proxy. */
   static final class Handler implements InvocationHandler, Serializable {
     private static final long serialVersionUID = 1L;
@@ -402,6 +432,38 @@ class ProxyTest {
           assertThrows(ClassMismatchException.class, () -> Codese.fromBytes(bytes));
       assertTrue(e.getMessage().contains("dynamic proxy class"), e.getMessage());
       assertTrue(e.getMessage().contains("damaged or crafted"), e.getMessage());
+    }
+
+    @Test
+    void nonPublicInterfacesOfTwoLoadersAreRefused() throws Exception {
+      // captured with both in one loader; loaded where each comes from a loader of its own: no
+      // proxy class can implement both, as ObjectInputStream.resolveProxyClass finds too
+      byte[] bytes = Codese.toBytes(proxy(new Handler("two"), Secret.class, Hidden.class));
+      ClassLoader secret = copying(Secret.class);
+      ClassLoader hidden = copying(Hidden.class);
+      ClassLoader router =
+          new ClassLoader(ProxyTest.class.getClassLoader()) {
+            @Override
+            protected Class<?> loadClass(String name, boolean resolve)
+                throws ClassNotFoundException {
+              if (name.equals(Secret.class.getName())) {
+                return secret.loadClass(name);
+              }
+              if (name.equals(Hidden.class.getName())) {
+                return hidden.loadClass(name);
+              }
+              return super.loadClass(name, resolve);
+            }
+          };
+      ClassMismatchException e =
+          assertThrows(
+              ClassMismatchException.class,
+              () -> Codese.fromBytes(bytes, CodeseOptions.defaults().withClassLoader(router)));
+      assertTrue(e.getMessage().contains("different class loaders"), e.getMessage());
+      // the control: with the loader it was captured with, the same snapshot loads
+      assertTrue(
+          Codese.fromBytes(bytes, CodeseOptions.defaults()) instanceof Hidden,
+          "the same snapshot loads with one loader");
     }
 
     @Test
