@@ -177,10 +177,6 @@ final class Report {
     return Double.isNaN(v) || Double.isInfinite(v) ? "" : String.format("%.2f", v);
   }
 
-  private static double geomean(List<Double> xs) {
-    return CaptureRatios.geomean(xs);
-  }
-
   /** The measure's value for a graph and peer, NaN if none. */
   private interface Measure extends BiFunction<String, String, Double> {}
 
@@ -271,7 +267,11 @@ final class Report {
     }
     StringBuilder gm = new StringBuilder("| **geometric mean** | | | | | | ");
     for (List<Double> rs : ratios) {
-      gm.append(" | **").append(ratio(geomean(rs))).append("** (").append(rs.size()).append(")");
+      gm.append(" | **")
+          .append(ratio(CaptureRatios.geomean(rs)))
+          .append("** (")
+          .append(rs.size())
+          .append(")");
     }
     w.println(gm + " |");
     w.println();
@@ -557,7 +557,7 @@ final class Report {
             rs.add(i == 4 ? c / m.apply(g, "floor") : x);
           }
         }
-        w.print(" | " + ratio(geomean(rs)) + " (" + rs.size() + ")");
+        w.print(" | " + ratio(CaptureRatios.geomean(rs)) + " (" + rs.size() + ")");
       }
       w.println(" |");
     }

@@ -9,10 +9,12 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.codese.format.SnapshotFile;
 import org.codese.jvm.FieldValues;
 import org.codese.jvm.Slot;
 import org.codese.jvm.SlotFields;
 import org.codese.jvm.Types;
+import org.codese.program.Constant;
 import org.codese.program.Tape;
 
 /**
@@ -46,10 +48,11 @@ final class AddedHooks {
   }
 
   /**
-   * @return the calls, or {@code null} if no class gained a {@code readObject}
+   * @return the calls, or {@code null} if no class gained a {@code readObject} and no hierarchy
+   *     gained a class with {@code readObjectNoData} to call
    */
   static AddedHooks of(
-      org.codese.format.SnapshotFile file,
+      SnapshotFile file,
       ClassTable table,
       ProgramCheck checked,
       boolean sameJdk,
@@ -167,13 +170,12 @@ final class AddedHooks {
    * @return the calls, or {@code null} if there are none (the common case)
    */
   private static NoData noData(
-      org.codese.format.SnapshotFile file, ClassTable table, ProgramCheck checked, boolean sameJdk)
+      SnapshotFile file, ClassTable table, ProgramCheck checked, boolean sameJdk)
       throws java.io.InvalidClassException {
     Set<Class<?>> listed = null;
     Map<Class<?>, java.lang.reflect.Method[]> calls = null;
-    for (org.codese.program.Constant k : file.constants()) {
-      if (!(k instanceof org.codese.program.Constant.Allocator a)
-          || a.mode() != org.codese.program.Constant.Mode.SERIAL) {
+    for (Constant k : file.constants()) {
+      if (!(k instanceof Constant.Allocator a) || a.mode() != Constant.Mode.SERIAL) {
         continue;
       }
       Class<?> c = table.get(a.type());

@@ -1,5 +1,6 @@
 package org.codese.load;
 
+import java.io.Externalizable;
 import java.io.ObjectInputStream;
 import java.io.ObjectStreamField;
 import java.io.Serializable;
@@ -8,15 +9,21 @@ import java.lang.invoke.MethodType;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.codese.ClassMismatchException;
+import org.codese.format.SnapshotFile;
 import org.codese.jvm.Jvm;
 import org.codese.jvm.SerialField;
 import org.codese.jvm.Slot;
 import org.codese.jvm.Types;
 import org.codese.program.ClassEntry;
+import org.codese.program.Constant;
 import org.codese.program.TypeNames;
 
 /**
@@ -47,16 +54,16 @@ final class ClassTable {
   private final Map<Class<?>, Map<String, Class<?>>> serialFields = new HashMap<>();
 
   /** The classes whose serializable fields {@code serialPersistentFields} names. */
-  private final java.util.Set<Class<?>> fromPersistentFields = new java.util.HashSet<>();
+  private final Set<Class<?>> fromPersistentFields = new HashSet<>();
 
   /** Per class-table index, the recorded fields removed since capture; null if none. */
-  private Map<Integer, java.util.Set<String>> removed;
+  private Map<Integer, Set<String>> removed;
 
   /**
    * The class-table indices of classes whose fields the code sets directly although they declare
    * {@code readObject} now (added since capture); null if none.
    */
-  private java.util.Set<Integer> hookAdded;
+  private Set<Integer> hookAdded;
 
   /** Per class-table index, the fields {@link #writableField} allowed already. */
   private final Map<Integer, Map<String, Field>> writable = new HashMap<>();
@@ -101,7 +108,7 @@ final class ClassTable {
       ClassEntry e = entries.get(i);
       if (e.isProxy()) {
         // a stream's resolveProxyClass made it already, as ObjectInputStream's; else makeProxies
-        Class<?> c = resolved == null ? null : resolved.get(proxyKey(e));
+        Class<?> c = resolved == null ? null : resolved.get(proxyKey(e.interfaces()));
         interfaces[i] = c != null ? c.getInterfaces() : ProxyClasses.interfaces(e, loader);
         classes[i] = c;
         unmade |= c == null;
@@ -117,11 +124,11 @@ final class ClassTable {
    * The key under which a stream's {@code resolveProxyClass} result for a proxy entry is passed in
    * the {@code resolved} map: its interface names, which no class name can equal.
    *
-   * @param proxy a proxy class's entry
+   * @param interfaces a proxy class's interface names
    * @return the key
    */
-  static String proxyKey(ClassEntry proxy) {
-    return "proxy " + String.join(",", proxy.interfaces());
+  static String proxyKey(List<String> interfaces) {
+    return "proxy " + String.join(",", interfaces);
   }
 
   /**
@@ -401,9 +408,9 @@ final class ClassTable {
     if (removed == null) {
       removed = new HashMap<>();
     }
-    java.util.Set<String> names = removed.get(index);
+    Set<String> names = removed.get(index);
     if (names == null) {
-      names = new java.util.LinkedHashSet<>();
+      names = new LinkedHashSet<>();
       removed.put(index, names);
     }
     names.add(f.name());
@@ -417,7 +424,7 @@ final class ClassTable {
     if (removed == null) {
       return false;
     }
-    java.util.Set<String> names = removed.get(index);
+    Set<String> names = removed.get(index);
     return names != null && names.contains(name);
   }
 
@@ -438,11 +445,10 @@ final class ClassTable {
    * @param sameJdk whether it was captured on the running JDK's version, whose classes are skipped
    * @return whether some hierarchy gained a class
    */
-  boolean hierarchyChanged(org.codese.format.SnapshotFile file, boolean sameJdk) {
-    java.util.Set<Class<?>> listed = null;
-    for (org.codese.program.Constant k : file.constants()) {
-      if (!(k instanceof org.codese.program.Constant.Allocator a)
-          || a.mode() != org.codese.program.Constant.Mode.SERIAL) {
+  boolean hierarchyChanged(SnapshotFile file, boolean sameJdk) {
+    Set<Class<?>> listed = null;
+    for (Constant k : file.constants()) {
+      if (!(k instanceof Constant.Allocator a) || a.mode() != Constant.Mode.SERIAL) {
         continue;
       }
       Class<?> c = classes[a.type()];
@@ -451,7 +457,7 @@ final class ClassTable {
         continue;
       }
       if (listed == null) {
-        listed = new java.util.HashSet<>(java.util.Arrays.asList(classes));
+        listed = new HashSet<>(Arrays.asList(classes));
       }
       for (; s != null && Serializable.class.isAssignableFrom(s); s = s.getSuperclass()) {
         if (!listed.contains(s)) {
@@ -466,15 +472,15 @@ final class ClassTable {
    * @return the class-table indices of the classes that gained a {@code readObject} since capture,
    *     whose fields the code sets directly; empty if none
    */
-  java.util.Set<Integer> hookAdded() {
-    return hookAdded == null ? java.util.Set.of() : hookAdded;
+  Set<Integer> hookAdded() {
+    return hookAdded == null ? Set.of() : hookAdded;
   }
 
   /**
    * @return the recorded fields removed since capture, by class-table index; empty if none (the
    *     common case, where the generated code is defined as it is)
    */
-  Map<Integer, java.util.Set<String>> removedFields() {
+  Map<Integer, Set<String>> removedFields() {
     return removed == null ? Map.of() : removed;
   }
 
@@ -536,18 +542,18 @@ final class ClassTable {
               + " serializable field of the class, so ObjectInputStream never sets it; the snapshot"
               + " is damaged or crafted");
     }
-    if (Jvm.declaresReadObject(c)
-        && !Jvm.isJdkClass(c)
-        && !java.io.Externalizable.class.isAssignableFrom(c)) {
+    boolean readObject = Jvm.declaresReadObject(c);
+    boolean external = Externalizable.class.isAssignableFrom(c);
+    if (readObject && !external && !Jvm.isJdkClass(c)) {
       // readObject added since capture (5.6.2): the loader runs it on every object of the class
       // over the values set here, reset to their defaults first (AddedHooks), so it is not bypassed
       if (hookAdded == null) {
-        hookAdded = new java.util.LinkedHashSet<>();
+        hookAdded = new LinkedHashSet<>();
       }
       hookAdded.add(index);
       return f;
     }
-    if (Jvm.declaresReadObject(c) || java.io.Externalizable.class.isAssignableFrom(c)) {
+    if (readObject || external) {
       throw new ClassMismatchException(
           c.getName(),
           name,

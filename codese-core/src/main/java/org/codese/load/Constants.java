@@ -302,8 +302,8 @@ final class Constants implements Constant.Visitor<Object, ClassMismatchException
       throws ClassMismatchException {
     Field f = classes.writableField(type, name);
     if (f == null) {
-      return Evolution
-          .REMOVED; // removed since capture: the loader takes the stores out of the code
+      // removed since capture: the loader takes the stores out of the code
+      return Evolution.REMOVED;
     }
     try {
       f.setAccessible(true);

@@ -10,6 +10,7 @@ import java.lang.reflect.InvocationTargetException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 import org.codese.ClassMismatchException;
@@ -17,6 +18,7 @@ import org.codese.CodeseLimits;
 import org.codese.CorruptSnapshotException;
 import org.codese.RestoreException;
 import org.codese.format.SnapshotFile;
+import org.codese.program.Constant;
 import org.codese.program.Grammar;
 import org.codese.program.Placement;
 import org.codese.program.RuntimeContract;
@@ -210,7 +212,7 @@ public final class LoadedSnapshot {
         table.makeProxies();
       }
       Surface.check(file, table, memo);
-      for (org.codese.program.Constant k : file.constants()) {
+      for (Constant k : file.constants()) {
         if (k.global()) {
           Globals.admit(file, table); // only a snapshot that holds one loads the class
           break;
@@ -279,7 +281,7 @@ public final class LoadedSnapshot {
     }
     MethodHandles.Lookup here = hostLookup(file.version());
     // fields removed since capture: their stores are taken out of the code before it is defined
-    java.util.Set<String> removed =
+    Set<String> removed =
         table.removedFields().isEmpty() ? null : Evolution.removedPutfields(table);
     long[][] costs = new long[Grammar.PHASES][file.classFiles().size()];
     for (int i = 0; i < file.classFiles().size(); i++) {
@@ -316,7 +318,7 @@ public final class LoadedSnapshot {
       SnapshotFile file,
       int i,
       SegmentMemo memo,
-      java.util.Set<String> removed,
+      Set<String> removed,
       Object[] constants)
       throws IOException {
     Class<?> hostClass = host < 0 ? null : table.get(host);
@@ -550,9 +552,9 @@ public final class LoadedSnapshot {
       }
     }
     String first = null;
-    List<org.codese.program.Constant> raw = file.constants();
+    List<Constant> raw = file.constants();
     for (int k = 0; k < raw.size(); k++) {
-      if (raw.get(k) instanceof org.codese.program.Constant.Allocator a
+      if (raw.get(k) instanceof Constant.Allocator a
           && constants[k] instanceof Constructor<?> ctor) {
         String name = file.classes().get(a.type()).name();
         for (Class<?> c = ctor.getDeclaringClass(); c != null; c = c.getSuperclass()) {

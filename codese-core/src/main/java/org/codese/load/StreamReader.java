@@ -310,7 +310,7 @@ public final class StreamReader {
    * @return the key, which no class name equals
    */
   public static String proxyKey(List<String> interfaces) {
-    return ClassTable.proxyKey(ClassEntry.proxy("", interfaces));
+    return ClassTable.proxyKey(interfaces);
   }
 
   /**
@@ -365,22 +365,25 @@ public final class StreamReader {
    * @return a new decoder, with empty dictionaries
    */
   public static StreamSegments.Decoder decoder(int streamVersion) {
-    int code =
-        streamVersion >= PROXY_STREAM_VERSION
-            ? Grammar.PROXY_VERSION
-            : streamVersion >= GLOBAL_STREAM_VERSION
-                ? Grammar.GLOBAL_VERSION
-                : streamVersion >= VALUE_STREAM_VERSION
-                    ? Grammar.VALUE_VERSION
-                    : streamVersion >= FILL_STREAM_VERSION
-                        ? Grammar.FILL_VERSION
-                        : streamVersion >= RUNTIME_STREAM_VERSION
-                            ? RuntimeContract.RUNTIME_VERSION
-                            : streamVersion >= ALLOCATING_STREAM_VERSION
-                                ? Grammar.ALLOCATE_VERSION
-                                : SnapshotFile.OLDEST_VERSION;
+    int code = SnapshotFile.OLDEST_VERSION;
+    for (int i = 0; i < SEGMENT_CODE.length && streamVersion >= SEGMENT_CODE[i][0]; i++) {
+      code = SEGMENT_CODE[i][1];
+    }
     return new StreamSegments.Decoder(code, streamVersion >= DESCRIBING_STREAM_VERSION);
   }
+
+  /**
+   * Per stream version that changed it, in ascending order: the snapshot format version of the code
+   * and data its compact segments carry from that stream version on.
+   */
+  private static final int[][] SEGMENT_CODE = {
+    {ALLOCATING_STREAM_VERSION, Grammar.ALLOCATE_VERSION},
+    {RUNTIME_STREAM_VERSION, RuntimeContract.RUNTIME_VERSION},
+    {FILL_STREAM_VERSION, Grammar.FILL_VERSION},
+    {VALUE_STREAM_VERSION, Grammar.VALUE_VERSION},
+    {GLOBAL_STREAM_VERSION, Grammar.GLOBAL_VERSION},
+    {PROXY_STREAM_VERSION, Grammar.PROXY_VERSION}
+  };
 
   /**
    * @return how many objects the reader holds for later references: those read since the last reset
@@ -510,7 +513,7 @@ public final class StreamReader {
     }
     for (ClassEntry e : file.classes()) {
       if (e.isProxy()) {
-        if (!resolvedClasses.containsKey(ClassTable.proxyKey(e))) {
+        if (!resolvedClasses.containsKey(ClassTable.proxyKey(e.interfaces()))) {
           hooks.resolveClass(
               ClassDescriptor.proxy(e.interfaces(), NOTHING), false, resolvedClasses);
         }

@@ -73,11 +73,6 @@ public final class NewCollection {
     return null;
   }
 
-  /** The collection's class. */
-  public Class<?> type() {
-    return CLASSES[which];
-  }
-
   /** A new empty collection, made as this maker says. */
   Object make() {
     int n = capacity;
