@@ -130,16 +130,11 @@ class ArrayDataTest {
     }
 
     private int program(SnapshotEdit e) {
-      return e.constantIndex(
-          c ->
-              c instanceof Constant.PrimArray p
-                  && p.array() instanceof int[] a
-                  && a.length > 0
-                  && a[0] == Grammar.STEP_ARRAYS);
+      return e.programIndex(Grammar.STEP_ARRAYS);
     }
 
     private int[] steps(SnapshotEdit e) {
-      return ((int[]) ((Constant.PrimArray) e.constant(program(e))).array()).clone();
+      return e.program(program(e));
     }
 
     /** The index in the program of the first array of kind {@code kind}. */
@@ -230,7 +225,7 @@ class ArrayDataTest {
       }
       SnapshotEdit e = SnapshotEdit.of(Codese.toBytes(intsOnly));
       int k = program(e);
-      int[] p = ((int[]) ((Constant.PrimArray) e.constant(k)).array()).clone();
+      int[] p = e.program(k);
       p[1] = 'F';
       p[2] = -1;
       e.setConstant(k, new Constant.PrimArray(p));

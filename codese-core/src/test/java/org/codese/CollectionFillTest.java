@@ -279,12 +279,7 @@ class CollectionFillTest {
     }
 
     private int program(SnapshotEdit e) {
-      return e.constantIndex(
-          c ->
-              c instanceof Constant.PrimArray p
-                  && p.array() instanceof int[] a
-                  && a.length > 0
-                  && a[0] == Grammar.STEP_FILL);
+      return e.programIndex(Grammar.STEP_FILL);
     }
 
     private int sizedIndex(SnapshotEdit e) {
@@ -292,7 +287,7 @@ class CollectionFillTest {
     }
 
     private int[] steps(SnapshotEdit e) {
-      return ((int[]) ((Constant.PrimArray) e.constant(program(e))).array()).clone();
+      return e.program(program(e));
     }
 
     private String rejection(SnapshotEdit e) {

@@ -152,12 +152,7 @@ class ValueDataTest {
     }
 
     private int program(SnapshotEdit e) {
-      return e.constantIndex(
-          c ->
-              c instanceof Constant.PrimArray p
-                  && p.array() instanceof int[] a
-                  && a.length > 0
-                  && a[0] == Grammar.STEP_VALUES);
+      return e.programIndex(Grammar.STEP_VALUES);
     }
 
     /** The index in the program of the step of kind {@code kind}. */
@@ -173,7 +168,7 @@ class ValueDataTest {
     private String edited(java.util.function.Consumer<int[]> change) throws IOException {
       SnapshotEdit e = edit();
       int k = program(e);
-      int[] p = ((int[]) ((Constant.PrimArray) e.constant(k)).array()).clone();
+      int[] p = e.program(k);
       change.accept(p);
       e.setConstant(k, new Constant.PrimArray(p));
       return assertThrows(UnsafeSnapshotException.class, () -> Codese.load(e.bytes())).getMessage();
@@ -196,7 +191,7 @@ class ValueDataTest {
       assertMentions(edited(p -> p[first(p, 'U') + 4 + 1] = -1), "from offset -1");
       SnapshotEdit e = edit();
       int k = program(e);
-      int[] p = ((int[]) ((Constant.PrimArray) e.constant(k)).array()).clone();
+      int[] p = e.program(k);
       p[first(p, 'U') + 2] = k; // the program itself: an int[]
       e.setConstant(k, new Constant.PrimArray(p));
       assertMentions(
@@ -225,7 +220,7 @@ class ValueDataTest {
           "from offset 1048576");
       SnapshotEdit e = edit();
       int k = program(e);
-      int[] p = ((int[]) ((Constant.PrimArray) e.constant(k)).array()).clone();
+      int[] p = e.program(k);
       int i = first(p, 'L');
       long[] data = (long[]) ((Constant.PrimArray) e.constant(p[i + 2])).array();
       p[i + 4 + 1] = data.length - 1; // LocalDateTime takes two longs
@@ -240,7 +235,7 @@ class ValueDataTest {
       assertMentions(edited(p -> p[last(p) + 3] += 1), "is cut short");
       SnapshotEdit e = edit();
       int k = program(e);
-      int[] p = ((int[]) ((Constant.PrimArray) e.constant(k)).array()).clone();
+      int[] p = e.program(k);
       int[] cut = java.util.Arrays.copyOf(p, p.length + 2); // a step of two ints at the end
       cut[p.length] = Grammar.STEP_VALUES;
       cut[p.length + 1] = 'U';
@@ -282,7 +277,7 @@ class ValueDataTest {
       }
       SnapshotEdit e = SnapshotEdit.of(Codese.toBytes(uuids));
       int k = program(e);
-      int[] p = ((int[]) ((Constant.PrimArray) e.constant(k)).array()).clone();
+      int[] p = e.program(k);
       p[1] = 'D';
       e.setConstant(k, new Constant.PrimArray(p));
       assertMentions(

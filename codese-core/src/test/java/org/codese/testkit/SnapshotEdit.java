@@ -111,6 +111,26 @@ public final class SnapshotEdit {
     return constants.get(i);
   }
 
+  /**
+   * @param step the first step of a program ({@code Grammar.STEP_*})
+   * @return the index of the only {@code int[]} program constant that starts with {@code step}
+   */
+  public int programIndex(int step) {
+    return constantIndex(
+        c ->
+            c instanceof Constant.PrimArray p
+                && p.array() instanceof int[] a
+                && a.length > 0
+                && a[0] == step);
+  }
+
+  /**
+   * @return a copy of the {@code int[]} program held by constant {@code i}
+   */
+  public int[] program(int i) {
+    return ((int[]) ((Constant.PrimArray) constants.get(i)).array()).clone();
+  }
+
   /** Replaces constant {@code i}. */
   public SnapshotEdit setConstant(int i, Constant c) {
     constants.set(i, c);
