@@ -8,8 +8,12 @@ import org.codese.jvm.Kind;
  * fill table slots; ops of the later phases act on the object chosen by the last {@link Select}.
  */
 public sealed interface Op {
-  /** {@code table[id] = allocator()}. */
-  record Alloc(int id, int allocator) implements Op {
+  /**
+   * {@code table[id] = allocator()}; {@code collection} when the allocator is a {@code
+   * Constant.Sized}, which generated code passes to the runtime's collection entry rather than to
+   * its allocation entry (format version {@code Grammar.COLLECTION_VERSION} on).
+   */
+  record Alloc(int id, int allocator, boolean collection) implements Op {
     @Override
     public <R> R accept(Visitor<R> v) {
       return v.visitAlloc(this);
@@ -108,9 +112,9 @@ public sealed interface Op {
 
   /**
    * A counted loop: {@code table[ids[i]] = allocator()} for every {@code i}, where {@code ids} is
-   * the {@code int[]} constant {@code ids}.
+   * the {@code int[]} constant {@code ids}; {@code collection} as for {@link Alloc}.
    */
-  record AllocLoop(int allocator, int ids) implements Op {
+  record AllocLoop(int allocator, int ids, boolean collection) implements Op {
     @Override
     public <R> R accept(Visitor<R> v) {
       return v.visitAllocLoop(this);
