@@ -1,9 +1,12 @@
 package org.codese.format;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.WeakHashMap;
 import java.util.zip.CRC32C;
 import org.codese.CorruptSnapshotException;
 import org.codese.program.ClassEntry;
@@ -67,6 +70,15 @@ public final class SnapshotFile {
    * code more.
    */
   static final int MIN_COMPACT_BYTES_PER_OBJECT = 1;
+
+  /**
+   * The compressed class files of recent captures, by their list: {@code emit.CodeCache} hands
+   * captures of the same shapes the same class files, whose lists are equal (a list of arrays is
+   * equal to another holding the same arrays), so their zlib stream is made once. Held weakly, as
+   * long as the cache holds the class files.
+   */
+  private static final Map<List<byte[]>, byte[]> DEFLATED =
+      Collections.synchronizedMap(new WeakHashMap<>());
 
   /** The most bytes the class files of a compact snapshot may inflate to: a JVM array's limit. */
   private static final int MAX_CODE = Integer.MAX_VALUE - 8;
@@ -255,19 +267,26 @@ public final class SnapshotFile {
    * class files, one after the other, as one zlib stream (they share most of their constant pools).
    */
   private void writeCompactCode(Out code) {
-    int total = 0;
     for (int i = 0; i < classFiles.size(); i++) {
       Placement p = placements.get(i);
       code.u1(p.phase().ordinal()).u4(p.host()).u4(classFiles.get(i).length);
-      total += classFiles.get(i).length;
     }
-    byte[] all = new byte[total];
-    int at = 0;
-    for (byte[] f : classFiles) {
-      System.arraycopy(f, 0, all, at, f.length);
-      at += f.length;
+    byte[] deflated = DEFLATED.get(classFiles);
+    if (deflated == null) {
+      int total = 0;
+      for (byte[] f : classFiles) {
+        total += f.length;
+      }
+      byte[] all = new byte[total];
+      int at = 0;
+      for (byte[] f : classFiles) {
+        System.arraycopy(f, 0, all, at, f.length);
+        at += f.length;
+      }
+      deflated = Compression.deflate(all);
+      DEFLATED.put(classFiles, deflated);
     }
-    code.raw(Compression.deflate(all));
+    code.raw(deflated);
   }
 
   /**
