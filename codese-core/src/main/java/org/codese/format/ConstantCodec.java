@@ -270,20 +270,6 @@ final class ConstantCodec {
     out.u1(code).u4(len).raw(b.array());
   }
 
-  private static int[] readCompactInts(In in, int len) throws CorruptSnapshotException {
-    int[] a = new int[len];
-    long prev = 0;
-    for (int i = 0; i < len; i++) {
-      long v = prev + in.varint(6);
-      if (v != (int) v) {
-        throw in.corrupt("int array element " + i + " (" + v + ") does not fit 32 bits");
-      }
-      a[i] = (int) v;
-      prev = v;
-    }
-    return a;
-  }
-
   private static Object readArray(In in) throws CorruptSnapshotException {
     int code = in.u1();
     if ("ZBCSIJFD".indexOf(code) < 0) {
@@ -295,7 +281,7 @@ final class ConstantCodec {
     // could claim 2^29 doubles, whose byte count overflows an int
     int len = varints ? in.count(1) : in.rawCount(Types.size(c));
     if (in.compact() && c == 'I') {
-      return readCompactInts(in, len);
+      return in.deltaInts(len);
     }
     if (in.compact() && c == 'J') {
       long[] a = new long[len];
