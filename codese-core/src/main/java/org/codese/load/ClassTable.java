@@ -50,6 +50,12 @@ final class ClassTable {
   /** Whether a proxy class of the table is still to be made ({@link #makeProxies}). */
   private boolean unmade;
 
+  /**
+   * Per class-table index of an array class whose element class is a proxy class of the table: the
+   * proxy entry's index, and the array's dimensions ({@link #proxyArray}); null if none.
+   */
+  private Map<Integer, int[]> proxyArrays;
+
   private final AllowList allowed;
   private final Map<Class<?>, Map<String, Class<?>>> serialFields = new HashMap<>();
 
@@ -104,6 +110,7 @@ final class ClassTable {
     this.slots = new Slot[entries.size()];
     this.interfaces = new Class<?>[entries.size()][];
     this.loader = loader;
+    Map<String, Integer> proxyNames = proxyNames(entries);
     for (int i = 0; i < classes.length; i++) {
       ClassEntry e = entries.get(i);
       if (e.isProxy()) {
@@ -116,8 +123,52 @@ final class ClassTable {
       }
       String name = e.name();
       Class<?> c = resolved == null ? null : resolved.get(name);
+      int[] array = c == null && proxyNames != null ? proxyArray(name, proxyNames) : null;
+      if (array != null) {
+        // made from the proxy class it names, once that is made (makeProxies)
+        if (proxyArrays == null) {
+          proxyArrays = new HashMap<>();
+        }
+        proxyArrays.put(i, array);
+        unmade = true;
+        continue;
+      }
       classes[i] = c != null ? c : resolve(name, loader);
     }
+  }
+
+  /** The capture names of the table's proxy entries, with their indices; null if there are none. */
+  private static Map<String, Integer> proxyNames(List<ClassEntry> entries) {
+    Map<String, Integer> names = null;
+    for (int i = 0; i < entries.size(); i++) {
+      if (entries.get(i).isProxy()) {
+        if (names == null) {
+          names = new HashMap<>();
+        }
+        names.putIfAbsent(entries.get(i).name(), i);
+      }
+    }
+    return names;
+  }
+
+  /**
+   * Whether {@code name} is an array class whose element class is one of the table's proxy classes,
+   * by the proxy class's name at capture (which the loading JVM need not know: a proxy class's name
+   * is made up by the JVM that defines it). Capture lists the element proxy class of every such
+   * array ({@code plan.Tables}), so the array class is made from it.
+   *
+   * @return the proxy entry's index and the array's dimensions, or {@code null}
+   */
+  private static int[] proxyArray(String name, Map<String, Integer> proxyNames) {
+    int dims = 0;
+    while (dims < name.length() && name.charAt(dims) == '[') {
+      dims++;
+    }
+    if (dims == 0 || !name.endsWith(";") || name.charAt(dims) != 'L') {
+      return null;
+    }
+    Integer proxy = proxyNames.get(name.substring(dims + 1, name.length() - 1));
+    return proxy == null ? null : new int[] {proxy, dims};
   }
 
   /**
@@ -153,8 +204,9 @@ final class ClassTable {
 
   /**
    * Makes the proxy classes no stream's {@code resolveProxyClass} made, as {@code
-   * ObjectInputStream.resolveProxyClass} makes them ({@link ProxyClasses}); initialises nothing.
-   * Until then {@link #get} gives {@code null} for them.
+   * ObjectInputStream.resolveProxyClass} makes them ({@link ProxyClasses}), and the array classes
+   * of the table's proxy classes; initialises nothing. Until then {@link #get} gives {@code null}
+   * for them.
    *
    * @throws ClassMismatchException if the JDK refuses to make one
    */
@@ -165,6 +217,15 @@ final class ClassTable {
     for (int i = 0; i < classes.length; i++) {
       if (classes[i] == null && interfaces[i] != null) {
         classes[i] = ProxyClasses.make(entries.get(i), interfaces[i], loader);
+      }
+    }
+    if (proxyArrays != null) {
+      for (Map.Entry<Integer, int[]> a : proxyArrays.entrySet()) {
+        Class<?> c = classes[a.getValue()[0]];
+        for (int d = 0; d < a.getValue()[1]; d++) {
+          c = c.arrayType();
+        }
+        classes[a.getKey()] = c;
       }
     }
     unmade = false;

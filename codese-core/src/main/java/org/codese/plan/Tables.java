@@ -19,6 +19,15 @@ final class Tables {
   int type(Class<?> c) {
     Integer i = classIndex.get(c);
     if (i == null) {
+      Class<?> element = c;
+      while (element.isArray()) {
+        element = element.getComponentType();
+      }
+      if (element != c && java.lang.reflect.Proxy.isProxyClass(element)) {
+        // the loader makes the array class from the proxy class's entry (load.ClassTable): the
+        // proxy class's name is made up by the capturing JVM
+        type(element);
+      }
       i = classes.size();
       classIndex.put(c, i);
       classes.add(c);
