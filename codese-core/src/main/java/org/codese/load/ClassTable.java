@@ -2,6 +2,7 @@ package org.codese.load;
 
 import java.io.Externalizable;
 import java.io.ObjectInputStream;
+import java.io.ObjectStreamClass;
 import java.io.ObjectStreamField;
 import java.io.Serializable;
 import java.lang.invoke.MethodHandle;
@@ -246,7 +247,8 @@ final class ClassTable {
   }
 
   /**
-   * Checks every declared {@code serialVersionUID} ({@link Jvm#declaredSuid}). Reading one by
+   * Checks every declared {@code serialVersionUID} ({@link Jvm#declaredSuid}), and every value
+   * computed at capture for a class that declared none ({@link #checkComputedSuid}). Reading one by
    * reflection initialises the class, so the loader runs this last, once {@link Surface}, the
    * filter and every other check accepted the snapshot, and never for a class that is not {@code
    * Serializable} and not admitted, as {@code ObjectStreamClass} never reads one there. The JDK's
@@ -266,6 +268,8 @@ final class ClassTable {
       }
       if (e.hasSuid() && (admitted(i) || Serializable.class.isAssignableFrom(c))) {
         checkSuid(e, c);
+      } else if (!e.hasSuid() && e.suid() != 0) {
+        checkComputedSuid(e, c);
       }
     }
   }
@@ -348,6 +352,36 @@ final class ClassTable {
       // CodeseInputStream throws a ClassNotFoundException itself, as ObjectInputStream does
       x.initCause(e);
       throw x;
+    }
+  }
+
+  /**
+   * Compares the {@code serialVersionUID} computed at capture for a class that declared none
+   * ({@code plan.Tables}) with the class's value now, declared or computed, as {@code
+   * ObjectStreamClass.initNonProxy} compares a stream's value with the local class's: a field or a
+   * non-private method added or removed changes a computed value. Not for the classes whose value
+   * the JDK does not compare (not {@code Serializable} now, arrays, enums, records: a class made
+   * one of those since capture is rejected elsewhere, as by the JDK). Snapshots written before
+   * Codese recorded the computed value hold 0 there and are not compared.
+   */
+  private static void checkComputedSuid(ClassEntry e, Class<?> c) throws ClassMismatchException {
+    if (!Serializable.class.isAssignableFrom(c) || c.isArray() || c.isEnum() || c.isRecord()) {
+      return;
+    }
+    ObjectStreamClass local = ObjectStreamClass.lookup(c);
+    if (local != null && local.getSerialVersionUID() != e.suid()) {
+      throw new ClassMismatchException(
+          e.name(),
+          null,
+          "local class incompatible: stream classdesc serialVersionUID = "
+              + e.suid()
+              + ", local class serialVersionUID = "
+              + local.getSerialVersionUID()
+              + " (the class declared no serialVersionUID at capture, and the value computed from"
+              + " its fields and methods changed, which ObjectInputStream rejects too); declare"
+              + " private static final long serialVersionUID = "
+              + e.suid()
+              + "L in the class to read such data, or capture the graph again");
     }
   }
 

@@ -91,6 +91,28 @@ final class Tables {
     } catch (IllegalStateException e) {
       suid = null; // unreadable here: not part of the fingerprint (see Jvm.declaredSuid)
     }
-    return new ClassEntry(c.getName(), List.copyOf(fe), suid == null ? 0 : suid, suid != null);
+    if (suid != null) {
+      return new ClassEntry(c.getName(), List.copyOf(fe), suid, true);
+    }
+    return new ClassEntry(c.getName(), List.copyOf(fe), computedSuid(c), false);
+  }
+
+  /**
+   * The {@code serialVersionUID} {@code ObjectOutputStream} writes for a {@code Serializable} class
+   * that declares none (or whose declared one cannot be read here), computed from the class's shape
+   * as the JDK computes it; the loader compares it as {@code ObjectInputStream} does. 0, meaning
+   * "not compared", for classes whose value the JDK never compares: not {@code Serializable},
+   * arrays, enums, records and dynamic proxy classes.
+   */
+  private static long computedSuid(Class<?> c) {
+    if (!java.io.Serializable.class.isAssignableFrom(c)
+        || c.isArray()
+        || c.isEnum()
+        || c.isRecord()
+        || java.lang.reflect.Proxy.isProxyClass(c)) {
+      return 0;
+    }
+    java.io.ObjectStreamClass d = java.io.ObjectStreamClass.lookup(c);
+    return d == null ? 0 : d.getSerialVersionUID();
   }
 }
