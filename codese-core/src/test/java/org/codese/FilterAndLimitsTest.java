@@ -324,7 +324,11 @@ class FilterAndLimitsTest {
       boolean array = a.contains("[]");
       assertEquals(array, !a.endsWith(" -1"), "array classes with a length, others -1: " + asked);
     }
-    assertTrue(
-        asked.contains("int[] 5") || asked.contains("java.lang.String[] 5"), asked::toString);
+    for (String a : asked) {
+      if (a.startsWith("int[] ")) {
+        long length = Long.parseLong(a.substring(6));
+        assertTrue(length >= 5, "at least the longest int[] of the graph: " + asked);
+      }
+    }
   }
 }
