@@ -368,15 +368,34 @@ final class ClassTable {
     if (!Serializable.class.isAssignableFrom(c) || c.isArray() || c.isEnum() || c.isRecord()) {
       return;
     }
-    ObjectStreamClass local = ObjectStreamClass.lookup(c);
-    if (local != null && local.getSerialVersionUID() != e.suid()) {
+    long now;
+    try {
+      ObjectStreamClass local = ObjectStreamClass.lookup(c);
+      if (local == null) {
+        return;
+      }
+      now = local.getSerialVersionUID();
+    } catch (RuntimeException | LinkageError x) {
+      ClassMismatchException m =
+          new ClassMismatchException(
+              e.name(),
+              null,
+              "its serialVersionUID, which the class does not declare, cannot be computed here ("
+                  + x
+                  + "), so it cannot be compared with the value at capture, "
+                  + e.suid()
+                  + "; put the classes its members name on the class path");
+      m.initCause(x);
+      throw m;
+    }
+    if (now != e.suid()) {
       throw new ClassMismatchException(
           e.name(),
           null,
           "local class incompatible: stream classdesc serialVersionUID = "
               + e.suid()
               + ", local class serialVersionUID = "
-              + local.getSerialVersionUID()
+              + now
               + " (the class declared no serialVersionUID at capture, and the value computed from"
               + " its fields and methods changed, which ObjectInputStream rejects too); declare"
               + " private static final long serialVersionUID = "

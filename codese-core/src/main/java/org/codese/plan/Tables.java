@@ -102,7 +102,8 @@ final class Tables {
    * that declares none (or whose declared one cannot be read here), computed from the class's shape
    * as the JDK computes it; the loader compares it as {@code ObjectInputStream} does. 0, meaning
    * "not compared", for classes whose value the JDK never compares: not {@code Serializable},
-   * arrays, enums, records and dynamic proxy classes.
+   * arrays, enums, records and dynamic proxy classes, and where the JDK cannot compute it (a class
+   * a member's type names is missing).
    */
   private static long computedSuid(Class<?> c) {
     if (!java.io.Serializable.class.isAssignableFrom(c)
@@ -112,7 +113,11 @@ final class Tables {
         || java.lang.reflect.Proxy.isProxyClass(c)) {
       return 0;
     }
-    java.io.ObjectStreamClass d = java.io.ObjectStreamClass.lookup(c);
-    return d == null ? 0 : d.getSerialVersionUID();
+    try {
+      java.io.ObjectStreamClass d = java.io.ObjectStreamClass.lookup(c);
+      return d == null ? 0 : d.getSerialVersionUID();
+    } catch (RuntimeException | LinkageError e) {
+      return 0; // a member's type is missing: not compared (ObjectOutputStream fails there)
+    }
   }
 }

@@ -240,12 +240,8 @@ class EvolutionDropTest {
           mv.visitFrame(Opcodes.F_SAME, 0, null, 0, null);
           mv.visitInsn(Opcodes.RETURN);
         });
-    unchanged(
-        mv -> {
-          castValue(mv);
-          mv.visitFrame(Opcodes.F_SAME, 0, null, 0, null);
-          mv.visitInsn(Opcodes.RETURN);
-        });
+    // a frame straight after a cast, with no label between, cannot reach the adapter: ClassReader
+    // visits a label at every frame's offset first
   }
 
   /** Loads constant {@code index} as a {@code Field}, as a setter's statement does. */

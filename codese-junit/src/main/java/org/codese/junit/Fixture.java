@@ -60,8 +60,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * serialization specification calls compatible (a field added or removed, with an unchanged
  * declared {@code serialVersionUID}) restore as {@code ObjectInputStream} restores them: added
  * fields hold their defaults, so record again when a test needs their values. A class that declares
- * no {@code serialVersionUID} is stale after any change to the value the JDK computes from its shape
- * (a field or a non-private method added or removed), as {@code ObjectInputStream} refuses it.
+ * no {@code serialVersionUID} is stale after any change to the value the JDK computes from its
+ * shape (a field or a non-private method added or removed), as {@code ObjectInputStream} refuses
+ * it.
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)
