@@ -50,6 +50,39 @@ class CompatibleChangesTest extends EvolutionHarness {
           """);
 
   @Test
+  void anUnchangedClassWithoutSerialVersionUidRestores() throws Exception {
+    String v1 = IncompatibleChangesTest.UNDECLARED;
+    restored(compare(version(v1, MAKE), version(v1)));
+  }
+
+  @Test
+  void aPrivateMethodAddedToAClassWithoutSerialVersionUidRestores() throws Exception {
+    // the computed value leaves private methods out
+    String v1 = IncompatibleChangesTest.UNDECLARED;
+    String v2 =
+        v1.replace("public Thing next;", "public Thing next; private int twice() { return 2; }");
+    restored(compare(version(v1, MAKE), version(v2)));
+  }
+
+  @Test
+  void aFieldAddedWithTheComputedValueDeclaredRestores() throws Exception {
+    String v1 = IncompatibleChangesTest.UNDECLARED;
+    ClassLoader one = version(v1, MAKE);
+    long computed =
+        java.io.ObjectStreamClass.lookup(Class.forName("evo.Thing", false, one))
+            .getSerialVersionUID();
+    String v2 =
+        v1.replace(
+            "public Thing next;",
+            "public Thing next; public int added;"
+                + " private static final long serialVersionUID = "
+                + computed
+                + "L;");
+    Object t = restored(compare(one, version(v2)));
+    assertEquals(0, field(t, "added"));
+  }
+
+  @Test
   void addedFieldsGetTheirDefaults() throws Exception {
     Object t =
         restored(

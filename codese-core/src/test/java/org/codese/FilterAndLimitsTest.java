@@ -297,4 +297,38 @@ class FilterAndLimitsTest {
         factory, "jdk.serialFilterFactory=" + NoNodesFactory.class.getName() + "\n");
     assertEquals("REJECTED REJECTED", child(dir, "none", "-Djava.security.properties=" + factory));
   }
+
+  /**
+   * As {@code ObjectInputStream} asks about a class that is not an array (with array length -1) and
+   * about an array class with an array's length: Codese asks about each array class once, with the
+   * longest array of it the snapshot may create, and never gives a class that is not an array a
+   * length.
+   */
+  @Test
+  void theFilterIsToldArrayLengthsForArrayClassesOnly() throws Exception {
+    List<Object> graph = new ArrayList<>(List.of(new int[] {1, 2, 3, 4, 5}, new Counted()));
+    graph.add(new String[] {"a", "b"});
+    List<String> asked = new ArrayList<>();
+    ObjectInputFilter record =
+        info -> {
+          Class<?> c = info.serialClass();
+          if (c != null) {
+            asked.add(c.getTypeName() + " " + info.arrayLength());
+          }
+          return ObjectInputFilter.Status.UNDECIDED;
+        };
+    Codese.fromBytes(Codese.toBytes(graph), CodeseOptions.defaults().withObjectInputFilter(record));
+    assertTrue(asked.contains(Counted.class.getTypeName() + " -1"), asked::toString);
+    assertTrue(asked.contains(ArrayList.class.getTypeName() + " -1"), asked::toString);
+    for (String a : asked) {
+      boolean array = a.contains("[]");
+      assertEquals(array, !a.endsWith(" -1"), "array classes with a length, others -1: " + asked);
+    }
+    for (String a : asked) {
+      if (a.startsWith("int[] ")) {
+        long length = Long.parseLong(a.substring(6));
+        assertTrue(length >= 5, "at least the longest int[] of the graph: " + asked);
+      }
+    }
+  }
 }

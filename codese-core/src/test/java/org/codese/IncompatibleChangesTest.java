@@ -1,5 +1,7 @@
 package org.codese;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import java.io.InvalidClassException;
 import org.junit.jupiter.api.Test;
 
@@ -46,6 +48,38 @@ class IncompatibleChangesTest extends EvolutionHarness {
     rejected(
         compare(version(v1, MAKE), version(v1.replace("public String s;", ""))),
         InvalidClassException.class);
+  }
+
+  /** Version 1 of {@code Thing} without a declared {@code serialVersionUID}. */
+  static final String UNDECLARED =
+      THING.replace("private static final long serialVersionUID = 1L;", "");
+
+  @Test
+  void aFieldAddedToAClassWithoutSerialVersionUidIsRejected() throws Exception {
+    Outcome jdk =
+        compare(
+            version(UNDECLARED, MAKE),
+            version(UNDECLARED.replace("public String s;", "public String s; public int added;")));
+    rejected(jdk, InvalidClassException.class);
+    assertTrue(
+        jdk.error().getMessage().contains("local class incompatible"), jdk.error()::toString);
+  }
+
+  @Test
+  void aMethodAddedToAClassWithoutSerialVersionUidIsRejected() throws Exception {
+    rejected(
+        compare(
+            version(UNDECLARED, MAKE),
+            version(
+                UNDECLARED.replace(
+                    "public Thing next;",
+                    "public Thing next; public int twice() { return 2 * a; }"))),
+        InvalidClassException.class);
+  }
+
+  @Test
+  void aClassThatNoLongerDeclaresItsSerialVersionUidIsRejected() throws Exception {
+    rejected(compare(version(THING, MAKE), version(UNDECLARED)), InvalidClassException.class);
   }
 
   @Test

@@ -30,7 +30,10 @@ class ProxyStreamHooksTest {
   /** What the current run logs. */
   static List<String> log = new ArrayList<>();
 
-  /** What {@code resolveProxyClass} does after logging: 0 the default, 1 null, 2 a non-proxy. */
+  /**
+   * What {@code resolveProxyClass} does after logging: 0 the default, 1 null, 2 a non-proxy, 3
+   * throws {@code ClassNotFoundException}.
+   */
   static int resolveMode;
 
   static void annotateProxy(Class<?> cl, ObjectOutputStream out) throws IOException {
@@ -52,7 +55,8 @@ class ProxyStreamHooksTest {
     return n.toString();
   }
 
-  static Class<?> resolveProxy(String[] interfaces, ObjectInputStream in) throws IOException {
+  static Class<?> resolveProxy(String[] interfaces, ObjectInputStream in)
+      throws IOException, ClassNotFoundException {
     log.add(
         "resolveProxyClass "
             + List.of(interfaces)
@@ -62,11 +66,21 @@ class ProxyStreamHooksTest {
             + in.readInt()
             + " then "
             + in.read());
-    return resolveMode == 1 ? null : resolveMode == 2 ? String.class : null;
+    if (resolveMode == 3) {
+      throw new ClassNotFoundException("refused by resolveProxyClass: " + List.of(interfaces));
+    }
+    return resolveMode == 2 ? String.class : null;
   }
 
-  static void resolve(ObjectStreamClass desc, ObjectInputStream in) throws IOException {
+  /** The class {@code resolveClass} refuses with {@code ClassNotFoundException}, or null. */
+  static String refused;
+
+  static void resolve(ObjectStreamClass desc, ObjectInputStream in)
+      throws IOException, ClassNotFoundException {
     log.add("resolveClass " + desc.getName() + " annotation " + in.readShort());
+    if (desc.getName().equals(refused)) {
+      throw new ClassNotFoundException("refused by resolveClass: " + refused);
+    }
   }
 
   static final class JdkWriter extends ObjectOutputStream {
@@ -194,24 +208,64 @@ class ProxyStreamHooksTest {
     assertTrue(Proxy.isProxyClass(codeseRead.get(2).getClass()));
   }
 
+  /**
+   * A {@code resolveProxyClass} that returns {@code null} or throws {@code ClassNotFoundException}:
+   * the JDK keeps the exception, reads on through the rest of the object (calling {@code
+   * resolveClass} for {@code Proxy} and the handler's classes) and throws it from {@code
+   * readObject}; one that returns a class that is not a proxy class fails at once ({@code
+   * InvalidClassException} "Not a proxy"). Codese makes the same calls in the same order and throws
+   * the same exception.
+   */
   @Test
-  void aResolveProxyClassThatReturnsNullOrANonProxyFailsAsTheJdks() throws Exception {
-    for (int mode = 1; mode <= 2; mode++) {
+  void aResolveProxyClassThatFailsCallsTheHooksAsTheJdksThenThrowsTheSame() throws Exception {
+    for (int mode = 1; mode <= 3; mode++) {
       resolveMode = mode;
       try {
         List<String> jdk = run(false, new ArrayList<>(), graphs()[0]);
         List<String> codese = run(true, new ArrayList<>(), graphs()[0]);
-        // the same exception; Codese stops at the failed class, the JDK reads on through the
-        // rest of the object's descriptors first (README: a failed read ends the stream anyway)
-        String thrown = jdk.get(jdk.size() - 1);
-        assertTrue(thrown.startsWith("thrown"), jdk.toString());
-        assertEquals(thrown, codese.get(codese.size() - 1), "mode " + mode);
-        List<String> before = codese.subList(0, codese.size() - 1);
-        assertEquals(jdk.subList(0, before.size()), before, "mode " + mode);
-        assertTrue(before.get(before.size() - 1).startsWith("resolveProxyClass"), "" + codese);
+        assertTrue(jdk.get(jdk.size() - 1).startsWith("thrown"), jdk.toString());
+        assertEquals(jdk, codese, "mode " + mode);
+        if (mode != 2) {
+          int failed = indexOf(jdk, "resolveProxyClass");
+          assertTrue(
+              indexOf(jdk.subList(failed, jdk.size()), "resolveClass " + Handler.class.getName())
+                  > 0,
+              "the JDK reads on to the handler: " + jdk);
+        }
       } finally {
         resolveMode = 0;
       }
+    }
+  }
+
+  private static int indexOf(List<String> log, String prefix) {
+    for (int i = 0; i < log.size(); i++) {
+      if (log.get(i).startsWith(prefix)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /**
+   * A {@code resolveClass} that refuses the proxy's handler class: the JDK reads on through the
+   * rest of the object's descriptors and throws the {@code ClassNotFoundException} from {@code
+   * readObject}; Codese makes the same calls and throws the same.
+   */
+  @Test
+  void aResolveClassThatThrowsReadsOnAsTheJdks() throws Exception {
+    refused = Handler.class.getName();
+    try {
+      List<String> jdk = run(false, new ArrayList<>(), graphs()[0]);
+      List<String> codese = run(true, new ArrayList<>(), graphs()[0]);
+      assertEquals("thrown " + ClassNotFoundException.class.getName(), jdk.get(jdk.size() - 1));
+      assertEquals(jdk, codese);
+      int failed = indexOf(jdk, "resolveClass " + Handler.class.getName());
+      assertTrue(
+          indexOf(jdk.subList(failed, jdk.size()), "resolveClass java.util.ArrayList") > 0,
+          "the JDK reads on past the refused class: " + jdk);
+    } finally {
+      refused = null;
     }
   }
 }

@@ -2,6 +2,7 @@ package org.codese.load;
 
 import java.io.Externalizable;
 import java.io.ObjectInputStream;
+import java.io.ObjectStreamClass;
 import java.io.ObjectStreamField;
 import java.io.Serializable;
 import java.lang.invoke.MethodHandle;
@@ -49,6 +50,12 @@ final class ClassTable {
 
   /** Whether a proxy class of the table is still to be made ({@link #makeProxies}). */
   private boolean unmade;
+
+  /**
+   * Per class-table index of an array class whose element class is a proxy class of the table: the
+   * proxy entry's index, and the array's dimensions ({@link #proxyArray}); null if none.
+   */
+  private Map<Integer, int[]> proxyArrays;
 
   private final AllowList allowed;
   private final Map<Class<?>, Map<String, Class<?>>> serialFields = new HashMap<>();
@@ -104,6 +111,7 @@ final class ClassTable {
     this.slots = new Slot[entries.size()];
     this.interfaces = new Class<?>[entries.size()][];
     this.loader = loader;
+    Map<String, Integer> proxyNames = proxyNames(entries);
     for (int i = 0; i < classes.length; i++) {
       ClassEntry e = entries.get(i);
       if (e.isProxy()) {
@@ -116,8 +124,52 @@ final class ClassTable {
       }
       String name = e.name();
       Class<?> c = resolved == null ? null : resolved.get(name);
+      int[] array = c == null && proxyNames != null ? proxyArray(name, proxyNames) : null;
+      if (array != null) {
+        // made from the proxy class it names, once that is made (makeProxies)
+        if (proxyArrays == null) {
+          proxyArrays = new HashMap<>();
+        }
+        proxyArrays.put(i, array);
+        unmade = true;
+        continue;
+      }
       classes[i] = c != null ? c : resolve(name, loader);
     }
+  }
+
+  /** The capture names of the table's proxy entries, with their indices; null if there are none. */
+  private static Map<String, Integer> proxyNames(List<ClassEntry> entries) {
+    Map<String, Integer> names = null;
+    for (int i = 0; i < entries.size(); i++) {
+      if (entries.get(i).isProxy()) {
+        if (names == null) {
+          names = new HashMap<>();
+        }
+        names.putIfAbsent(entries.get(i).name(), i);
+      }
+    }
+    return names;
+  }
+
+  /**
+   * Whether {@code name} is an array class whose element class is one of the table's proxy classes,
+   * by the proxy class's name at capture (which the loading JVM need not know: a proxy class's name
+   * is made up by the JVM that defines it). Capture lists the element proxy class of every such
+   * array ({@code plan.Tables}), so the array class is made from it.
+   *
+   * @return the proxy entry's index and the array's dimensions, or {@code null}
+   */
+  private static int[] proxyArray(String name, Map<String, Integer> proxyNames) {
+    int dims = 0;
+    while (dims < name.length() && name.charAt(dims) == '[') {
+      dims++;
+    }
+    if (dims == 0 || !name.endsWith(";") || name.charAt(dims) != 'L') {
+      return null;
+    }
+    Integer proxy = proxyNames.get(name.substring(dims + 1, name.length() - 1));
+    return proxy == null ? null : new int[] {proxy, dims};
   }
 
   /**
@@ -153,8 +205,9 @@ final class ClassTable {
 
   /**
    * Makes the proxy classes no stream's {@code resolveProxyClass} made, as {@code
-   * ObjectInputStream.resolveProxyClass} makes them ({@link ProxyClasses}); initialises nothing.
-   * Until then {@link #get} gives {@code null} for them.
+   * ObjectInputStream.resolveProxyClass} makes them ({@link ProxyClasses}), and the array classes
+   * of the table's proxy classes; initialises nothing. Until then {@link #get} gives {@code null}
+   * for them.
    *
    * @throws ClassMismatchException if the JDK refuses to make one
    */
@@ -165,6 +218,15 @@ final class ClassTable {
     for (int i = 0; i < classes.length; i++) {
       if (classes[i] == null && interfaces[i] != null) {
         classes[i] = ProxyClasses.make(entries.get(i), interfaces[i], loader);
+      }
+    }
+    if (proxyArrays != null) {
+      for (Map.Entry<Integer, int[]> a : proxyArrays.entrySet()) {
+        Class<?> c = classes[a.getValue()[0]];
+        for (int d = 0; d < a.getValue()[1]; d++) {
+          c = c.arrayType();
+        }
+        classes[a.getKey()] = c;
       }
     }
     unmade = false;
@@ -185,7 +247,8 @@ final class ClassTable {
   }
 
   /**
-   * Checks every declared {@code serialVersionUID} ({@link Jvm#declaredSuid}). Reading one by
+   * Checks every declared {@code serialVersionUID} ({@link Jvm#declaredSuid}), and every value
+   * computed at capture for a class that declared none ({@link #checkComputedSuid}). Reading one by
    * reflection initialises the class, so the loader runs this last, once {@link Surface}, the
    * filter and every other check accepted the snapshot, and never for a class that is not {@code
    * Serializable} and not admitted, as {@code ObjectStreamClass} never reads one there. The JDK's
@@ -205,6 +268,8 @@ final class ClassTable {
       }
       if (e.hasSuid() && (admitted(i) || Serializable.class.isAssignableFrom(c))) {
         checkSuid(e, c);
+      } else if (!e.hasSuid() && e.suid() != 0) {
+        checkComputedSuid(e, c);
       }
     }
   }
@@ -287,6 +352,55 @@ final class ClassTable {
       // CodeseInputStream throws a ClassNotFoundException itself, as ObjectInputStream does
       x.initCause(e);
       throw x;
+    }
+  }
+
+  /**
+   * Compares the {@code serialVersionUID} computed at capture for a class that declared none
+   * ({@code plan.Tables}) with the class's value now, declared or computed, as {@code
+   * ObjectStreamClass.initNonProxy} compares a stream's value with the local class's: a field or a
+   * non-private method added or removed changes a computed value. Not for the classes whose value
+   * the JDK does not compare (not {@code Serializable} now, arrays, enums, records: a class made
+   * one of those since capture is rejected elsewhere, as by the JDK). Snapshots written before
+   * Codese recorded the computed value hold 0 there and are not compared.
+   */
+  private static void checkComputedSuid(ClassEntry e, Class<?> c) throws ClassMismatchException {
+    if (!Serializable.class.isAssignableFrom(c) || c.isArray() || c.isEnum() || c.isRecord()) {
+      return;
+    }
+    long now;
+    try {
+      ObjectStreamClass local = ObjectStreamClass.lookup(c);
+      if (local == null) {
+        return;
+      }
+      now = local.getSerialVersionUID();
+    } catch (RuntimeException | LinkageError x) {
+      ClassMismatchException m =
+          new ClassMismatchException(
+              e.name(),
+              null,
+              "its serialVersionUID, which the class does not declare, cannot be computed here ("
+                  + x
+                  + "), so it cannot be compared with the value at capture, "
+                  + e.suid()
+                  + "; put the classes its members name on the class path");
+      m.initCause(x);
+      throw m;
+    }
+    if (now != e.suid()) {
+      throw new ClassMismatchException(
+          e.name(),
+          null,
+          "local class incompatible: stream classdesc serialVersionUID = "
+              + e.suid()
+              + ", local class serialVersionUID = "
+              + now
+              + " (the class declared no serialVersionUID at capture, and the value computed from"
+              + " its fields and methods changed, which ObjectInputStream rejects too); declare"
+              + " private static final long serialVersionUID = "
+              + e.suid()
+              + "L in the class to read such data, or capture the graph again");
     }
   }
 

@@ -513,20 +513,47 @@ public final class StreamReader {
    * in {@code resolveClass} sees them all the same).
    */
   private void resolveClasses(SnapshotFile file) throws IOException, ClassNotFoundException {
+    ClassNotFoundException notFound = null;
     for (ClassDescriptor d : pendingDescriptors) {
-      hooks.resolveClass(d, true, resolvedClasses);
+      notFound = resolveOne(d, true, notFound);
+    }
+    if (notFound != null) {
+      throw notFound; // the classes no descriptor described are none of the JDK's calls
     }
     for (ClassEntry e : file.classes()) {
       if (e.isProxy()) {
         if (!resolvedClasses.containsKey(ClassTable.proxyKey(e.interfaces()))) {
-          hooks.resolveClass(
-              ClassDescriptor.proxy(e.interfaces(), NOTHING), false, resolvedClasses);
+          notFound = resolveOne(ClassDescriptor.proxy(e.interfaces(), NOTHING), false, notFound);
         }
         continue;
       }
       if (!resolvedClasses.containsKey(e.name()) && Types.primitiveNamed(e.name()) == null) {
-        hooks.resolveClass(new ClassDescriptor(form(e), NOTHING), false, resolvedClasses);
+        notFound = resolveOne(new ClassDescriptor(form(e), NOTHING), false, notFound);
       }
+    }
+    if (notFound != null) {
+      throw notFound;
+    }
+  }
+
+  /**
+   * Resolves one class through the hooks. A {@code ClassNotFoundException} (a {@code resolveClass}
+   * or {@code resolveProxyClass} that throws one or returns {@code null}) does not stop the
+   * segment's other classes from being resolved: {@code ObjectInputStream.readNonProxyDesc} and
+   * {@code readProxyDesc} keep it and read on through the rest of the object, calling the hooks for
+   * every class after it, and {@code readObject} throws it at the end. Any other exception stops at
+   * once, as there.
+   *
+   * @param notFound the first class not found so far in this segment, or {@code null}
+   * @return the first class not found, this one's if it is the first
+   */
+  private ClassNotFoundException resolveOne(
+      ClassDescriptor d, boolean written, ClassNotFoundException notFound) throws IOException {
+    try {
+      hooks.resolveClass(d, written, resolvedClasses);
+      return notFound;
+    } catch (ClassNotFoundException e) {
+      return notFound != null ? notFound : e;
     }
   }
 

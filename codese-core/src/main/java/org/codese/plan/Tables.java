@@ -19,6 +19,15 @@ final class Tables {
   int type(Class<?> c) {
     Integer i = classIndex.get(c);
     if (i == null) {
+      Class<?> element = c;
+      while (element.isArray()) {
+        element = element.getComponentType();
+      }
+      if (element != c && java.lang.reflect.Proxy.isProxyClass(element)) {
+        // the loader makes the array class from the proxy class's entry (load.ClassTable): the
+        // proxy class's name is made up by the capturing JVM
+        type(element);
+      }
       i = classes.size();
       classIndex.put(c, i);
       classes.add(c);
@@ -82,6 +91,33 @@ final class Tables {
     } catch (IllegalStateException e) {
       suid = null; // unreadable here: not part of the fingerprint (see Jvm.declaredSuid)
     }
-    return new ClassEntry(c.getName(), List.copyOf(fe), suid == null ? 0 : suid, suid != null);
+    if (suid != null) {
+      return new ClassEntry(c.getName(), List.copyOf(fe), suid, true);
+    }
+    return new ClassEntry(c.getName(), List.copyOf(fe), computedSuid(c), false);
+  }
+
+  /**
+   * The {@code serialVersionUID} {@code ObjectOutputStream} writes for a {@code Serializable} class
+   * that declares none (or whose declared one cannot be read here), computed from the class's shape
+   * as the JDK computes it; the loader compares it as {@code ObjectInputStream} does. 0, meaning
+   * "not compared", for classes whose value the JDK never compares: not {@code Serializable},
+   * arrays, enums, records and dynamic proxy classes, and where the JDK cannot compute it (a class
+   * a member's type names is missing).
+   */
+  private static long computedSuid(Class<?> c) {
+    if (!java.io.Serializable.class.isAssignableFrom(c)
+        || c.isArray()
+        || c.isEnum()
+        || c.isRecord()
+        || java.lang.reflect.Proxy.isProxyClass(c)) {
+      return 0;
+    }
+    try {
+      java.io.ObjectStreamClass d = java.io.ObjectStreamClass.lookup(c);
+      return d == null ? 0 : d.getSerialVersionUID();
+    } catch (RuntimeException | LinkageError e) {
+      return 0; // a member's type is missing: not compared (ObjectOutputStream fails there)
+    }
   }
 }

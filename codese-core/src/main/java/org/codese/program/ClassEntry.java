@@ -8,7 +8,10 @@ import java.util.List;
  * @param name the binary name ({@code java.util.ArrayList}, {@code [I}, {@code int})
  * @param fields the serializable fields the snapshot relies on, in serialization order; empty for
  *     classes whose fields the snapshot does not touch
- * @param suid the declared {@code serialVersionUID}, meaningful only if {@code hasSuid}
+ * @param suid the declared {@code serialVersionUID} if {@code hasSuid}; otherwise the value {@code
+ *     ObjectStreamClass} computed at capture for a {@code Serializable} class that declares none,
+ *     compared on load as {@code ObjectInputStream} compares it, or 0 (not compared: classes whose
+ *     value the JDK never compares, and snapshots written before Codese recorded it)
  * @param hasSuid whether the class declared a readable {@code serialVersionUID} at capture
  * @param interfaces for a dynamic proxy class (snapshot format {@link Grammar#PROXY_VERSION} on),
  *     the binary names of its interfaces in declaration order, from which the loader makes the

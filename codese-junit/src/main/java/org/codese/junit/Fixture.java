@@ -59,7 +59,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * how to re-record it. A failed load is not retried within its scope. Changes the Java
  * serialization specification calls compatible (a field added or removed, with an unchanged
  * declared {@code serialVersionUID}) restore as {@code ObjectInputStream} restores them: added
- * fields hold their defaults, so record again when a test needs their values.
+ * fields hold their defaults, so record again when a test needs their values. A class that declares
+ * no {@code serialVersionUID} is stale after any change to the value the JDK computes from its
+ * shape (a field or a non-private method added or removed), as {@code ObjectInputStream} refuses
+ * it.
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)
