@@ -7,6 +7,9 @@ import org.codese.CorruptSnapshotException;
  * trusting it, so no length field can cause a large allocation or a read past the end.
  */
 final class In {
+  /** The elements {@link #deltaInts} reads per call of its loop method. */
+  private static final int DELTA_CHUNK = 64;
+
   private final byte[] buf;
   private int pos;
   private final int end;
@@ -52,10 +55,23 @@ final class In {
    */
   int[] deltaInts(int len) throws CorruptSnapshotException {
     int[] a = new int[len];
+    long prev = 0;
+    for (int from = 0; from < len; from += DELTA_CHUNK) {
+      prev = deltaChunk(a, from, Math.min(len, from + DELTA_CHUNK), prev);
+    }
+    return a;
+  }
+
+  /**
+   * Elements {@code [from, to)} of {@link #deltaInts}, after the element {@code prev}; returns the
+   * last. A method called per chunk rather than one loop: HotSpot compiles a method called a
+   * hundred times with a few thousand loop rounds, but a single long loop only after tens of
+   * thousands of rounds run interpreted.
+   */
+  private long deltaChunk(int[] a, int from, int to, long prev) throws CorruptSnapshotException {
     byte[] b = buf;
     int p = pos;
-    long prev = 0;
-    for (int i = 0; i < len; i++) {
+    for (int i = from; i < to; i++) {
       if (p >= end) {
         pos = p;
         throw corrupt("int array element " + i + " runs past the end");
@@ -89,7 +105,7 @@ final class In {
       prev = v;
     }
     pos = p;
-    return a;
+    return prev;
   }
 
   /**
