@@ -775,10 +775,13 @@ public final class Capturer {
     try {
       for (int i = 0; i < n; i++) {
         SerialField f = fields.get(prims.length + i);
-        reference(children, id, values[i], f.name(), f.unshared(), refs, i);
+        Object value = values[i];
+        values[i] = null;
+        reference(children, id, value, f.name(), f.unshared(), refs, i);
       }
-    } finally {
-      Arrays.fill(values, 0, n, null);
+    } catch (IOException | RuntimeException | Error e) {
+      Arrays.fill(values, null);
+      throw e;
     }
     return new Node.SlotData(slot, prims, refs, null);
   }

@@ -16,6 +16,10 @@ final class IdentityIds {
   private Object[] keys;
 
   private int[] values;
+
+  /** Per slot, its key's identity hash: growing the table reads no object again. */
+  private int[] hashes;
+
   private int size;
 
   /** Size at which the table grows: two thirds of its length. */
@@ -31,6 +35,7 @@ final class IdentityIds {
   private void allocate(int capacity) {
     keys = new Object[capacity];
     values = new int[capacity];
+    hashes = new int[capacity];
     limit = capacity / 3 * 2;
     shift = Integer.numberOfLeadingZeros(capacity) + 1;
   }
@@ -48,7 +53,7 @@ final class IdentityIds {
   int get(Object key) {
     Object[] k = keys;
     int mask = k.length - 1;
-    for (int i = index(key); ; i = (i + 1) & mask) {
+    for (int i = index(System.identityHashCode(key)); ; i = (i + 1) & mask) {
       Object o = k[i];
       if (o == key) {
         return values[i];
@@ -60,9 +65,13 @@ final class IdentityIds {
 
   /** Maps {@code key} to {@code value} (at least 0), replacing any earlier value. */
   void put(Object key, int value) {
+    insert(key, System.identityHashCode(key), value);
+  }
+
+  private void insert(Object key, int hash, int value) {
     Object[] k = keys;
     int mask = k.length - 1;
-    int i = index(key);
+    int i = index(hash);
     for (Object o = k[i]; o != null; o = k[i]) {
       if (o == key) {
         values[i] = value;
@@ -72,6 +81,7 @@ final class IdentityIds {
     }
     k[i] = key;
     values[i] = value;
+    hashes[i] = hash;
     if (++size > limit) {
       rehash(k.length * 2);
     }
@@ -81,11 +91,12 @@ final class IdentityIds {
   void removeFrom(int from) {
     Object[] oldKeys = keys;
     int[] oldValues = values;
+    int[] oldHashes = hashes;
     allocate(oldKeys.length);
     size = 0;
     for (int i = 0; i < oldKeys.length; i++) {
       if (oldKeys[i] != null && oldValues[i] < from) {
-        put(oldKeys[i], oldValues[i]);
+        insert(oldKeys[i], oldHashes[i], oldValues[i]);
       }
     }
   }
@@ -99,17 +110,18 @@ final class IdentityIds {
   private void rehash(int capacity) {
     Object[] oldKeys = keys;
     int[] oldValues = values;
+    int[] oldHashes = hashes;
     allocate(capacity);
     size = 0;
     for (int i = 0; i < oldKeys.length; i++) {
       if (oldKeys[i] != null) {
-        put(oldKeys[i], oldValues[i]);
+        insert(oldKeys[i], oldHashes[i], oldValues[i]);
       }
     }
   }
 
-  /** The slot a key's probe starts at: the top bits of its identity hash times 2^32/phi. */
-  private int index(Object key) {
-    return (System.identityHashCode(key) * 0x9E3779B9) >>> shift;
+  /** The slot a probe starts at: the top bits of an identity hash times 2^32/phi. */
+  private int index(int hash) {
+    return (hash * 0x9E3779B9) >>> shift;
   }
 }

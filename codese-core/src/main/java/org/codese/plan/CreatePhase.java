@@ -149,6 +149,15 @@ final class CreatePhase {
     allocs.computeIfAbsent(allocator, k -> new IntList()).add(id);
   }
 
+  /**
+   * The class whose objects {@link #instance} allocated last, and that allocation's list: objects
+   * of one class mostly come in runs, and the class table, the allocator constant and the list
+   * would be the same for every one of them (asking again only finds what the first one added).
+   */
+  private SerialClass lastInstanceType;
+
+  private IntList lastInstanceAllocs;
+
   private void instance(Node.Instance node) {
     CollectionFill fill = cx.fill(node.id());
     if (fill != null) {
@@ -157,10 +166,14 @@ final class CreatePhase {
       return; // the finish program fills it; none of its slots sets a field
     }
     SerialClass sc = node.type();
-    Constant.Mode mode =
-        sc.alloc() == SerialClass.Alloc.SERIAL ? Constant.Mode.SERIAL : Constant.Mode.BARE;
-    allocate(
-        cx.tables.constant(new Constant.Allocator(cx.tables.type(sc.type()), mode)), node.id());
+    if (sc != lastInstanceType) {
+      Constant.Mode mode =
+          sc.alloc() == SerialClass.Alloc.SERIAL ? Constant.Mode.SERIAL : Constant.Mode.BARE;
+      int allocator = cx.tables.constant(new Constant.Allocator(cx.tables.type(sc.type()), mode));
+      lastInstanceAllocs = allocs.computeIfAbsent(allocator, k -> new IntList());
+      lastInstanceType = sc;
+    }
+    lastInstanceAllocs.add(node.id());
     for (Node.SlotData data : node.slots()) {
       if (data.slot().direct()) {
         set.slot(node.id(), data);

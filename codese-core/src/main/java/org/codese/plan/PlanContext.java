@@ -28,6 +28,9 @@ final class PlanContext {
 
   private final boolean[] late;
 
+  /** Whether any object of the graph is late: most graphs have none, and then none is asked. */
+  private final boolean anyLate;
+
   /**
    * Whether the graph's arrays are made by a create program ({@link
    * org.codese.program.Grammar#STEP_ARRAYS}) rather than by a statement each: when it has at least
@@ -50,13 +53,18 @@ final class PlanContext {
     this.late = new boolean[graph.nodes().size()];
     this.fills = new CollectionFill[late.length];
     int arrays = 0;
+    boolean someLate = false;
+    int first = graph.firstId();
     for (Node node : graph.nodes()) {
       arrays += node instanceof Node.Array ? 1 : 0;
-      late[node.id() - graph.firstId()] = isLate(node);
+      boolean isLate = isLate(node);
+      late[node.id() - first] = isLate;
+      someLate |= isLate;
       if (node instanceof Node.Instance i) {
-        fills[node.id() - graph.firstId()] = CollectionFill.of(i);
+        fills[node.id() - first] = CollectionFill.of(i);
       }
     }
+    this.anyLate = someLate;
     this.arraysAsData = arrays >= loopMin;
   }
 
@@ -73,7 +81,12 @@ final class PlanContext {
 
   /** Whether {@code id} is an object of this graph that is late. */
   boolean isLate(int id) {
-    return id >= graph.firstId() && late[id - graph.firstId()];
+    return anyLate && id >= graph.firstId() && late[id - graph.firstId()];
+  }
+
+  /** Whether any object of the graph is late ({@link #isLate(int)} answers false for all else). */
+  boolean anyLate() {
+    return anyLate;
   }
 
   /** The fill of object {@code id} of this graph, or {@code null} if its hooks restore it. */
