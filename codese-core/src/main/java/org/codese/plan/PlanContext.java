@@ -4,8 +4,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.codese.capture.Graph;
 import org.codese.capture.Node;
+import org.codese.jvm.SerialClass;
 import org.codese.jvm.SerialField;
 import org.codese.program.Constant;
+import org.codese.program.Fills;
 
 /**
  * What the phase planners of one graph share: the graph, its tables, which objects are late, the
@@ -55,13 +57,18 @@ final class PlanContext {
     int arrays = 0;
     boolean someLate = false;
     int first = graph.firstId();
+    SerialClass noFill = null; // the class of the last instance that was no fill class
     for (Node node : graph.nodes()) {
       arrays += node instanceof Node.Array ? 1 : 0;
       boolean isLate = isLate(node);
       late[node.id() - first] = isLate;
       someLate |= isLate;
-      if (node instanceof Node.Instance i) {
-        fills[node.id() - first] = CollectionFill.of(i);
+      if (node instanceof Node.Instance i && i.type() != noFill) {
+        if (Fills.kind(i.type().type()) == Fills.NONE) {
+          noFill = i.type();
+        } else {
+          fills[node.id() - first] = CollectionFill.of(i);
+        }
       }
     }
     this.anyLate = someLate;
