@@ -78,7 +78,9 @@ final class CreatePhase {
   void node(Node node) {
     int id = node.id();
     if (node instanceof Node.Text t) {
-      if (modifiedUtf8Length(t.value()) <= MAX_CONSTANT_UTF8) {
+      // at most three bytes a char: most strings need no count
+      if (t.value().length() <= MAX_CONSTANT_UTF8 / 3
+          || modifiedUtf8Length(t.value()) <= MAX_CONSTANT_UTF8) {
         stringIds.add(id);
         strings.add(t.value());
       } else {
@@ -137,12 +139,26 @@ final class CreatePhase {
         new Constant.EnumRef(cx.tables.type(e.getDeclaringClass()), e.name()));
   }
 
+  /** The primitive type of a box class, without a reflective look-up per box. */
   private static Class<?> unboxed(Class<?> box) {
-    try {
-      return (Class<?>) box.getField("TYPE").get(null);
-    } catch (ReflectiveOperationException e) {
-      throw new IllegalArgumentException("not a box class: " + box, e);
+    if (box == Integer.class) {
+      return int.class;
+    } else if (box == Long.class) {
+      return long.class;
+    } else if (box == Boolean.class) {
+      return boolean.class;
+    } else if (box == Byte.class) {
+      return byte.class;
+    } else if (box == Character.class) {
+      return char.class;
+    } else if (box == Short.class) {
+      return short.class;
+    } else if (box == Float.class) {
+      return float.class;
+    } else if (box == Double.class) {
+      return double.class;
     }
+    throw new IllegalArgumentException("not a box class: " + box);
   }
 
   private void allocate(int allocator, int id) {
