@@ -86,6 +86,9 @@ public final class Capturer {
 
   private final IdentityIds ids = new IdentityIds();
 
+  /** What {@link #serialClass} answered last. */
+  private SerialClass lastSerialClass;
+
   /** The reference field values of the object {@link #directFields} reads, while it reads them. */
   private Object[] scratch = new Object[8];
 
@@ -437,7 +440,7 @@ public final class Capturer {
     }
     if (!global) {
       // a global's contents are not captured: its class needs no check and no descriptor
-      SerialClass sc = SerialClass.of(rep.getClass());
+      SerialClass sc = serialClass(rep.getClass());
       check(sc, id);
       if (hooks != null) {
         describe(rep, sc, id);
@@ -496,9 +499,22 @@ public final class Capturer {
     return id >= firstId && nodes.get(id - firstId) == null;
   }
 
+  /**
+   * {@link SerialClass#of}, remembering the last answer: capture asks three times per object
+   * ({@link #replace}, {@link #ref}, {@link #expand}), mostly about runs of one class.
+   */
+  private SerialClass serialClass(Class<?> c) {
+    SerialClass sc = lastSerialClass;
+    if (sc == null || sc.type() != c) {
+      sc = SerialClass.of(c);
+      lastSerialClass = sc;
+    }
+    return sc;
+  }
+
   private Object replace(Object obj, int parent, Object label) throws IOException {
     Object cur = obj;
-    SerialClass sc = SerialClass.of(cur.getClass());
+    SerialClass sc = serialClass(cur.getClass());
     while (sc.writeReplace() != null) {
       Object next = invoke(sc.writeReplace(), cur, parent, label);
       if (next == null) {
@@ -508,7 +524,7 @@ public final class Capturer {
         return next;
       }
       cur = next;
-      sc = SerialClass.of(cur.getClass());
+      sc = serialClass(cur.getClass());
     }
     return cur;
   }
@@ -606,7 +622,7 @@ public final class Capturer {
       nodes.set(id - firstId, global);
       return children;
     }
-    SerialClass sc = SerialClass.of(obj.getClass());
+    SerialClass sc = serialClass(obj.getClass());
     Node node;
     switch (sc.kind()) {
       case STRING -> node = new Node.Text(id, (String) obj);
