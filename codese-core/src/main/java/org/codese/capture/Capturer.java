@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import org.codese.CaptureException;
 import org.codese.CodeseOptions;
+import org.codese.jvm.FieldReader;
 import org.codese.jvm.FieldValues;
 import org.codese.jvm.SerialClass;
 import org.codese.jvm.SerialField;
@@ -83,7 +84,14 @@ public final class Capturer {
    */
   private int[] renumbered;
 
-  private final Map<Object, Integer> ids = new IdentityHashMap<>();
+  private final IdentityIds ids = new IdentityIds();
+
+  /** What {@link #serialClass} answered last. */
+  private SerialClass lastSerialClass;
+
+  /** The reference field values of the object {@link #directFields} reads, while it reads them. */
+  private Object[] scratch = new Object[8];
+
   private final List<Object> discovered = new ArrayList<>();
   private final List<Node> nodes = new ArrayList<>();
   private final PathLog paths = new PathLog();
@@ -182,7 +190,7 @@ public final class Capturer {
    */
   private void rollback(int mark, int postMark) {
     int firstLost = firstId + mark;
-    ids.values().removeIf(id -> id >= firstLost);
+    ids.removeFrom(firstLost);
     discovered.subList(mark, discovered.size()).clear();
     nodes.subList(mark, nodes.size()).clear();
     postSize = postMark;
@@ -387,8 +395,8 @@ public final class Capturer {
     if (nullReplaced != null && !nullReplaced.isEmpty() && nullReplaced.containsKey(obj)) {
       return -1;
     }
-    Integer known = unshared ? null : ids.get(obj);
-    if (known != null) {
+    int known = unshared ? -1 : ids.get(obj);
+    if (known >= 0) {
       return known(idOf(known));
     }
     if (globals != null) {
@@ -418,8 +426,8 @@ public final class Capturer {
       unsharedReplacements.put(obj, rep);
     }
     if (rep != obj && !unshared) {
-      Integer seen = ids.get(rep);
-      if (seen != null) {
+      int seen = ids.get(rep);
+      if (seen >= 0) {
         ids.put(obj, seen);
         return known(idOf(seen));
       }
@@ -432,7 +440,7 @@ public final class Capturer {
     }
     if (!global) {
       // a global's contents are not captured: its class needs no check and no descriptor
-      SerialClass sc = SerialClass.of(rep.getClass());
+      SerialClass sc = serialClass(rep.getClass());
       check(sc, id);
       if (hooks != null) {
         describe(rep, sc, id);
@@ -440,7 +448,9 @@ public final class Capturer {
     }
     if (!unshared) {
       ids.put(obj, id);
-      ids.put(rep, id);
+      if (rep != obj) {
+        ids.put(rep, id);
+      }
     }
     // a value made from data: the original, unless the writer's replaceObject put another in
     boolean value = !global && rep == replaced && Values.kindOf(obj.getClass()) != 0;
@@ -489,9 +499,22 @@ public final class Capturer {
     return id >= firstId && nodes.get(id - firstId) == null;
   }
 
+  /**
+   * {@link SerialClass#of}, remembering the last answer: capture asks three times per object
+   * ({@link #replace}, {@link #ref}, {@link #expand}), mostly about runs of one class.
+   */
+  private SerialClass serialClass(Class<?> c) {
+    SerialClass sc = lastSerialClass;
+    if (sc == null || sc.type() != c) {
+      sc = SerialClass.of(c);
+      lastSerialClass = sc;
+    }
+    return sc;
+  }
+
   private Object replace(Object obj, int parent, Object label) throws IOException {
     Object cur = obj;
-    SerialClass sc = SerialClass.of(cur.getClass());
+    SerialClass sc = serialClass(cur.getClass());
     while (sc.writeReplace() != null) {
       Object next = invoke(sc.writeReplace(), cur, parent, label);
       if (next == null) {
@@ -501,7 +524,7 @@ public final class Capturer {
         return next;
       }
       cur = next;
-      sc = SerialClass.of(cur.getClass());
+      sc = serialClass(cur.getClass());
     }
     return cur;
   }
@@ -599,7 +622,7 @@ public final class Capturer {
       nodes.set(id - firstId, global);
       return children;
     }
-    SerialClass sc = SerialClass.of(obj.getClass());
+    SerialClass sc = serialClass(obj.getClass());
     Node node;
     switch (sc.kind()) {
       case STRING -> node = new Node.Text(id, (String) obj);
@@ -730,6 +753,8 @@ public final class Capturer {
         Tape tape = out.finish();
         children.bind(mark, tape.items());
         data[s] = new Node.SlotData(slot, null, null, tape);
+      } else if (slot.direct()) {
+        data[s] = directFields(id, slot, obj, children);
       } else {
         FieldValues v = defaultFields(id, slot, obj);
         int[] refs = fieldRefs(children, id, slot, v);
@@ -737,6 +762,44 @@ public final class Capturer {
       }
     }
     return new Node.Instance(id, sc, data);
+  }
+
+  /**
+   * The default fields of a direct slot of object {@code id} (every field declared, readable by
+   * reflection, no {@code writeObject}), read through the slot's {@link FieldReader}: the same
+   * values and ids as {@link #defaultFields} and {@link #fieldRefs}, without boxing primitives or
+   * keeping the references in an array of their own. All fields are read before any reference is
+   * taken, as there: a {@code writeReplace} that {@link #ref} runs sees the object unchanged.
+   */
+  private Node.SlotData directFields(int id, Slot slot, Object obj, ChildList children)
+      throws IOException {
+    FieldReader reader = slot.reader();
+    long[] prims = new long[reader.primitives()];
+    int n = reader.references();
+    if (scratch.length < n) {
+      scratch = new Object[n];
+    }
+    Object[] values = scratch;
+    try {
+      reader.readPrimitives(obj, prims);
+      reader.readReferences(obj, values);
+    } catch (IllegalAccessException e) {
+      throw new IOException("cannot read fields of " + slot.type().getName(), e);
+    }
+    int[] refs = new int[n];
+    List<SerialField> fields = slot.fields();
+    try {
+      for (int i = 0; i < n; i++) {
+        SerialField f = fields.get(prims.length + i);
+        Object value = values[i];
+        values[i] = null;
+        reference(children, id, value, f.name(), f.unshared(), refs, i);
+      }
+    } catch (IOException | RuntimeException | Error e) {
+      Arrays.fill(values, null);
+      throw e;
+    }
+    return new Node.SlotData(slot, prims, refs, null);
   }
 
   /**

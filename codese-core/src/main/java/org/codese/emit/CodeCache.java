@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.codese.plan.Plan;
 import org.codese.plan.Section;
 import org.codese.program.RuntimeContract;
@@ -37,7 +38,23 @@ public final class CodeCache {
   private CodeCache() {}
 
   /** What the emitted code depends on. */
-  private record Key(List<Section> sections, List<String> hosts, RuntimeContract contract) {}
+  private record Key(List<Section> sections, List<String> hosts, RuntimeContract contract) {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Key x
+          && Objects.equals(sections, x.sections)
+          && Objects.equals(hosts, x.hosts)
+          && Objects.equals(contract, x.contract);
+    }
+
+    @Override
+    public int hashCode() {
+      int h = Objects.hashCode(sections);
+      h = 31 * h + Objects.hashCode(hosts);
+      h = 31 * h + Objects.hashCode(contract);
+      return h;
+    }
+  }
 
   /**
    * The class files of {@code plan}: those of an earlier plan with the same key, or made now.

@@ -1,9 +1,6 @@
 package org.codese.format;
 
-import java.io.ByteArrayOutputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.util.Arrays;
 
 /**
  * Big-endian writer for the snapshot format. Strings are stored as UTF-16 code units.
@@ -14,8 +11,14 @@ import java.io.UncheckedIOException;
  * {@link In} in compact mode reads them.
  */
 final class Out {
-  private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-  private final DataOutputStream data = new DataOutputStream(bytes);
+  /**
+   * The bytes written, {@link #size} of them: a plain array rather than a stream (whose writes are
+   * synchronized and declare {@code IOException}), since capture writes every constant through
+   * here.
+   */
+  private byte[] buf = new byte[64];
+
+  private int size;
   private final boolean compact;
 
   Out() {
@@ -37,24 +40,31 @@ final class Out {
   Out varint(long v) {
     long z = (v << 1) ^ (v >> 63);
     while ((z & ~0x7FL) != 0) {
-      bytes.write((int) ((z & 0x7F) | 0x80));
+      write((int) ((z & 0x7F) | 0x80));
       z >>>= 7;
     }
-    bytes.write((int) z);
+    write((int) z);
     return this;
   }
 
   /** Writes {@code v} as four big-endian bytes, whatever the mode. */
   Out fixed4(int v) {
-    return run(() -> data.writeInt(v));
+    write(v >>> 24);
+    write(v >>> 16);
+    write(v >>> 8);
+    write(v);
+    return this;
   }
 
   Out u1(int v) {
-    return run(() -> data.writeByte(v));
+    write(v);
+    return this;
   }
 
   Out u2(int v) {
-    return run(() -> data.writeShort(v));
+    write(v >>> 8);
+    write(v);
+    return this;
   }
 
   Out u4(int v) {
@@ -62,11 +72,14 @@ final class Out {
   }
 
   Out u8(long v) {
-    return compact ? varint(v) : run(() -> data.writeLong(v));
+    return compact ? varint(v) : fixed4((int) (v >>> 32)).fixed4((int) v);
   }
 
   Out raw(byte[] b) {
-    return run(() -> data.write(b));
+    ensure(b.length);
+    System.arraycopy(b, 0, buf, size, b.length);
+    size += b.length;
+    return this;
   }
 
   Out bytes(byte[] b) {
@@ -81,34 +94,39 @@ final class Out {
         char u = s.charAt(i);
         // unsigned, 7 bits a byte: one byte for ASCII, at most three
         while (u >= 0x80) {
-          bytes.write((u & 0x7F) | 0x80);
+          write((u & 0x7F) | 0x80);
           u >>>= 7;
         }
-        bytes.write(u);
+        write(u);
       }
       return this;
     }
-    return run(() -> data.writeChars(s));
+    for (int i = 0; i < s.length(); i++) {
+      char u = s.charAt(i);
+      write(u >>> 8);
+      write(u);
+    }
+    return this;
   }
 
   int size() {
-    return bytes.size();
+    return size;
   }
 
   byte[] toByteArray() {
-    return bytes.toByteArray();
+    return Arrays.copyOf(buf, size);
   }
 
-  private interface IoAction {
-    void run() throws IOException;
-  }
-
-  private Out run(IoAction a) {
-    try {
-      a.run();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+  private void write(int b) {
+    if (size == buf.length) {
+      ensure(1);
     }
-    return this;
+    buf[size++] = (byte) b;
+  }
+
+  private void ensure(int more) {
+    if (buf.length - size < more) {
+      buf = Arrays.copyOf(buf, Math.max(buf.length * 2, size + more));
+    }
   }
 }

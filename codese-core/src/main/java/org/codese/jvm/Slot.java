@@ -17,6 +17,8 @@ import java.util.List;
  * @param direct whether the generated code may set this slot's fields directly: no custom
  *     serialization methods, and every field real and accessible; what {@link #of} computes, kept
  *     because capture asks it for every object
+ * @param reader how to read the fields, made once with the slot (capture reads every object's
+ *     fields through it)
  */
 public record Slot(
     Class<?> type,
@@ -24,7 +26,8 @@ public record Slot(
     MethodHandle writeObject,
     MethodHandle readObject,
     boolean accessible,
-    boolean direct) {
+    boolean direct,
+    FieldReader reader) {
 
   /**
    * A slot, with {@link #direct} computed from the other components.
@@ -47,20 +50,15 @@ public record Slot(
       backed &= f.field() != null;
     }
     boolean direct = writeObject == null && readObject == null && accessible && backed;
-    return new Slot(type, fields, writeObject, readObject, accessible, direct);
+    return new Slot(
+        type, fields, writeObject, readObject, accessible, direct, new FieldReader(fields));
   }
 
   /**
    * @return the number of primitive fields; they come first in {@link #fields()}
    */
   public int primitiveCount() {
-    int n = 0;
-    for (SerialField f : fields) {
-      if (f.primitive()) {
-        n++;
-      }
-    }
-    return n;
+    return reader.primitives();
   }
 
   /**

@@ -28,24 +28,30 @@ public final class SlotFields {
     if (!slot.accessible() && Jvm.hasDefaultFieldHandles()) {
       return FieldGrabber.grab(slot, obj);
     }
-    List<SerialField> fields = slot.fields();
-    int nPrims = slot.primitiveCount();
-    long[] prims = new long[nPrims];
-    Object[] refs = new Object[fields.size() - nPrims];
-    try {
-      for (int i = 0; i < fields.size(); i++) {
-        Field f = fields.get(i).field();
-        if (f == null) {
-          continue;
-        }
-        if (i < nPrims) {
-          prims[i] = slot.accessible() ? Types.bits(f.get(obj)) : UnsafeFields.get(f, obj);
-        } else {
-          refs[i - nPrims] = slot.accessible() ? f.get(obj) : UnsafeFields.getObject(f, obj);
-        }
+    FieldReader reader = slot.reader();
+    long[] prims = new long[reader.primitives()];
+    Object[] refs = new Object[reader.references()];
+    if (slot.accessible()) {
+      try {
+        reader.readPrimitives(obj, prims);
+        reader.readReferences(obj, refs);
+      } catch (IllegalAccessException e) {
+        throw new IOException("cannot read fields of " + slot.type().getName(), e);
       }
-    } catch (IllegalAccessException e) {
-      throw new IOException("cannot read fields of " + slot.type().getName(), e);
+      return new FieldValues(prims, refs);
+    }
+    List<SerialField> fields = slot.fields();
+    int nPrims = prims.length;
+    for (int i = 0; i < fields.size(); i++) {
+      Field f = fields.get(i).field();
+      if (f == null) {
+        continue;
+      }
+      if (i < nPrims) {
+        prims[i] = UnsafeFields.get(f, obj);
+      } else {
+        refs[i - nPrims] = UnsafeFields.getObject(f, obj);
+      }
     }
     return new FieldValues(prims, refs);
   }

@@ -78,7 +78,9 @@ final class CreatePhase {
   void node(Node node) {
     int id = node.id();
     if (node instanceof Node.Text t) {
-      if (modifiedUtf8Length(t.value()) <= MAX_CONSTANT_UTF8) {
+      // at most three bytes a char: most strings need no count
+      if (t.value().length() <= MAX_CONSTANT_UTF8 / 3
+          || modifiedUtf8Length(t.value()) <= MAX_CONSTANT_UTF8) {
         stringIds.add(id);
         strings.add(t.value());
       } else {
@@ -137,17 +139,40 @@ final class CreatePhase {
         new Constant.EnumRef(cx.tables.type(e.getDeclaringClass()), e.name()));
   }
 
+  /** The primitive type of a box class, without a reflective look-up per box. */
   private static Class<?> unboxed(Class<?> box) {
-    try {
-      return (Class<?>) box.getField("TYPE").get(null);
-    } catch (ReflectiveOperationException e) {
-      throw new IllegalArgumentException("not a box class: " + box, e);
+    if (box == Integer.class) {
+      return int.class;
+    } else if (box == Long.class) {
+      return long.class;
+    } else if (box == Boolean.class) {
+      return boolean.class;
+    } else if (box == Byte.class) {
+      return byte.class;
+    } else if (box == Character.class) {
+      return char.class;
+    } else if (box == Short.class) {
+      return short.class;
+    } else if (box == Float.class) {
+      return float.class;
+    } else if (box == Double.class) {
+      return double.class;
     }
+    throw new IllegalArgumentException("not a box class: " + box);
   }
 
   private void allocate(int allocator, int id) {
     allocs.computeIfAbsent(allocator, k -> new IntList()).add(id);
   }
+
+  /**
+   * The class whose objects {@link #instance} allocated last, and that allocation's list: objects
+   * of one class mostly come in runs, and the class table, the allocator constant and the list
+   * would be the same for every one of them (asking again only finds what the first one added).
+   */
+  private SerialClass lastInstanceType;
+
+  private IntList lastInstanceAllocs;
 
   private void instance(Node.Instance node) {
     CollectionFill fill = cx.fill(node.id());
@@ -157,10 +182,14 @@ final class CreatePhase {
       return; // the finish program fills it; none of its slots sets a field
     }
     SerialClass sc = node.type();
-    Constant.Mode mode =
-        sc.alloc() == SerialClass.Alloc.SERIAL ? Constant.Mode.SERIAL : Constant.Mode.BARE;
-    allocate(
-        cx.tables.constant(new Constant.Allocator(cx.tables.type(sc.type()), mode)), node.id());
+    if (sc != lastInstanceType) {
+      Constant.Mode mode =
+          sc.alloc() == SerialClass.Alloc.SERIAL ? Constant.Mode.SERIAL : Constant.Mode.BARE;
+      int allocator = cx.tables.constant(new Constant.Allocator(cx.tables.type(sc.type()), mode));
+      lastInstanceAllocs = allocs.computeIfAbsent(allocator, k -> new IntList());
+      lastInstanceType = sc;
+    }
+    lastInstanceAllocs.add(node.id());
     for (Node.SlotData data : node.slots()) {
       if (data.slot().direct()) {
         set.slot(node.id(), data);

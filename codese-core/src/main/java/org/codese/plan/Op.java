@@ -1,11 +1,16 @@
 package org.codese.plan;
 
+import java.util.Objects;
 import org.codese.jvm.Kind;
 
 /**
  * One statement of the restore program, in the vocabulary of the restore grammar. Object ids index
  * the restore table; constant indices index the snapshot's constant table. Ops of the create phase
  * fill table slots; ops of the later phases act on the object chosen by the last {@link Select}.
+ *
+ * <p>The records' {@code equals} and {@code hashCode} are written out: a record's own bootstrap
+ * method handles the first time each record class is hashed, which cost the first capture in a JVM
+ * about 40 ms (docs/DESIGN.md, Section 3).
  */
 public sealed interface Op {
   /**
@@ -14,6 +19,18 @@ public sealed interface Op {
    * its allocation entry (format version {@code Grammar.COLLECTION_VERSION} on).
    */
   record Alloc(int id, int allocator, boolean collection) implements Op {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Alloc x && id == x.id && allocator == x.allocator;
+    }
+
+    @Override
+    public int hashCode() {
+      int h = id;
+      h = 31 * h + allocator;
+      return h;
+    }
+
     @Override
     public <R> R accept(Visitor<R> v) {
       return v.visitAlloc(this);
@@ -26,6 +43,24 @@ public sealed interface Op {
    */
   record NewArray(int id, Kind elem, int maker, int length) implements Op {
     @Override
+    public boolean equals(Object o) {
+      return o instanceof NewArray x
+          && id == x.id
+          && elem == x.elem
+          && maker == x.maker
+          && length == x.length;
+    }
+
+    @Override
+    public int hashCode() {
+      int h = id;
+      h = 31 * h + Objects.hashCode(elem);
+      h = 31 * h + maker;
+      h = 31 * h + length;
+      return h;
+    }
+
+    @Override
     public <R> R accept(Visitor<R> v) {
       return v.visitNewArray(this);
     }
@@ -33,6 +68,22 @@ public sealed interface Op {
 
   /** {@code table[id] = constant.clone()} for a primitive array constant. */
   record CloneArray(int id, int constant, String descriptor) implements Op {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof CloneArray x
+          && id == x.id
+          && constant == x.constant
+          && Objects.equals(descriptor, x.descriptor);
+    }
+
+    @Override
+    public int hashCode() {
+      int h = id;
+      h = 31 * h + constant;
+      h = 31 * h + Objects.hashCode(descriptor);
+      return h;
+    }
+
     @Override
     public <R> R accept(Visitor<R> v) {
       return v.visitCloneArray(this);
@@ -45,6 +96,22 @@ public sealed interface Op {
    */
   record NewString(int id, String value, int text) implements Op {
     @Override
+    public boolean equals(Object o) {
+      return o instanceof NewString x
+          && id == x.id
+          && Objects.equals(value, x.value)
+          && text == x.text;
+    }
+
+    @Override
+    public int hashCode() {
+      int h = id;
+      h = 31 * h + Objects.hashCode(value);
+      h = 31 * h + text;
+      return h;
+    }
+
+    @Override
     public <R> R accept(Visitor<R> v) {
       return v.visitNewString(this);
     }
@@ -53,6 +120,24 @@ public sealed interface Op {
   /** {@code table[id] = box}: {@code valueOf} when {@code cached}, else a new box. */
   record NewBox(int id, Kind type, long bits, boolean cached) implements Op {
     @Override
+    public boolean equals(Object o) {
+      return o instanceof NewBox x
+          && id == x.id
+          && type == x.type
+          && bits == x.bits
+          && cached == x.cached;
+    }
+
+    @Override
+    public int hashCode() {
+      int h = id;
+      h = 31 * h + Objects.hashCode(type);
+      h = 31 * h + Long.hashCode(bits);
+      h = 31 * h + Boolean.hashCode(cached);
+      return h;
+    }
+
+    @Override
     public <R> R accept(Visitor<R> v) {
       return v.visitNewBox(this);
     }
@@ -60,6 +145,18 @@ public sealed interface Op {
 
   /** {@code table[id] = constant}, for enum constants and {@code Class} objects. */
   record LoadConstant(int id, int constant) implements Op {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof LoadConstant x && id == x.id && constant == x.constant;
+    }
+
+    @Override
+    public int hashCode() {
+      int h = id;
+      h = 31 * h + constant;
+      return h;
+    }
+
     @Override
     public <R> R accept(Visitor<R> v) {
       return v.visitLoadConstant(this);
@@ -72,6 +169,18 @@ public sealed interface Op {
    */
   record Select(int id, String cast) implements Op {
     @Override
+    public boolean equals(Object o) {
+      return o instanceof Select x && id == x.id && Objects.equals(cast, x.cast);
+    }
+
+    @Override
+    public int hashCode() {
+      int h = id;
+      h = 31 * h + Objects.hashCode(cast);
+      return h;
+    }
+
+    @Override
     public <R> R accept(Visitor<R> v) {
       return v.visitSelect(this);
     }
@@ -83,6 +192,24 @@ public sealed interface Op {
    * {@code ref}.
    */
   record PutField(int field, Kind type, long bits, int ref) implements Op {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof PutField x
+          && field == x.field
+          && type == x.type
+          && bits == x.bits
+          && ref == x.ref;
+    }
+
+    @Override
+    public int hashCode() {
+      int h = field;
+      h = 31 * h + Objects.hashCode(type);
+      h = 31 * h + Long.hashCode(bits);
+      h = 31 * h + ref;
+      return h;
+    }
+
     @Override
     public <R> R accept(Visitor<R> v) {
       return v.visitPutField(this);
@@ -97,6 +224,30 @@ public sealed interface Op {
       String owner, String name, String descriptor, String cast, Kind type, long bits, int ref)
       implements Op {
     @Override
+    public boolean equals(Object o) {
+      return o instanceof PutDirect x
+          && Objects.equals(owner, x.owner)
+          && Objects.equals(name, x.name)
+          && Objects.equals(descriptor, x.descriptor)
+          && Objects.equals(cast, x.cast)
+          && type == x.type
+          && bits == x.bits
+          && ref == x.ref;
+    }
+
+    @Override
+    public int hashCode() {
+      int h = Objects.hashCode(owner);
+      h = 31 * h + Objects.hashCode(name);
+      h = 31 * h + Objects.hashCode(descriptor);
+      h = 31 * h + Objects.hashCode(cast);
+      h = 31 * h + Objects.hashCode(type);
+      h = 31 * h + Long.hashCode(bits);
+      h = 31 * h + ref;
+      return h;
+    }
+
+    @Override
     public <R> R accept(Visitor<R> v) {
       return v.visitPutDirect(this);
     }
@@ -104,6 +255,24 @@ public sealed interface Op {
 
   /** {@code target[index] = value}, typed as in {@link PutField}. */
   record PutElement(Kind type, int index, long bits, int ref) implements Op {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof PutElement x
+          && type == x.type
+          && index == x.index
+          && bits == x.bits
+          && ref == x.ref;
+    }
+
+    @Override
+    public int hashCode() {
+      int h = Objects.hashCode(type);
+      h = 31 * h + index;
+      h = 31 * h + Long.hashCode(bits);
+      h = 31 * h + ref;
+      return h;
+    }
+
     @Override
     public <R> R accept(Visitor<R> v) {
       return v.visitPutElement(this);
@@ -116,6 +285,18 @@ public sealed interface Op {
    */
   record AllocLoop(int allocator, int ids, boolean collection) implements Op {
     @Override
+    public boolean equals(Object o) {
+      return o instanceof AllocLoop x && allocator == x.allocator && ids == x.ids;
+    }
+
+    @Override
+    public int hashCode() {
+      int h = allocator;
+      h = 31 * h + ids;
+      return h;
+    }
+
+    @Override
     public <R> R accept(Visitor<R> v) {
       return v.visitAllocLoop(this);
     }
@@ -126,6 +307,18 @@ public sealed interface Op {
    * String[]} constant {@code texts}.
    */
   record StringLoop(int ids, int texts) implements Op {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof StringLoop x && ids == x.ids && texts == x.texts;
+    }
+
+    @Override
+    public int hashCode() {
+      int h = ids;
+      h = 31 * h + texts;
+      return h;
+    }
+
     @Override
     public <R> R accept(Visitor<R> v) {
       return v.visitStringLoop(this);
@@ -138,6 +331,24 @@ public sealed interface Op {
    * {@code new}.
    */
   record BoxLoop(Kind type, boolean cached, int ids, int values) implements Op {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof BoxLoop x
+          && type == x.type
+          && cached == x.cached
+          && ids == x.ids
+          && values == x.values;
+    }
+
+    @Override
+    public int hashCode() {
+      int h = Objects.hashCode(type);
+      h = 31 * h + Boolean.hashCode(cached);
+      h = 31 * h + ids;
+      h = 31 * h + values;
+      return h;
+    }
+
     @Override
     public <R> R accept(Visitor<R> v) {
       return v.visitBoxLoop(this);
@@ -152,6 +363,22 @@ public sealed interface Op {
    */
   record ClusterLoop(String owner, int ids, java.util.List<Column> columns) implements Op {
     @Override
+    public boolean equals(Object o) {
+      return o instanceof ClusterLoop x
+          && Objects.equals(owner, x.owner)
+          && ids == x.ids
+          && Objects.equals(columns, x.columns);
+    }
+
+    @Override
+    public int hashCode() {
+      int h = Objects.hashCode(owner);
+      h = 31 * h + ids;
+      h = 31 * h + Objects.hashCode(columns);
+      return h;
+    }
+
+    @Override
     public <R> R accept(Visitor<R> v) {
       return v.visitClusterLoop(this);
     }
@@ -164,6 +391,28 @@ public sealed interface Op {
    * {@code putfield}.
    */
   record Column(String name, String descriptor, String cast, Kind type, int values, int field) {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Column x
+          && Objects.equals(name, x.name)
+          && Objects.equals(descriptor, x.descriptor)
+          && Objects.equals(cast, x.cast)
+          && type == x.type
+          && values == x.values
+          && field == x.field;
+    }
+
+    @Override
+    public int hashCode() {
+      int h = Objects.hashCode(name);
+      h = 31 * h + Objects.hashCode(descriptor);
+      h = 31 * h + Objects.hashCode(cast);
+      h = 31 * h + Objects.hashCode(type);
+      h = 31 * h + values;
+      h = 31 * h + field;
+      return h;
+    }
+
     /**
      * @return whether the column is set through {@code java.lang.reflect.Field}
      */
@@ -178,6 +427,18 @@ public sealed interface Op {
    */
   record ElementLoop(int id, int refs) implements Op {
     @Override
+    public boolean equals(Object o) {
+      return o instanceof ElementLoop x && id == x.id && refs == x.refs;
+    }
+
+    @Override
+    public int hashCode() {
+      int h = id;
+      h = 31 * h + refs;
+      return h;
+    }
+
+    @Override
     public <R> R accept(Visitor<R> v) {
       return v.visitElementLoop(this);
     }
@@ -189,6 +450,16 @@ public sealed interface Op {
    * org.codese.program.Grammar#STEP_HOOK}.
    */
   record RunSteps(int program) implements Op {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof RunSteps x && program == x.program;
+    }
+
+    @Override
+    public int hashCode() {
+      return program;
+    }
+
     @Override
     public <R> R accept(Visitor<R> v) {
       return v.visitRunSteps(this);

@@ -4,8 +4,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.codese.capture.Graph;
 import org.codese.capture.Node;
+import org.codese.jvm.SerialClass;
 import org.codese.jvm.SerialField;
 import org.codese.program.Constant;
+import org.codese.program.Fills;
 
 /**
  * What the phase planners of one graph share: the graph, its tables, which objects are late, the
@@ -27,6 +29,9 @@ final class PlanContext {
   final int nullSlot;
 
   private final boolean[] late;
+
+  /** Whether any object of the graph is late: most graphs have none, and then none is asked. */
+  private final boolean anyLate;
 
   /**
    * Whether the graph's arrays are made by a create program ({@link
@@ -50,13 +55,23 @@ final class PlanContext {
     this.late = new boolean[graph.nodes().size()];
     this.fills = new CollectionFill[late.length];
     int arrays = 0;
+    boolean someLate = false;
+    int first = graph.firstId();
+    SerialClass noFill = null; // the class of the last instance that was no fill class
     for (Node node : graph.nodes()) {
       arrays += node instanceof Node.Array ? 1 : 0;
-      late[node.id() - graph.firstId()] = isLate(node);
-      if (node instanceof Node.Instance i) {
-        fills[node.id() - graph.firstId()] = CollectionFill.of(i);
+      boolean isLate = isLate(node);
+      late[node.id() - first] = isLate;
+      someLate |= isLate;
+      if (node instanceof Node.Instance i && i.type() != noFill) {
+        if (Fills.kind(i.type().type()) == Fills.NONE) {
+          noFill = i.type();
+        } else {
+          fills[node.id() - first] = CollectionFill.of(i);
+        }
       }
     }
+    this.anyLate = someLate;
     this.arraysAsData = arrays >= loopMin;
   }
 
@@ -73,7 +88,12 @@ final class PlanContext {
 
   /** Whether {@code id} is an object of this graph that is late. */
   boolean isLate(int id) {
-    return id >= graph.firstId() && late[id - graph.firstId()];
+    return anyLate && id >= graph.firstId() && late[id - graph.firstId()];
+  }
+
+  /** Whether any object of the graph is late ({@link #isLate(int)} answers false for all else). */
+  boolean anyLate() {
+    return anyLate;
   }
 
   /** The fill of object {@code id} of this graph, or {@code null} if its hooks restore it. */

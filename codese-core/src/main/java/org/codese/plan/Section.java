@@ -1,6 +1,7 @@
 package org.codese.plan;
 
 import java.util.List;
+import java.util.Objects;
 import org.codese.program.Phase;
 import org.codese.program.Placement;
 
@@ -13,6 +14,20 @@ import org.codese.program.Placement;
  * @param ops the ops, in order
  */
 public record Section(Placement placement, List<Op> ops) {
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Section x
+        && Objects.equals(placement, x.placement)
+        && Objects.equals(ops, x.ops);
+  }
+
+  @Override
+  public int hashCode() {
+    int h = Objects.hashCode(placement);
+    h = 31 * h + Objects.hashCode(ops);
+    return h;
+  }
+
   /**
    * @return the section's phase
    */

@@ -40,6 +40,9 @@ final class SetPhase {
 
   private final List<Node.SlotData> lateSlots = new ArrayList<>();
 
+  /** The cluster {@link #slot} added to last: slots of one class mostly come in runs. */
+  private Cluster lastCluster;
+
   /**
    * Objects whose slot of one class is set directly: the candidates for a {@link Op.ClusterLoop}.
    */
@@ -81,7 +84,11 @@ final class SetPhase {
       lateSlots.add(data);
       return;
     }
-    Cluster c = clusters.computeIfAbsent(data.slot().type(), k -> new Cluster(data.slot()));
+    Cluster c = lastCluster;
+    if (c == null || c.slot != data.slot()) {
+      c = clusters.computeIfAbsent(data.slot().type(), k -> new Cluster(data.slot()));
+      lastCluster = c;
+    }
     c.ids.add(id);
     c.data.add(data);
   }
@@ -176,24 +183,44 @@ final class SetPhase {
    */
   private boolean fillColumn(
       Cluster c, int t, SerialField sf, Kind kind, int f, int nPrims, Object column) {
+    if (kind.isPrimitive()) {
+      return column instanceof int[] ints ? fillInts(c, f, ints) : fillPrimitives(c, f, column);
+    }
+    boolean any = false;
+    int[] refs = (int[]) column;
+    int r = f - nPrims;
+    boolean anyLate = cx.anyLate();
+    for (int j = 0; j < refs.length; j++) {
+      int value = c.data.get(j).refs()[r];
+      refs[j] = cx.nullSlot;
+      if (value >= 0 && anyLate && cx.isLate(value)) {
+        finish.deferField(c.ids.get(j), cx.setter(t, sf), value);
+      } else if (value >= 0) {
+        refs[j] = value;
+        any = true;
+      }
+    }
+    return any;
+  }
+
+  /** {@link #fillColumn} for an {@code int} field: the common case, without a type test each. */
+  private static boolean fillInts(Cluster c, int f, int[] column) {
+    boolean any = false;
+    for (int j = 0; j < column.length; j++) {
+      int bits = (int) c.data.get(j).prims()[f];
+      column[j] = bits;
+      any |= bits != 0;
+    }
+    return any;
+  }
+
+  private static boolean fillPrimitives(Cluster c, int f, Object column) {
     boolean any = false;
     for (int j = 0; j < c.ids.size(); j++) {
-      Node.SlotData d = c.data.get(j);
-      if (kind.isPrimitive()) {
-        long bits = d.prims()[f];
-        if (bits != 0) {
-          Types.setBits(column, j, bits);
-          any = true;
-        }
-      } else {
-        int value = d.refs()[f - nPrims];
-        ((int[]) column)[j] = cx.nullSlot;
-        if (value >= 0 && cx.isLate(value)) {
-          finish.deferField(c.ids.get(j), cx.setter(t, sf), value);
-        } else if (value >= 0) {
-          ((int[]) column)[j] = value;
-          any = true;
-        }
+      long bits = c.data.get(j).prims()[f];
+      if (bits != 0) {
+        Types.setBits(column, j, bits);
+        any = true;
       }
     }
     return any;

@@ -1,13 +1,29 @@
 package org.codese.program;
 
+import java.util.Objects;
+
 /**
  * One entry of a snapshot's constant table. Generated code refers to constants by index into the
  * {@code Object[]} of resolved constants it is called with; the loader resolves each entry to a
  * live value before any generated code runs. Class indices refer to the snapshot's class table.
+ *
+ * <p>The records' {@code equals} and {@code hashCode} are written out: a record's own bootstrap
+ * method handles the first time each record class is hashed, which cost the first capture in a JVM
+ * about 40 ms (docs/DESIGN.md, Section 3).
  */
 public sealed interface Constant {
   /** A {@code Class} object. */
   record TypeRef(int type) implements Constant {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof TypeRef x && type == x.type;
+    }
+
+    @Override
+    public int hashCode() {
+      return type;
+    }
+
     @Override
     public <R, X extends Exception> R accept(Visitor<R, X> v) throws X {
       return v.visitTypeRef(this);
@@ -20,6 +36,16 @@ public sealed interface Constant {
    */
   record StreamClassRef(int type) implements Constant {
     @Override
+    public boolean equals(Object o) {
+      return o instanceof StreamClassRef x && type == x.type;
+    }
+
+    @Override
+    public int hashCode() {
+      return type;
+    }
+
+    @Override
     public <R, X extends Exception> R accept(Visitor<R, X> v) throws X {
       return v.visitStreamClassRef(this);
     }
@@ -27,6 +53,18 @@ public sealed interface Constant {
 
   /** An enum constant, by its declaring enum class and name. */
   record EnumRef(int type, String name) implements Constant {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof EnumRef x && type == x.type && Objects.equals(name, x.name);
+    }
+
+    @Override
+    public int hashCode() {
+      int h = type;
+      h = 31 * h + Objects.hashCode(name);
+      return h;
+    }
+
     @Override
     public <R, X extends Exception> R accept(Visitor<R, X> v) throws X {
       return v.visitEnumRef(this);
@@ -41,6 +79,18 @@ public sealed interface Constant {
    * {@link Grammar#GLOBAL_VERSION} on.
    */
   record StaticRef(int type, String field) implements Constant {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof StaticRef x && type == x.type && Objects.equals(field, x.field);
+    }
+
+    @Override
+    public int hashCode() {
+      int h = type;
+      h = 31 * h + Objects.hashCode(field);
+      return h;
+    }
+
     @Override
     public <R, X extends Exception> R accept(Visitor<R, X> v) throws X {
       return v.visitStaticRef(this);
@@ -60,6 +110,16 @@ public sealed interface Constant {
    */
   record NamedRef(String name) implements Constant {
     @Override
+    public boolean equals(Object o) {
+      return o instanceof NamedRef x && Objects.equals(name, x.name);
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hashCode(name);
+    }
+
+    @Override
     public <R, X extends Exception> R accept(Visitor<R, X> v) throws X {
       return v.visitNamedRef(this);
     }
@@ -77,6 +137,18 @@ public sealed interface Constant {
    */
   record Allocator(int type, Mode mode) implements Constant {
     @Override
+    public boolean equals(Object o) {
+      return o instanceof Allocator x && type == x.type && mode == x.mode;
+    }
+
+    @Override
+    public int hashCode() {
+      int h = type;
+      h = 31 * h + Objects.hashCode(mode);
+      return h;
+    }
+
+    @Override
     public <R, X extends Exception> R accept(Visitor<R, X> v) throws X {
       return v.visitAllocator(this);
     }
@@ -90,6 +162,18 @@ public sealed interface Constant {
    * Grammar#FILL_VERSION} on.
    */
   record Sized(int type, int capacity) implements Constant {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Sized x && type == x.type && capacity == x.capacity;
+    }
+
+    @Override
+    public int hashCode() {
+      int h = type;
+      h = 31 * h + capacity;
+      return h;
+    }
+
     @Override
     public <R, X extends Exception> R accept(Visitor<R, X> v) throws X {
       return v.visitSized(this);
@@ -112,6 +196,16 @@ public sealed interface Constant {
    */
   record ArrayMaker(int type) implements Constant {
     @Override
+    public boolean equals(Object o) {
+      return o instanceof ArrayMaker x && type == x.type;
+    }
+
+    @Override
+    public int hashCode() {
+      return type;
+    }
+
+    @Override
     public <R, X extends Exception> R accept(Visitor<R, X> v) throws X {
       return v.visitArrayMaker(this);
     }
@@ -123,6 +217,22 @@ public sealed interface Constant {
    */
   record Setter(int type, String field, String descriptor) implements Constant {
     @Override
+    public boolean equals(Object o) {
+      return o instanceof Setter x
+          && type == x.type
+          && Objects.equals(field, x.field)
+          && Objects.equals(descriptor, x.descriptor);
+    }
+
+    @Override
+    public int hashCode() {
+      int h = type;
+      h = 31 * h + Objects.hashCode(field);
+      h = 31 * h + Objects.hashCode(descriptor);
+      return h;
+    }
+
+    @Override
     public <R, X extends Exception> R accept(Visitor<R, X> v) throws X {
       return v.visitSetter(this);
     }
@@ -130,6 +240,16 @@ public sealed interface Constant {
 
   /** A string too long for a class-file constant. */
   record Text(String value) implements Constant {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Text x && Objects.equals(value, x.value);
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hashCode(value);
+    }
+
     @Override
     public <R, X extends Exception> R accept(Visitor<R, X> v) throws X {
       return v.visitText(this);

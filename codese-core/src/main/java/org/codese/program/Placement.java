@@ -10,6 +10,18 @@ import java.util.Objects;
  * @param host the class-table index of the nest host, or {@link #CODESE}
  */
 public record Placement(Phase phase, int host) {
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Placement x && phase == x.phase && host == x.host;
+  }
+
+  @Override
+  public int hashCode() {
+    int h = Objects.hashCode(phase);
+    h = 31 * h + host;
+    return h;
+  }
+
   /** The host of classes defined in Codese's own (the runtime contract's) package. */
   public static final int CODESE = -1;
 

@@ -1,5 +1,7 @@
 package org.codese.program;
 
+import java.util.Objects;
+
 /**
  * What the generated code of one snapshot format version names of Codese itself: the package its
  * Codese-hosted classes are defined in, and the classes whose static {@link Grammar#STEPS_METHOD}
@@ -21,6 +23,24 @@ package org.codese.program;
  */
 public record RuntimeContract(
     int version, String hostPackage, String stepsOwner, String allocateOwner) {
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof RuntimeContract x
+        && version == x.version
+        && Objects.equals(hostPackage, x.hostPackage)
+        && Objects.equals(stepsOwner, x.stepsOwner)
+        && Objects.equals(allocateOwner, x.allocateOwner);
+  }
+
+  @Override
+  public int hashCode() {
+    int h = version;
+    h = 31 * h + Objects.hashCode(hostPackage);
+    h = 31 * h + Objects.hashCode(stepsOwner);
+    h = 31 * h + Objects.hashCode(allocateOwner);
+    return h;
+  }
+
   /** The first format version whose code names only {@link #RUNTIME_PACKAGE}. */
   public static final int RUNTIME_VERSION = 3;
 

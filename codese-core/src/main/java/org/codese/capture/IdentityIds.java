@@ -1,0 +1,127 @@
+package org.codese.capture;
+
+import java.util.Arrays;
+
+/**
+ * Object identity to id: an open-addressing table with linear probing, keyed by reference and
+ * {@link System#identityHashCode}, holding {@code int} values, so that a capture of many objects
+ * neither boxes ids nor makes an entry object per key as {@code IdentityHashMap<Object, Integer>}
+ * did (the largest single cost of capture in the profile, Section 3 of docs/DESIGN.md).
+ *
+ * <p>Contract: keys are non-null; values are at least 0 ({@link #get} answers -1 for an absent
+ * key). Not thread-safe.
+ */
+final class IdentityIds {
+  /** Keys, or {@code null} for a free slot; the length is a power of two. */
+  private Object[] keys;
+
+  private int[] values;
+
+  /** Per slot, its key's identity hash: growing the table reads no object again. */
+  private int[] hashes;
+
+  private int size;
+
+  /** Size at which the table grows: two thirds of its length. */
+  private int limit;
+
+  /** 32 minus the base-2 logarithm of the length: a hash's top bits index the table. */
+  private int shift;
+
+  IdentityIds() {
+    allocate(64);
+  }
+
+  private void allocate(int capacity) {
+    keys = new Object[capacity];
+    values = new int[capacity];
+    hashes = new int[capacity];
+    limit = capacity / 3 * 2;
+    shift = Integer.numberOfLeadingZeros(capacity) + 1;
+  }
+
+  /**
+   * @return how many keys the table holds
+   */
+  int size() {
+    return size;
+  }
+
+  /**
+   * @return the value of {@code key}, or -1 if absent
+   */
+  int get(Object key) {
+    Object[] k = keys;
+    int mask = k.length - 1;
+    for (int i = index(System.identityHashCode(key)); ; i = (i + 1) & mask) {
+      Object o = k[i];
+      if (o == key) {
+        return values[i];
+      } else if (o == null) {
+        return -1;
+      }
+    }
+  }
+
+  /** Maps {@code key} to {@code value} (at least 0), replacing any earlier value. */
+  void put(Object key, int value) {
+    insert(key, System.identityHashCode(key), value);
+  }
+
+  private void insert(Object key, int hash, int value) {
+    Object[] k = keys;
+    int mask = k.length - 1;
+    int i = index(hash);
+    for (Object o = k[i]; o != null; o = k[i]) {
+      if (o == key) {
+        values[i] = value;
+        return;
+      }
+      i = (i + 1) & mask;
+    }
+    k[i] = key;
+    values[i] = value;
+    hashes[i] = hash;
+    if (++size > limit) {
+      rehash(k.length * 2);
+    }
+  }
+
+  /** Removes every key whose value is at least {@code from}. */
+  void removeFrom(int from) {
+    Object[] oldKeys = keys;
+    int[] oldValues = values;
+    int[] oldHashes = hashes;
+    allocate(oldKeys.length);
+    size = 0;
+    for (int i = 0; i < oldKeys.length; i++) {
+      if (oldKeys[i] != null && oldValues[i] < from) {
+        insert(oldKeys[i], oldHashes[i], oldValues[i]);
+      }
+    }
+  }
+
+  /** Removes every key. */
+  void clear() {
+    Arrays.fill(keys, null);
+    size = 0;
+  }
+
+  private void rehash(int capacity) {
+    Object[] oldKeys = keys;
+    int[] oldValues = values;
+    int[] oldHashes = hashes;
+    allocate(capacity);
+    size = 0;
+    for (int i = 0; i < oldKeys.length; i++) {
+      if (oldKeys[i] != null) {
+        insert(oldKeys[i], oldHashes[i], oldValues[i]);
+      }
+    }
+  }
+
+  /** The slot a probe starts at: the top bits of an identity hash times 2^32/phi. */
+  private int index(int hash) {
+    return (hash * 0x9E3779B9) >>> shift;
+  }
+}

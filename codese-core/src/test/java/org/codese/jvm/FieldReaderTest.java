@@ -1,0 +1,61 @@
+package org.codese.jvm;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import java.io.Serializable;
+import java.lang.reflect.Field;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link FieldReader}: made once per slot (so once per class, through {@link SerialClass}'s cache)
+ * and reading every primitive type to the same raw bits as {@code Types.bits(field.get(obj))}, the
+ * boxing reflection it replaced.
+ */
+class FieldReaderTest {
+  static class AllTypes implements Serializable {
+    private static final long serialVersionUID = 1L;
+    int i = -7;
+    long j = Long.MIN_VALUE + 3;
+    boolean z = true;
+    byte b = -128;
+    char c = '\uFFFE';
+    short s = -2;
+    float f = Float.intBitsToFloat(0x7FC00123); // a NaN with payload: raw bits, not canonical
+    double d = -0.0;
+    Object o = "x";
+    String t;
+  }
+
+  @Test
+  void madeOncePerClass() {
+    Slot first = SerialClass.of(AllTypes.class).slots().get(0);
+    Slot again = SerialClass.of(AllTypes.class).slots().get(0);
+    assertSame(first.reader(), again.reader());
+    assertEquals(8, first.reader().primitives());
+    assertEquals(2, first.reader().references());
+  }
+
+  @Test
+  void readsTheBitsReflectionGives() throws Exception {
+    AllTypes obj = new AllTypes();
+    Slot slot = SerialClass.of(AllTypes.class).slots().get(0);
+    FieldReader reader = slot.reader();
+    long[] prims = new long[reader.primitives()];
+    Object[] refs = new Object[reader.references()];
+    reader.readPrimitives(obj, prims);
+    reader.readReferences(obj, refs);
+    List<SerialField> fields = slot.fields();
+    long[] expected = new long[prims.length];
+    for (int k = 0; k < expected.length; k++) {
+      Field f = fields.get(k).field();
+      expected[k] = Types.bits(f.get(obj));
+    }
+    assertArrayEquals(expected, prims);
+    assertArrayEquals(new Object[] {"x", null}, refs);
+    assertEquals(expected.length, SlotFields.read(slot, obj).prims().length);
+    assertArrayEquals(expected, SlotFields.read(slot, obj).prims());
+  }
+}
