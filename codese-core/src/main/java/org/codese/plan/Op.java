@@ -21,13 +21,17 @@ public sealed interface Op {
   record Alloc(int id, int allocator, boolean collection) implements Op {
     @Override
     public boolean equals(Object o) {
-      return o instanceof Alloc x && id == x.id && allocator == x.allocator;
+      return o instanceof Alloc x
+          && id == x.id
+          && allocator == x.allocator
+          && collection == x.collection;
     }
 
     @Override
     public int hashCode() {
       int h = id;
       h = 31 * h + allocator;
+      h = 31 * h + Boolean.hashCode(collection);
       return h;
     }
 
@@ -286,13 +290,17 @@ public sealed interface Op {
   record AllocLoop(int allocator, int ids, boolean collection) implements Op {
     @Override
     public boolean equals(Object o) {
-      return o instanceof AllocLoop x && allocator == x.allocator && ids == x.ids;
+      return o instanceof AllocLoop x
+          && allocator == x.allocator
+          && ids == x.ids
+          && collection == x.collection;
     }
 
     @Override
     public int hashCode() {
       int h = allocator;
       h = 31 * h + ids;
+      h = 31 * h + Boolean.hashCode(collection);
       return h;
     }
 
