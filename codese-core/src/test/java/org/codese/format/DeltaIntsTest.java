@@ -51,6 +51,42 @@ class DeltaIntsTest {
   }
 
   @Test
+  void arraysPastTheBudgetAreRawAndReadBack() throws Exception {
+    int[] first = new int[Out.COMPACT_INTS];
+    int[] second = new int[1_000];
+    for (int i = 0; i < first.length; i++) {
+      first[i] = i;
+    }
+    for (int i = 0; i < second.length; i++) {
+      second[i] = -i;
+    }
+    Out out = new Out(true);
+    ConstantCodec.write(out, new Constant.PrimArray(first));
+    int compact = out.size();
+    ConstantCodec.write(out, new Constant.PrimArray(second));
+    assertTrue(compact < first.length + 16, "compact: " + compact + " bytes");
+    assertTrue(out.size() - compact >= second.length * 4, "raw: " + (out.size() - compact));
+    byte[] b = out.toByteArray();
+    In in = new In(b, 0, b.length, true);
+    assertArrayEquals(
+        first, (int[]) ((Constant.PrimArray) ConstantCodec.read(in, 8, 0, 0)).array());
+    assertArrayEquals(
+        second, (int[]) ((Constant.PrimArray) ConstantCodec.read(in, 8, 0, 0)).array());
+    assertEquals(0, in.remaining());
+  }
+
+  @Test
+  void aRawArrayLongerThanItsBytesIsCorrupt() {
+    Out out = new Out(true).u1(ConstantCodec.PRIM_ARRAY).u1(ConstantCodec.RAW_INTS).u4(1_000_000);
+    out.raw(new byte[40]);
+    byte[] b = out.toByteArray();
+    In in = new In(b, 0, b.length, true);
+    CorruptSnapshotException e =
+        assertThrows(CorruptSnapshotException.class, () -> ConstantCodec.read(in, 8, 0, 0));
+    assertTrue(e.getMessage().contains("count 1000000 is impossible"), e.getMessage());
+  }
+
+  @Test
   void anElementLongerThanSixBytesIsCorrupt() {
     byte[] b = {(byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80, 1};
     assertMentions(b, 1, "int array element 0 is cut short or longer than 6 bytes");
@@ -72,6 +108,12 @@ class DeltaIntsTest {
   void aSumOutsideThirtyTwoBitsIsCorrupt() {
     Out out = new Out(true).varint(Integer.MAX_VALUE).varint(1);
     assertMentions(out.toByteArray(), 2, "int array element 1 (2147483648) does not fit 32 bits");
+  }
+
+  @Test
+  void aLongerDifferenceOutsideThirtyTwoBitsIsCorrupt() {
+    Out out = new Out(true).varint(Integer.MIN_VALUE).varint(-1000);
+    assertMentions(out.toByteArray(), 2, "int array element 1 (-2147484648) does not fit 32 bits");
   }
 
   private static void assertMentions(byte[] b, int len, String expected) {
