@@ -305,13 +305,57 @@ class CollectionFillTest {
 
     @Test
     void aFillOfAnObjectMadeByTheSerializationConstructorIsRejected() throws IOException {
-      SnapshotEdit e = edit(two);
+      SnapshotEdit e =
+          edit(two).renameCalls(Grammar.NEW_COLLECTION_METHOD, Grammar.ALLOCATE_METHOD);
       int k = sizedIndex(e);
       e.setConstant(
           k, new Constant.Allocator(((Constant.Sized) e.constant(k)).type(), Constant.Mode.SERIAL));
       assertMentions(
           rejection(e),
           "fills slot 0, which holds no JDK collection this snapshot made to be filled");
+    }
+
+    @Test
+    void aCollectionMakerPassedToTheAllocationEntryIsRejected() throws IOException {
+      SnapshotEdit e =
+          edit(two).renameCalls(Grammar.NEW_COLLECTION_METHOD, Grammar.ALLOCATE_METHOD);
+      assertMentions(
+          rejection(e),
+          "allocates with constant " + sizedIndex(e) + ", which is a collection maker");
+    }
+
+    @Test
+    void anAllocatorPassedToTheCollectionEntryIsRejected() throws IOException {
+      Holder h = new Holder();
+      h.map = new HashMap<>(Map.of("a", "b"));
+      SnapshotEdit e = edit(h).renameCalls(Grammar.ALLOCATE_METHOD, Grammar.NEW_COLLECTION_METHOD);
+      int k =
+          e.constantIndex(
+              c -> c instanceof Constant.Allocator a && a.type() == e.classIndex(Holder.class));
+      assertMentions(
+          rejection(e),
+          "makes a collection with constant " + k + ", which is not a collection maker");
+    }
+
+    @Test
+    void theCollectionEntryIsOutsideTheGrammarBeforeFormatEight() throws IOException {
+      SnapshotFile f = SnapshotFile.parse(Codese.toBytes(two));
+      SnapshotFile older =
+          new SnapshotFile(
+              Grammar.COLLECTION_VERSION - 1,
+              f.jdk(),
+              f.firstId(),
+              f.tableSize(),
+              f.depth(),
+              f.classes(),
+              f.constants(),
+              f.classFiles(),
+              f.placements(),
+              f.items());
+      String m =
+          assertThrows(UnsafeSnapshotException.class, () -> Codese.load(older.bytes()))
+              .getMessage();
+      assertTrue(m.contains("Entry.newCollection") && m.contains("does not allow"), m);
     }
 
     @Test
@@ -401,7 +445,11 @@ class CollectionFillTest {
   @Test
   void formatThreeHasNoFills() throws IOException {
     Predicate<Constant> fill = c -> c instanceof Constant.Sized;
-    SnapshotFile f = SnapshotFile.parse(Codese.toBytes(new ArrayList<>(List.of(1, 2))));
+    SnapshotFile f =
+        SnapshotFile.parse(
+            SnapshotEdit.of(Codese.toBytes(new ArrayList<>(List.of(1, 2))))
+                .renameCalls(Grammar.NEW_COLLECTION_METHOD, Grammar.ALLOCATE_METHOD)
+                .bytes());
     assertTrue(f.constants().stream().anyMatch(fill));
     // format 3's code names what format 4's does; only its data may not hold fills
     SnapshotFile older =

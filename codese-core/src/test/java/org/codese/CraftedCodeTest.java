@@ -3,14 +3,11 @@ package org.codese;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import java.io.ByteArrayOutputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import org.codese.format.SnapshotFile;
 import org.codese.samples.RedBlackTree;
-import org.codese.testkit.Checksums;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.objectweb.asm.ClassReader;
@@ -37,66 +34,29 @@ class CraftedCodeTest {
     System.clearProperty(PROPERTY);
   }
 
-  /** Rewrites every generated class file with {@code edit} and re-checksums the snapshot. */
+  /**
+   * Rewrites every generated class file with {@code edit} and encodes the snapshot again with the
+   * format's own writer, in its own format version, so that every checksum is valid.
+   */
   static byte[] rewriteCode(byte[] snapshot, java.util.function.UnaryOperator<byte[]> edit)
       throws IOException {
-    ByteBuffer in = ByteBuffer.wrap(snapshot);
-    ByteArrayOutputStream file = new ByteArrayOutputStream();
-    DataOutputStream out = new DataOutputStream(file);
-    out.write(snapshot, 0, 6);
-    int pos = 6;
-    while (pos < snapshot.length - 4) {
-      int tag = snapshot[pos];
-      int len = in.getInt(pos + 1);
-      byte[] payload = new byte[len];
-      System.arraycopy(snapshot, pos + 9, payload, 0, len);
-      if (tag == 3) {
-        payload = rewriteCodeSection(payload, edit);
-      }
-      out.writeByte(tag);
-      out.writeInt(payload.length);
-      out.writeInt(0);
-      out.write(payload);
-      pos += 9 + len;
+    SnapshotFile f = SnapshotFile.parse(snapshot);
+    List<byte[]> files = new ArrayList<>();
+    for (byte[] c : f.classFiles()) {
+      files.add(edit.apply(c));
     }
-    out.writeInt(0);
-    out.flush();
-    return Checksums.fixInPlace(file.toByteArray());
-  }
-
-  /**
-   * Finds the class files in the code section as u4-length-prefixed runs that start with 0xCAFEBABE
-   * (so the test does not depend on the rest of the section's layout) and replaces each with its
-   * edited form.
-   */
-  private static byte[] rewriteCodeSection(
-      byte[] payload, java.util.function.UnaryOperator<byte[]> edit) throws IOException {
-    ByteBuffer in = ByteBuffer.wrap(payload);
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    DataOutputStream out = new DataOutputStream(bytes);
-    int found = 0;
-    int p = 0;
-    while (p < payload.length) {
-      if (p + 8 <= payload.length && in.getInt(p + 4) == 0xCAFEBABE) {
-        int len = in.getInt(p);
-        if (len >= 8 && p + 4L + len <= payload.length) {
-          byte[] cls = new byte[len];
-          System.arraycopy(payload, p + 4, cls, 0, len);
-          byte[] changed = edit.apply(cls);
-          out.writeInt(changed.length);
-          out.write(changed);
-          p += 4 + len;
-          found++;
-          continue;
-        }
-      }
-      out.write(payload[p]);
-      p++;
-    }
-    org.junit.jupiter.api.Assertions.assertTrue(
-        found > 0, "no class file found in the code section");
-    out.flush();
-    return bytes.toByteArray();
+    return new SnapshotFile(
+            f.version(),
+            f.jdk(),
+            f.firstId(),
+            f.tableSize(),
+            f.depth(),
+            f.classes(),
+            f.constants(),
+            List.copyOf(files),
+            f.placements(),
+            f.items())
+        .bytes();
   }
 
   /** Prepends {@code System.setProperty(PROPERTY, "method name")} to every method. */

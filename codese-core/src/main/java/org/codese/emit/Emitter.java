@@ -266,7 +266,7 @@ public final class Emitter {
     public Void visitAlloc(Op.Alloc a) {
       storeStart(a.id());
       constant(a.allocator(), null);
-      allocate(mv);
+      allocate(mv, a.collection());
       mv.visitInsn(AASTORE);
       return null;
     }
@@ -566,13 +566,15 @@ public final class Emitter {
 
   /**
    * Writes the call that creates an object from the allocator constant on the stack: the current
-   * runtime contract's {@code allocate}.
+   * runtime contract's {@code newCollection} for a {@code Constant.Sized} ({@code collection}),
+   * else its {@code allocate}. One entry per kind, so that no type test shared by every allocation
+   * is inlined into the generated loops (Section 6 of the design notes).
    */
-  static void allocate(MethodVisitor mv) {
+  static void allocate(MethodVisitor mv, boolean collection) {
     mv.visitMethodInsn(
         INVOKESTATIC,
         RuntimeContract.current().allocateOwner(),
-        Grammar.ALLOCATE_METHOD,
+        collection ? Grammar.NEW_COLLECTION_METHOD : Grammar.ALLOCATE_METHOD,
         Grammar.ALLOCATE_DESCRIPTOR,
         false);
   }

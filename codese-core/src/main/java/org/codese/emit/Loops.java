@@ -34,7 +34,7 @@ final class Loops {
         () -> {
           tableSlot(mv);
           mv.visitVarInsn(ALOAD, DATA);
-          Emitter.allocate(mv);
+          Emitter.allocate(mv, a.collection());
           mv.visitInsn(AASTORE);
         });
   }

@@ -132,6 +132,32 @@ public final class Compression {
   }
 
   /**
+   * Compresses {@code data} into a zlib stream at {@link #LEVEL}, as {@link #compress} does inside
+   * the envelope: what the compact code section of a snapshot holds.
+   *
+   * @param data the bytes
+   * @return the zlib stream
+   */
+  static byte[] deflate(byte[] data) {
+    Deflater deflater = new Deflater(LEVEL);
+    try {
+      deflater.setInput(data);
+      deflater.finish();
+      byte[] out = new byte[Math.max(64, data.length / 2)];
+      int pos = 0;
+      while (!deflater.finished()) {
+        if (pos == out.length) {
+          out = Arrays.copyOf(out, (int) Math.min(MAX_ARRAY, 2L * out.length));
+        }
+        pos += deflater.deflate(out, pos, out.length - pos);
+      }
+      return Arrays.copyOf(out, pos);
+    } finally {
+      deflater.end();
+    }
+  }
+
+  /**
    * Checks the envelope and inflates the snapshot it holds.
    *
    * @param envelope bytes that start with {@link #MAGIC}
@@ -193,12 +219,45 @@ public final class Compression {
               + " (nothing was inflated); raise it with CodeseLimits.withMaxBytes if the"
               + " snapshot is trusted");
     }
-    int length = (int) declared;
-    byte[] out = new byte[(int) Math.min(length, Math.max(FIRST_BUFFER, 4 * data))];
+    byte[] out =
+        inflate(envelope, HEADER, (int) data, (int) declared, SECTION, base, "the envelope");
+    int inner = magic(out);
+    if (inner == MAGIC || inner == Signing.MAGIC) {
+      throw new CorruptSnapshotException(
+          SECTION,
+          base + HEADER,
+          "the compression envelope holds another "
+              + (inner == MAGIC ? "compression" : "signature")
+              + " envelope; Codese compresses a snapshot once and signs the compressed envelope,"
+              + " never the other way round");
+    }
+    return out;
+  }
+
+  /**
+   * Inflates zlib data whose uncompressed length the caller has checked already: the output buffer
+   * grows only as data actually inflates, never past {@code length}.
+   *
+   * @param source holds the data
+   * @param offset where the data starts in {@code source}
+   * @param data how many bytes of data there are
+   * @param length the declared uncompressed length, at most {@link #MAX_RATIO} times {@code data}
+   *     plus {@link #MAX_RATIO}
+   * @param section the section messages name
+   * @param base where {@code source} starts in the file, for the offsets messages name
+   * @param declarer what declared the length, for messages ("the envelope")
+   * @return exactly {@code length} bytes
+   * @throws CorruptSnapshotException if the data is not valid zlib data, inflates to more or fewer
+   *     bytes than declared, ends early, asks for a preset dictionary or is followed by other bytes
+   */
+  static byte[] inflate(
+      byte[] source, int offset, int data, int length, String section, long base, String declarer)
+      throws CorruptSnapshotException {
+    byte[] out = new byte[(int) Math.min(length, Math.max(FIRST_BUFFER, 4L * data))];
     int pos = 0;
     Inflater inflater = new Inflater();
     try {
-      inflater.setInput(envelope, HEADER, (int) data);
+      inflater.setInput(source, offset, data);
       long consumed = 0;
       while (true) {
         int n;
@@ -212,11 +271,13 @@ public final class Compression {
           n = inflater.inflate(probe, 0, 1);
           if (n > 0) {
             throw new CorruptSnapshotException(
-                SECTION,
-                base + HEADER + inflater.getBytesRead(),
+                section,
+                base + offset + inflater.getBytesRead(),
                 "the data inflates to more than the "
                     + length
-                    + " bytes the envelope declares (a false length, or a compression bomb);"
+                    + " bytes "
+                    + declarer
+                    + " declares (a false length, or a compression bomb);"
                     + " inflating stopped there");
           }
         }
@@ -228,8 +289,8 @@ public final class Compression {
         if (n == 0 && read == consumed) {
           if (inflater.needsDictionary()) {
             throw new CorruptSnapshotException(
-                SECTION,
-                base + HEADER,
+                section,
+                base + offset,
                 "the compressed data asks for a preset dictionary, which Codese never uses");
           }
           // Out of input, read is all of the data. With input and room left, zlib always reads,
@@ -247,44 +308,36 @@ public final class Compression {
           } else {
             problem = "the compressed data stops inflating after " + pos + " bytes";
           }
-          throw new CorruptSnapshotException(SECTION, base + HEADER + read, problem);
+          throw new CorruptSnapshotException(section, base + offset + read, problem);
         }
         consumed = read;
       }
       if (pos != length) {
         throw new CorruptSnapshotException(
-            SECTION,
-            base + HEADER + inflater.getBytesRead(),
+            section,
+            base + offset + inflater.getBytesRead(),
             "the data inflates to "
                 + pos
-                + " bytes, but the envelope declares "
+                + " bytes, but "
+                + declarer
+                + " declares "
                 + length
                 + " (a false length)");
       }
       int trailing = inflater.getRemaining();
       if (trailing != 0) {
         throw new CorruptSnapshotException(
-            SECTION,
-            base + envelope.length - trailing,
+            section,
+            base + offset + data - trailing,
             trailing + " unexpected bytes after the end of the compressed data");
       }
     } catch (DataFormatException e) {
       throw new CorruptSnapshotException(
-          SECTION,
-          base + HEADER + inflater.getBytesRead(),
+          section,
+          base + offset + inflater.getBytesRead(),
           "not valid zlib/DEFLATE data (" + e.getMessage() + ")");
     } finally {
       inflater.end();
-    }
-    int inner = magic(out);
-    if (inner == MAGIC || inner == Signing.MAGIC) {
-      throw new CorruptSnapshotException(
-          SECTION,
-          base + HEADER,
-          "the compression envelope holds another "
-              + (inner == MAGIC ? "compression" : "signature")
-              + " envelope; Codese compresses a snapshot once and signs the compressed envelope,"
-              + " never the other way round");
     }
     return out;
   }

@@ -16,7 +16,7 @@ final class ConstantCodec {
   private static final int ARRAY_MAKER = 4;
   private static final int SETTER = 5;
   private static final int TEXT = 6;
-  private static final int PRIM_ARRAY = 7;
+  static final int PRIM_ARRAY = 7;
   private static final int HOOK = 8;
   private static final int TEXTS = 9;
   private static final int STREAM_CLASS_REF = 10;
@@ -25,6 +25,13 @@ final class ConstantCodec {
   private static final int NAMED_REF = 13;
 
   private ConstantCodec() {}
+
+  /**
+   * The type code of an {@code int} array written raw (four big-endian bytes an element) in the
+   * compact form, where {@code 'I'} is one of differences as variable-length integers: every array
+   * past the first {@code Out.COMPACT_INTS} elements of a snapshot or segment.
+   */
+  static final char RAW_INTS = 'i';
 
   static void write(Out out, Constant c) {
     c.accept(new Writer(out));
@@ -234,6 +241,13 @@ final class ConstantCodec {
   private static void writeArray(Out out, Object array) {
     char code = Types.primitiveCode(array.getClass().getComponentType());
     int len = Array.getLength(array);
+    if (out.compact() && code == 'I' && !out.takeCompactInts(len)) {
+      // a long int array stays raw: read by a bulk copy, not element by element in a cold JVM
+      ByteBuffer b = ByteBuffer.allocate(len * 4);
+      b.asIntBuffer().put((int[]) array);
+      out.u1(RAW_INTS).u4(len).raw(b.array());
+      return;
+    }
     if (out.compact() && code == 'I') {
       // ids and int columns: each the zigzag difference from the one before, often one byte
       out.u1(code).u4(len);
@@ -270,22 +284,13 @@ final class ConstantCodec {
     out.u1(code).u4(len).raw(b.array());
   }
 
-  private static int[] readCompactInts(In in, int len) throws CorruptSnapshotException {
-    int[] a = new int[len];
-    long prev = 0;
-    for (int i = 0; i < len; i++) {
-      long v = prev + in.varint(6);
-      if (v != (int) v) {
-        throw in.corrupt("int array element " + i + " (" + v + ") does not fit 32 bits");
-      }
-      a[i] = (int) v;
-      prev = v;
-    }
-    return a;
-  }
-
   private static Object readArray(In in) throws CorruptSnapshotException {
     int code = in.u1();
+    if (in.compact() && code == RAW_INTS) {
+      int[] a = new int[in.rawCount(4)];
+      in.view(a.length * 4).asIntBuffer().get(a);
+      return a;
+    }
     if ("ZBCSIJFD".indexOf(code) < 0) {
       throw in.corrupt("unknown array type " + code);
     }
@@ -295,7 +300,7 @@ final class ConstantCodec {
     // could claim 2^29 doubles, whose byte count overflows an int
     int len = varints ? in.count(1) : in.rawCount(Types.size(c));
     if (in.compact() && c == 'I') {
-      return readCompactInts(in, len);
+      return in.deltaInts(len);
     }
     if (in.compact() && c == 'J') {
       long[] a = new long[len];

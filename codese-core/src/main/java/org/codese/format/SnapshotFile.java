@@ -1,9 +1,12 @@
 package org.codese.format;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.WeakHashMap;
 import java.util.zip.CRC32C;
 import org.codese.CorruptSnapshotException;
 import org.codese.program.ClassEntry;
@@ -52,6 +55,33 @@ public final class SnapshotFile {
    * loop's data, or more as straight-line code), which bounds the table size a file may claim.
    */
   static final int MIN_BYTES_PER_OBJECT = 4;
+
+  /**
+   * The first format version in the compact form: every section's integers as variable-length
+   * integers and its strings as {@link Out} writes them in compact mode (the form of stream
+   * segments), {@code int} and {@code long} arrays as zigzag differences, and the class files of
+   * the code section as one zlib stream. Snapshots shrink to about half (issue 9).
+   */
+  public static final int COMPACT_VERSION = Grammar.COLLECTION_VERSION;
+
+  /**
+   * In the compact form, every object a snapshot creates costs at least one byte of it, counting
+   * the class files as inflated: an id in a loop's data is a variable-length integer, straight-line
+   * code more.
+   */
+  static final int MIN_COMPACT_BYTES_PER_OBJECT = 1;
+
+  /**
+   * The compressed class files of recent captures, by their list: {@code emit.CodeCache} hands
+   * captures of the same shapes the same class files, whose lists are equal (a list of arrays is
+   * equal to another holding the same arrays), so their zlib stream is made once. Held weakly, as
+   * long as the cache holds the class files.
+   */
+  private static final Map<List<byte[]>, byte[]> DEFLATED =
+      Collections.synchronizedMap(new WeakHashMap<>());
+
+  /** The most bytes the class files of a compact snapshot may inflate to: a JVM array's limit. */
+  private static final int MAX_CODE = Integer.MAX_VALUE - 8;
 
   private static final String[] SECTIONS = {"header", "classes", "constants", "code", "items"};
 
@@ -203,28 +233,60 @@ public final class SnapshotFile {
   }
 
   private byte[] encode() {
+    boolean compact = version >= COMPACT_VERSION;
     Out file = new Out().u4(MAGIC).u2(version);
-    section(file, 0, new Out().str(jdk).u4(firstId).u4(tableSize).u4(depth));
-    Out cls = new Out().u4(classes.size());
+    section(file, 0, new Out(compact).str(jdk).u4(firstId).u4(tableSize).u4(depth));
+    Out cls = new Out(compact).u4(classes.size());
     for (ClassEntry c : classes) {
       writeClass(cls, c);
     }
     section(file, 1, cls);
-    Out con = new Out().u4(constants.size());
+    Out con = new Out(compact).u4(constants.size());
     for (Constant c : constants) {
       ConstantCodec.write(con, c);
     }
     section(file, 2, con);
-    Out code = new Out().u4(classFiles.size());
-    for (int i = 0; i < classFiles.size(); i++) {
-      Placement p = placements.get(i);
-      code.u1(p.phase().ordinal()).u4(p.host()).bytes(classFiles.get(i));
+    Out code = new Out(compact).u4(classFiles.size());
+    if (compact) {
+      writeCompactCode(code);
+    } else {
+      for (int i = 0; i < classFiles.size(); i++) {
+        Placement p = placements.get(i);
+        code.u1(p.phase().ordinal()).u4(p.host()).bytes(classFiles.get(i));
+      }
     }
     section(file, 3, code);
-    Out it = new Out();
+    Out it = new Out(compact);
     ConstantCodec.writeTape(it, items);
     section(file, 4, it);
     return withTrailer(file.toByteArray());
+  }
+
+  /**
+   * The compact code section after its count: per class file its phase, host and length, then all
+   * class files, one after the other, as one zlib stream (they share most of their constant pools).
+   */
+  private void writeCompactCode(Out code) {
+    for (int i = 0; i < classFiles.size(); i++) {
+      Placement p = placements.get(i);
+      code.u1(p.phase().ordinal()).u4(p.host()).u4(classFiles.get(i).length);
+    }
+    byte[] deflated = DEFLATED.get(classFiles);
+    if (deflated == null) {
+      int total = 0;
+      for (byte[] f : classFiles) {
+        total += f.length;
+      }
+      byte[] all = new byte[total];
+      int at = 0;
+      for (byte[] f : classFiles) {
+        System.arraycopy(f, 0, all, at, f.length);
+        at += f.length;
+      }
+      deflated = Compression.deflate(all);
+      DEFLATED.put(classFiles, deflated);
+    }
+    code.raw(deflated);
   }
 
   /**
@@ -455,7 +517,81 @@ public final class SnapshotFile {
     return file;
   }
 
+  /** A class file's phase, which must not come before the phase of the one before it. */
+  private static int phase(In code, int i, int lastPhase) throws CorruptSnapshotException {
+    int phase = code.u1();
+    if (phase >= Grammar.PHASES || phase < lastPhase) {
+      throw code.corrupt("class " + i + " has phase " + phase + " after phase " + lastPhase);
+    }
+    return phase;
+  }
+
+  /**
+   * Reads the compact code section: the class files' phases, hosts and lengths, then their bytes as
+   * one zlib stream, inflated only after the lengths are checked against what DEFLATE can make of
+   * the bytes present. Hosts are checked against the class table by the caller.
+   *
+   * @return the number of bytes the class files inflated to
+   */
+  private static long readCompactCode(In code, List<byte[]> files, List<Placement> placements)
+      throws CorruptSnapshotException {
+    int nFiles = code.count(3);
+    int[] lengths = new int[nFiles];
+    long total = 0;
+    int lastPhase = 0;
+    for (int i = 0; i < nFiles; i++) {
+      lastPhase = phase(code, i, lastPhase);
+      int host = code.u4();
+      if (host < Placement.CODESE) {
+        throw code.corrupt("host class index " + host + " is negative");
+      }
+      placements.add(new Placement(Phase.of(lastPhase), host));
+      lengths[i] = code.u4();
+      if (lengths[i] < 0) {
+        throw code.corrupt("class file " + i + " has a negative length " + lengths[i]);
+      }
+      total += lengths[i];
+    }
+    int data = code.remaining();
+    if (total > Compression.MAX_RATIO * data + Compression.MAX_RATIO || total > MAX_CODE) {
+      throw code.corrupt(
+          "the class files declare "
+              + total
+              + " bytes, which "
+              + data
+              + " bytes of DEFLATE data cannot inflate to (at most "
+              + Compression.MAX_RATIO
+              + " bytes of one, and "
+              + MAX_CODE
+              + " in all)");
+    }
+    int at = code.pos();
+    byte[] all =
+        Compression.inflate(code.raw(data), 0, data, (int) total, "code", at, "the code section");
+    int from = 0;
+    for (int n : lengths) {
+      files.add(java.util.Arrays.copyOfRange(all, from, from + n));
+      from += n;
+    }
+    return total;
+  }
+
   private static SnapshotFile decode(int version, In[] sec) throws CorruptSnapshotException {
+    boolean compact = version >= COMPACT_VERSION;
+    if (compact) {
+      for (int i = 0; i < sec.length; i++) {
+        sec[i] = sec[i].compacted();
+      }
+    }
+    List<byte[]> files = null;
+    List<Placement> placements = null;
+    long inflated = 0;
+    if (compact) {
+      // the code first: what it inflates to bounds the objects the header may claim
+      files = new ArrayList<>();
+      placements = new ArrayList<>();
+      inflated = readCompactCode(sec[3], files, placements);
+    }
     In h = sec[0];
     String jdk = h.str();
     int firstId = h.u4();
@@ -467,14 +603,19 @@ public final class SnapshotFile {
     if (firstId < 0 || tableSize < firstId) {
       throw h.corrupt("bad table range [" + firstId + ", " + tableSize + ")");
     }
-    long maxObjects = (long) h.fileLength() / MIN_BYTES_PER_OBJECT;
+    long maxObjects =
+        compact
+            ? (h.fileLength() + inflated) / MIN_COMPACT_BYTES_PER_OBJECT
+            : (long) h.fileLength() / MIN_BYTES_PER_OBJECT;
     if (tableSize - firstId > maxObjects) {
       throw h.corrupt(
           "claims "
               + (tableSize - firstId)
               + " objects, but a snapshot of "
               + h.fileLength()
-              + " bytes can create at most "
+              + " bytes"
+              + (compact ? " and " + inflated + " bytes of inflated class files" : "")
+              + " can create at most "
               + maxObjects);
     }
     In c = sec[1];
@@ -489,21 +630,26 @@ public final class SnapshotFile {
     for (int i = 0; i < nConst; i++) {
       constants.add(ConstantCodec.read(k, version, nClasses, tableSize));
     }
-    In code = sec[3];
-    int nFiles = code.count(9);
-    List<byte[]> files = new ArrayList<>(nFiles);
-    List<Placement> placements = new ArrayList<>(nFiles);
-    int lastPhase = 0;
-    for (int i = 0; i < nFiles; i++) {
-      int phase = code.u1();
-      if (phase >= org.codese.program.Grammar.PHASES || phase < lastPhase) {
-        throw code.corrupt("class " + i + " has phase " + phase + " after phase " + lastPhase);
+    if (!compact) {
+      In code = sec[3];
+      int nFiles = code.count(9);
+      files = new ArrayList<>(nFiles);
+      placements = new ArrayList<>(nFiles);
+      int lastPhase = 0;
+      for (int i = 0; i < nFiles; i++) {
+        lastPhase = phase(code, i, lastPhase);
+        placements.add(
+            new Placement(
+                Phase.of(lastPhase), code.index(Placement.CODESE, nClasses, "host class index")));
+        files.add(code.bytes());
       }
-      lastPhase = phase;
-      placements.add(
-          new Placement(
-              Phase.of(phase), code.index(Placement.CODESE, nClasses, "host class index")));
-      files.add(code.bytes());
+    } else {
+      for (Placement p : placements) {
+        if (p.host() >= nClasses) {
+          throw sec[3].corrupt(
+              "host class index " + p.host() + " is out of range [-1, " + nClasses + ")");
+        }
+      }
     }
     Tape items = ConstantCodec.readTape(sec[4], tableSize);
     for (In s : sec) {

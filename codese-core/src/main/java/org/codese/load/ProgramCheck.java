@@ -272,10 +272,13 @@ final class ProgramCheck {
           statements++;
           int op = code[pc];
           int ids =
-              op == Stmt.ALLOC_LOOP || op == Stmt.STRING_LOOP || op == Stmt.BOX_LOOP
+              op == Stmt.ALLOC_LOOP
+                      || op == Stmt.COLLECTION_LOOP
+                      || op == Stmt.STRING_LOOP
+                      || op == Stmt.BOX_LOOP
                   ? code[pc + 1]
                   : -1;
-          if (op >= Stmt.STORE_ALLOC && op <= Stmt.STORE_CONSTANT) {
+          if (op >= Stmt.STORE_ALLOC && op <= Stmt.STORE_CONSTANT || op == Stmt.STORE_COLLECTION) {
             fills++;
           } else if (op == Stmt.RUN_STEPS
               && c.phase() == 0
@@ -372,6 +375,7 @@ final class ProgramCheck {
   private long cost(int[] code, int pc) throws ObjectStreamException {
     int op = code[pc];
     if (op == Stmt.ALLOC_LOOP
+        || op == Stmt.COLLECTION_LOOP
         || op == Stmt.STRING_LOOP
         || op == Stmt.BOX_LOOP
         || op == Stmt.ELEMENT_LOOP) {
@@ -525,10 +529,10 @@ final class ProgramCheck {
 
   private void create(int[] code, int pc) throws ObjectStreamException {
     int op = code[pc];
-    if (op >= Stmt.STORE_ALLOC && op <= Stmt.STORE_CONSTANT) {
+    if (op >= Stmt.STORE_ALLOC && op <= Stmt.STORE_CONSTANT || op == Stmt.STORE_COLLECTION) {
       store(code, pc);
-    } else if (op == Stmt.ALLOC_LOOP) {
-      Class<?> c = allocated(code[pc + 2]);
+    } else if (op == Stmt.ALLOC_LOOP || op == Stmt.COLLECTION_LOOP) {
+      Class<?> c = allocated(code[pc + 2], op == Stmt.COLLECTION_LOOP);
       int[] ids = intArray(code[pc + 1]);
       byte k = allocKind(code[pc + 2]);
       for (int from = 0; from < ids.length; from += BLOCK) {
@@ -597,8 +601,8 @@ final class ProgramCheck {
     int id = code[pc + 1];
     int k = code[pc + 2];
     switch (code[pc]) {
-      case Stmt.STORE_ALLOC -> {
-        Class<?> c = allocated(k);
+      case Stmt.STORE_ALLOC, Stmt.STORE_COLLECTION -> {
+        Class<?> c = allocated(k, code[pc] == Stmt.STORE_COLLECTION);
         if (allocKind(k) == FILLABLE) {
           fill(id, FILLABLE, c, ((Constant.Sized) raw(k)).capacity());
           unfilled++;
@@ -649,8 +653,26 @@ final class ProgramCheck {
     return raw(constant) instanceof Constant.Sized ? FILLABLE : INSTANCE;
   }
 
-  /** The class an allocator constant allocates, which must be a concrete class. */
-  private Class<?> allocated(int constant) throws ObjectStreamException {
+  /**
+   * The class an allocator constant allocates, which must be a concrete class; from format version
+   * {@code Grammar.COLLECTION_VERSION} on, a collection maker passed to the collection entry
+   * ({@code collection}) and any other allocator to the allocation entry, never the other way.
+   */
+  private Class<?> allocated(int constant, boolean collection) throws ObjectStreamException {
+    boolean sized = raw(constant) instanceof Constant.Sized;
+    if (version >= Grammar.COLLECTION_VERSION && sized != collection) {
+      throw reject(
+          (collection ? "makes a collection with constant " : "allocates with constant ")
+              + constant
+              + ", which is "
+              + (sized ? "a collection maker" : "not a collection maker")
+              + "; from format version "
+              + Grammar.COLLECTION_VERSION
+              + " on collections are made by "
+              + Grammar.NEW_COLLECTION_METHOD
+              + " and other objects by "
+              + Grammar.ALLOCATE_METHOD);
+    }
     if (raw(constant) instanceof Constant.Sized s) {
       Class<?> c = classes.get(s.type());
       if (version < Grammar.FILL_VERSION || resolved[constant] == null) {

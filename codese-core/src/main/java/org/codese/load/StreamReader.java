@@ -64,9 +64,10 @@ public final class StreamReader {
    * segments, which follow snapshot format version 6 ({@code Grammar.GLOBAL_VERSION}: global
    * references); 10 only the class tables of segments, which follow snapshot format version 7
    * ({@code Grammar.PROXY_VERSION}: dynamic proxy classes), and the class descriptors, which may be
-   * those of proxy classes.
+   * those of proxy classes; 11 only the code of compact segments, which follows snapshot format
+   * version 8 ({@code Grammar.COLLECTION_VERSION}: collections made through their own entry).
    */
-  public static final int STREAM_VERSION = 10;
+  public static final int STREAM_VERSION = 11;
 
   /** The first stream version whose compact segments hold code of snapshot format version 2. */
   private static final int ALLOCATING_STREAM_VERSION = 4;
@@ -85,6 +86,9 @@ public final class StreamReader {
 
   /** The first stream version whose segments hold snapshot format version 7: proxy classes. */
   public static final int PROXY_STREAM_VERSION = 10;
+
+  /** The first stream version whose compact segments hold code of snapshot format version 8. */
+  private static final int COLLECTION_STREAM_VERSION = 11;
 
   /**
    * The first stream version whose segments carry class descriptors and number their objects in
@@ -382,7 +386,8 @@ public final class StreamReader {
     {FILL_STREAM_VERSION, Grammar.FILL_VERSION},
     {VALUE_STREAM_VERSION, Grammar.VALUE_VERSION},
     {GLOBAL_STREAM_VERSION, Grammar.GLOBAL_VERSION},
-    {PROXY_STREAM_VERSION, Grammar.PROXY_VERSION}
+    {PROXY_STREAM_VERSION, Grammar.PROXY_VERSION},
+    {COLLECTION_STREAM_VERSION, Grammar.COLLECTION_VERSION}
   };
 
   /**

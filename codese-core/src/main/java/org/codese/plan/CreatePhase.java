@@ -401,11 +401,12 @@ final class CreatePhase {
   private void flushAllocs() {
     for (Map.Entry<Integer, IntList> e : allocs.entrySet()) {
       IntList ids = e.getValue();
+      boolean collection = cx.tables.constants().get(e.getKey()) instanceof Constant.Sized;
       if (ids.size() >= cx.loopMin) {
-        ops.add(new Op.AllocLoop(e.getKey(), cx.allocLoopIds(ids.toArray())));
+        ops.add(new Op.AllocLoop(e.getKey(), cx.allocLoopIds(ids.toArray()), collection));
       } else {
         for (int i = 0; i < ids.size(); i++) {
-          ops.add(new Op.Alloc(ids.get(i), e.getKey()));
+          ops.add(new Op.Alloc(ids.get(i), e.getKey(), collection));
         }
       }
     }

@@ -13,17 +13,25 @@ import org.codese.jvm.Kind;
  * about 40 ms (docs/DESIGN.md, Section 3).
  */
 public sealed interface Op {
-  /** {@code table[id] = allocator()}. */
-  record Alloc(int id, int allocator) implements Op {
+  /**
+   * {@code table[id] = allocator()}; {@code collection} when the allocator is a {@code
+   * Constant.Sized}, which generated code passes to the runtime's collection entry rather than to
+   * its allocation entry (format version {@code Grammar.COLLECTION_VERSION} on).
+   */
+  record Alloc(int id, int allocator, boolean collection) implements Op {
     @Override
     public boolean equals(Object o) {
-      return o instanceof Alloc x && id == x.id && allocator == x.allocator;
+      return o instanceof Alloc x
+          && id == x.id
+          && allocator == x.allocator
+          && collection == x.collection;
     }
 
     @Override
     public int hashCode() {
       int h = id;
       h = 31 * h + allocator;
+      h = 31 * h + Boolean.hashCode(collection);
       return h;
     }
 
@@ -277,18 +285,22 @@ public sealed interface Op {
 
   /**
    * A counted loop: {@code table[ids[i]] = allocator()} for every {@code i}, where {@code ids} is
-   * the {@code int[]} constant {@code ids}.
+   * the {@code int[]} constant {@code ids}; {@code collection} as for {@link Alloc}.
    */
-  record AllocLoop(int allocator, int ids) implements Op {
+  record AllocLoop(int allocator, int ids, boolean collection) implements Op {
     @Override
     public boolean equals(Object o) {
-      return o instanceof AllocLoop x && allocator == x.allocator && ids == x.ids;
+      return o instanceof AllocLoop x
+          && allocator == x.allocator
+          && ids == x.ids
+          && collection == x.collection;
     }
 
     @Override
     public int hashCode() {
       int h = allocator;
       h = 31 * h + ids;
+      h = 31 * h + Boolean.hashCode(collection);
       return h;
     }
 

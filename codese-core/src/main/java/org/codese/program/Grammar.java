@@ -12,7 +12,8 @@ package org.codese.program;
  * The chunks contain only: table loads and stores, constant pushes, loads from the constant array,
  * {@code new} of strings and boxes, {@code newarray}, box {@code valueOf}, array {@code clone},
  * {@link #ALLOCATE_METHOD} (before format version {@link #ALLOCATE_VERSION}, {@code
- * Constructor.newInstance}) and {@code Array.newInstance} on constants, {@code Field.set*} on
+ * Constructor.newInstance}) and, from {@link #COLLECTION_VERSION} on, {@link
+ * #NEW_COLLECTION_METHOD} and {@code Array.newInstance} on constants, {@code Field.set*} on
  * constants, {@code putfield} to fields of the host's nest, {@code checkcast}, the counted loop,
  * and the finish-program runner {@link #STEPS_METHOD}. No other branches, no field reads, no other
  * calls. The classes of Codese that code names are its {@link RuntimeContract}'s.
@@ -93,6 +94,24 @@ public final class Grammar {
    * ClassEntry#isProxy()}): the proxy class is named by its interfaces and made again on load.
    */
   public static final int PROXY_VERSION = 7;
+
+  /**
+   * The first snapshot format version whose code makes JDK collections ({@link Constant.Sized})
+   * through {@link #NEW_COLLECTION_METHOD} and everything else through {@link #ALLOCATE_METHOD},
+   * which code of earlier versions calls for both. One entry per kind of allocator, so that the
+   * code the JIT compiler inlines into each loop of the create phase holds no type test shared with
+   * loops of the other kind: a shared test's profile made the compiler hoist it out of loops it
+   * fails in, and throw away the compiled create phase loop after loop.
+   */
+  public static final int COLLECTION_VERSION = 8;
+
+  /**
+   * The collection entry ({@link RuntimeContract#allocateOwner()}, format version {@link
+   * #COLLECTION_VERSION} on): {@code static Object newCollection(Object maker)}, where {@code
+   * maker} is a {@link Constant.Sized} constant, resolved at load; descriptor {@link
+   * #ALLOCATE_DESCRIPTOR}.
+   */
+  public static final String NEW_COLLECTION_METHOD = "newCollection";
 
   /**
    * The first snapshot format version whose code allocates through {@link #ALLOCATE_METHOD}: {@code

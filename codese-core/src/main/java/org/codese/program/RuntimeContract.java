@@ -82,6 +82,12 @@ public record RuntimeContract(
         Grammar.PROXY_VERSION,
         RUNTIME_PACKAGE,
         RUNTIME_PACKAGE + "/Entry",
+        RUNTIME_PACKAGE + "/Entry"),
+    // format 8 makes collections through newCollection of the same class
+    new RuntimeContract(
+        Grammar.COLLECTION_VERSION,
+        RUNTIME_PACKAGE,
+        RUNTIME_PACKAGE + "/Entry",
         RUNTIME_PACKAGE + "/Entry")
   };
 
@@ -115,5 +121,14 @@ public record RuntimeContract(
    */
   public boolean allocates() {
     return allocateOwner != null;
+  }
+
+  /**
+   * @return whether the code makes JDK collections through {@link Grammar#NEW_COLLECTION_METHOD} of
+   *     {@link #allocateOwner()} and only other objects through {@link Grammar#ALLOCATE_METHOD}
+   *     (format version {@link Grammar#COLLECTION_VERSION} on)
+   */
+  public boolean separatesCollections() {
+    return version >= Grammar.COLLECTION_VERSION;
   }
 }

@@ -4,11 +4,13 @@ import java.lang.reflect.Constructor;
 import org.codese.jvm.Jvm;
 
 /**
- * The two methods generated code of format version 3 and later calls: {@code Entry.runSteps(table,
- * constants, program)} in the finish phase and {@code table[id] = Entry.allocate(constants[k])} in
- * the create phase. Their names and descriptors are {@code Grammar.STEPS_*} and {@code
- * Grammar.ALLOCATE_*}; both are package-private, so only classes defined in this package, which the
- * loader defines only after the grammar check admitted them, can call them.
+ * The methods generated code of format version 3 and later calls: {@code Entry.runSteps(table,
+ * constants, program)} in the finish phase, and {@code table[id] = Entry.allocate(constants[k])}
+ * and (format version 8 on, for JDK collections) {@code table[id] =
+ * Entry.newCollection(constants[k])} in the create phase. Their names and descriptors are {@code
+ * Grammar.STEPS_*}, {@code Grammar.ALLOCATE_*} and {@code Grammar.NEW_COLLECTION_METHOD}; all are
+ * package-private, so only classes defined in this package, which the loader defines only after the
+ * grammar check admitted them, can call them.
  *
  * <p>The finish programs themselves run in the loader, which {@link #install}s the {@link Steps}
  * that runs them before it defines any class here; this package depends on nothing of the loader.
@@ -77,9 +79,21 @@ public final class Entry {
   }
 
   /**
+   * Makes one empty JDK collection ({@code Grammar.NEW_COLLECTION_METHOD}, format version {@code
+   * Grammar.COLLECTION_VERSION} on, where {@link #allocate} makes everything else).
+   *
+   * @param maker a resolved {@code Constant.Sized}, which the loader checked is one
+   * @return the new collection
+   */
+  static Object newCollection(Object maker) {
+    return ((NewCollection) maker).make();
+  }
+
+  /**
    * The allocations that run a constructor, out of line: {@link #allocate} is inlined into every
    * allocation of the generated code, and a collection's constructors inlined there with it made
-   * the compiled create phase larger than what the compiler keeps.
+   * the compiled create phase larger than what the compiler keeps. Code of format versions 4 to 7
+   * passes collection makers to {@link #allocate} too.
    */
   private static Object construct(Object allocator) throws ReflectiveOperationException {
     if (allocator instanceof NewCollection c) {

@@ -428,9 +428,9 @@ public final class Listing {
       }
       stack.push(allocation(ctor, "Constructor.newInstance"));
     } else if (m.owner.equals(RuntimeContract.of(file.version()).allocateOwner())
-        && m.name.equals(Grammar.ALLOCATE_METHOD)
+        && (m.name.equals(Grammar.ALLOCATE_METHOD) || m.name.equals(Grammar.NEW_COLLECTION_METHOD))
         && m.desc.equals(Grammar.ALLOCATE_DESCRIPTOR)) {
-      stack.push(allocation(stack.pop(), "allocate"));
+      stack.push(allocation(stack.pop(), m.name));
     } else if (m.name.equals("clone") && m.owner.startsWith("[")) {
       V src = stack.pop();
       Object data = data(src);

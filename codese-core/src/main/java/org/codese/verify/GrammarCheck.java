@@ -138,6 +138,8 @@ public final class GrammarCheck {
     return switch (code[pc]) {
       case Stmt.ELEMENT_LOOP, Stmt.RUN_STEPS -> 2;
       case Stmt.STORE_ALLOC,
+          Stmt.STORE_COLLECTION,
+          Stmt.COLLECTION_LOOP,
           Stmt.STORE_STRING,
           Stmt.STORE_CONSTANT,
           Stmt.ALLOC_LOOP,

@@ -227,8 +227,7 @@ final class Lifter {
         return;
       }
       if (allocate && peek(INVOKESTATIC)) {
-        allocation();
-        emit(Stmt.STORE_ALLOC, id, k);
+        emit(allocation() ? Stmt.STORE_COLLECTION : Stmt.STORE_ALLOC, id, k);
         return;
       }
       String cast = next(CHECKCAST).owner();
@@ -488,9 +487,12 @@ final class Lifter {
 
   private int[] allocLoop(int ids) throws NotAStatement {
     int data;
+    int op = Stmt.ALLOC_LOOP;
     if (allocate) {
       data = dataLocal(OBJECT);
-      allocation();
+      if (allocation()) {
+        op = Stmt.COLLECTION_LOOP;
+      }
     } else {
       data = dataLocal(CONSTRUCTOR);
       expect(ACONST_NULL);
@@ -498,16 +500,26 @@ final class Lifter {
     }
     expect(AASTORE);
     requireUsed(1);
-    return new int[] {Stmt.ALLOC_LOOP, ids, data};
+    return new int[] {op, ids, data};
   }
 
-  /** The call that allocates: {@code allocate(allocator)} of the contract's allocation owner. */
-  private void allocation() throws NotAStatement {
+  /**
+   * The call that allocates: {@code allocate(allocator)} of the contract's allocation owner, or
+   * from format version {@code Grammar.COLLECTION_VERSION} on its {@code newCollection(maker)}.
+   *
+   * @return whether it is the collection entry
+   */
+  private boolean allocation() throws NotAStatement {
+    boolean collection =
+        contract.separatesCollections()
+            && peek(INVOKESTATIC)
+            && Grammar.NEW_COLLECTION_METHOD.equals(code.get(at).name());
     call(
         INVOKESTATIC,
         contract.allocateOwner(),
-        Grammar.ALLOCATE_METHOD,
+        collection ? Grammar.NEW_COLLECTION_METHOD : Grammar.ALLOCATE_METHOD,
         Grammar.ALLOCATE_DESCRIPTOR);
+    return collection;
   }
 
   private int[] stringLoop(int ids) throws NotAStatement {

@@ -435,7 +435,8 @@ final class MethodChecker {
         && contract.allocates()
         && host == null
         && o.equals(contract.allocateOwner())
-        && n.equals(Grammar.ALLOCATE_METHOD)
+        && (n.equals(Grammar.ALLOCATE_METHOD)
+            || contract.separatesCollections() && n.equals(Grammar.NEW_COLLECTION_METHOD))
         && d.equals(Grammar.ALLOCATE_DESCRIPTOR)) {
       return null;
     }

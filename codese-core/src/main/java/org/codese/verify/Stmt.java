@@ -99,5 +99,17 @@ public final class Stmt {
    */
   public static final int BOX_LOOP = 16;
 
+  /**
+   * {@code STORE_COLLECTION id k}: {@code table[id] = Entry.newCollection(maker k)} (format version
+   * 8 on, where {@link #STORE_ALLOC}'s allocator is never a collection maker).
+   */
+  public static final int STORE_COLLECTION = 17;
+
+  /**
+   * {@code COLLECTION_LOOP ids k}: {@code table[ids[i]] = Entry.newCollection(maker k)} (format
+   * version 8 on, as {@link #STORE_COLLECTION}).
+   */
+  public static final int COLLECTION_LOOP = 18;
+
   private Stmt() {}
 }

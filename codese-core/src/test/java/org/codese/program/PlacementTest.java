@@ -50,26 +50,18 @@ class PlacementTest {
   @Test
   void anUnknownPhaseNumberIsCorrupt() throws IOException {
     byte[] b = Codese.toBytes(new ArrayList<>(List.of(1, 2, 3)));
-    int classFile = indexOf(b, new byte[] {(byte) 0xCA, (byte) 0xFE, (byte) 0xBA, (byte) 0xBE});
-    int phaseAt = classFile - 4 - 4 - 1; // phase (u1), host (u4), length (u4), class file
+    // sections from byte 6: tag (u1), length (u4), checksum (u4), payload; in the code section
+    // (tag 3) of the compact form, the count of class files (one byte), then the first's phase
+    int at = 6;
+    while (b[at] != 3) {
+      at += 9 + java.nio.ByteBuffer.wrap(b).getInt(at + 1);
+    }
+    int phaseAt = at + 9 + 1;
     assertEquals(Phase.CREATE.ordinal(), b[phaseAt], "the layout this test assumes");
     b[phaseAt] = (byte) Grammar.PHASES;
     byte[] bad = Checksums.fixed(b);
     CorruptSnapshotException e =
         assertThrows(CorruptSnapshotException.class, () -> SnapshotFile.parse(bad));
     assertTrue(e.getMessage().contains("has phase " + Grammar.PHASES), e.getMessage());
-  }
-
-  private static int indexOf(byte[] data, byte[] what) {
-    outer:
-    for (int i = 0; i + what.length <= data.length; i++) {
-      for (int j = 0; j < what.length; j++) {
-        if (data[i + j] != what[j]) {
-          continue outer;
-        }
-      }
-      return i;
-    }
-    throw new AssertionError("not found");
   }
 }

@@ -13,6 +13,11 @@ import org.codese.load.StreamReader;
 import org.codese.program.ClassEntry;
 import org.codese.program.Constant;
 import org.codese.program.Tape;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
 
 /**
  * Changes a legitimate snapshot the way an attacker would: decodes it with the format's own types,
@@ -29,9 +34,11 @@ public final class SnapshotEdit {
   private final List<ClassEntry> classes;
   private final List<Constant> constants;
   private Tape items;
+  private final List<byte[]> classFiles;
 
   private SnapshotEdit(SnapshotFile file) {
     this.file = file;
+    this.classFiles = new ArrayList<>(file.classFiles());
     this.classes = new ArrayList<>(file.classes());
     this.constants = new ArrayList<>(file.constants());
     this.items = file.items();
@@ -157,6 +164,36 @@ public final class SnapshotEdit {
   }
 
   /**
+   * Makes every call of the static method {@code from} in the generated classes call the method
+   * {@code to} of the same owner and descriptor instead: code the emitter would not write, which
+   * the format's writer encodes like any other.
+   */
+  public SnapshotEdit renameCalls(String from, String to) {
+    for (int i = 0; i < classFiles.size(); i++) {
+      ClassReader r = new ClassReader(classFiles.get(i));
+      ClassWriter w = new ClassWriter(r, 0);
+      r.accept(
+          new ClassVisitor(Opcodes.ASM9, w) {
+            @Override
+            public MethodVisitor visitMethod(
+                int access, String name, String desc, String sig, String[] exceptions) {
+              return new MethodVisitor(
+                  Opcodes.ASM9, super.visitMethod(access, name, desc, sig, exceptions)) {
+                @Override
+                public void visitMethodInsn(
+                    int op, String owner, String called, String d, boolean itf) {
+                  super.visitMethodInsn(op, owner, called.equals(from) ? to : called, d, itf);
+                }
+              };
+            }
+          },
+          0);
+      classFiles.set(i, w.toByteArray());
+    }
+    return this;
+  }
+
+  /**
    * @return the edited snapshot, encoded with valid checksums
    */
   public byte[] bytes() {
@@ -167,7 +204,7 @@ public final class SnapshotEdit {
             file.depth(),
             List.copyOf(classes),
             List.copyOf(constants),
-            file.classFiles(),
+            List.copyOf(classFiles),
             file.placements(),
             items)
         .bytes();
