@@ -189,6 +189,7 @@ public final class LoadedSnapshot {
     if (l == null) {
       l = LoadedSnapshot.class.getClassLoader();
     }
+    SuidWarmUp.startIfNeeded(file.classes());
     GrammarCheck.Checked[] known =
         memo == null ? new GrammarCheck.Checked[file.classFiles().size()] : memo.known(file);
     // small or known code (a stream segment's) is checked here: a thread costs more than it saves
