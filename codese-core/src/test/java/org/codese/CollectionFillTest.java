@@ -340,18 +340,7 @@ class CollectionFillTest {
     @Test
     void theCollectionEntryIsOutsideTheGrammarBeforeFormatEight() throws IOException {
       SnapshotFile f = SnapshotFile.parse(Codese.toBytes(two));
-      SnapshotFile older =
-          new SnapshotFile(
-              Grammar.COLLECTION_VERSION - 1,
-              f.jdk(),
-              f.firstId(),
-              f.tableSize(),
-              f.depth(),
-              f.classes(),
-              f.constants(),
-              f.classFiles(),
-              f.placements(),
-              f.items());
+      SnapshotFile older = SnapshotEdit.relabel(f, Grammar.COLLECTION_VERSION - 1);
       String m =
           assertThrows(UnsafeSnapshotException.class, () -> Codese.load(older.bytes()))
               .getMessage();
@@ -452,18 +441,7 @@ class CollectionFillTest {
                 .bytes());
     assertTrue(f.constants().stream().anyMatch(fill));
     // format 3's code names what format 4's does; only its data may not hold fills
-    SnapshotFile older =
-        new SnapshotFile(
-            Grammar.FILL_VERSION - 1,
-            f.jdk(),
-            f.firstId(),
-            f.tableSize(),
-            f.depth(),
-            f.classes(),
-            f.constants(),
-            f.classFiles(),
-            f.placements(),
-            f.items());
+    SnapshotFile older = SnapshotEdit.relabel(f, Grammar.FILL_VERSION - 1);
     String m =
         assertThrows(UnsafeSnapshotException.class, () -> Codese.load(older.bytes())).getMessage();
     assertTrue(m.contains("from format version " + Grammar.FILL_VERSION + " on"), m);

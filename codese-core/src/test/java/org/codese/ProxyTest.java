@@ -379,19 +379,7 @@ class ProxyTest {
     @Test
     void aFormatBeforeProxiesCannotHoldAProxyEntry() throws Exception {
       SnapshotFile f = SnapshotFile.parse(Codese.toBytes(proxy(new Handler("o"), Greeter.class)));
-      byte[] old =
-          new SnapshotFile(
-                  Grammar.PROXY_VERSION - 1,
-                  f.jdk(),
-                  f.firstId(),
-                  f.tableSize(),
-                  f.depth(),
-                  f.classes(),
-                  f.constants(),
-                  f.classFiles(),
-                  f.placements(),
-                  f.items())
-              .bytes();
+      byte[] old = SnapshotEdit.relabel(f, Grammar.PROXY_VERSION - 1).bytes();
       CorruptSnapshotException e =
           assertThrows(CorruptSnapshotException.class, () -> Codese.fromBytes(old));
       assertTrue(e.getMessage().contains("dynamic proxy"), e.getMessage());

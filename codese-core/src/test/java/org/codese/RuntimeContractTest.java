@@ -29,6 +29,7 @@ import org.codese.program.RuntimeContract;
 import org.codese.runtime.Entry;
 import org.codese.testkit.Crafted;
 import org.codese.testkit.RoundTrip;
+import org.codese.testkit.SnapshotEdit;
 import org.junit.jupiter.api.Test;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.tree.AbstractInsnNode;
@@ -130,19 +131,7 @@ class RuntimeContractTest {
     byte[] v2 = c.bytes();
     SnapshotFile f = SnapshotFile.parse(v2);
     // the same class files, relabelled as format 3: their classes are named in org/codese/load
-    byte[] relabelled =
-        new SnapshotFile(
-                RuntimeContract.RUNTIME_VERSION,
-                f.jdk(),
-                f.firstId(),
-                f.tableSize(),
-                f.depth(),
-                f.classes(),
-                f.constants(),
-                f.classFiles(),
-                f.placements(),
-                f.items())
-            .bytes();
+    byte[] relabelled = SnapshotEdit.relabel(f, RuntimeContract.RUNTIME_VERSION).bytes();
     String why =
         assertThrows(UnsafeSnapshotException.class, () -> Codese.load(relabelled)).getMessage();
     assertTrue(why.contains("its name is not org.codese.runtime.CodeseRestoreN"), why);

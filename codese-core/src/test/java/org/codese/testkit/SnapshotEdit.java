@@ -93,6 +93,29 @@ public final class SnapshotEdit {
   }
 
   /**
+   * The same snapshot labelled as format {@code version}: its content as it is, encoded by the
+   * format's own writer in that version's form, every checksum valid. What an old reader, or an
+   * attacker relabelling a file, would give a loader.
+   *
+   * @param f a parsed snapshot
+   * @param version the format version to label it with
+   * @return the relabelled snapshot, to encode with {@link SnapshotFile#bytes()}
+   */
+  public static SnapshotFile relabel(SnapshotFile f, int version) {
+    return new SnapshotFile(
+        version,
+        f.jdk(),
+        f.firstId(),
+        f.tableSize(),
+        f.depth(),
+        f.classes(),
+        f.constants(),
+        f.classFiles(),
+        f.placements(),
+        f.items());
+  }
+
+  /**
    * @return the index of the only constant {@code which} accepts
    */
   public int constantIndex(Predicate<Constant> which) {
