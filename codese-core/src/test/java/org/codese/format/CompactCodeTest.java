@@ -187,6 +187,47 @@ class CompactCodeTest {
     assertTrue(e.getMessage().contains("bytes of inflated class files"), e.getMessage());
   }
 
+  @Test
+  void anOlderFormatMayClaimAQuarterOfItsBytesInObjects() throws Exception {
+    byte[] probe = withTable(SnapshotFile.COMPACT_VERSION - 1, 0, 1).bytes();
+    // fixed-width integers before the compact form: the length does not depend on the claim
+    int length = probe.length;
+    int most = length / SnapshotFile.MIN_BYTES_PER_OBJECT;
+    SnapshotFile.parse(withTable(SnapshotFile.COMPACT_VERSION - 1, 0, most).bytes());
+    byte[] over = withTable(SnapshotFile.COMPACT_VERSION - 1, 0, most + 1).bytes();
+    assertEquals(length, over.length);
+    CorruptSnapshotException e =
+        assertThrows(CorruptSnapshotException.class, () -> SnapshotFile.parse(over));
+    assertTrue(e.getMessage().contains("claims " + (most + 1) + " objects"), e.getMessage());
+  }
+
+  @Test
+  void onlyTheSlotsFromTheFirstIdOnAreCounted() throws Exception {
+    int firstId = snapshot.length * 100;
+    SnapshotFile segment = withTable(SnapshotFile.COMPACT_VERSION, firstId, firstId + 10);
+    assertEquals(firstId, SnapshotFile.parse(segment.bytes()).firstId());
+    int claimed = snapshot.length * 100;
+    byte[] over = withTable(SnapshotFile.COMPACT_VERSION, 1_000, 1_000 + claimed).bytes();
+    CorruptSnapshotException e =
+        assertThrows(CorruptSnapshotException.class, () -> SnapshotFile.parse(over));
+    assertTrue(e.getMessage().contains("claims " + claimed + " objects"), e.getMessage());
+  }
+
+  /** The test's snapshot in format {@code version} with the table {@code [firstId, tableSize)}. */
+  private SnapshotFile withTable(int version, int firstId, int tableSize) {
+    return new SnapshotFile(
+        version,
+        file.jdk(),
+        firstId,
+        tableSize,
+        file.depth(),
+        file.classes(),
+        file.constants(),
+        file.classFiles(),
+        file.placements(),
+        new org.codese.program.Tape(new byte[0], new int[0]));
+  }
+
   private void assertCorrupt(Out code, String expected) {
     byte[] hostile = replace(snapshot, CODE, code.toByteArray());
     CorruptSnapshotException e =
