@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -65,6 +66,15 @@ class FirstCaptureTest {
       map.put("key" + i, list);
     }
     System.out.println("sizes " + Codese.toBytes(root).length + " " + Codese.toBytes(map).length);
+    // and through the drop-in stream, whose class dictionary is a map of class entries
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    try (CodeseOutputStream out = new CodeseOutputStream(bytes)) {
+      for (int i = 0; i < 20; i++) {
+        out.writeObject(new ArrayList<>(List.of(i, i + 1)));
+        out.writeObject(map.get("key" + i));
+      }
+    }
+    System.out.println("stream " + bytes.size());
   }
 
   @Test
@@ -85,7 +95,8 @@ class FirstCaptureTest {
       throw new AssertionError("child JVM did not finish");
     }
     assertEquals(0, p.exitValue(), out);
-    assertTrue(out.contains("sizes "), "the child did not capture: " + out);
+    assertTrue(
+        out.contains("sizes ") && out.contains("stream "), "the child did not capture: " + out);
     assertTrue(
         out.contains("org.codese.emit.Emitter "), "the log names no class the capture loaded");
     assertFalse(

@@ -1,9 +1,15 @@
 package org.codese.program;
 
 import java.util.List;
+import java.util.Objects;
 
 /**
  * A class a snapshot needs, with the fingerprint that is checked against the live class on load.
+ *
+ * <p>{@code equals} and {@code hashCode} are written out, here and in {@link FieldEntry}: a
+ * record's own bootstrap method handles the first time each record class is hashed, which the first
+ * {@code CodeseOutputStream.writeObject} in a JVM paid (its class dictionary is a map of entries),
+ * as {@code Constant}'s records cost a first capture.
  *
  * @param name the binary name ({@code java.util.ArrayList}, {@code [I}, {@code int})
  * @param fields the serializable fields the snapshot relies on, in serialization order; empty for
@@ -45,6 +51,26 @@ public record ClassEntry(
     return new ClassEntry(name, List.of(), 0, false, List.copyOf(interfaces));
   }
 
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof ClassEntry e
+        && suid == e.suid
+        && hasSuid == e.hasSuid
+        && Objects.equals(name, e.name)
+        && Objects.equals(fields, e.fields)
+        && Objects.equals(interfaces, e.interfaces);
+  }
+
+  @Override
+  public int hashCode() {
+    int h = Objects.hashCode(name);
+    h = 31 * h + Objects.hashCode(fields);
+    h = 31 * h + Long.hashCode(suid);
+    h = 31 * h + Boolean.hashCode(hasSuid);
+    h = 31 * h + Objects.hashCode(interfaces);
+    return h;
+  }
+
   /**
    * @return whether this is the entry of a dynamic proxy class
    */
@@ -61,6 +87,22 @@ public record ClassEntry(
    *     serialPersistentFields} entry without a matching field)
    */
   public record FieldEntry(String name, String descriptor, boolean real) {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof FieldEntry f
+          && real == f.real
+          && Objects.equals(name, f.name)
+          && Objects.equals(descriptor, f.descriptor);
+    }
+
+    @Override
+    public int hashCode() {
+      int h = Objects.hashCode(name);
+      h = 31 * h + Objects.hashCode(descriptor);
+      h = 31 * h + Boolean.hashCode(real);
+      return h;
+    }
+
     /**
      * @return whether the field is primitive
      */

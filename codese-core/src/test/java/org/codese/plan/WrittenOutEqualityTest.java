@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.codese.jvm.Kind;
+import org.codese.program.ClassEntry;
 import org.codese.program.Constant;
 import org.codese.program.Phase;
 import org.codese.program.Placement;
@@ -33,6 +34,8 @@ class WrittenOutEqualityTest {
     all.add(Section.class);
     all.add(Placement.class);
     all.add(RuntimeContract.class);
+    all.add(ClassEntry.class);
+    all.add(ClassEntry.FieldEntry.class);
     return all.stream().filter(Class::isRecord);
   }
 
