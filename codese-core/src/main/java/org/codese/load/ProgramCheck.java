@@ -271,14 +271,8 @@ final class ProgramCheck {
         for (int pc = 0; pc < code.length; pc += GrammarCheck.statementSize(code, pc)) {
           statements++;
           int op = code[pc];
-          int ids =
-              op == Stmt.ALLOC_LOOP
-                      || op == Stmt.COLLECTION_LOOP
-                      || op == Stmt.STRING_LOOP
-                      || op == Stmt.BOX_LOOP
-                  ? code[pc + 1]
-                  : -1;
-          if (op >= Stmt.STORE_ALLOC && op <= Stmt.STORE_CONSTANT || op == Stmt.STORE_COLLECTION) {
+          int ids = isIdsLoop(op) ? code[pc + 1] : -1;
+          if (isStore(op)) {
             fills++;
           } else if (op == Stmt.RUN_STEPS
               && c.phase() == 0
@@ -368,17 +362,26 @@ final class ProgramCheck {
     }
   }
 
+  /** Whether statement {@code op} stores one value into the table ({@code table[id] = ...}). */
+  private static boolean isStore(int op) {
+    return op >= Stmt.STORE_ALLOC && op <= Stmt.STORE_CONSTANT || op == Stmt.STORE_COLLECTION;
+  }
+
+  /** Whether statement {@code op} is a create-phase loop over an {@code int[]} of table ids. */
+  private static boolean isIdsLoop(int op) {
+    return op == Stmt.ALLOC_LOOP
+        || op == Stmt.COLLECTION_LOOP
+        || op == Stmt.STRING_LOOP
+        || op == Stmt.BOX_LOOP;
+  }
+
   /**
    * The work of the statement at {@code pc}, checked already: 1, plus for a loop its rows, times
    * one plus its columns for a cluster loop.
    */
   private long cost(int[] code, int pc) throws ObjectStreamException {
     int op = code[pc];
-    if (op == Stmt.ALLOC_LOOP
-        || op == Stmt.COLLECTION_LOOP
-        || op == Stmt.STRING_LOOP
-        || op == Stmt.BOX_LOOP
-        || op == Stmt.ELEMENT_LOOP) {
+    if (isIdsLoop(op) || op == Stmt.ELEMENT_LOOP) {
       return 1L + intArray(code[pc + 1]).length;
     } else if (op == Stmt.CLUSTER_LOOP) {
       return 1L + (long) intArray(code[pc + 2]).length * (1 + code[pc + 3]);
@@ -529,7 +532,7 @@ final class ProgramCheck {
 
   private void create(int[] code, int pc) throws ObjectStreamException {
     int op = code[pc];
-    if (op >= Stmt.STORE_ALLOC && op <= Stmt.STORE_CONSTANT || op == Stmt.STORE_COLLECTION) {
+    if (isStore(op)) {
       store(code, pc);
     } else if (op == Stmt.ALLOC_LOOP || op == Stmt.COLLECTION_LOOP) {
       Class<?> c = allocated(code[pc + 2], op == Stmt.COLLECTION_LOOP);
