@@ -500,27 +500,12 @@ class CodeseCliIT {
     Path snap = dir.resolve("point.cdse");
     Codese.write(new Point(1, 2, "a"), snap);
     Path changed = dir.resolve("changed");
-    Path cls = changed.resolve("org/codese/cli/it/Point.class");
-    Files.createDirectories(cls.getParent());
-    ClassWriter cw = new ClassWriter(0);
-    cw.visit(
-        Opcodes.V17,
-        Opcodes.ACC_PUBLIC | Opcodes.ACC_FINAL,
-        "org/codese/cli/it/Point",
-        null,
-        "java/lang/Object",
-        new String[] {"java/io/Serializable"});
-    cw.visitField(
-            Opcodes.ACC_PRIVATE | Opcodes.ACC_STATIC | Opcodes.ACC_FINAL,
-            "serialVersionUID",
-            "J",
-            null,
-            1L)
-        .visitEnd();
-    cw.visitField(Opcodes.ACC_PUBLIC, "x", "I", null, null).visitEnd();
-    cw.visitField(Opcodes.ACC_PUBLIC, "y", "J", null, null).visitEnd();
-    cw.visitEnd();
-    Files.write(cls, cw.toByteArray());
+    writePoint(
+        changed,
+        cw -> {
+          cw.visitField(Opcodes.ACC_PUBLIC, "x", "I", null, null).visitEnd();
+          cw.visitField(Opcodes.ACC_PUBLIC, "y", "J", null, null).visitEnd();
+        });
     Result r = run("verify", snap.toString(), "--classpath", changed.toString());
     assertEquals(1, r.code, r.err);
     assertTrue(
@@ -546,7 +531,35 @@ class CodeseCliIT {
     Path snap = dir.resolve("point-evolved.cdse");
     Codese.write(new Point(1, 2, "a"), snap);
     Path changed = dir.resolve("evolved");
-    Path cls = changed.resolve("org/codese/cli/it/Point.class");
+    writePoint(
+        changed,
+        cw -> {
+          cw.visitField(Opcodes.ACC_PUBLIC, "x", "I", null, null).visitEnd();
+          cw.visitField(Opcodes.ACC_PUBLIC | Opcodes.ACC_TRANSIENT, "y", "I", null, null)
+              .visitEnd();
+          cw.visitField(Opcodes.ACC_PUBLIC, "z", "D", null, null).visitEnd();
+        });
+    Result r = run("verify", snap.toString(), "--classpath", changed.toString());
+    assertEquals(0, r.code, r.out + r.err);
+    String p = snap + ": evolved: class org.codese.cli.it.Point: field ";
+    assertTrue(
+        r.out.contains(p + "label (java.lang.String) removed since capture (it is gone now)"),
+        r.out);
+    assertTrue(r.out.contains(p + "y (int) removed since capture (it is transient now)"), r.out);
+    assertTrue(
+        r.out.contains(p + "z (double) added since capture: restored with its default value"),
+        r.out);
+    assertTrue(r.out.contains("classes evolved since capture"), r.out);
+  }
+
+  /**
+   * Writes into {@code root} a class file of {@code org.codese.cli.it.Point} as it might have
+   * changed since capture: serializable, {@code serialVersionUID} 1 as before, the fields {@code
+   * fields} adds.
+   */
+  private static void writePoint(Path root, java.util.function.Consumer<ClassWriter> fields)
+      throws IOException {
+    Path cls = root.resolve("org/codese/cli/it/Point.class");
     Files.createDirectories(cls.getParent());
     ClassWriter cw = new ClassWriter(0);
     cw.visit(
@@ -563,22 +576,9 @@ class CodeseCliIT {
             null,
             1L)
         .visitEnd();
-    cw.visitField(Opcodes.ACC_PUBLIC, "x", "I", null, null).visitEnd();
-    cw.visitField(Opcodes.ACC_PUBLIC | Opcodes.ACC_TRANSIENT, "y", "I", null, null).visitEnd();
-    cw.visitField(Opcodes.ACC_PUBLIC, "z", "D", null, null).visitEnd();
+    fields.accept(cw);
     cw.visitEnd();
     Files.write(cls, cw.toByteArray());
-    Result r = run("verify", snap.toString(), "--classpath", changed.toString());
-    assertEquals(0, r.code, r.out + r.err);
-    String p = snap + ": evolved: class org.codese.cli.it.Point: field ";
-    assertTrue(
-        r.out.contains(p + "label (java.lang.String) removed since capture (it is gone now)"),
-        r.out);
-    assertTrue(r.out.contains(p + "y (int) removed since capture (it is transient now)"), r.out);
-    assertTrue(
-        r.out.contains(p + "z (double) added since capture: restored with its default value"),
-        r.out);
-    assertTrue(r.out.contains("classes evolved since capture"), r.out);
   }
 
   @Test
