@@ -86,33 +86,19 @@ public final class Compression {
    * @return the envelope
    */
   public static byte[] compress(byte[] snapshot) {
-    Deflater deflater = new Deflater(LEVEL);
-    try {
-      deflater.setInput(snapshot);
-      deflater.finish();
-      byte[] out = new byte[HEADER + Math.max(64, snapshot.length / 4)];
-      int pos = HEADER;
-      while (!deflater.finished()) {
-        if (pos == out.length) {
-          out = Arrays.copyOf(out, (int) Math.min(MAX_ARRAY, 2L * out.length));
-        }
-        pos += deflater.deflate(out, pos, out.length - pos);
-      }
-      int n = snapshot.length;
-      out[0] = (byte) (MAGIC >>> 24);
-      out[1] = (byte) (MAGIC >>> 16);
-      out[2] = (byte) (MAGIC >>> 8);
-      out[3] = (byte) MAGIC;
-      out[4] = (byte) (VERSION >>> 8);
-      out[5] = (byte) VERSION;
-      out[6] = (byte) (n >>> 24);
-      out[7] = (byte) (n >>> 16);
-      out[8] = (byte) (n >>> 8);
-      out[9] = (byte) n;
-      return pos == out.length ? out : Arrays.copyOf(out, pos);
-    } finally {
-      deflater.end();
-    }
+    byte[] out = deflate(snapshot, HEADER, snapshot.length / 4);
+    int n = snapshot.length;
+    out[0] = (byte) (MAGIC >>> 24);
+    out[1] = (byte) (MAGIC >>> 16);
+    out[2] = (byte) (MAGIC >>> 8);
+    out[3] = (byte) MAGIC;
+    out[4] = (byte) (VERSION >>> 8);
+    out[5] = (byte) VERSION;
+    out[6] = (byte) (n >>> 24);
+    out[7] = (byte) (n >>> 16);
+    out[8] = (byte) (n >>> 8);
+    out[9] = (byte) n;
+    return out;
   }
 
   /**
@@ -139,19 +125,29 @@ public final class Compression {
    * @return the zlib stream
    */
   static byte[] deflate(byte[] data) {
+    return deflate(data, 0, data.length / 2);
+  }
+
+  /**
+   * Deflates {@code data} at {@link #LEVEL} into a new array after {@code offset} bytes left free.
+   *
+   * @param guess the expected size of the zlib stream (at least 64 are allotted at first)
+   * @return exactly {@code offset} bytes and then the zlib stream
+   */
+  private static byte[] deflate(byte[] data, int offset, int guess) {
     Deflater deflater = new Deflater(LEVEL);
     try {
       deflater.setInput(data);
       deflater.finish();
-      byte[] out = new byte[Math.max(64, data.length / 2)];
-      int pos = 0;
+      byte[] out = new byte[offset + Math.max(64, guess)];
+      int pos = offset;
       while (!deflater.finished()) {
         if (pos == out.length) {
           out = Arrays.copyOf(out, (int) Math.min(MAX_ARRAY, 2L * out.length));
         }
         pos += deflater.deflate(out, pos, out.length - pos);
       }
-      return Arrays.copyOf(out, pos);
+      return pos == out.length ? out : Arrays.copyOf(out, pos);
     } finally {
       deflater.end();
     }

@@ -241,14 +241,7 @@ final class ConstantCodec {
   private static void writeArray(Out out, Object array) {
     char code = Types.primitiveCode(array.getClass().getComponentType());
     int len = Array.getLength(array);
-    if (out.compact() && code == 'I' && !out.takeCompactInts(len)) {
-      // a long int array stays raw: read by a bulk copy, not element by element in a cold JVM
-      ByteBuffer b = ByteBuffer.allocate(len * 4);
-      b.asIntBuffer().put((int[]) array);
-      out.u1(RAW_INTS).u4(len).raw(b.array());
-      return;
-    }
-    if (out.compact() && code == 'I') {
+    if (out.compact() && code == 'I' && out.takeCompactInts(len)) {
       // ids and int columns: each the zigzag difference from the one before, often one byte
       out.u1(code).u4(len);
       int prev = 0;
@@ -281,7 +274,9 @@ final class ConstantCodec {
       case 'D' -> b.asDoubleBuffer().put((double[]) array);
       default -> throw new IllegalArgumentException("not a primitive array: " + array);
     }
-    out.u1(code).u4(len).raw(b.array());
+    // a compact int array past the budget stays raw: read by a bulk copy, not element by element
+    // in a cold JVM
+    out.u1(out.compact() && code == 'I' ? RAW_INTS : code).u4(len).raw(b.array());
   }
 
   private static Object readArray(In in) throws CorruptSnapshotException {

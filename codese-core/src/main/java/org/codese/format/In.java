@@ -31,15 +31,6 @@ final class In {
     this.compact = compact;
   }
 
-  /**
-   * @return a reader of the same bytes, from the same position, in compact mode
-   */
-  In compacted() {
-    In c = new In(buf, pos, end, true);
-    c.section(section);
-    return c;
-  }
-
   boolean compact() {
     return compact;
   }

@@ -490,6 +490,7 @@ public final class SnapshotFile {
     }
     checkTrailer(bytes, "file");
     In[] sec = new In[SECTIONS.length];
+    boolean compact = version >= COMPACT_VERSION;
     In walk = new In(bytes, 6, bytes.length - 4);
     for (int i = 0; i < SECTIONS.length; i++) {
       walk.section(SECTIONS[i]);
@@ -506,7 +507,7 @@ public final class SnapshotFile {
       if ((int) c.getValue() != sum) {
         throw new CorruptSnapshotException(SECTIONS[i], start, "section checksum mismatch");
       }
-      sec[i] = new In(bytes, start, start + len);
+      sec[i] = new In(bytes, start, start + len, compact);
       sec[i].section(SECTIONS[i]);
     }
     if (walk.remaining() != 0) {
@@ -578,11 +579,6 @@ public final class SnapshotFile {
 
   private static SnapshotFile decode(int version, In[] sec) throws CorruptSnapshotException {
     boolean compact = version >= COMPACT_VERSION;
-    if (compact) {
-      for (int i = 0; i < sec.length; i++) {
-        sec[i] = sec[i].compacted();
-      }
-    }
     List<byte[]> files = null;
     List<Placement> placements = null;
     long inflated = 0;

@@ -91,11 +91,6 @@ final class PlanContext {
     return anyLate && id >= graph.firstId() && late[id - graph.firstId()];
   }
 
-  /** Whether any object of the graph is late ({@link #isLate(int)} answers false for all else). */
-  boolean anyLate() {
-    return anyLate;
-  }
-
   /** The fill of object {@code id} of this graph, or {@code null} if its hooks restore it. */
   CollectionFill fill(int id) {
     return fills[id - graph.firstId()];

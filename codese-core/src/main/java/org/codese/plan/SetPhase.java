@@ -189,11 +189,10 @@ final class SetPhase {
     boolean any = false;
     int[] refs = (int[]) column;
     int r = f - nPrims;
-    boolean anyLate = cx.anyLate();
     for (int j = 0; j < refs.length; j++) {
       int value = c.data.get(j).refs()[r];
       refs[j] = cx.nullSlot;
-      if (value >= 0 && anyLate && cx.isLate(value)) {
+      if (value >= 0 && cx.isLate(value)) {
         finish.deferField(c.ids.get(j), cx.setter(t, sf), value);
       } else if (value >= 0) {
         refs[j] = value;

@@ -102,15 +102,14 @@ final class Tables {
    * that declares none (or whose declared one cannot be read here), computed from the class's shape
    * as the JDK computes it; the loader compares it as {@code ObjectInputStream} does. 0, meaning
    * "not compared", for classes whose value the JDK never compares: not {@code Serializable},
-   * arrays, enums, records and dynamic proxy classes, and where the JDK cannot compute it (a class
-   * a member's type names is missing).
+   * arrays, enums and records (dynamic proxy classes have an entry of their own: {@link #entry}),
+   * and where the JDK cannot compute it (a class a member's type names is missing).
    */
   private static long computedSuid(Class<?> c) {
     if (!java.io.Serializable.class.isAssignableFrom(c)
         || c.isArray()
         || c.isEnum()
-        || c.isRecord()
-        || java.lang.reflect.Proxy.isProxyClass(c)) {
+        || c.isRecord()) {
       return 0;
     }
     try {
