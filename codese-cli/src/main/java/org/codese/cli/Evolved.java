@@ -99,17 +99,8 @@ final class Evolved {
    * Notes the {@code Serializable} classes of {@code e}'s hierarchy the file does not name:
    * inserted since capture, their {@code readObjectNoData} runs, if declared.
    */
-  static void inserted(ClassInfo e, ClassLoader loader, Set<String> names, List<String> evolved) {
-    if (e.isPrimitive() || e.fields().isEmpty()) {
-      return;
-    }
-    Class<?> c;
-    try {
-      c = Class.forName(e.name(), false, loader);
-    } catch (ClassNotFoundException | LinkageError x) {
-      return; // the fingerprint check reports it
-    }
-    if (c.getClassLoader() == null || c.isRecord() || c.isEnum()) {
+  static void inserted(ClassInfo e, Class<?> c, Set<String> names, List<String> evolved) {
+    if (e.fields().isEmpty() || c.getClassLoader() == null || c.isRecord() || c.isEnum()) {
       return;
     }
     for (Class<?> k = c.getSuperclass();

@@ -110,8 +110,7 @@ final class VerifyCommand implements Callable<Integer> {
     for (SnapshotSegment s : src.segments) {
       for (ClassInfo e : s.classes()) {
         if (seen.add(e)) {
-          fingerprint(e, loader, problems, evolved);
-          Evolved.inserted(e, loader, names, evolved);
+          fingerprint(e, loader, names, problems, evolved);
         }
       }
     }
@@ -223,14 +222,19 @@ final class VerifyCommand implements Callable<Integer> {
   }
 
   private static void fingerprint(
-      ClassInfo e, ClassLoader loader, List<String> problems, List<String> evolved) {
+      ClassInfo e,
+      ClassLoader loader,
+      Set<String> names,
+      List<String> problems,
+      List<String> evolved) {
     if (e.isPrimitive()) {
       return;
     }
     if (e.isProxy()) {
       // the proxy class's name is the capturing JVM's; a load makes it again from the interfaces
       for (String i : e.proxyInterfaces()) {
-        fingerprint(new ClassInfo(i, OptionalLong.empty(), List.of()), loader, problems, evolved);
+        fingerprint(
+            new ClassInfo(i, OptionalLong.empty(), List.of()), loader, names, problems, evolved);
       }
       return;
     }
@@ -275,6 +279,7 @@ final class VerifyCommand implements Callable<Integer> {
       }
     }
     Evolved.fields(e, c, problems, evolved);
+    Evolved.inserted(e, c, names, evolved);
   }
 
   static String type(String descriptor) {

@@ -370,11 +370,7 @@ final class ClassTable {
     }
     long now;
     try {
-      ObjectStreamClass local = ObjectStreamClass.lookup(c);
-      if (local == null) {
-        return;
-      }
-      now = local.getSerialVersionUID();
+      now = ObjectStreamClass.lookup(c).getSerialVersionUID(); // not null: c is Serializable
     } catch (RuntimeException | LinkageError x) {
       ClassMismatchException m =
           new ClassMismatchException(
@@ -675,7 +671,7 @@ final class ClassTable {
               + name
               + " is set directly,"
               + " but ObjectInputStream sets the fields of this class only through its "
-              + (Jvm.declaresReadObject(c) ? "readObject" : "readExternal")
+              + (readObject ? "readObject" : "readExternal")
               + "; the snapshot is damaged or crafted");
     }
     return f;

@@ -331,8 +331,7 @@ public final class StreamReader {
   public Class<?> resolveProxyByDefault(String[] interfaces)
       throws IOException, ClassNotFoundException {
     ClassEntry e = ClassEntry.proxy("a dynamic proxy class", Arrays.asList(interfaces));
-    ClassLoader l = loader != null ? loader : Thread.currentThread().getContextClassLoader();
-    l = l != null ? l : StreamReader.class.getClassLoader();
+    ClassLoader l = defaultLoader();
     try {
       return ProxyClasses.make(e, ProxyClasses.interfaces(e, l), l);
     } catch (org.codese.ClassMismatchException x) {
@@ -355,8 +354,16 @@ public final class StreamReader {
     if (p != null) {
       return p;
     }
+    return Class.forName(name, false, defaultLoader());
+  }
+
+  /**
+   * The loader classes of Codese data are resolved with by default: the stream's, else the thread's
+   * context class loader, else Codese's own.
+   */
+  private ClassLoader defaultLoader() {
     ClassLoader l = loader != null ? loader : Thread.currentThread().getContextClassLoader();
-    return Class.forName(name, false, l != null ? l : StreamReader.class.getClassLoader());
+    return l != null ? l : StreamReader.class.getClassLoader();
   }
 
   /**
