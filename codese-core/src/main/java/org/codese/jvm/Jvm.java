@@ -233,18 +233,34 @@ public final class Jvm {
    * lambda, milliseconds in a cold JVM, and most classes declare no such method.
    */
   private static boolean declaresPrivate(Class<?> c, String name, Class<?> parameter) {
+    return privateMethod(c, name, parameter) != null;
+  }
+
+  /**
+   * The private, non-static {@code void name(parameter)} that {@code c} itself declares, as Java
+   * serialization looks for its hook methods, found by a scan of the declared methods ({@link
+   * #declaresPrivate}).
+   *
+   * @param c any class
+   * @param name the method's name
+   * @param parameter its one parameter type, or {@code null} for a method without parameters
+   * @return the method, not made accessible, or {@code null} if {@code c} declares none
+   */
+  public static java.lang.reflect.Method privateMethod(
+      Class<?> c, String name, Class<?> parameter) {
+    int count = parameter == null ? 0 : 1;
     for (java.lang.reflect.Method m : c.getDeclaredMethods()) {
       int mods = m.getModifiers();
       if (m.getName().equals(name)
-          && m.getParameterCount() == 1
-          && m.getParameterTypes()[0] == parameter
+          && m.getParameterCount() == count
+          && (count == 0 || m.getParameterTypes()[0] == parameter)
           && m.getReturnType() == void.class
           && java.lang.reflect.Modifier.isPrivate(mods)
           && !java.lang.reflect.Modifier.isStatic(mods)) {
-        return true;
+        return m;
       }
     }
-    return false;
+    return null;
   }
 
   static MethodHandle writeReplace(Class<?> type) {

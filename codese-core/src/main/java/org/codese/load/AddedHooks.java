@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Set;
 import org.codese.format.SnapshotFile;
 import org.codese.jvm.FieldValues;
+import org.codese.jvm.Jvm;
 import org.codese.jvm.Slot;
 import org.codese.jvm.SlotFields;
 import org.codese.jvm.Types;
@@ -219,26 +220,19 @@ final class AddedHooks {
   /** {@code k}'s {@code private void readObjectNoData()}, made accessible, or null. */
   private static java.lang.reflect.Method readObjectNoData(Class<?> k)
       throws java.io.InvalidClassException {
-    for (java.lang.reflect.Method m : k.getDeclaredMethods()) {
-      int mods = m.getModifiers();
-      if (m.getName().equals("readObjectNoData")
-          && m.getParameterCount() == 0
-          && m.getReturnType() == void.class
-          && java.lang.reflect.Modifier.isPrivate(mods)
-          && !java.lang.reflect.Modifier.isStatic(mods)) {
-        try {
-          m.setAccessible(true);
-        } catch (RuntimeException e) {
-          throw new org.codese.ClassMismatchException(
-              k.getName(),
-              null,
-              "the class was inserted into the hierarchy since capture and its readObjectNoData"
-                  + " cannot be called: open its package to Codese");
-        }
-        return m;
+    java.lang.reflect.Method m = Jvm.privateMethod(k, "readObjectNoData", null);
+    if (m != null) {
+      try {
+        m.setAccessible(true);
+      } catch (RuntimeException e) {
+        throw new org.codese.ClassMismatchException(
+            k.getName(),
+            null,
+            "the class was inserted into the hierarchy since capture and its readObjectNoData"
+                + " cannot be called: open its package to Codese");
       }
     }
-    return null;
+    return m;
   }
 
   /** Objects of classes with inserted superclasses, and the methods to call on each. */
