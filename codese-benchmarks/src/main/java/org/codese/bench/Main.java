@@ -151,6 +151,9 @@ public final class Main {
   // ---------------------------------------------------------------------------------- children
 
   /** Libraries every child needs: the graphs' own; peers' jars are added per peer. */
+  /** JMH warm-up iterations of 0.5 s per fork outside quick mode. */
+  static final int WARMUP_ITERATIONS = 8;
+
   private static final List<String> GRAPH_LIBS =
       List.of(
           "codese-samples",
@@ -731,7 +734,9 @@ public final class Main {
               .measurementIterations(2)
               .measurementTime(TimeValue.milliseconds(300));
         } else {
-          o.warmupIterations(3)
+          // 4 s: a graph whose restores replay many JDK readObjects (jdk-collections) reaches its
+          // steady state only after about 2.5 s of restores on 2 cores (DESIGN section 9)
+          o.warmupIterations(WARMUP_ITERATIONS)
               .warmupTime(TimeValue.milliseconds(500))
               .measurementIterations(4)
               .measurementTime(TimeValue.milliseconds(500));

@@ -585,7 +585,8 @@ final class Report {
             + " and peer, "
             + (quick
                 ? "1 warm-up iteration of 0.5 s, 2 measured of 0.3 s"
-                : "3 warm-up iterations and 4 measured, 0.5 s each (at least one restore each)")
+                : Main.WARMUP_ITERATIONS
+                    + " warm-up iterations and 4 measured, 0.5 s each (at least one restore each)")
             + ", -Xmx8g like every child JVM.");
     w.println();
     figure5(w, "#d=1", "ms", d1, (g, p) -> freshCell(g, p, 1), slower);
