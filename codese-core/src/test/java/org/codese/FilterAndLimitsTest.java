@@ -206,6 +206,10 @@ class FilterAndLimitsTest {
    * red-black tree. Prints whether Codese, then {@code ObjectInputStream}, rejected it.
    */
   public static void main(String[] args) throws Exception {
+    if (args[0].equals("replace")) {
+      replaceAfterLoad(Path.of(args[1]));
+      return;
+    }
     if (args[0].equals("filter")) {
       ObjectInputFilter.Config.setSerialFilter(
           ObjectInputFilter.Config.createFilter("!" + RedBlackTree.Node.class.getName() + ";*"));
@@ -229,6 +233,55 @@ class FilterAndLimitsTest {
       jdk = "REJECTED";
     }
     System.out.println(codese + " " + jdk);
+  }
+
+  /**
+   * Loads a snapshot whose restore replays a {@code readObject}, waits for the load's background
+   * work to end, then replaces the JVM-wide filter factory, which {@code ObjectInputFilter.Config}
+   * allows until a stream is made; prints {@code REPLACED}, or the exception.
+   */
+  private static void replaceAfterLoad(Path snapshot) throws Exception {
+    Codese.load(snapshot).close();
+    for (Thread t : Thread.getAllStackTraces().keySet()) {
+      if (t.getName().startsWith("codese-")) {
+        t.join(60_000);
+      }
+    }
+    try {
+      ObjectInputFilter.Config.setSerialFilterFactory(new NoNodesFactory());
+      System.out.println("REPLACED");
+    } catch (IllegalStateException e) {
+      System.out.println(e);
+    }
+  }
+
+  /**
+   * Loading a snapshot leaves the JVM-wide filter factory replaceable, as it is before the first
+   * {@code ObjectInputStream} is made, although the load sets up the filter configuration ahead of
+   * the replay stream its restore will make.
+   */
+  @Test
+  void loadingLeavesTheFilterFactoryReplaceable(@org.junit.jupiter.api.io.TempDir Path dir)
+      throws Exception {
+    Path snapshot = dir.resolve("big.cdse");
+    Codese.write(
+        new ArrayList<>(List.of(new java.math.BigInteger("123456789012345678901234567890"))),
+        snapshot);
+    List<String> cmd =
+        List.of(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-cp",
+            System.getProperty("java.class.path"),
+            FilterAndLimitsTest.class.getName(),
+            "replace",
+            snapshot.toString());
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    if (!p.waitFor(2, TimeUnit.MINUTES)) {
+      p.destroyForcibly();
+      throw new AssertionError("child JVM did not finish");
+    }
+    assertEquals(
+        "REPLACED", new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim());
   }
 
   /** A filter factory (JEP 415) that rejects the red-black tree's node class everywhere. */

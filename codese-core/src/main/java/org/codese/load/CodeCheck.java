@@ -1,5 +1,6 @@
 package org.codese.load;
 
+import java.io.ObjectInputFilter;
 import org.codese.UnsafeSnapshotException;
 import org.codese.format.SnapshotFile;
 import org.codese.program.Constant;
@@ -43,6 +44,10 @@ final class CodeCheck extends Thread {
    * ({@link CheckLoops#warmUp}); below it the interpreter checks them in about a millisecond.
    */
   static final int WARM_SLOTS = 20_000;
+
+  /** The JDK's own filter factory, whose only effect besides its result is a trace message. */
+  private static final String BUILTIN_FACTORY =
+      "java.io.ObjectInputFilter$Config$BuiltinFilterFactory";
 
   private final SnapshotFile file;
   private final GrammarCheck.Checked[] known;
@@ -139,16 +144,43 @@ final class CodeCheck extends Thread {
         CheckLoops.warmUp();
       }
       boolean hooks = false;
+      boolean streams = false;
       boolean fills = false;
       for (Constant c : file.constants()) {
-        if (c instanceof Constant.Hook && !hooks) {
-          preload(HOOK_CLASSES);
-          hooks = true;
+        if (c instanceof Constant.Hook h) {
+          if (!hooks) {
+            preload(HOOK_CLASSES);
+            hooks = true;
+          }
+          if (!streams && h.kind() != Constant.HookKind.RESOLVE) {
+            prepareStreams();
+            streams = true;
+          }
         } else if (c instanceof Constant.Sized && !fills) {
           preload(FILL_CLASSES);
           fills = true;
         }
       }
+    }
+  }
+
+  /**
+   * Sets up what the constructor of the restore's first replay stream ({@link ReplayStream}, an
+   * {@code ObjectInputStream}) sets up, so that it is not on the loader's thread: the JVM-wide
+   * filter configuration (about 5 ms in a cold JVM on JDK 17: security properties, a logger) and
+   * the first call of the built-in filter factory (its trace logger). Only the public getter is
+   * called, which leaves the factory replaceable ({@code Config.setSerialFilterFactory}) until a
+   * stream is made, as it would be without Codese; a failure is left for that constructor to
+   * report.
+   */
+  private static void prepareStreams() {
+    try {
+      var factory = ObjectInputFilter.Config.getSerialFilterFactory();
+      if (factory.getClass().getName().equals(BUILTIN_FACTORY)) {
+        factory.apply(null, null);
+      }
+    } catch (RuntimeException | Error e) {
+      // only a warm-up: ReplayStream's constructor meets the same failure and reports it
     }
   }
 
