@@ -72,6 +72,12 @@ final class ClassTable {
    */
   private Set<Integer> hookAdded;
 
+  /**
+   * The classes removed since capture from the hierarchy of every object the snapshot allocates
+   * ({@link #detach}); null if none.
+   */
+  private Set<Class<?>> detached;
+
   /** Per class-table index, the fields {@link #writableField} allowed already. */
   private final Map<Integer, Map<String, Field>> writable = new HashMap<>();
 
@@ -515,6 +521,10 @@ final class ClassTable {
               + " shape, which changed, and rejects the data too; declare serialVersionUID in"
               + " every version of a class that evolves, or capture the graph again");
     }
+    markRemoved(index, f.name());
+  }
+
+  private void markRemoved(int index, String name) {
     if (removed == null) {
       removed = new HashMap<>();
     }
@@ -523,7 +533,87 @@ final class ClassTable {
       names = new LinkedHashSet<>();
       removed.put(index, names);
     }
-    names.add(f.name());
+    names.add(name);
+  }
+
+  /**
+   * Finds the {@code Serializable} classes removed since capture from the hierarchy of the objects
+   * of the snapshot (the specification's section 5.6.2, "removing classes"): a {@code Serializable}
+   * class of the table, not the JDK's, none of whose objects the snapshot allocates, neither of it
+   * nor of a subclass of it now. Its recorded fields are all removed ({@link #removed(int,
+   * String)}): the stores into them, which could only fail, are taken out of the code, as {@code
+   * ObjectInputStream} reads and discards the data of a class its local class's hierarchy lacks.
+   * Their kinds were compared with the live class's ({@link #checkFields()}), and the class's
+   * {@code serialVersionUID} is compared as any other's ({@link #checkSuids}), as the JDK still
+   * matches such a class's descriptor against the local class of that name.
+   *
+   * <p>A snapshot that allocates an object of the class and stores into the class's fields on an
+   * object that no longer is one is refused by {@link ProgramCheck} (not detached here). Run once
+   * per class table, after {@link #checkFields()}; a table with a detached class is not shared with
+   * another segment, whose allocations may differ.
+   *
+   * @param file the snapshot whose allocations decide
+   */
+  void detach(SnapshotFile file) {
+    Set<Class<?>> candidates = null;
+    for (int i = 0; i < classes.length; i++) {
+      Class<?> c = classes[i];
+      if (c != null
+          && !entries.get(i).isProxy()
+          && !c.isArray()
+          && !c.isInterface()
+          && !Jvm.isJdkClass(c)
+          && Serializable.class.isAssignableFrom(c)) {
+        if (candidates == null) {
+          candidates = new HashSet<>();
+        }
+        candidates.add(c);
+      }
+    }
+    if (candidates == null) {
+      return;
+    }
+    Set<Class<?>> seen = new HashSet<>();
+    for (Constant k : file.constants()) {
+      if (k instanceof Constant.Allocator a && a.type() >= 0 && a.type() < classes.length) {
+        // an allocated class and its superclasses are no candidates; unknown: none is
+        Class<?> made = classes[a.type()];
+        if (made == null) {
+          return;
+        }
+        for (Class<?> s = made; s != null && seen.add(s); s = s.getSuperclass()) {
+          candidates.remove(s);
+        }
+      }
+    }
+    for (int i = 0; i < classes.length && !candidates.isEmpty(); i++) {
+      if (!candidates.contains(classes[i])) {
+        continue;
+      }
+      if (detached == null) {
+        detached = new HashSet<>();
+      }
+      detached.add(classes[i]);
+      for (ClassEntry.FieldEntry f : entries.get(i).fields()) {
+        markRemoved(i, f.name());
+      }
+    }
+  }
+
+  /**
+   * @return whether class {@code c} was removed since capture from the hierarchy of every object
+   *     the snapshot allocates ({@link #detach}): the code may cast an object to it only to store
+   *     into its removed fields, which are taken out of the code
+   */
+  boolean detached(Class<?> c) {
+    return detached != null && detached.contains(c);
+  }
+
+  /**
+   * @return whether the table has a class removed from the hierarchy of the snapshot's objects
+   */
+  boolean hasDetached() {
+    return detached != null;
   }
 
   /**

@@ -47,12 +47,18 @@ final class Evolution {
 
   /**
    * The removed fields of a class table as {@code owner-internal-name.field} keys, as a {@code
-   * putfield} names them.
+   * putfield} names them, and the internal name alone of each class removed from the hierarchy of
+   * the snapshot's objects ({@link ClassTable#detach}), every store into whose fields is taken out
+   * and every cast to which, of an object about to be stored into, becomes {@code null}.
    */
   static Set<String> removedPutfields(ClassTable table) {
     Set<String> keys = new HashSet<>();
     for (Map.Entry<Integer, Set<String>> e : table.removedFields().entrySet()) {
-      String owner = Types.internalName(table.get(e.getKey()));
+      Class<?> c = table.get(e.getKey());
+      String owner = Types.internalName(c);
+      if (table.detached(c)) {
+        keys.add(owner);
+      }
       for (String name : e.getValue()) {
         keys.add(owner + "." + name);
       }
@@ -172,6 +178,13 @@ final class Evolution {
     @Override
     public void visitVarInsn(int opcode, int local) {
       boolean cast = castField;
+      if (opcode == Opcodes.ASTORE && heldCast != null && putfields.contains(heldCast)) {
+        // the selected object's cast to a detached class, whose fields are only stored into, and
+        // those stores taken out: null instead, of any class to the verifier
+        heldCast = null;
+        super.visitInsn(Opcodes.POP);
+        super.visitInsn(Opcodes.ACONST_NULL);
+      }
       flush();
       if (opcode == Opcodes.ASTORE) {
         if (cast) {
@@ -202,7 +215,8 @@ final class Evolution {
 
     @Override
     public void visitFieldInsn(int opcode, String owner, String name, String descriptor) {
-      if (opcode == Opcodes.PUTFIELD && putfields.contains(owner + "." + name)) {
+      if (opcode == Opcodes.PUTFIELD
+          && (putfields.contains(owner + "." + name) || putfields.contains(owner))) {
         heldCast = null; // the cast of a value that is dropped
         flush();
         popValue(descriptor);

@@ -225,6 +225,7 @@ public final class LoadedSnapshot {
       Admission.checkFilter(file, table, f, streamBytes);
       if (reused == null) {
         table.checkFields();
+        table.detach(file); // superclasses removed since capture: their stores are taken out
       }
       // hooks ask the filter and the limit about the arrays a readObject allocates (ReplayStream)
       constants =
@@ -269,7 +270,8 @@ public final class LoadedSnapshot {
     // passed every other check initialises the classes it merely names
     if (reused == null) {
       table.checkSuids(sameJdk);
-      if (memo != null) {
+      if (memo != null && !table.hasDetached()) {
+        // a detached class depends on what this segment allocates: another segment decides anew
         memo.table(file.classes(), table);
       }
     }
