@@ -53,7 +53,7 @@ public final class LoadedSnapshot {
   private final Object[] constants;
   private final List<List<BiConsumer<Object[], Object[]>>> phases;
 
-  /** Objects of earlier stream segments this snapshot stores into typed places, and the types. */
+  /** Objects of earlier stream segments this snapshot refers to, and the types they must have. */
   private final int[] priorIds;
 
   private final Class<?>[] priorTypes;
@@ -391,6 +391,23 @@ public final class LoadedSnapshot {
                 + " belongs");
       }
     }
+  }
+
+  /**
+   * Whether this stream segment refers to an object the stream lost to a class not found: {@code
+   * ObjectInputStream} throws that object's exception for every object that reaches it.
+   *
+   * @param lost the stream's lost objects
+   * @return the exception of the first lost object referred to, or {@code null}
+   */
+  ClassNotFoundException reaches(LostObjects lost) {
+    for (int id : priorIds) {
+      ClassNotFoundException x = lost.cause(id);
+      if (x != null) {
+        return x;
+      }
+    }
+    return null;
   }
 
   /**

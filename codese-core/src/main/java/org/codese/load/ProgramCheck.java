@@ -241,7 +241,7 @@ final class ProgramCheck {
   }
 
   /**
-   * @return ids of earlier segments' objects this snapshot stores into typed places
+   * @return ids of earlier segments' objects this snapshot refers to (stores, hook data)
    */
   int[] priorIds() {
     return java.util.Arrays.copyOf(priorIds, priors);
@@ -1237,16 +1237,11 @@ final class ProgramCheck {
     if (ref < 0 || ref > end) {
       throw reject("reads table slot " + ref + ", outside the table");
     }
-    if (ref == end || required == Object.class) {
+    if (ref < first) {
+      prior(ref, required);
       return;
     }
-    if (ref < first) {
-      if (priors == priorIds.length) {
-        priorIds = java.util.Arrays.copyOf(priorIds, priors * 2 + 8);
-        priorTypes = java.util.Arrays.copyOf(priorTypes, priors * 2 + 8);
-      }
-      priorIds[priors] = ref;
-      priorTypes[priors++] = required;
+    if (ref == end || required == Object.class) {
       return;
     }
     int at = ref - first;
@@ -1459,6 +1454,20 @@ final class ProgramCheck {
     return d;
   }
 
+  /**
+   * Records a reference to object {@code ref} of an earlier segment, which must be an instance of
+   * {@code required} (or null) when the restore starts, and must not be one the stream lost to a
+   * class not found ({@link LoadedSnapshot#reaches}).
+   */
+  private void prior(int ref, Class<?> required) {
+    if (priors == priorIds.length) {
+      priorIds = java.util.Arrays.copyOf(priorIds, priors * 2 + 8);
+      priorTypes = java.util.Arrays.copyOf(priorTypes, priors * 2 + 8);
+    }
+    priorIds[priors] = ref;
+    priorTypes[priors++] = required;
+  }
+
   private void tape(Tape tape) throws ObjectStreamException {
     if (tape == null) {
       return;
@@ -1472,6 +1481,8 @@ final class ProgramCheck {
       int arg = items[i + 1];
       if (items[i] == Tape.OBJECT && (arg < -1 || arg > end)) {
         throw reject("a hook's data refers to table slot " + arg);
+      } else if (items[i] == Tape.OBJECT && arg >= 0 && arg < first) {
+        prior(arg, Object.class);
       } else if (items[i] == Tape.BLOCK && (arg < 0 || (blocks += arg) > tape.data().length)) {
         throw reject("a hook's data has blocks longer than its " + tape.data().length + " bytes");
       } else if (items[i] < Tape.BLOCK || items[i] > Tape.FIELDS) {

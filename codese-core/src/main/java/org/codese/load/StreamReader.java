@@ -192,6 +192,12 @@ public final class StreamReader {
   /** What failed to restore; the stream cannot go past it. */
   private Throwable failed;
 
+  /**
+   * The objects of segments whose classes were not all found, since the last reset: the stream
+   * reads past them, throwing the exception again for every object that reaches one.
+   */
+  private final LostObjects lost = new LostObjects();
+
   /** The ids read with {@code readUnshared} since the last reset, shared by every segment. */
   private final BitSet unshared = new BitSet();
 
@@ -446,7 +452,8 @@ public final class StreamReader {
       current.checkTopLevel(); // the segment's items, like its code, are checked before it runs
       restorePending();
     }
-    return current.readTopLevel(unshared);
+    // an object of a segment lost to a class not found, or reaching one, throws its exception
+    return current.readTopLevel(unshared, lost.isEmpty() ? null : lost);
   }
 
   /**
@@ -473,25 +480,44 @@ public final class StreamReader {
     }
   }
 
+  /**
+   * Loads and runs the pending segment. A class of it not found (before anything of it ran) loses
+   * its objects ({@link #lost}) and returns: {@code readObject} throws the exception for each of
+   * them and reads on, as {@code ObjectInputStream} reads on past an object whose class it did not
+   * find. Anything else fails the stream.
+   */
   private void restorePending() throws IOException, ClassNotFoundException {
     SnapshotFile file = pending;
     pending = null;
     try {
       Map<String, Class<?>> resolved = null;
-      if (hooks != null && hooks.resolvesClasses()) {
-        resolveClasses(file);
-        resolved = resolvedClasses;
-      }
       LoadedSnapshot loaded;
       try {
+        if (hooks != null && hooks.resolvesClasses()) {
+          resolveClasses(file);
+          resolved = resolvedClasses;
+        }
         loaded =
             LoadedSnapshot.loadSegment(
                 file, loader, filter, limits, allowed, memo, pendingEnd, resolved);
       } catch (ClassMismatchException e) {
         if (e.getCause() instanceof ClassNotFoundException c) {
-          throw c; // what ObjectInputStream.resolveClass throws, from readObject
+          lost.add(file.firstId(), file.tableSize(), c); // as ObjectInputStream.resolveClass threw
+          return;
         }
         throw e;
+      } catch (ClassNotFoundException e) {
+        lost.add(
+            file.firstId(), file.tableSize(), e); // a hook's, kept as ObjectInputStream keeps it
+        return;
+      }
+      if (!lost.isEmpty()) {
+        // an object of a lost segment this one reaches: the JDK throws for it, nothing runs
+        ClassNotFoundException reached = loaded.reaches(lost);
+        if (reached != null) {
+          lost.add(file.firstId(), file.tableSize(), reached);
+          return;
+        }
       }
       ObjectResolver resolver = hooks == null ? null : hooks.resolver();
       if (resolver != null) {
@@ -769,6 +795,7 @@ public final class StreamReader {
       segments.reset();
       memo.clear();
       resolvedClasses.clear();
+      lost.clear();
     } else {
       dataLeft = -w;
     }
