@@ -189,6 +189,15 @@ public final class StreamReader {
    */
   private long pendingEnd;
 
+  /**
+   * The objects of the segments before {@link #pending}, resets included: the filter is told the
+   * running total of references, as {@code ObjectInputStream}'s is.
+   */
+  private long refsBefore;
+
+  /** The objects of all segments read so far, resets included. */
+  private long refsRead;
+
   /** What failed to restore; the stream cannot go past it. */
   private Throwable failed;
 
@@ -499,7 +508,7 @@ public final class StreamReader {
         }
         loaded =
             LoadedSnapshot.loadSegment(
-                file, loader, filter, limits, allowed, memo, pendingEnd, resolved);
+                file, loader, filter, limits, allowed, memo, pendingEnd, refsBefore, resolved);
       } catch (ClassMismatchException e) {
         if (e.getCause() instanceof ClassNotFoundException c) {
           lost.add(file.firstId(), file.tableSize(), c); // as ObjectInputStream.resolveClass threw
@@ -528,7 +537,8 @@ public final class StreamReader {
                 file.firstId(),
                 file.tableSize(),
                 file.depth(),
-                pendingEnd));
+                pendingEnd,
+                Admission.references(file, refsBefore)));
       }
       loaded.restoreAsStream(table, pendingRun);
     } catch (IOException | ClassNotFoundException | RuntimeException | Error e) {
@@ -852,6 +862,8 @@ public final class StreamReader {
               table, (int) Math.min(Integer.MAX_VALUE - 8, Math.max(end + 1L, 2L * table.length)));
     }
     size = end;
+    refsBefore = refsRead;
+    refsRead += end - file.firstId();
     pending = file;
     pendingDescriptors = version >= 3 ? segments.descriptors() : List.of();
     pendingEnd = offset;
