@@ -142,6 +142,45 @@ final class ClassTable {
       }
       classes[i] = c != null ? c : resolve(name, loader);
     }
+    if (unmade && resolved != null && proxyNames != null) {
+      elementsOfResolvedArrays(proxyNames);
+    }
+  }
+
+  /**
+   * Takes each proxy class no hook made from an array class of it that a stream's {@code
+   * resolveClass} gave (the array's descriptor is what {@code ObjectInputStream} asks about for an
+   * empty {@code $Proxy5[]}; it never asks {@code resolveProxyClass}): its element class, if that
+   * is a proxy class of the entry's interfaces.
+   */
+  private void elementsOfResolvedArrays(Map<String, Integer> proxyNames) {
+    for (int i = 0; i < classes.length; i++) {
+      Class<?> a = classes[i];
+      if (a == null || !a.isArray() || entries.get(i).isProxy()) {
+        continue;
+      }
+      int[] array = proxyArray(entries.get(i).name(), proxyNames);
+      if (array == null || classes[array[0]] != null) {
+        continue;
+      }
+      Class<?> element = a;
+      while (element.isArray()) {
+        element = element.getComponentType();
+      }
+      if (java.lang.reflect.Proxy.isProxyClass(element)
+          && names(element.getInterfaces()).equals(entries.get(array[0]).interfaces())) {
+        classes[array[0]] = element;
+        interfaces[array[0]] = element.getInterfaces();
+      }
+    }
+  }
+
+  private static List<String> names(Class<?>[] classes) {
+    List<String> names = new ArrayList<>(classes.length);
+    for (Class<?> c : classes) {
+      names.add(c.getName());
+    }
+    return names;
   }
 
   /** The capture names of the table's proxy entries, with their indices; null if there are none. */

@@ -27,6 +27,7 @@ import org.codese.jvm.Jvm;
 import org.codese.jvm.Types;
 import org.codese.program.ClassDescriptor;
 import org.codese.program.ClassEntry;
+import org.codese.program.Constant;
 import org.codese.program.Grammar;
 import org.codese.program.RuntimeContract;
 
@@ -563,9 +564,16 @@ public final class StreamReader {
     if (notFound != null) {
       throw notFound; // the classes no descriptor described are none of the JDK's calls
     }
-    for (ClassEntry e : file.classes()) {
+    List<ClassEntry> classes = file.classes();
+    for (int i = 0; i < classes.size(); i++) {
+      ClassEntry e = classes.get(i);
       if (e.isProxy()) {
-        if (!resolvedClasses.containsKey(ClassTable.proxyKey(e.interfaces()))) {
+        // a proxy class no descriptor described and no constant names is the element class of an
+        // array class only (an empty $Proxy5[]), which ObjectInputStream never asks
+        // resolveProxyClass about: ClassTable takes it from the array class resolveClass gave, or
+        // makes it, and nothing makes an object of it. Any other (a crafted stream's) goes to
+        // the hook
+        if (!resolvedClasses.containsKey(ClassTable.proxyKey(e.interfaces())) && named(file, i)) {
           notFound = resolveOne(ClassDescriptor.proxy(e.interfaces(), NOTHING), false, notFound);
         }
         continue;
@@ -598,6 +606,38 @@ public final class StreamReader {
     } catch (ClassNotFoundException e) {
       return notFound != null ? notFound : e;
     }
+  }
+
+  /**
+   * Whether a constant of the segment names class-table entry {@code type}: to allocate an object
+   * of it, as a {@code Class} or descriptor, or otherwise. Capture names the element proxy class of
+   * an array class in the class table only.
+   */
+  private static boolean named(SnapshotFile file, int type) {
+    for (Constant k : file.constants()) {
+      int t =
+          k instanceof Constant.Allocator a
+              ? a.type()
+              : k instanceof Constant.TypeRef r
+                  ? r.type()
+                  : k instanceof Constant.StreamClassRef d
+                      ? d.type()
+                      : k instanceof Constant.Sized z
+                          ? z.type()
+                          : k instanceof Constant.ArrayMaker m
+                              ? m.type()
+                              : k instanceof Constant.Hook h
+                                  ? h.type()
+                                  : k instanceof Constant.Setter f
+                                      ? f.type()
+                                      : k instanceof Constant.EnumRef e
+                                          ? e.type()
+                                          : k instanceof Constant.StaticRef g ? g.type() : -1;
+      if (t == type) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static final byte[] NOTHING = new byte[0];
