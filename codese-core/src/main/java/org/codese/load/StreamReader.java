@@ -650,7 +650,10 @@ public final class StreamReader {
       names[i] = e.fields().get(i).name();
       types[i] = e.fields().get(i).descriptor();
     }
-    return DescriptorForm.of(e.name(), e.hasSuid() ? e.suid() : 0L, names, types);
+    // an undeclared value is the one computed at capture where the entry records it (0 in entries
+    // of streams before format 5, the only ones read here besides crafted ones): not computed
+    // from the local class, which would load it before resolveClass could refuse it
+    return DescriptorForm.of(e.name(), e.suid(), names, types);
   }
 
   /**
