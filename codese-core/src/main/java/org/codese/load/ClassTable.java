@@ -578,13 +578,13 @@ final class ClassTable {
   /**
    * Finds the {@code Serializable} classes removed since capture from the hierarchy of the objects
    * of the snapshot (the specification's section 5.6.2, "removing classes"): a {@code Serializable}
-   * class of the table, not the JDK's, none of whose objects the snapshot allocates, neither of it
-   * nor of a subclass of it now. Its recorded fields are all removed ({@link #removed(int,
-   * String)}): the stores into them, which could only fail, are taken out of the code, as {@code
-   * ObjectInputStream} reads and discards the data of a class its local class's hierarchy lacks.
-   * Their kinds were compared with the live class's ({@link #checkFields()}), and the class's
-   * {@code serialVersionUID} is compared as any other's ({@link #checkSuids}), as the JDK still
-   * matches such a class's descriptor against the local class of that name.
+   * class of the table, not final and not the JDK's, none of whose objects the snapshot allocates,
+   * neither of it nor of a subclass of it now. Its recorded fields are all removed ({@link
+   * #removed(int, String)}): the stores into them, which could only fail, are taken out of the
+   * code, as {@code ObjectInputStream} reads and discards the data of a class its local class's
+   * hierarchy lacks. Their kinds were compared with the live class's ({@link #checkFields()}), and
+   * the class's {@code serialVersionUID} is compared as any other's ({@link #checkSuids}), as the
+   * JDK still matches such a class's descriptor against the local class of that name.
    *
    * <p>A snapshot that allocates an object of the class and stores into the class's fields on an
    * object that no longer is one is refused by {@link ProgramCheck} (not detached here). Run once
@@ -601,6 +601,7 @@ final class ClassTable {
           && !entries.get(i).isProxy()
           && !c.isArray()
           && !c.isInterface()
+          && !Modifier.isFinal(c.getModifiers()) // a final class is no one's superclass
           && !Jvm.isJdkClass(c)
           && Serializable.class.isAssignableFrom(c)) {
         if (candidates == null) {

@@ -1135,12 +1135,14 @@ final class ProgramCheck {
    * {@code f}'s class: where both classes are {@code Serializable}, the class was removed from
    * {@code target}'s hierarchy since capture while the snapshot also holds objects of the class
    * itself (else {@link ClassTable#detach} would have taken the stores out), which Codese does not
-   * restore; anything else is crafted.
+   * restore; anything else (a final class, a field the class table does not record) is crafted.
    */
   private ObjectStreamException notInHierarchy(Field f, Class<?> target) {
     Class<?> owner = f.getDeclaringClass();
     if (!java.io.Serializable.class.isAssignableFrom(owner)
-        || !java.io.Serializable.class.isAssignableFrom(target)) {
+        || !java.io.Serializable.class.isAssignableFrom(target)
+        || Modifier.isFinal(owner.getModifiers())
+        || classes.detached(owner)) {
       return reject("sets " + f + " of an object of " + target.getTypeName());
     }
     return new org.codese.ClassMismatchException(
