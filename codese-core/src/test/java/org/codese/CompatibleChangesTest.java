@@ -3,6 +3,8 @@ package org.codese;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -536,6 +538,128 @@ class CompatibleChangesTest extends EvolutionHarness {
             org.codese.testkit.JdkBytes.serialize(got),
             "segment " + i);
       }
+    }
+  }
+
+  /**
+   * A stream of several segments whose objects lost a superclass: each segment decides anew (a
+   * class table with a detached class is not shared), each object equals the JDK's.
+   */
+  @Test
+  void everySegmentOfAStreamSkipsARemovedSuperclass() throws Exception {
+    String base =
+        """
+        public class Base implements java.io.Serializable {
+          private static final long serialVersionUID = 1L;
+          public int b = 4;
+          public String label = "base";
+        }
+        """;
+    String thing = THING.replace("public class Thing", "public class Thing extends Base");
+    List<Object> jdk = new ArrayList<>();
+    List<Object> codese = new ArrayList<>();
+    readBoth(version(thing, base, MAKE), version(THING, base), 3, jdk, codese);
+    for (int i = 0; i < 3; i++) {
+      assertEquals(7, field(jdk.get(i), "a"));
+      org.junit.jupiter.api.Assertions.assertArrayEquals(
+          org.codese.testkit.JdkBytes.serialize(jdk.get(i)),
+          org.codese.testkit.JdkBytes.serialize(codese.get(i)),
+          "segment " + i);
+    }
+  }
+
+  /**
+   * A class deleted since capture, read through streams whose loader lacks it: the JDK's {@code
+   * readObject} throws {@code ClassNotFoundException} for each object of it and reads the other
+   * objects; so does Codese's, the class not found by its loader (no {@code resolveClass}
+   * override).
+   */
+  @Test
+  void aDeletedClassLosesOnlyItsObjectsInAStream() throws Exception {
+    String gone =
+        """
+        public class Gone implements java.io.Serializable {
+          private static final long serialVersionUID = 1L;
+          public int g = 5;
+        }
+        """;
+    String make =
+        """
+        public class Make {
+          static int n;
+          public static Object make() {
+            if (n++ % 2 == 0) {
+              return new Gone();
+            }
+            Thing t = new Thing();
+            t.a = 7; t.s = "seven"; t.next = t;
+            return t;
+          }
+        }
+        """;
+    List<Object> jdk = new ArrayList<>();
+    List<Object> codese = new ArrayList<>();
+    readBoth(version(THING, gone, make), version(THING), 4, jdk, codese);
+    for (int i = 0; i < 4; i++) {
+      if (i % 2 == 0) {
+        org.junit.jupiter.api.Assertions.assertInstanceOf(ClassNotFoundException.class, jdk.get(i));
+        org.junit.jupiter.api.Assertions.assertInstanceOf(
+            ClassNotFoundException.class, codese.get(i));
+      } else {
+        org.junit.jupiter.api.Assertions.assertArrayEquals(
+            org.codese.testkit.JdkBytes.serialize(jdk.get(i)),
+            org.codese.testkit.JdkBytes.serialize(codese.get(i)),
+            "object " + i);
+      }
+    }
+  }
+
+  /**
+   * Writes {@code n} graphs of {@code evo.Make.make()} with version 1, through both kinds of
+   * stream, and reads each back with version 2: each object read, or what {@code readObject} threw.
+   */
+  private static void readBoth(
+      ClassLoader l1, ClassLoader l2, int n, List<Object> jdk, List<Object> codese)
+      throws Exception {
+    java.lang.reflect.Method make = Class.forName("evo.Make", true, l1).getMethod("make");
+    java.io.ByteArrayOutputStream jdkBytes = new java.io.ByteArrayOutputStream();
+    java.io.ByteArrayOutputStream codeseBytes = new java.io.ByteArrayOutputStream();
+    List<Object> graphs = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      graphs.add(make.invoke(null));
+    }
+    try (java.io.ObjectOutputStream j = new java.io.ObjectOutputStream(jdkBytes);
+        CodeseOutputStream c = new CodeseOutputStream(codeseBytes)) {
+      for (Object o : graphs) {
+        j.writeObject(o);
+        c.writeObject(o);
+      }
+    }
+    try (java.io.ObjectInputStream j =
+            new java.io.ObjectInputStream(
+                new java.io.ByteArrayInputStream(jdkBytes.toByteArray())) {
+              @Override
+              protected Class<?> resolveClass(java.io.ObjectStreamClass d)
+                  throws java.io.IOException, ClassNotFoundException {
+                return Class.forName(d.getName(), false, l2);
+              }
+            };
+        CodeseInputStream c =
+            new CodeseInputStream(
+                new java.io.ByteArrayInputStream(codeseBytes.toByteArray()),
+                CodeseOptions.defaults().withClassLoader(l2))) {
+      for (int i = 0; i < n; i++) {
+        jdk.add(readOrThrown(j));
+        codese.add(readOrThrown(c));
+      }
+    }
+  }
+
+  private static Object readOrThrown(java.io.ObjectInputStream in) {
+    try {
+      return in.readObject();
+    } catch (Exception e) {
+      return e;
     }
   }
 

@@ -21,8 +21,8 @@ import org.objectweb.asm.Opcodes;
  * removed; a setter constant of such a field resolves to {@link #REMOVED}, which {@link
  * ProgramCheck} accepts for any value and {@link Hooks} skips. A class removed since capture from
  * the hierarchy of every object the snapshot allocates ({@link ClassTable#detach}) has all its
- * recorded fields removed; the cast of a selected object to it becomes {@code null}, and its
- * {@code readObject} hooks resolve to {@link #REMOVED} too, which {@link Hooks} skips.
+ * recorded fields removed; the cast of a selected object to it becomes {@code null}, and its {@code
+ * readObject} hooks resolve to {@link #REMOVED} too, which {@link Hooks} skips.
  *
  * <p>The code is adapted after the grammar check accepted it (the adapted code, with its {@code
  * pop}s, is outside the grammar), and only for a snapshot whose class table has a removed field:
