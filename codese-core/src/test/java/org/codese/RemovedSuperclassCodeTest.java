@@ -92,6 +92,27 @@ class RemovedSuperclassCodeTest {
   }
 
   /**
+   * Hostile: a cast of an object to a removed class that records no fields, with nothing stored
+   * after it: the cast is taken out too, so the restore cannot fail with a {@code
+   * ClassCastException}, as the program check promises.
+   */
+  @Test
+  void hostileCastToARemovedClassWithoutFieldsIsTakenOut() throws Exception {
+    Crafted c = new Crafted();
+    int t =
+        c.type(
+            new ClassEntry(
+                Thing.class.getName(), List.of(new FieldEntry("a", "I", true)), 1L, true));
+    c.type(new ClassEntry(OldBase.class.getName(), List.of(), 1L, true));
+    int alloc = c.constant(new Constant.Allocator(t, Mode.SERIAL));
+    c.code(0, ch -> ch.alloc(0, alloc));
+    c.code(1, 1, ch -> ch.select(0, BASE));
+    c.code(1, 0, ch -> ch.select(0, THING).putInt(THING, "a", 9));
+    Thing got = assertInstanceOf(Thing.class, Codese.fromBytes(c.bytes()));
+    assertEquals(9, got.a);
+  }
+
+  /**
    * Hostile: the object selected through the cast to the removed class (null once adapted) is then
    * set through a setter of its real class: rejected, not run into a {@code NullPointerException}.
    */

@@ -657,6 +657,14 @@ final class ClassTable {
   }
 
   /**
+   * @return the classes removed from the hierarchy of the snapshot's objects ({@link #detach});
+   *     empty if none
+   */
+  Set<Class<?>> detachedClasses() {
+    return detached == null ? Set.of() : detached;
+  }
+
+  /**
    * @return whether recorded field {@code name} of class {@code index} was removed since capture
    *     (gone, or no longer a serializable field): the snapshot's stores into it are skipped
    */

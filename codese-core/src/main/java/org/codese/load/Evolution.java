@@ -56,12 +56,11 @@ final class Evolution {
    */
   static Set<String> removedPutfields(ClassTable table) {
     Set<String> keys = new HashSet<>();
+    for (Class<?> c : table.detachedClasses()) {
+      keys.add(Types.internalName(c));
+    }
     for (Map.Entry<Integer, Set<String>> e : table.removedFields().entrySet()) {
-      Class<?> c = table.get(e.getKey());
-      String owner = Types.internalName(c);
-      if (table.detached(c)) {
-        keys.add(owner);
-      }
+      String owner = Types.internalName(table.get(e.getKey()));
       for (String name : e.getValue()) {
         keys.add(owner + "." + name);
       }

@@ -294,7 +294,9 @@ public final class LoadedSnapshot {
     MethodHandles.Lookup here = hostLookup(file.version());
     // fields removed since capture: their stores are taken out of the code before it is defined
     Set<String> removed =
-        table.removedFields().isEmpty() ? null : Evolution.removedPutfields(table);
+        table.removedFields().isEmpty() && !table.hasDetached()
+            ? null
+            : Evolution.removedPutfields(table);
     long[][] costs = new long[Grammar.PHASES][file.classFiles().size()];
     for (int i = 0; i < file.classFiles().size(); i++) {
       Placement placement = file.placements().get(i);
