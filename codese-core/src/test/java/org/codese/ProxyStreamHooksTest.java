@@ -238,6 +238,40 @@ class ProxyStreamHooksTest {
     }
   }
 
+  /**
+   * An empty array of a proxy class: the JDK asks {@code resolveClass} about the array class and
+   * never {@code resolveProxyClass} (no proxy object is written); Codese makes the same calls, and
+   * the array restores with the proxy class as its component type.
+   */
+  @Test
+  void anEmptyProxyArrayCallsTheHooksAsTheJdks() throws Exception {
+    Object p = ProxyTest.proxy(new Handler("e"), Greeter.class, Counter.class);
+    Object empty = java.lang.reflect.Array.newInstance(p.getClass(), 0);
+    List<Object> jdkRead = new ArrayList<>();
+    List<Object> codeseRead = new ArrayList<>();
+    List<String> jdk = run(false, jdkRead, new ArrayList<>(List.of(empty, "x")));
+    List<String> codese = run(true, codeseRead, new ArrayList<>(List.of(empty, "x")));
+    assertEquals(jdk, codese);
+    assertEquals(-1, indexOf(jdk, "resolveProxyClass"), jdk.toString());
+    Object restored = ((List<?>) codeseRead.get(0)).get(0);
+    assertSame(p.getClass(), restored.getClass().getComponentType());
+  }
+
+  /**
+   * The same array beside a proxy object of its class: one {@code resolveProxyClass}, as the JDK.
+   */
+  @Test
+  void anEmptyProxyArrayBesideItsProxyCallsTheHooksAsTheJdks() throws Exception {
+    Object p = ProxyTest.proxy(new Handler("f"), Greeter.class, Counter.class);
+    Object empty = java.lang.reflect.Array.newInstance(p.getClass(), 0);
+    List<Object> codeseRead = new ArrayList<>();
+    List<String> jdk = run(false, new ArrayList<>(), new ArrayList<>(List.of(empty, p)));
+    List<String> codese = run(true, codeseRead, new ArrayList<>(List.of(empty, p)));
+    assertEquals(jdk, codese);
+    List<?> read = (List<?>) codeseRead.get(0);
+    assertSame(read.get(1).getClass(), read.get(0).getClass().getComponentType());
+  }
+
   private static int indexOf(List<String> log, String prefix) {
     for (int i = 0; i < log.size(); i++) {
       if (log.get(i).startsWith(prefix)) {

@@ -69,19 +69,32 @@ final class Admission {
    *     for a segment of an object stream, the bytes read from the stream so far, this segment's
    *     included (a running total, as {@code ObjectInputStream} reports); {@link #SNAPSHOT_BYTES}
    *     for a snapshot on its own, whose length in bytes is then reported
+   * @param refs what the filter is told as {@link ObjectInputFilter.FilterInfo#references}: {@link
+   *     #references}
    */
   static void checkFilter(
-      SnapshotFile file, ClassTable classes, ObjectInputFilter filter, long streamBytes)
+      SnapshotFile file, ClassTable classes, ObjectInputFilter filter, long streamBytes, long refs)
       throws InvalidClassException {
     if (filter == null) {
       return;
     }
     long bytes = bytes(file, streamBytes);
-    askClasses(file, classes, filter, false, -1, bytes);
-    ask(
-        filter,
-        new Info(null, -1, file.depth(), (long) file.tableSize() - file.firstId(), bytes),
-        "the snapshot as a whole");
+    askClasses(classes, filter, false, -1, refs, bytes);
+    ask(filter, new Info(null, -1, file.depth(), refs, bytes), "the snapshot as a whole");
+  }
+
+  /**
+   * The references a filter is told about for a snapshot or stream segment: its objects, plus, in
+   * an object stream, the objects of every segment before it (resets included), a running total as
+   * {@code ObjectInputStream}'s (which counts descriptors and back references too, so its figure is
+   * higher for the same graph).
+   *
+   * @param file the snapshot or segment
+   * @param before the objects of the stream's earlier segments; 0 for a snapshot
+   * @return the count
+   */
+  static long references(SnapshotFile file, long before) {
+    return before + file.tableSize() - file.firstId();
   }
 
   /**
@@ -92,16 +105,16 @@ final class Admission {
    * made it already.
    *
    * @param streamBytes as for {@link #checkFilter}
+   * @param refs as for {@link #checkFilter}
    * @throws InvalidClassException if the filter rejects an interface
    */
   static void checkProxyInterfaces(
-      SnapshotFile file, ClassTable classes, ObjectInputFilter filter, long streamBytes)
+      SnapshotFile file, ClassTable classes, ObjectInputFilter filter, long streamBytes, long refs)
       throws InvalidClassException {
     if (filter == null) {
       return;
     }
     long bytes = bytes(file, streamBytes);
-    long refs = (long) file.tableSize() - file.firstId();
     for (int i = 0; i < classes.size(); i++) {
       Class<?>[] proxied = classes.proxyInterfaces(i);
       for (int k = 0; proxied != null && k < proxied.length; k++) {
@@ -127,17 +140,18 @@ final class Admission {
   /**
    * Asks the filter about every array class the snapshot names, with the longest length the
    * snapshot may create; arrays have no initialiser, so this may follow the constants' resolution.
-   * {@code streamBytes} as for {@link #checkFilter}.
+   * {@code streamBytes} and {@code refs} as for {@link #checkFilter}.
    */
   static void checkArrays(
       SnapshotFile file,
       ClassTable classes,
       ObjectInputFilter filter,
       int longestArray,
-      long streamBytes)
+      long streamBytes,
+      long refs)
       throws InvalidClassException {
     if (filter != null) {
-      askClasses(file, classes, filter, true, longestArray, bytes(file, streamBytes));
+      askClasses(classes, filter, true, longestArray, refs, bytes(file, streamBytes));
     }
   }
 
@@ -155,7 +169,8 @@ final class Admission {
       ObjectInputFilter filter,
       int maxArrayLength,
       java.util.Map<Class<?>, Integer> arrays,
-      long streamBytes)
+      long streamBytes,
+      long refs)
       throws InvalidObjectException, InvalidClassException {
     for (java.util.Map.Entry<Class<?>, Integer> e : arrays.entrySet()) {
       Class<?> c = e.getKey();
@@ -170,7 +185,6 @@ final class Admission {
                 + maxArrayLength
                 + "; raise it with CodeseLimits.withMaxArrayLength if the snapshot is trusted");
       }
-      long refs = (long) file.tableSize() - file.firstId();
       if (filter != null
           && filter.checkInput(new Info(c, length, 1, refs, bytes(file, streamBytes)))
               == ObjectInputFilter.Status.REJECTED) {
@@ -182,14 +196,13 @@ final class Admission {
 
   /** Asks the filter about the array classes, or about the other classes, of the table. */
   private static void askClasses(
-      SnapshotFile file,
       ClassTable classes,
       ObjectInputFilter filter,
       boolean arrays,
       long length,
+      long refs,
       long bytes)
       throws InvalidClassException {
-    long refs = (long) file.tableSize() - file.firstId();
     for (int i = 0; i < classes.size(); i++) {
       Class<?> c = classes.get(i);
       if (c.isArray() == arrays) {

@@ -72,6 +72,12 @@ final class ClassTable {
    */
   private Set<Integer> hookAdded;
 
+  /**
+   * The classes removed since capture from the hierarchy of every object the snapshot allocates
+   * ({@link #detach}); null if none.
+   */
+  private Set<Class<?>> detached;
+
   /** Per class-table index, the fields {@link #writableField} allowed already. */
   private final Map<Integer, Map<String, Field>> writable = new HashMap<>();
 
@@ -136,6 +142,45 @@ final class ClassTable {
       }
       classes[i] = c != null ? c : resolve(name, loader);
     }
+    if (unmade && resolved != null && proxyNames != null) {
+      elementsOfResolvedArrays(proxyNames);
+    }
+  }
+
+  /**
+   * Takes each proxy class no hook made from an array class of it that a stream's {@code
+   * resolveClass} gave (the array's descriptor is what {@code ObjectInputStream} asks about for an
+   * empty {@code $Proxy5[]}; it never asks {@code resolveProxyClass}): its element class, if that
+   * is a proxy class of the entry's interfaces.
+   */
+  private void elementsOfResolvedArrays(Map<String, Integer> proxyNames) {
+    for (int i = 0; i < classes.length; i++) {
+      Class<?> a = classes[i];
+      if (a == null || !a.isArray() || entries.get(i).isProxy()) {
+        continue;
+      }
+      int[] array = proxyArray(entries.get(i).name(), proxyNames);
+      if (array == null || classes[array[0]] != null) {
+        continue;
+      }
+      Class<?> element = a;
+      while (element.isArray()) {
+        element = element.getComponentType();
+      }
+      if (java.lang.reflect.Proxy.isProxyClass(element)
+          && names(element.getInterfaces()).equals(entries.get(array[0]).interfaces())) {
+        classes[array[0]] = element;
+        interfaces[array[0]] = element.getInterfaces();
+      }
+    }
+  }
+
+  private static List<String> names(Class<?>[] classes) {
+    List<String> names = new ArrayList<>(classes.length);
+    for (Class<?> c : classes) {
+      names.add(c.getName());
+    }
+    return names;
   }
 
   /** The capture names of the table's proxy entries, with their indices; null if there are none. */
@@ -515,6 +560,10 @@ final class ClassTable {
               + " shape, which changed, and rejects the data too; declare serialVersionUID in"
               + " every version of a class that evolves, or capture the graph again");
     }
+    markRemoved(index, f.name());
+  }
+
+  private void markRemoved(int index, String name) {
     if (removed == null) {
       removed = new HashMap<>();
     }
@@ -523,7 +572,96 @@ final class ClassTable {
       names = new LinkedHashSet<>();
       removed.put(index, names);
     }
-    names.add(f.name());
+    names.add(name);
+  }
+
+  /**
+   * Finds the {@code Serializable} classes removed since capture from the hierarchy of the objects
+   * of the snapshot (the specification's section 5.6.2, "removing classes"): a {@code Serializable}
+   * class of the table, not final and not the JDK's, none of whose objects the snapshot allocates,
+   * neither of it nor of a subclass of it now. Its recorded fields are all removed ({@link
+   * #removed(int, String)}): the stores into them, which could only fail, are taken out of the
+   * code, as {@code ObjectInputStream} reads and discards the data of a class its local class's
+   * hierarchy lacks. Their kinds were compared with the live class's ({@link #checkFields()}), and
+   * the class's {@code serialVersionUID} is compared as any other's ({@link #checkSuids}), as the
+   * JDK still matches such a class's descriptor against the local class of that name.
+   *
+   * <p>A snapshot that allocates an object of the class and stores into the class's fields on an
+   * object that no longer is one is refused by {@link ProgramCheck} (not detached here). Run once
+   * per class table, after {@link #checkFields()}; a table with a detached class is not shared with
+   * another segment, whose allocations may differ.
+   *
+   * @param file the snapshot whose allocations decide
+   */
+  void detach(SnapshotFile file) {
+    Set<Class<?>> candidates = null;
+    for (int i = 0; i < classes.length; i++) {
+      Class<?> c = classes[i];
+      if (c != null
+          && !entries.get(i).isProxy()
+          && !c.isArray()
+          && !c.isInterface()
+          && !Modifier.isFinal(c.getModifiers()) // a final class is no one's superclass
+          && !Jvm.isJdkClass(c)
+          && Serializable.class.isAssignableFrom(c)) {
+        if (candidates == null) {
+          candidates = new HashSet<>();
+        }
+        candidates.add(c);
+      }
+    }
+    if (candidates == null) {
+      return;
+    }
+    Set<Class<?>> seen = new HashSet<>();
+    for (Constant k : file.constants()) {
+      if (k instanceof Constant.Allocator a && a.type() >= 0 && a.type() < classes.length) {
+        // an allocated class and its superclasses are no candidates; unknown: none is
+        Class<?> made = classes[a.type()];
+        if (made == null) {
+          return;
+        }
+        for (Class<?> s = made; s != null && seen.add(s); s = s.getSuperclass()) {
+          candidates.remove(s);
+        }
+      }
+    }
+    for (int i = 0; i < classes.length && !candidates.isEmpty(); i++) {
+      if (!candidates.contains(classes[i])) {
+        continue;
+      }
+      if (detached == null) {
+        detached = new HashSet<>();
+      }
+      detached.add(classes[i]);
+      for (ClassEntry.FieldEntry f : entries.get(i).fields()) {
+        markRemoved(i, f.name());
+      }
+    }
+  }
+
+  /**
+   * @return whether class {@code c} was removed since capture from the hierarchy of every object
+   *     the snapshot allocates ({@link #detach}): the code may cast an object to it only to store
+   *     into its removed fields, which are taken out of the code
+   */
+  boolean detached(Class<?> c) {
+    return detached != null && detached.contains(c);
+  }
+
+  /**
+   * @return whether the table has a class removed from the hierarchy of the snapshot's objects
+   */
+  boolean hasDetached() {
+    return detached != null;
+  }
+
+  /**
+   * @return the classes removed from the hierarchy of the snapshot's objects ({@link #detach});
+   *     empty if none
+   */
+  Set<Class<?>> detachedClasses() {
+    return detached == null ? Set.of() : detached;
   }
 
   /**

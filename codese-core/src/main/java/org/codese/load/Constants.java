@@ -341,10 +341,12 @@ final class Constants implements Constant.Visitor<Object, ClassMismatchException
   }
 
   /**
-   * Resolves a hook; {@code makers} (not null from the first record hook on) and {@code resolvers}
-   * cache, per class index, the class's record maker and its {@code readResolve}.
+   * Resolves a hook ({@link Evolution#REMOVED} for a class removed since capture from the hierarchy
+   * of the object, {@link ClassTable#detach}); {@code makers} (not null from the first record hook
+   * on) and {@code resolvers} cache, per class index, the class's record maker and its {@code
+   * readResolve}.
    */
-  private static HookCall hook(
+  private static Object hook(
       Constant.Hook h,
       ClassTable classes,
       RecordMaker[] makers,
@@ -355,6 +357,11 @@ final class Constants implements Constant.Visitor<Object, ClassMismatchException
     int c = h.type();
     // if-chains, not switches over enums: each switch loads a synthetic class per JVM
     Constant.HookKind k = h.kind();
+    if (k == Constant.HookKind.SLOT && classes.detached(classes.get(c))) {
+      // a class removed from the object's hierarchy since capture: ObjectInputStream discards its
+      // data, custom data and all, and calls none of its methods; Hooks skips the step
+      return Evolution.REMOVED;
+    }
     if (k == Constant.HookKind.SLOT) {
       Slot slot = classes.slot(c);
       boolean jdk = slot.readObject() != null && Jvm.isJdkClass(slot.type());

@@ -19,7 +19,10 @@ import org.objectweb.asm.Opcodes;
  * is defined, so no class that names such a field is ever defined, and what {@code
  * ObjectInputStream} skips is skipped. {@link ClassTable} decides which recorded fields were
  * removed; a setter constant of such a field resolves to {@link #REMOVED}, which {@link
- * ProgramCheck} accepts for any value and {@link Hooks} skips.
+ * ProgramCheck} accepts for any value and {@link Hooks} skips. A class removed since capture from
+ * the hierarchy of every object the snapshot allocates ({@link ClassTable#detach}) has all its
+ * recorded fields removed; the cast of a selected object to it becomes {@code null}, and its {@code
+ * readObject} hooks resolve to {@link #REMOVED} too, which {@link Hooks} skips.
  *
  * <p>The code is adapted after the grammar check accepted it (the adapted code, with its {@code
  * pop}s, is outside the grammar), and only for a snapshot whose class table has a removed field:
@@ -47,10 +50,15 @@ final class Evolution {
 
   /**
    * The removed fields of a class table as {@code owner-internal-name.field} keys, as a {@code
-   * putfield} names them.
+   * putfield} names them, and the internal name alone of each class removed from the hierarchy of
+   * the snapshot's objects ({@link ClassTable#detach}), every store into whose fields is taken out
+   * and every cast to which, of an object about to be stored into, becomes {@code null}.
    */
   static Set<String> removedPutfields(ClassTable table) {
     Set<String> keys = new HashSet<>();
+    for (Class<?> c : table.detachedClasses()) {
+      keys.add(Types.internalName(c));
+    }
     for (Map.Entry<Integer, Set<String>> e : table.removedFields().entrySet()) {
       String owner = Types.internalName(table.get(e.getKey()));
       for (String name : e.getValue()) {
@@ -172,6 +180,13 @@ final class Evolution {
     @Override
     public void visitVarInsn(int opcode, int local) {
       boolean cast = castField;
+      if (opcode == Opcodes.ASTORE && heldCast != null && putfields.contains(heldCast)) {
+        // the selected object's cast to a detached class, whose fields are only stored into, and
+        // those stores taken out: null instead, of any class to the verifier
+        heldCast = null;
+        super.visitInsn(Opcodes.POP);
+        super.visitInsn(Opcodes.ACONST_NULL);
+      }
       flush();
       if (opcode == Opcodes.ASTORE) {
         if (cast) {
@@ -202,7 +217,8 @@ final class Evolution {
 
     @Override
     public void visitFieldInsn(int opcode, String owner, String name, String descriptor) {
-      if (opcode == Opcodes.PUTFIELD && putfields.contains(owner + "." + name)) {
+      if (opcode == Opcodes.PUTFIELD
+          && (putfields.contains(owner + "." + name) || putfields.contains(owner))) {
         heldCast = null; // the cast of a value that is dropped
         flush();
         popValue(descriptor);

@@ -39,7 +39,11 @@ final class Hooks {
    * @throws Throwable as described above
    */
   private static void run(Object[] table, Object hook) throws Throwable {
-    HookCall h = (HookCall) hook;
+    if (!(hook instanceof HookCall h)) {
+      // Evolution.REMOVED: a hook of a class removed from the object's hierarchy since capture,
+      // whose data ObjectInputStream discards without calling the class's methods
+      return;
+    }
     RestoreRun run = RestoreRun.current();
     // an if-chain, not a switch over the enum: a switch would load a synthetic class
     Constant.HookKind kind = h.kind();

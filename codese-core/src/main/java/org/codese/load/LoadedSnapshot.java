@@ -53,7 +53,7 @@ public final class LoadedSnapshot {
   private final Object[] constants;
   private final List<List<BiConsumer<Object[], Object[]>>> phases;
 
-  /** Objects of earlier stream segments this snapshot stores into typed places, and the types. */
+  /** Objects of earlier stream segments this snapshot refers to, and the types they must have. */
   private final int[] priorIds;
 
   private final Class<?>[] priorTypes;
@@ -107,7 +107,8 @@ public final class LoadedSnapshot {
       CodeseLimits limits,
       AllowList allowed)
       throws IOException {
-    return load(file, loader, filter, limits, allowed, true, null, Admission.SNAPSHOT_BYTES, null);
+    return load(
+        file, loader, filter, limits, allowed, true, null, Admission.SNAPSHOT_BYTES, 0, null);
   }
 
   /**
@@ -125,6 +126,8 @@ public final class LoadedSnapshot {
    * @param streamBytes the bytes read from the stream so far, the segment's included: what the
    *     filter is told as {@code streamBytes}, as {@code ObjectInputStream} tells it its running
    *     total
+   * @param refsBefore the objects of the stream's earlier segments, resets included: the filter is
+   *     told the running total of references ({@link Admission#references})
    * @param resolved the classes the stream's {@code resolveClass} gave, by name, which the class
    *     table takes instead of resolving the names itself; {@code null} if it does not override it
    * @return the loaded segment
@@ -139,9 +142,11 @@ public final class LoadedSnapshot {
       AllowList allowed,
       SegmentMemo memo,
       long streamBytes,
+      long refsBefore,
       Map<String, Class<?>> resolved)
       throws IOException {
-    return load(file, loader, filter, limits, allowed, true, memo, streamBytes, resolved);
+    return load(
+        file, loader, filter, limits, allowed, true, memo, streamBytes, refsBefore, resolved);
   }
 
   /**
@@ -155,7 +160,8 @@ public final class LoadedSnapshot {
    */
   public static void check(SnapshotFile file, ClassLoader loader, CodeseLimits limits)
       throws IOException {
-    load(file, loader, null, limits, AllowList.NONE, false, null, Admission.SNAPSHOT_BYTES, null);
+    load(
+        file, loader, null, limits, AllowList.NONE, false, null, Admission.SNAPSHOT_BYTES, 0, null);
   }
 
   /**
@@ -171,7 +177,7 @@ public final class LoadedSnapshot {
   public static void check(
       SnapshotFile file, ClassLoader loader, CodeseLimits limits, AllowList allowed)
       throws IOException {
-    load(file, loader, null, limits, allowed, false, null, Admission.SNAPSHOT_BYTES, null);
+    load(file, loader, null, limits, allowed, false, null, Admission.SNAPSHOT_BYTES, 0, null);
   }
 
   private static LoadedSnapshot load(
@@ -183,8 +189,10 @@ public final class LoadedSnapshot {
       boolean define,
       SegmentMemo memo,
       long streamBytes,
+      long refsBefore,
       Map<String, Class<?>> resolved)
       throws IOException {
+    long refs = Admission.references(file, refsBefore);
     ClassLoader l = loader != null ? loader : Thread.currentThread().getContextClassLoader();
     if (l == null) {
       l = LoadedSnapshot.class.getClassLoader();
@@ -209,7 +217,7 @@ public final class LoadedSnapshot {
       if (proxies) {
         // the filter about a proxy class's interfaces before the class is made (ProxyClasses)
         f = filter == null ? null : filter.get();
-        Admission.checkProxyInterfaces(file, table, f, streamBytes);
+        Admission.checkProxyInterfaces(file, table, f, streamBytes, refs);
         table.makeProxies();
       }
       Surface.check(file, table, memo);
@@ -222,9 +230,10 @@ public final class LoadedSnapshot {
       if (!proxies) {
         f = filter == null ? null : filter.get();
       }
-      Admission.checkFilter(file, table, f, streamBytes);
+      Admission.checkFilter(file, table, f, streamBytes, refs);
       if (reused == null) {
         table.checkFields();
+        table.detach(file); // superclasses removed since capture: their stores are taken out
       }
       // hooks ask the filter and the limit about the arrays a readObject allocates (ReplayStream)
       constants =
@@ -249,9 +258,10 @@ public final class LoadedSnapshot {
     }
     int longestArray =
         Admission.checkLimits(file, limits, code.longestArray(), code.arrayElements());
-    Admission.checkArrays(file, table, f, longestArray, streamBytes);
+    Admission.checkArrays(file, table, f, longestArray, streamBytes, refs);
     ProgramCheck checked = ProgramCheck.check(file, code.program(), table, constants);
-    Admission.checkFillArrays(file, f, limits.maxArrayLength(), checked.fillArrays(), streamBytes);
+    Admission.checkFillArrays(
+        file, f, limits.maxArrayLength(), checked.fillArrays(), streamBytes, refs);
     if (checked.dataArrayElements() > 0) {
       // the arrays a create program makes count as the code's do, against limits and filter
       int longestMade =
@@ -261,7 +271,7 @@ public final class LoadedSnapshot {
               Math.max(longestArray, checked.longestDataArray()),
               code.arrayElements() + checked.dataArrayElements());
       if (longestMade > longestArray) {
-        Admission.checkArrays(file, table, f, longestMade, streamBytes);
+        Admission.checkArrays(file, table, f, longestMade, streamBytes, refs);
       }
     }
     boolean sameJdk = file.jdk().equals(System.getProperty("java.version"));
@@ -269,7 +279,8 @@ public final class LoadedSnapshot {
     // passed every other check initialises the classes it merely names
     if (reused == null) {
       table.checkSuids(sameJdk);
-      if (memo != null) {
+      if (memo != null && !table.hasDetached()) {
+        // a detached class depends on what this segment allocates: another segment decides anew
         memo.table(file.classes(), table);
       }
     }
@@ -283,7 +294,9 @@ public final class LoadedSnapshot {
     MethodHandles.Lookup here = hostLookup(file.version());
     // fields removed since capture: their stores are taken out of the code before it is defined
     Set<String> removed =
-        table.removedFields().isEmpty() ? null : Evolution.removedPutfields(table);
+        table.removedFields().isEmpty() && !table.hasDetached()
+            ? null
+            : Evolution.removedPutfields(table);
     long[][] costs = new long[Grammar.PHASES][file.classFiles().size()];
     for (int i = 0; i < file.classFiles().size(); i++) {
       Placement placement = file.placements().get(i);
@@ -389,6 +402,23 @@ public final class LoadedSnapshot {
                 + " belongs");
       }
     }
+  }
+
+  /**
+   * Whether this stream segment refers to an object the stream lost to a class not found: {@code
+   * ObjectInputStream} throws that object's exception for every object that reaches it.
+   *
+   * @param lost the stream's lost objects
+   * @return the exception of the first lost object referred to, or {@code null}
+   */
+  ClassNotFoundException reaches(LostObjects lost) {
+    for (int id : priorIds) {
+      ClassNotFoundException x = lost.cause(id);
+      if (x != null) {
+        return x;
+      }
+    }
+    return null;
   }
 
   /**

@@ -30,6 +30,7 @@ final class ObjectResolution {
   private final int end;
   private final long depth;
   private final long streamBytes;
+  private final long references;
 
   /** Objects the set phase may have stored, by the replacement {@code resolveObject} gave. */
   private IdentityHashMap<Object, Object> replaced;
@@ -43,6 +44,8 @@ final class ObjectResolution {
    * @param end the id after its last
    * @param depth the depth the filter is told
    * @param streamBytes the stream bytes the filter is told
+   * @param references the references the filter is told: the stream's running total ({@link
+   *     Admission#references})
    */
   ObjectResolution(
       ObjectResolver resolver,
@@ -50,13 +53,15 @@ final class ObjectResolution {
       int first,
       int end,
       long depth,
-      long streamBytes) {
+      long streamBytes,
+      long references) {
     this.resolver = resolver;
     this.filter = filter;
     this.first = first;
     this.end = end;
     this.depth = depth;
     this.streamBytes = streamBytes;
+    this.references = references;
   }
 
   /**
@@ -110,7 +115,7 @@ final class ObjectResolution {
       return;
     }
     if (rep != null) {
-      Admission.checkReplacement(filter, rep, depth, (long) end - first, streamBytes);
+      Admission.checkReplacement(filter, rep, depth, references, streamBytes);
     }
     table[id] = rep;
     run.replaced(id);

@@ -150,6 +150,13 @@ final class ProgramCheck {
 
   private int target = -1;
 
+  /**
+   * Whether the target was selected through a cast to a class removed since capture from its
+   * hierarchy ({@link ClassTable#detach}): the adapted code holds {@code null} there, so only
+   * stores into removed fields, which are taken out, may follow.
+   */
+  private boolean nullTarget;
+
   /** The last class found to fit {@link #lastRequired}: repeated checks of a column are free. */
   private Class<?> lastFit;
 
@@ -234,7 +241,7 @@ final class ProgramCheck {
   }
 
   /**
-   * @return ids of earlier segments' objects this snapshot stores into typed places
+   * @return ids of earlier segments' objects this snapshot refers to (stores, hook data)
    */
   int[] priorIds() {
     return java.util.Arrays.copyOf(priorIds, priors);
@@ -755,6 +762,12 @@ final class ProgramCheck {
         Integer own = listedFields().get(k);
         count += own == null ? 0 : own;
       }
+      if (classes.hasDetached()) {
+        // the stores into the fields of classes removed from the hierarchy, taken out of the code
+        for (Map.Entry<Class<?>, Integer> e : listedFields().entrySet()) {
+          count += classes.detached(e.getKey()) ? e.getValue() : 0;
+        }
+      }
       n = count;
       fieldCounts.put(c, n);
     }
@@ -811,12 +824,16 @@ final class ProgramCheck {
       case Stmt.SET_FIELD -> {
         write(1);
         Field field = setter(code[pc + 1], (char) code[pc + 2], instanceTarget());
+        if (nullTarget && field != Evolution.REMOVED) {
+          throw reject("sets " + field + " of an object cast to a class its class no longer has");
+        }
         value((char) code[pc + 2], code[pc + 3], field.getType());
       }
       case Stmt.PUT_FIELD -> {
         write(1);
         Class<?> owner = hostClass(host, name(code[pc + 1]));
-        if (!owner.isAssignableFrom(instanceTarget())) {
+        boolean detached = classes.detached(owner);
+        if (!detached && !owner.isAssignableFrom(instanceTarget())) {
           throw reject(
               "puts into a field of "
                   + owner.getTypeName()
@@ -825,6 +842,15 @@ final class ProgramCheck {
         }
         Field field =
             putfield(owner, name(code[pc + 2]), name(code[pc + 3]), name(code[pc + 4]), host);
+        if ((detached || nullTarget) && field != Evolution.REMOVED) {
+          throw reject(
+              "puts into field "
+                  + name(code[pc + 2])
+                  + " of "
+                  + owner.getTypeName()
+                  + ", a class removed since capture from the hierarchy of the object, which was"
+                  + " no recorded field");
+        }
         value((char) code[pc + 5], code[pc + 6], field.getType());
       }
       case Stmt.PUT_ELEMENT -> {
@@ -931,7 +957,9 @@ final class ProgramCheck {
       throw reject(
           "writes to table slot " + id + ", which holds no object this" + " snapshot allocated");
     }
-    if (cast != null && !fits(cast(cast, host), type[at])) {
+    Class<?> to = cast == null ? null : cast(cast, host);
+    nullTarget = to != null && kind[at] == INSTANCE && classes.detached(to);
+    if (to != null && !nullTarget && !fits(to, type[at])) {
       throw reject(
           "casts slot " + id + " (" + type[at].getTypeName() + ") to " + TypeNames.javaName(cast));
     }
@@ -975,6 +1003,9 @@ final class ProgramCheck {
     int columns = code[pc + 3];
     String ownerName = name(code[pc + 1]);
     Class<?> owner = ownerName == null ? null : hostClass(host, ownerName);
+    // a class removed from the hierarchy of the objects: the adapted loop casts nothing
+    boolean detached = owner != null && classes.detached(owner);
+    Class<?> targets = detached ? null : owner;
     boolean reflective = false;
     for (int c = 0; c < columns; c++) {
       reflective |= code[pc + 4 + c * Stmt.COLUMN_SIZE + 2] >= 0;
@@ -982,13 +1013,13 @@ final class ProgramCheck {
     Class<?>[] types = reflective ? new Class<?>[ids.length] : null;
     // slots an allocation loop filled keep their class through the set phase
     Class<?> allocated = loopClasses.get(code[pc + 2]);
-    if (allocated != null && (owner == null || owner.isAssignableFrom(allocated))) {
+    if (allocated != null && (targets == null || targets.isAssignableFrom(allocated))) {
       if (types != null) {
         java.util.Arrays.fill(types, allocated);
       }
     } else {
       for (int from = 0; from < ids.length; from += BLOCK) {
-        targetBlock(ids, from, Math.min(ids.length, from + BLOCK), owner, types);
+        targetBlock(ids, from, Math.min(ids.length, from + BLOCK), targets, types);
       }
     }
     write((long) ids.length * Math.max(1, columns));
@@ -1003,7 +1034,7 @@ final class ProgramCheck {
           if (k != ok
               && !(classes.evolved() && field == Evolution.REMOVED)
               && !field.getDeclaringClass().isAssignableFrom(k)) {
-            throw reject("sets " + field + " of an object of " + k.getTypeName());
+            throw notInHierarchy(field, k);
           }
           ok = k;
         }
@@ -1013,6 +1044,12 @@ final class ProgramCheck {
         }
         field =
             putfield(owner, name(code[col + 3]), name(code[col + 4]), name(code[col + 5]), host);
+      }
+      if (detached && field != Evolution.REMOVED) {
+        throw reject(
+            "a cluster loop over objects cast to a class removed since capture from their"
+                + " hierarchy stores into "
+                + field);
       }
       column(t, code[col + 1], ids.length, field.getType());
     }
@@ -1088,9 +1125,36 @@ final class ProgramCheck {
       throw reject("sets " + f + " with a setter of kind " + setterKind);
     }
     if (targetType != null && !f.getDeclaringClass().isAssignableFrom(targetType)) {
-      throw reject("sets " + f + " of an object of " + targetType.getTypeName());
+      throw notInHierarchy(f, targetType);
     }
     return f;
+  }
+
+  /**
+   * The rejection of a store into field {@code f} of an object of {@code target}, which is not of
+   * {@code f}'s class: where both classes are {@code Serializable}, the class was removed from
+   * {@code target}'s hierarchy since capture while the snapshot also holds objects of the class
+   * itself (else {@link ClassTable#detach} would have taken the stores out), which Codese does not
+   * restore; anything else (a final class, a field the class table does not record) is crafted.
+   */
+  private ObjectStreamException notInHierarchy(Field f, Class<?> target) {
+    Class<?> owner = f.getDeclaringClass();
+    if (!java.io.Serializable.class.isAssignableFrom(owner)
+        || !java.io.Serializable.class.isAssignableFrom(target)
+        || Modifier.isFinal(owner.getModifiers())
+        || classes.detached(owner)) {
+      return reject("sets " + f + " of an object of " + target.getTypeName());
+    }
+    return new org.codese.ClassMismatchException(
+        target.getName(),
+        f.getName(),
+        owner.getName()
+            + " is no longer a superclass of "
+            + target.getName()
+            + ", but the snapshot holds objects of it too: Codese skips the data of a class"
+            + " removed from a hierarchy (as ObjectInputStream does) only when no object of the"
+            + " snapshot is of that class or a subclass of it; read such data with"
+            + " ObjectInputStream, or capture the graph again");
   }
 
   private Class<?> hostClass(int host, String owner) throws ObjectStreamException {
@@ -1175,16 +1239,11 @@ final class ProgramCheck {
     if (ref < 0 || ref > end) {
       throw reject("reads table slot " + ref + ", outside the table");
     }
-    if (ref == end || required == Object.class) {
+    if (ref < first) {
+      prior(ref, required);
       return;
     }
-    if (ref < first) {
-      if (priors == priorIds.length) {
-        priorIds = java.util.Arrays.copyOf(priorIds, priors * 2 + 8);
-        priorTypes = java.util.Arrays.copyOf(priorTypes, priors * 2 + 8);
-      }
-      priorIds[priors] = ref;
-      priorTypes[priors++] = required;
+    if (ref == end || required == Object.class) {
       return;
     }
     int at = ref - first;
@@ -1310,6 +1369,11 @@ final class ProgramCheck {
     }
     // an if-chain, not a switch over the enum: a switch would load a synthetic class per load
     Constant.HookKind hk = h.kind();
+    if (hk == Constant.HookKind.SLOT && kind[at] == INSTANCE && classes.detached(c)) {
+      // removed since capture from the object's hierarchy: the step is skipped (Constants)
+      tape(h.tape());
+      return;
+    }
     if (hk == Constant.HookKind.SLOT || hk == Constant.HookKind.EXTERNAL) {
       if (kind[at] != INSTANCE
           || !fits(c, type[at])
@@ -1392,6 +1456,20 @@ final class ProgramCheck {
     return d;
   }
 
+  /**
+   * Records a reference to object {@code ref} of an earlier segment, which must be an instance of
+   * {@code required} (or null) when the restore starts, and must not be one the stream lost to a
+   * class not found ({@link LoadedSnapshot#reaches}).
+   */
+  private void prior(int ref, Class<?> required) {
+    if (priors == priorIds.length) {
+      priorIds = java.util.Arrays.copyOf(priorIds, priors * 2 + 8);
+      priorTypes = java.util.Arrays.copyOf(priorTypes, priors * 2 + 8);
+    }
+    priorIds[priors] = ref;
+    priorTypes[priors++] = required;
+  }
+
   private void tape(Tape tape) throws ObjectStreamException {
     if (tape == null) {
       return;
@@ -1405,6 +1483,8 @@ final class ProgramCheck {
       int arg = items[i + 1];
       if (items[i] == Tape.OBJECT && (arg < -1 || arg > end)) {
         throw reject("a hook's data refers to table slot " + arg);
+      } else if (items[i] == Tape.OBJECT && arg >= 0 && arg < first) {
+        prior(arg, Object.class);
       } else if (items[i] == Tape.BLOCK && (arg < 0 || (blocks += arg) > tape.data().length)) {
         throw reject("a hook's data has blocks longer than its " + tape.data().length + " bytes");
       } else if (items[i] < Tape.BLOCK || items[i] > Tape.FIELDS) {

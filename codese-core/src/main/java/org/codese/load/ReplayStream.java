@@ -308,10 +308,13 @@ final class ReplayStream extends ObjectInputStream implements ObjectInputFilter 
    * kept for those references, as a copy.
    *
    * @param unshared whether {@code readUnshared} asks
+   * @param lost the stream's objects lost to a class not found, or {@code null} if none
    * @return the object
    * @throws InvalidObjectException for a back reference to an unshared object, or one read unshared
+   * @throws ClassNotFoundException if the object, or a back reference before it, is a lost one
    */
-  Object readTopLevel(boolean unshared) throws IOException {
+  Object readTopLevel(boolean unshared, LostObjects lost)
+      throws IOException, ClassNotFoundException {
     int from = item;
     if (blockLeft == 0) {
       item = backReferencesEnd(item);
@@ -320,6 +323,15 @@ final class ReplayStream extends ObjectInputStream implements ObjectInputFilter 
     int id = nextObject();
     if (id < 0) {
       return null;
+    }
+    if (lost != null) {
+      ClassNotFoundException x = lost.cause(id);
+      for (int i = from; x == null && i < refsEnd; i += 2) {
+        x = lost.cause(items[i + 1]);
+      }
+      if (x != null) {
+        throw x; // as ObjectInputStream.readObject throws a handle's exception
+      }
     }
     BitSet invalid = run.unshared();
     boolean back = invalid.get(id);

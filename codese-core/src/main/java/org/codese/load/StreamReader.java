@@ -27,6 +27,7 @@ import org.codese.jvm.Jvm;
 import org.codese.jvm.Types;
 import org.codese.program.ClassDescriptor;
 import org.codese.program.ClassEntry;
+import org.codese.program.Constant;
 import org.codese.program.Grammar;
 import org.codese.program.RuntimeContract;
 
@@ -189,8 +190,23 @@ public final class StreamReader {
    */
   private long pendingEnd;
 
+  /**
+   * The objects of the segments before {@link #pending}, resets included: the filter is told the
+   * running total of references, as {@code ObjectInputStream}'s is.
+   */
+  private long refsBefore;
+
+  /** The objects of all segments read so far, resets included. */
+  private long refsRead;
+
   /** What failed to restore; the stream cannot go past it. */
   private Throwable failed;
+
+  /**
+   * The objects of segments whose classes were not all found, since the last reset: the stream
+   * reads past them, throwing the exception again for every object that reaches one.
+   */
+  private final LostObjects lost = new LostObjects();
 
   /** The ids read with {@code readUnshared} since the last reset, shared by every segment. */
   private final BitSet unshared = new BitSet();
@@ -446,7 +462,8 @@ public final class StreamReader {
       current.checkTopLevel(); // the segment's items, like its code, are checked before it runs
       restorePending();
     }
-    return current.readTopLevel(unshared);
+    // an object of a segment lost to a class not found, or reaching one, throws its exception
+    return current.readTopLevel(unshared, lost.isEmpty() ? null : lost);
   }
 
   /**
@@ -473,25 +490,44 @@ public final class StreamReader {
     }
   }
 
+  /**
+   * Loads and runs the pending segment. A class of it not found (before anything of it ran) loses
+   * its objects ({@link #lost}) and returns: {@code readObject} throws the exception for each of
+   * them and reads on, as {@code ObjectInputStream} reads on past an object whose class it did not
+   * find. Anything else fails the stream.
+   */
   private void restorePending() throws IOException, ClassNotFoundException {
     SnapshotFile file = pending;
     pending = null;
     try {
       Map<String, Class<?>> resolved = null;
-      if (hooks != null && hooks.resolvesClasses()) {
-        resolveClasses(file);
-        resolved = resolvedClasses;
-      }
       LoadedSnapshot loaded;
       try {
+        if (hooks != null && hooks.resolvesClasses()) {
+          resolveClasses(file);
+          resolved = resolvedClasses;
+        }
         loaded =
             LoadedSnapshot.loadSegment(
-                file, loader, filter, limits, allowed, memo, pendingEnd, resolved);
+                file, loader, filter, limits, allowed, memo, pendingEnd, refsBefore, resolved);
       } catch (ClassMismatchException e) {
         if (e.getCause() instanceof ClassNotFoundException c) {
-          throw c; // what ObjectInputStream.resolveClass throws, from readObject
+          lost.add(file.firstId(), file.tableSize(), c); // as ObjectInputStream.resolveClass threw
+          return;
         }
         throw e;
+      } catch (ClassNotFoundException e) {
+        lost.add(
+            file.firstId(), file.tableSize(), e); // a hook's, kept as ObjectInputStream keeps it
+        return;
+      }
+      if (!lost.isEmpty()) {
+        // an object of a lost segment this one reaches: the JDK throws for it, nothing runs
+        ClassNotFoundException reached = loaded.reaches(lost);
+        if (reached != null) {
+          lost.add(file.firstId(), file.tableSize(), reached);
+          return;
+        }
       }
       ObjectResolver resolver = hooks == null ? null : hooks.resolver();
       if (resolver != null) {
@@ -502,7 +538,8 @@ public final class StreamReader {
                 file.firstId(),
                 file.tableSize(),
                 file.depth(),
-                pendingEnd));
+                pendingEnd,
+                Admission.references(file, refsBefore)));
       }
       loaded.restoreAsStream(table, pendingRun);
     } catch (IOException | ClassNotFoundException | RuntimeException | Error e) {
@@ -527,9 +564,16 @@ public final class StreamReader {
     if (notFound != null) {
       throw notFound; // the classes no descriptor described are none of the JDK's calls
     }
-    for (ClassEntry e : file.classes()) {
+    List<ClassEntry> classes = file.classes();
+    for (int i = 0; i < classes.size(); i++) {
+      ClassEntry e = classes.get(i);
       if (e.isProxy()) {
-        if (!resolvedClasses.containsKey(ClassTable.proxyKey(e.interfaces()))) {
+        // a proxy class no descriptor described and no constant names is the element class of an
+        // array class only (an empty $Proxy5[]), which ObjectInputStream never asks
+        // resolveProxyClass about: ClassTable takes it from the array class resolveClass gave, or
+        // makes it, and nothing makes an object of it. Any other (a crafted stream's) goes to
+        // the hook
+        if (!resolvedClasses.containsKey(ClassTable.proxyKey(e.interfaces())) && named(file, i)) {
           notFound = resolveOne(ClassDescriptor.proxy(e.interfaces(), NOTHING), false, notFound);
         }
         continue;
@@ -564,6 +608,38 @@ public final class StreamReader {
     }
   }
 
+  /**
+   * Whether a constant of the segment names class-table entry {@code type}: to allocate an object
+   * of it, as a {@code Class} or descriptor, or otherwise. Capture names the element proxy class of
+   * an array class in the class table only.
+   */
+  private static boolean named(SnapshotFile file, int type) {
+    for (Constant k : file.constants()) {
+      int t =
+          k instanceof Constant.Allocator a
+              ? a.type()
+              : k instanceof Constant.TypeRef r
+                  ? r.type()
+                  : k instanceof Constant.StreamClassRef d
+                      ? d.type()
+                      : k instanceof Constant.Sized z
+                          ? z.type()
+                          : k instanceof Constant.ArrayMaker m
+                              ? m.type()
+                              : k instanceof Constant.Hook h
+                                  ? h.type()
+                                  : k instanceof Constant.Setter f
+                                      ? f.type()
+                                      : k instanceof Constant.EnumRef e
+                                          ? e.type()
+                                          : k instanceof Constant.StaticRef g ? g.type() : -1;
+      if (t == type) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private static final byte[] NOTHING = new byte[0];
 
   /** The JDK form of a descriptor of class entry {@code e}: its name, suid and fields. */
@@ -574,7 +650,10 @@ public final class StreamReader {
       names[i] = e.fields().get(i).name();
       types[i] = e.fields().get(i).descriptor();
     }
-    return DescriptorForm.of(e.name(), e.hasSuid() ? e.suid() : 0L, names, types);
+    // an undeclared value is the one computed at capture where the entry records it (0 in entries
+    // of streams before format 5, the only ones read here besides crafted ones): not computed
+    // from the local class, which would load it before resolveClass could refuse it
+    return DescriptorForm.of(e.name(), e.suid(), names, types);
   }
 
   /**
@@ -769,6 +848,7 @@ public final class StreamReader {
       segments.reset();
       memo.clear();
       resolvedClasses.clear();
+      lost.clear();
     } else {
       dataLeft = -w;
     }
@@ -825,6 +905,8 @@ public final class StreamReader {
               table, (int) Math.min(Integer.MAX_VALUE - 8, Math.max(end + 1L, 2L * table.length)));
     }
     size = end;
+    refsBefore = refsRead;
+    refsRead += end - file.firstId();
     pending = file;
     pendingDescriptors = version >= 3 ? segments.descriptors() : List.of();
     pendingEnd = offset;

@@ -275,6 +275,72 @@ class CompatibilityTest {
     }
   }
 
+  /** A reader that logs each descriptor {@code resolveClass} gets, with its serialVersionUID. */
+  static final class SuidAsking extends CodeseInputStream {
+    final List<String> asked = new ArrayList<>();
+
+    SuidAsking(InputStream in) throws IOException {
+      super(in);
+    }
+
+    @Override
+    protected Class<?> resolveClass(java.io.ObjectStreamClass desc)
+        throws IOException, ClassNotFoundException {
+      asked.add(desc.getName() + " " + desc.getSerialVersionUID());
+      return super.resolveClass(desc);
+    }
+  }
+
+  /**
+   * The descriptors {@code resolveClass} gets carry the stream's serialVersionUIDs: from stream
+   * format 5 on, the JDK's for the same graphs. Earlier formats record no descriptors, and no value
+   * for a class that declares none or whose value capture could not read (the JDK's own classes
+   * then): their descriptors carry 0 there (README, "Differences from the JDK streams"), the
+   * recorded value elsewhere.
+   */
+  @Test
+  void committedObjectStreamsGiveResolveClassTheSerialVersionUids() throws Exception {
+    ByteArrayOutputStream jdk = new ByteArrayOutputStream();
+    try (ObjectOutputStream out = new ObjectOutputStream(jdk)) {
+      for (Serializable g : graphs().values()) {
+        out.writeObject(g);
+      }
+    }
+    List<String> jdkAsked = new ArrayList<>();
+    try (ObjectInputStream in =
+        new ObjectInputStream(new ByteArrayInputStream(jdk.toByteArray())) {
+          @Override
+          protected Class<?> resolveClass(java.io.ObjectStreamClass desc)
+              throws IOException, ClassNotFoundException {
+            jdkAsked.add(desc.getName() + " " + desc.getSerialVersionUID());
+            return super.resolveClass(desc);
+          }
+        }) {
+      for (int i = 0; i < graphs().size(); i++) {
+        in.readObject();
+      }
+    }
+    for (int v = FIRST_COMMITTED_STREAM; v <= StreamReader.STREAM_VERSION; v++) {
+      try (SuidAsking in = new SuidAsking(new ByteArrayInputStream(read(streamName(v))))) {
+        for (int i = 0; i < graphs().size(); i++) {
+          in.readObject();
+        }
+        if (v >= StreamReader.DESCRIBING_STREAM_VERSION) {
+          assertEquals(jdkAsked, in.asked, "stream version " + v);
+          continue;
+        }
+        for (String asked : in.asked) {
+          String name = asked.substring(0, asked.indexOf(' '));
+          Class<?> c = Class.forName(name, false, getClass().getClassLoader());
+          long now = c.isArray() ? 0L : java.io.ObjectStreamClass.lookup(c).getSerialVersionUID();
+          assertTrue(
+              asked.equals(name + " 0") || asked.equals(name + " " + now),
+              "stream version " + v + ": " + asked);
+        }
+      }
+    }
+  }
+
   /** Writes the files if {@code codese.compat.record} asks for it. */
   private static void record() throws IOException {
     if (!Boolean.getBoolean("codese.compat.record")) {
