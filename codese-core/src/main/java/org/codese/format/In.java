@@ -229,6 +229,30 @@ final class In {
     return v;
   }
 
+  /**
+   * A reader of the next {@code n} bytes, in the same mode, named {@code name}; this one skips
+   * them.
+   *
+   * @throws CorruptSnapshotException if fewer remain
+   */
+  In part(int n, String name) throws CorruptSnapshotException {
+    need(n);
+    In in = new In(buf, pos, pos + n, compact);
+    in.section(name);
+    pos += n;
+    return in;
+  }
+
+  /**
+   * Skips {@code n} bytes that another reader reads.
+   *
+   * @throws CorruptSnapshotException if fewer remain
+   */
+  void skip(int n) throws CorruptSnapshotException {
+    need(n);
+    pos += n;
+  }
+
   byte[] raw(int n) throws CorruptSnapshotException {
     need(n);
     byte[] b = new byte[n];
