@@ -68,7 +68,7 @@ final class Packed {
     p.section("header (inflated)");
     SnapshotFile.Header header = SnapshotFile.Header.read(p, true, bytes.length, declared);
     p.section("classes (inflated)");
-    List<ClassEntry> classes = SnapshotFile.readClasses(p, version);
+    List<ClassEntry> classes = SnapshotFile.readClasses(p, version, true);
     List<Constant> constants =
         SnapshotFile.readConstants(k, version, classes.size(), header.tableSize());
     p.section("code (inflated)");

@@ -240,6 +240,51 @@ public final class SnapshotFile {
   }
 
   /**
+   * @return the payload size in bytes of each section of the file form, by name in file order:
+   *     {@code header}, {@code classes}, {@code constants}, {@code code} and {@code items}; in the
+   *     packed form (format version {@link #PACKED_VERSION} on) {@code code} is the packed block,
+   *     which holds the header and class table too, given as 0
+   */
+  public Map<String, Integer> sectionSizes() {
+    byte[] b = bytes();
+    Map<String, Integer> sizes = new java.util.LinkedHashMap<>();
+    int[] at = {6};
+    if (version >= PACKED_VERSION) {
+      sizes.put(SECTIONS[0], 0);
+      sizes.put(SECTIONS[1], 0);
+      int code = varintAt(b, at);
+      varintAt(b, at);
+      at[0] += code;
+      int constants = varintAt(b, at);
+      at[0] += constants;
+      sizes.put(SECTIONS[2], constants);
+      sizes.put(SECTIONS[3], code);
+      sizes.put(SECTIONS[4], varintAt(b, at));
+    } else {
+      java.nio.ByteBuffer buf = java.nio.ByteBuffer.wrap(b);
+      for (String name : SECTIONS) {
+        int size = buf.getInt(at[0] + 1);
+        sizes.put(name, size);
+        at[0] += 9 + size;
+      }
+    }
+    return Collections.unmodifiableMap(sizes);
+  }
+
+  /** The zigzag variable-length integer at {@code at[0]} of a well-formed file; moves past it. */
+  private static int varintAt(byte[] b, int[] at) {
+    long z = 0;
+    int shift = 0;
+    int x;
+    do {
+      x = b[at[0]++];
+      z |= (long) (x & 0x7F) << shift;
+      shift += 7;
+    } while (x < 0);
+    return (int) ((z >>> 1) ^ -(z & 1));
+  }
+
+  /**
    * @return the file form; computed once
    */
   public synchronized byte[] bytes() {
@@ -429,12 +474,22 @@ public final class SnapshotFile {
    *
    * @throws CorruptSnapshotException if it is truncated, names a field twice (a class has one
    *     serializable field of each name, and the loader checks every field an entry lists: an entry
-   *     that a stream segment refers to for a byte must not cost more than its real fields) or,
-   *     from format version {@link #PACKED_VERSION} on, has a class name with a dot
+   *     that a stream segment refers to for a byte must not cost more than its real fields)
    */
   static ClassEntry readClass(In c, int version) throws CorruptSnapshotException {
+    return readClass(c, version, false);
+  }
+
+  /**
+   * Reads a class-table entry as {@link #writeClass(Out, ClassEntry, boolean)} writes it.
+   *
+   * @param internal whether the name is in internal form, as the packed form writes it
+   * @throws CorruptSnapshotException as {@link #readClass(In, int)}, and if {@code internal} and
+   *     the name has a dot
+   */
+  static ClassEntry readClass(In c, int version, boolean internal) throws CorruptSnapshotException {
     String name = c.str();
-    if (version >= PACKED_VERSION) {
+    if (internal) {
       if (name.indexOf('.') >= 0) {
         throw c.corrupt(
             "class entry "
@@ -687,7 +742,7 @@ public final class SnapshotFile {
       inflated = readCompactCode(sec[3], files, placements);
     }
     Header header = Header.read(sec[0], compact, sec[0].fileLength(), inflated);
-    List<ClassEntry> classes = readClasses(sec[1], version);
+    List<ClassEntry> classes = readClasses(sec[1], version, false);
     int nClasses = classes.size();
     List<Constant> constants = readConstants(sec[2], version, nClasses, header.tableSize());
     if (!compact) {
@@ -736,12 +791,16 @@ public final class SnapshotFile {
     }
   }
 
-  /** Reads the class table: a count, then the entries. */
-  static List<ClassEntry> readClasses(In c, int version) throws CorruptSnapshotException {
+  /**
+   * Reads the class table: a count, then the entries, their names in internal form if {@code
+   * internal}.
+   */
+  static List<ClassEntry> readClasses(In c, int version, boolean internal)
+      throws CorruptSnapshotException {
     int nClasses = c.count(4);
     List<ClassEntry> classes = new ArrayList<>(nClasses);
     for (int i = 0; i < nClasses; i++) {
-      classes.add(readClass(c, version));
+      classes.add(readClass(c, version, internal));
     }
     return List.copyOf(classes);
   }
