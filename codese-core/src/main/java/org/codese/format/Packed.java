@@ -56,6 +56,7 @@ final class Packed {
     walk.skip(data);
     walk.section("constants");
     In k = walk.part(walk.count(1), "constants");
+    k.allowRanges((long) SnapshotFile.RANGE_RATIO * bytes.length);
     walk.section("items");
     In it = walk.part(walk.count(1), "items");
     if (walk.remaining() != 0) {

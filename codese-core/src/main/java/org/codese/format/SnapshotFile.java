@@ -81,6 +81,13 @@ public final class SnapshotFile {
   public static final int PACKED_VERSION = Grammar.PACKED_VERSION;
 
   /**
+   * In the packed form, the ranges of a snapshot ({@code int} arrays written as first element and
+   * step) make at most this many elements per byte of the file: a bounded amplification, as
+   * DEFLATE's 1032 to 1 for the class files, where every other array element costs at least a byte.
+   */
+  static final int RANGE_RATIO = 16;
+
+  /**
    * The packed blocks of recent captures, by their class files, with the bytes they pack before the
    * class files (class and code table): as {@link #DEFLATED}, the block is compressed once per
    * shape, when the tables are equal too.
@@ -375,15 +382,29 @@ public final class SnapshotFile {
     byte[] prefix = tables.toByteArray();
     byte[] packed = packed(prefix, total);
     file.varint(packed.length).varint(prefix.length + total).raw(packed);
-    Out con = new Out(true).u4(constants.size());
+    Out it = new Out(true);
+    ConstantCodec.writeTape(it, items);
+    Out con = constants(true);
+    long length = file.size() + 10L + con.size() + it.size() + 4;
+    if (con.rangeElements() > RANGE_RATIO * length) {
+      con = constants(false); // rare: ranges that a reader would refuse, as from a crafted file
+    }
+    file.varint(con.size()).raw(con.toByteArray());
+    file.varint(it.size()).raw(it.toByteArray());
+    return withTrailer(file.toByteArray());
+  }
+
+  /** The constants section of the packed form, with or without ranges. */
+  private Out constants(boolean ranges) {
+    Out con = new Out(true);
+    if (ranges) {
+      con.withRanges();
+    }
+    con.u4(constants.size());
     for (Constant c : constants) {
       ConstantCodec.write(con, c);
     }
-    file.varint(con.size()).raw(con.toByteArray());
-    Out it = new Out(true);
-    ConstantCodec.writeTape(it, items);
-    file.varint(it.size()).raw(it.toByteArray());
-    return withTrailer(file.toByteArray());
+    return con;
   }
 
   /** The zlib stream of {@code prefix} and the class files ({@code total} bytes), made once. */
