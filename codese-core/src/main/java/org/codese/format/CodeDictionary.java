@@ -1,6 +1,5 @@
 package org.codese.format;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -27,12 +26,12 @@ final class CodeDictionary {
   private CodeDictionary() {}
 
   private static byte[] build() {
-    ByteArrayOutputStream d = new ByteArrayOutputStream(4096);
+    StringBuilder d = new StringBuilder(2200);
     classTableNames(d);
     occasionalPool(d);
     occasionalCode(d);
     skeleton(d);
-    return d.toByteArray();
+    return d.toString().getBytes(StandardCharsets.ISO_8859_1);
   }
 
   /**
@@ -40,7 +39,7 @@ final class CodeDictionary {
    * that class tables hold most often, as a compact class table spells a string: its length as a
    * zigzag variable-length integer, then the characters.
    */
-  private static void classTableNames(ByteArrayOutputStream d) {
+  private static void classTableNames(StringBuilder d) {
     String[] names = {
       "java/time/Ser",
       "java/util/EnumMap",
@@ -102,14 +101,12 @@ final class CodeDictionary {
       "Ljava/lang/String;"
     };
     for (String s : names) {
-      int z = s.length() << 1;
-      d.write(z);
-      ascii(d, s);
+      d.append((char) (s.length() << 1)).append(s);
     }
   }
 
   /** Constant-pool entries that some generated classes have: reflection, boxes, arrays, steps. */
-  private static void occasionalPool(ByteArrayOutputStream d) {
+  private static void occasionalPool(StringBuilder d) {
     String[] utf8 = {
       "java/lang/Character",
       "java/lang/Byte",
@@ -159,13 +156,10 @@ final class CodeDictionary {
    * Instructions of the loops the emitter writes over an {@code int[]} of ids: load the array
    * (checkcast {@code [I}, astore_3), count up to its length, allocate or store each element.
    */
-  private static void occasionalCode(ByteArrayOutputStream d) {
-    bytes(
-        d, 0x2B, 0x04, 0x32, 0xC0, 0x00, 0x14, 0x4E, 0x2B, 0x03, 0x32, 0x3A, 0x05, 0x03, 0x36, 0x04,
-        0xA7, 0x00, 0x11, 0x2A, 0x2D, 0x15, 0x04, 0x2E, 0x19, 0x05, 0xB8, 0x00, 0x12, 0x53, 0x84,
-        0x04, 0x01, 0x15, 0x04, 0x2D, 0xBE, 0xA1, 0xFF, 0xEE, 0xB1);
+  private static void occasionalCode(StringBuilder d) {
+    hex(d, "2B0432C000144E2B03323A05033604A700112A2D15042E1905B800125384040115042DBEA1FFEEB1");
     // a StackMapTable entry of such a loop: append_frame with an int local, then same_frame
-    bytes(d, 0x00, 0x02, 0xFD, 0x00, 0x1B, 0x07, 0x00, 0x14, 0x01, 0x0D);
+    hex(d, "0002FD001B070014010D");
   }
 
   /**
@@ -174,8 +168,8 @@ final class CodeDictionary {
    * ({@code table[i] = Entry.allocate(data[k])}) and stores fields of one ({@code aload; checkcast;
    * putfield}), and the entry method that calls it.
    */
-  private static void skeleton(ByteArrayOutputStream d) {
-    bytes(d, 0xCA, 0xFE, 0xBA, 0xBE, 0x00, 0x00, 0x00, 0x3D, 0x00, 0x1A);
+  private static void skeleton(StringBuilder d) {
+    hex(d, "CAFEBABE0000003D001A");
     utf8(d, "org/codese/runtime/CodeseRestore0"); // #1
     classRef(d, 1); // #2
     utf8(d, "java/lang/Object"); // #3
@@ -184,75 +178,74 @@ final class CodeDictionary {
     classRef(d, 5); // #6
     utf8(d, "<init>"); // #7
     utf8(d, "()V"); // #8
-    bytes(d, 0x0C, 0x00, 0x07, 0x00, 0x08); // #9 NameAndType <init>:()V
-    bytes(d, 0x0A, 0x00, 0x04, 0x00, 0x09); // #10 Object.<init>
+    hex(d, "0C00070008"); // #9 NameAndType <init>:()V
+    hex(d, "0A00040009"); // #10 Object.<init>
     utf8(d, "m0"); // #11
     utf8(d, "([Ljava/lang/Object;[Ljava/lang/Object;)V"); // #12
     utf8(d, "org/codese/runtime/Entry"); // #13
     classRef(d, 13); // #14
     utf8(d, "allocate"); // #15
     utf8(d, "(Ljava/lang/Object;)Ljava/lang/Object;"); // #16
-    bytes(d, 0x0C, 0x00, 0x0F, 0x00, 0x10); // #17
-    bytes(d, 0x0A, 0x00, 0x0E, 0x00, 0x11); // #18 Entry.allocate
+    hex(d, "0C000F0010"); // #17
+    hex(d, "0A000E0011"); // #18 Entry.allocate
     utf8(d, "accept"); // #19
     utf8(d, "(Ljava/lang/Object;Ljava/lang/Object;)V"); // #20
     utf8(d, "[Ljava/lang/Object;"); // #21
     classRef(d, 21); // #22
-    bytes(d, 0x0C, 0x00, 0x0B, 0x00, 0x0C); // #23 NameAndType m0
-    bytes(d, 0x0A, 0x00, 0x02, 0x00, 0x17); // #24 CodeseRestore0.m0
+    hex(d, "0C000B000C"); // #23 NameAndType m0
+    hex(d, "0A00020017"); // #24 CodeseRestore0.m0
     utf8(d, "Code"); // #25
     // public final super synthetic, this #2, super #4, one interface #6, no fields, 3 methods
-    bytes(d, 0x10, 0x31, 0x00, 0x02, 0x00, 0x04, 0x00, 0x01, 0x00, 0x06, 0x00, 0x00, 0x00, 0x03);
+    hex(d, "1031000200040001000600000003");
     // public <init>()V { aload_0; invokespecial Object.<init>; return }
-    bytes(d, 0x00, 0x01, 0x00, 0x07, 0x00, 0x08, 0x00, 0x01, 0x00, 0x19, 0x00, 0x00, 0x00, 0x11);
-    bytes(d, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, 0x00, 0x05, 0x2A, 0xB7, 0x00, 0x0A, 0xB1);
-    bytes(d, 0x00, 0x00, 0x00, 0x00);
+    hex(d, "0001000700080001001900000011");
+    hex(d, "00010001000000052AB7000AB1");
+    hex(d, "00000000");
     // static m0([Object;[Object;)V: stores into fields of table[1], then allocations
-    bytes(d, 0x00, 0x08, 0x00, 0x0B, 0x00, 0x0C, 0x00, 0x01, 0x00, 0x19, 0x00, 0x00, 0x00, 0x50);
-    bytes(d, 0x00, 0x04, 0x00, 0x03, 0x00, 0x00, 0x00, 0x40);
-    bytes(d, 0x2A, 0x04, 0x32, 0xC0, 0x00, 0x0E, 0x4D, 0x2C, 0x12, 0x0F, 0xB5, 0x00, 0x13);
-    bytes(d, 0x2C, 0x2A, 0x05, 0x32, 0xC0, 0x00, 0x0E, 0xB5, 0x00, 0x17);
-    bytes(d, 0x2C, 0x2A, 0x06, 0x32, 0xC0, 0x00, 0x0E, 0xB5, 0x00, 0x1A);
-    bytes(d, 0x2A, 0x05, 0x32, 0xC0, 0x00, 0x0E, 0x4D);
-    bytes(d, 0x2A, 0x03, 0x2B, 0x03, 0x32, 0xB8, 0x00, 0x12, 0x53);
+    hex(d, "0008000B000C0001001900000050");
+    hex(d, "0004000300000040");
+    hex(d, "2A0432C0000E4D2C120FB50013");
+    hex(d, "2C2A0532C0000EB50017");
+    hex(d, "2C2A0632C0000EB5001A");
+    hex(d, "2A0532C0000E4D");
+    hex(d, "2A032B0332B8001253");
     for (int i = 1; i <= 5; i++) {
       // table[i] = Entry.allocate(data[1]): iconst_1 to iconst_5
-      bytes(d, 0x2A, 0x03 + i, 0x2B, 0x04, 0x32, 0xB8, 0x00, 0x12, 0x53);
+      d.append('\u002A').append((char) (0x03 + i));
+      hex(d, "2B0432B8001253");
     }
     for (int i = 6; i <= 8; i++) {
-      bytes(d, 0x2A, 0x10, i, 0x2B, 0x04, 0x32, 0xB8, 0x00, 0x12, 0x53);
+      hex(d, "2A10").append((char) i);
+      hex(d, "2B0432B8001253");
     }
-    bytes(d, 0xB1);
-    bytes(d, 0x00, 0x00, 0x00, 0x00);
+    hex(d, "B1");
+    hex(d, "00000000");
     // public accept(Object, Object) { m0((Object[]) a, (Object[]) b) }
-    bytes(d, 0x00, 0x01, 0x00, 0x13, 0x00, 0x14, 0x00, 0x01, 0x00, 0x19, 0x00, 0x00, 0x00, 0x1E);
-    bytes(d, 0x00, 0x02, 0x00, 0x05, 0x00, 0x00, 0x00, 0x12);
-    bytes(d, 0x2B, 0xC0, 0x00, 0x16, 0x4E, 0x2C, 0xC0, 0x00, 0x16, 0x3A, 0x04);
-    bytes(d, 0x2D, 0x19, 0x04, 0xB8, 0x00, 0x18, 0xB1);
-    bytes(d, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00);
+    hex(d, "000100130014000100190000001E");
+    hex(d, "0002000500000012");
+    hex(d, "2BC000164E2CC000163A04");
+    hex(d, "2D1904B80018B1");
+    hex(d, "000000000000");
   }
 
   /** A {@code CONSTANT_Utf8} entry: tag 1, u2 length, the (ASCII) bytes. */
-  private static void utf8(ByteArrayOutputStream d, String s) {
-    d.write(1);
-    d.write(s.length() >>> 8);
-    d.write(s.length());
-    ascii(d, s);
+  private static void utf8(StringBuilder d, String s) {
+    d.append('\u0001').append((char) (s.length() >>> 8)).append((char) (s.length() & 0xFF));
+    d.append(s);
   }
 
   /** A {@code CONSTANT_Class} entry naming the {@code CONSTANT_Utf8} at {@code index}. */
-  private static void classRef(ByteArrayOutputStream d, int index) {
-    bytes(d, 0x07, index >>> 8, index & 0xFF);
+  private static void classRef(StringBuilder d, int index) {
+    d.append('\u0007').append((char) (index >>> 8)).append((char) (index & 0xFF));
   }
 
-  private static void ascii(ByteArrayOutputStream d, String s) {
-    byte[] b = s.getBytes(StandardCharsets.US_ASCII);
-    d.write(b, 0, b.length);
-  }
-
-  private static void bytes(ByteArrayOutputStream d, int... values) {
-    for (int v : values) {
-      d.write(v);
+  /** Appends the bytes that {@code hex} spells, two hexadecimal digits a byte, as chars. */
+  private static StringBuilder hex(StringBuilder d, String hex) {
+    for (int i = 0; i < hex.length(); i += 2) {
+      d.append(
+          (char)
+              (Character.digit(hex.charAt(i), 16) << 4 | Character.digit(hex.charAt(i + 1), 16)));
     }
+    return d;
   }
 }
