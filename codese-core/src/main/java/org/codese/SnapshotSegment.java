@@ -259,8 +259,8 @@ public final class SnapshotSegment implements SnapshotContents.Part {
    *
    * @return the payload size in bytes of each section, by name in file order: {@code header},
    *     {@code classes}, {@code constants}, {@code code} (the generated class files) and {@code
-   *     items}; from format version 9 on, the header and class table travel compressed with the
-   *     class files, counted in {@code code}, and are given as 0
+   *     items}; from format version 9 on, the class table travels compressed with the class files,
+   *     counted in {@code code}, and is given as 0
    */
   public Map<String, Integer> sectionSizes() {
     return file.sectionSizes();

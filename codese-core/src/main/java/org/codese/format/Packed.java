@@ -15,14 +15,15 @@ import org.codese.program.Tape;
  *
  * <p>Layout after magic and version, every integer a zigzag variable-length integer: the header
  * (its length, then as in the compact form); the packed block (its length, the number of bytes it
- * inflates to, then a zlib stream with the preset dictionary {@link CodeDictionary} holding the
- * class table, the code table (a count, then per class file its phase, host and length) and the
- * class files one after the other); the constants and the items (each its length, then as in the
- * compact form); last the trailer. The inflated length is checked against what DEFLATE can make of
- * the block's bytes before anything is inflated, and the block must inflate to exactly that many
- * bytes, all of them used: the dictionary only spares bytes, the class files read are exactly the
- * bytes that the grammar and trust checks then see. Offsets that messages give for the class and
- * code tables count from the start of the inflated block.
+ * inflates to, then raw DEFLATE data made with the preset dictionary {@link CodeDictionary} of the
+ * class table, with class names in internal form, the code table (a count, then per class file its
+ * phase, host and length) and the class files one after the other); the constants and the items
+ * (each its length, then as in the compact form, the constants with ranges); last the trailer. The
+ * inflated length is checked against what DEFLATE can make of the block's bytes before anything is
+ * inflated, and the block must inflate to exactly that many bytes, all of them used: the dictionary
+ * only spares bytes, the class files read are exactly the bytes that the grammar and trust checks
+ * then see. Offsets that messages give for the class and code tables count from the start of the
+ * inflated block.
  *
  * <p>Part of the restore path: no lambdas, no {@code String.format}, no regular expressions.
  */
@@ -37,6 +38,8 @@ final class Packed {
    */
   static SnapshotFile decode(byte[] bytes, int version) throws CorruptSnapshotException {
     In walk = new In(bytes, 6, bytes.length - 4, true);
+    walk.section("header");
+    In head = walk.part(walk.count(1), "header");
     walk.section("code");
     int data = walk.count(1);
     int declared = walk.u4();
@@ -62,12 +65,11 @@ final class Packed {
     if (walk.remaining() != 0) {
       throw walk.corrupt(walk.remaining() + " unexpected bytes after the last section");
     }
+    SnapshotFile.Header header = SnapshotFile.Header.read(head, true, bytes.length, declared);
     byte[] block =
         Compression.inflate(
             bytes, at, data, declared, "code", 0, "the code section", CodeDictionary.BYTES);
     In p = new In(block, 0, block.length, true);
-    p.section("header (inflated)");
-    SnapshotFile.Header header = SnapshotFile.Header.read(p, true, bytes.length, declared);
     p.section("classes (inflated)");
     List<ClassEntry> classes = SnapshotFile.readClasses(p, version, true);
     List<Constant> constants =
@@ -76,7 +78,7 @@ final class Packed {
     List<Placement> placements = new ArrayList<>();
     List<byte[]> files = readCode(p, classes.size(), placements);
     Tape items = ConstantCodec.readTape(it, header.tableSize());
-    In[] parts = {k, it, p};
+    In[] parts = {head, k, it, p};
     for (In s : parts) {
       if (s.remaining() != 0) {
         throw s.corrupt(s.remaining() + " unexpected bytes at the end of the section");

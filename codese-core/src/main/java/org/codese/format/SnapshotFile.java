@@ -20,11 +20,14 @@ import org.codese.program.Tape;
 /**
  * A snapshot in its file form, and its parsed content.
  *
- * <p>Layout (big-endian): magic {@code "CDSE"}, format version (u2), then the sections header,
- * classes, constants, code and items, each as tag (u1), length (u4), CRC-32C of the payload (u4)
- * and payload; last, a CRC-32C over everything before it. {@link #parse} checks the magic, the
- * version, every checksum and every length and index before returning, so a damaged file is
- * reported as a {@link CorruptSnapshotException} naming the section and byte offset.
+ * <p>Layout (big-endian): magic {@code "CDSE"}, format version (u2), then, up to format 8, the
+ * sections header, classes, constants, code and items, each as tag (u1), length (u4), CRC-32C of
+ * the payload (u4) and payload; from format {@link #PACKED_VERSION} on, the header, the packed
+ * block (class table, code table and class files as one DEFLATE stream with a preset dictionary),
+ * the constants and the items, each after its length ({@link Packed}); last, a CRC-32C over
+ * everything before it. {@link #parse} checks the magic, the version, every checksum and every
+ * length and index before returning, so a damaged file is reported as a {@link
+ * CorruptSnapshotException} naming the section and byte offset.
  */
 public final class SnapshotFile {
   /** The magic number, {@code "CDSE"} in ASCII. */
@@ -74,9 +77,11 @@ public final class SnapshotFile {
   /**
    * The first format version in the packed form ({@link Grammar#PACKED_VERSION}): the compact
    * encoding of {@link #COMPACT_VERSION}, but the class table, the code table and the class files
-   * travel together as one zlib stream with the preset dictionary {@link CodeDictionary} (the class
-   * files repeat the names of the class table), and the sections carry a variable-length integer
-   * length instead of tag, length and checksum: the trailer's checksum covers every byte.
+   * travel together as one raw DEFLATE stream with the preset dictionary {@link CodeDictionary}
+   * (the class files repeat the names of the class table), the sections carry a variable-length
+   * integer length instead of tag, length and checksum (the trailer's checksum covers every byte),
+   * and {@code int} arrays that are arithmetic progressions are ranges ({@code
+   * ConstantCodec.RANGE}).
    */
   public static final int PACKED_VERSION = Grammar.PACKED_VERSION;
 
@@ -250,14 +255,16 @@ public final class SnapshotFile {
    * @return the payload size in bytes of each section of the file form, by name in file order:
    *     {@code header}, {@code classes}, {@code constants}, {@code code} and {@code items}; in the
    *     packed form (format version {@link #PACKED_VERSION} on) {@code code} is the packed block,
-   *     which holds the header and class table too, given as 0
+   *     which holds the class table too, given as 0
    */
   public Map<String, Integer> sectionSizes() {
     byte[] b = bytes();
     Map<String, Integer> sizes = new java.util.LinkedHashMap<>();
     int[] at = {6};
     if (version >= PACKED_VERSION) {
-      sizes.put(SECTIONS[0], 0);
+      int header = varintAt(b, at);
+      at[0] += header;
+      sizes.put(SECTIONS[0], header);
       sizes.put(SECTIONS[1], 0);
       int code = varintAt(b, at);
       varintAt(b, at);
@@ -362,13 +369,17 @@ public final class SnapshotFile {
   }
 
   /**
-   * The packed form: magic, version, then the packed block (header, class table, code table and
+   * The packed form: magic, version, then the header, the packed block (class table, code table and
    * class files), the constants and the items, each after its length as a variable-length integer
    * (the packed block's also after the length it inflates to), then the trailer.
    */
   private byte[] encodePacked() {
     Out file = new Out().u4(MAGIC).u2(version);
-    Out tables = new Out(true).str(jdk).u4(firstId).u4(tableSize).u4(depth).u4(classes.size());
+    // the header outside the block: its table size and depth change from capture to capture of
+    // one shape, whose block is made once
+    Out head = new Out(true).str(jdk).u4(firstId).u4(tableSize).u4(depth);
+    file.varint(head.size()).raw(head.toByteArray());
+    Out tables = new Out(true).u4(classes.size());
     for (ClassEntry c : classes) {
       writeClass(tables, c, true);
     }
@@ -385,7 +396,8 @@ public final class SnapshotFile {
     Out it = new Out(true);
     ConstantCodec.writeTape(it, items);
     Out con = constants(true);
-    long length = file.size() + 10L + con.size() + it.size() + 4;
+    // at most the file's length (each section length takes at least a byte): what a reader allows
+    long length = file.size() + 1L + con.size() + 1 + it.size() + 4;
     if (con.rangeElements() > RANGE_RATIO * length) {
       con = constants(false); // rare: ranges that a reader would refuse, as from a crafted file
     }

@@ -37,11 +37,12 @@ class PackedFormTest {
     }
   }
 
-  /** The parts of a packed file: the inflated block, the constants and items payloads. */
-  private record Parts(byte[] block, byte[] constants, byte[] items) {
+  /** The parts of a packed file: header, inflated block, constants and items payloads. */
+  private record Parts(byte[] header, byte[] block, byte[] constants, byte[] items) {
     static Parts of(byte[] file) {
       try {
         In walk = new In(file, 6, file.length - 4, true);
+        byte[] header = walk.raw(walk.count(1));
         int data = walk.count(1);
         int declared = walk.u4();
         int at = walk.pos();
@@ -51,7 +52,7 @@ class PackedFormTest {
         byte[] constants = walk.raw(walk.count(1));
         byte[] items = walk.raw(walk.count(1));
         assertEquals(0, walk.remaining(), "the layout this test reads");
-        return new Parts(block, constants, items);
+        return new Parts(header, block, constants, items);
       } catch (CorruptSnapshotException e) {
         throw new AssertionError(e);
       }
@@ -60,7 +61,7 @@ class PackedFormTest {
     /** The file of these parts, the block compressed as the writer does, declaring {@code n}. */
     byte[] file(int declared, byte[] deflated, byte[] after) {
       Out f = new Out().u4(SnapshotFile.MAGIC).u2(SnapshotFile.PACKED_VERSION);
-      f.varint(deflated.length).varint(declared).raw(deflated);
+      f.varint(header.length).raw(header).varint(deflated.length).varint(declared).raw(deflated);
       f.varint(constants.length).raw(constants).varint(items.length).raw(items).raw(after);
       return SnapshotFile.withTrailer(f.toByteArray());
     }
@@ -70,7 +71,7 @@ class PackedFormTest {
     }
 
     Parts withBlock(byte[] b) {
-      return new Parts(b, constants, items);
+      return new Parts(header, b, constants, items);
     }
   }
 
@@ -97,6 +98,54 @@ class PackedFormTest {
         JdkBytes.serialize(Codese.fromBytes(snapshot)));
     assertEquals(0, file.sectionSizes().get("classes"));
     assertTrue(file.sectionSizes().get("code") > 0);
+  }
+
+  /**
+   * The block is made once per list of class files, and made again for other tables: two files with
+   * the same class files (the cache's key) and other class tables each keep their own.
+   */
+  @Test
+  void aCachedBlockServesOnlyTheTablesItWasMadeFor() throws Exception {
+    SnapshotFile f = SnapshotFile.parse(snapshot);
+    List<org.codese.program.ClassEntry> renamed = new ArrayList<>();
+    for (org.codese.program.ClassEntry c : f.classes()) {
+      renamed.add(
+          new org.codese.program.ClassEntry(c.name() + "X", c.fields(), c.suid(), c.hasSuid()));
+    }
+    List<byte[]> files = List.copyOf(f.classFiles());
+    byte[] first = with(f, f.classes(), files).bytes();
+    byte[] second = with(f, renamed, files).bytes();
+    assertEquals(f.classes(), SnapshotFile.parse(first).classes());
+    assertEquals(renamed, SnapshotFile.parse(second).classes());
+    assertEquals(f.classes(), SnapshotFile.parse(with(f, f.classes(), files).bytes()).classes());
+  }
+
+  private static SnapshotFile with(
+      SnapshotFile f, List<org.codese.program.ClassEntry> classes, List<byte[]> files) {
+    return new SnapshotFile(
+        f.jdk(),
+        f.firstId(),
+        f.tableSize(),
+        f.depth(),
+        classes,
+        f.constants(),
+        files,
+        f.placements(),
+        f.items());
+  }
+
+  /** The sizes the tools show are those of the sections as the file holds them. */
+  @Test
+  void sectionSizesAreThoseOfTheFile() throws Exception {
+    byte[] big = Codese.toBytes(RedBlackTree.random(3_000, 4));
+    Parts p = Parts.of(big);
+    java.util.Map<String, Integer> sizes = SnapshotFile.parse(big).sectionSizes();
+    assertEquals(p.header().length, sizes.get("header"));
+    assertEquals(0, sizes.get("classes"));
+    assertEquals(p.constants().length, sizes.get("constants"));
+    assertEquals(p.items().length, sizes.get("items"));
+    int code = big.length - 6 - 4 - p.header().length - p.constants().length - p.items().length;
+    assertTrue(sizes.get("code") > code - 16 && sizes.get("code") < code, sizes + " " + code);
   }
 
   /** The dictionary is part of the format: its bytes never change within a version. */
@@ -161,8 +210,7 @@ class PackedFormTest {
   @Test
   void aClassNameOutOfInternalFormIsRejected() throws Exception {
     SnapshotFile f = SnapshotFile.parse(snapshot);
-    Out table = new Out(true).str(f.jdk()).u4(f.firstId()).u4(f.tableSize()).u4(f.depth());
-    table.u4(f.classes().size());
+    Out table = new Out(true).u4(f.classes().size());
     for (org.codese.program.ClassEntry c : f.classes()) {
       SnapshotFile.writeClass(table, c, false); // dotted, as format 8 writes it
     }

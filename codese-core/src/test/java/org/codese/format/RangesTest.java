@@ -108,6 +108,15 @@ class RangesTest {
   }
 
   @Test
+  void anEmptyRangeReadsEvenWhereNoMoreElementsAreAllowed() throws Exception {
+    byte[] b =
+        new Out(true).u1(7).u1(ConstantCodec.RANGE).varint(0).varint(5).varint(1).toByteArray();
+    assertArrayEquals(new int[0], read(b, 0));
+    CorruptSnapshotException e = assertThrows(CorruptSnapshotException.class, () -> read(b, -1));
+    assertTrue(e.getMessage().contains("only format version 9"), e.getMessage());
+  }
+
+  @Test
   void aNegativeRangeLengthIsRejected() {
     Out out = new Out(true).u1(7).u1(ConstantCodec.RANGE).varint(-5).varint(0).varint(1);
     byte[] b = out.toByteArray();
@@ -180,6 +189,8 @@ class RangesTest {
     In walk = new In(file, 6, file.length - 4, true);
     Out out = new Out().raw(java.util.Arrays.copyOf(file, 6));
     try {
+      int header = walk.count(1);
+      out.varint(header).raw(walk.raw(header));
       int code = walk.count(1);
       int declared = walk.u4();
       out.varint(code).varint(declared).raw(walk.raw(code));
