@@ -1,251 +1,213 @@
 package org.codese.format;
 
-import java.nio.charset.StandardCharsets;
-
 /**
  * The preset DEFLATE dictionary of the packed block of format version {@link
- * SnapshotFile#PACKED_VERSION} snapshots (class table, code table and class files in one zlib
+ * SnapshotFile#PACKED_VERSION} snapshots (class table, code table and class files in one DEFLATE
  * stream): byte sequences that every generated class file and most class tables repeat, so that
  * even a snapshot of a few objects finds them at a near distance instead of spelling them out.
  *
- * <p>Built here, in code, from literals: the names and descriptors of the runtime contract ({@code
- * org/codese/runtime/Entry}, {@code BiConsumer.accept}, chunk methods), {@code java/lang/Object},
- * attribute names, the constant-pool entries and instructions the emitter writes into every class,
- * and the names of the JDK classes class tables hold most often. It is part of the format: the
- * bytes of version {@link SnapshotFile#PACKED_VERSION} never change (a test pins their Adler-32),
- * so these literals are not taken from the constants of the emitter, which may evolve; a later
- * format that wants another dictionary takes a new version. DEFLATE reaches nearer distances with
- * fewer bits, so the sequences met most often come last.
+ * <p>Made of literals, in this order: the names of JDK classes, fields and descriptors that class
+ * tables hold most often, as a compact class table spells a string (its length as a zigzag
+ * variable-length integer, then the characters; class names in internal form, as the packed class
+ * table writes them); {@code CONSTANT_Utf8} entries that some generated classes have (reflection,
+ * boxes, array descriptors, the runtime contract's {@code runSteps} and {@code newCollection},
+ * {@code StackMapTable}); the instructions and stack map of a loop over an {@code int[]} of ids;
+ * last, since DEFLATE codes near distances in fewer bits, a whole generated class as the emitter
+ * writes it, hosted in {@code org/codese/runtime}: {@code CAFEBABE}, version 61, the constant pool
+ * every class starts and ends with ({@code java/lang/Object}, {@code BiConsumer}, {@code
+ * Entry.allocate}, {@code m0}, {@code accept}, {@code Code}), the constructor, a chunk that stores
+ * fields of one object and allocates others, and the entry method. Bytes that are not names are
+ * written as octal escapes. The test class {@code CodeDictionarySpec} builds the same bytes piece
+ * by piece from the names, lengths and instructions, and a test requires both to agree.
+ *
+ * <p>It is part of the format: the bytes of version {@link SnapshotFile#PACKED_VERSION} never
+ * change (a test pins their Adler-32), so the literals are not taken from the emitter's constants,
+ * which may evolve; a later format that wants another dictionary takes a new version. One constant
+ * string, converted once per JVM without a {@code Charset}: its first use costs a cold load tens of
+ * microseconds, where building it from pieces cost about a millisecond.
  *
  * <p>Part of the restore path: no lambdas, no {@code String.format}, no regular expressions.
  */
 final class CodeDictionary {
+  /** The dictionary as chars below 256, one a byte. */
+  private static final String TEXT =
+      // class-table strings: length (zigzag) and characters
+      "\032java/time/Ser"
+          + "\042java/util/EnumMap"
+          + "\016keyType"
+          + "\042Ljava/lang/Class;"
+          + " java/util/BitSet"
+          + "\010bits"
+          + "(java/util/ArrayDeque"
+          + "(java/util/LinkedList"
+          + "\042java/util/TreeSet"
+          + ".java/util/LinkedHashSet"
+          + "\042java/util/HashSet"
+          + "Ljava/util/Collections$UnmodifiableList"
+          + "\010list"
+          + " Ljava/util/List;"
+          + "Xjava/util/Collections$UnmodifiableCollection"
+          + "\002\143"
+          + ",Ljava/util/Collection;"
+          + "\042java/util/CollSer"
+          + "\006tag"
+          + "\034java/util/UUID"
+          + "(java/math/BigDecimal"
+          + "\012scale"
+          + "\014intVal"
+          + ",Ljava/math/BigInteger;"
+          + "(java/math/BigInteger"
+          + "\020bitCount"
+          + "\022bitLength"
+          + "&firstNonzeroByteNum"
+          + "\030lowestSetBit"
+          + "\014signum"
+          + "\022magnitude"
+          + "\034java/lang/Enum"
+          + " java/lang/Number"
+          + "\042java/lang/Boolean"
+          + "&java/lang/Character"
+          + "\034java/lang/Byte"
+          + "\036java/lang/Short"
+          + "\036java/lang/Float"
+          + " java/lang/Double"
+          + "\034java/lang/Long"
+          + "\042java/lang/Integer"
+          + "\012value"
+          + "\042java/util/TreeMap"
+          + "\024comparator"
+          + ",Ljava/util/Comparator;"
+          + ".java/util/LinkedHashMap"
+          + "\026accessOrder"
+          + "\042java/util/HashMap"
+          + "\024loadFactor"
+          + "\022threshold"
+          + "&java/util/ArrayList"
+          + "\010size"
+          + "\036Ljava/util/Set;"
+          + "\036Ljava/util/Map;"
+          + " Ljava/util/List;"
+          + "&[Ljava/lang/Object;"
+          + "$Ljava/lang/Object;"
+          + "$Ljava/lang/String;"
+          // constant-pool entries some classes have: tag 1, u2 length, characters
+          + "\001\000\023java/lang/Character"
+          + "\001\000\016java/lang/Byte"
+          + "\001\000\021java/lang/Boolean"
+          + "\001\000\026(Z)Ljava/lang/Boolean;"
+          + "\001\000\017java/lang/Short"
+          + "\001\000\017java/lang/Float"
+          + "\001\000\020java/lang/Double"
+          + "\001\000\016java/lang/Long"
+          + "\001\000\023(J)Ljava/lang/Long;"
+          + "\001\000\012setBoolean"
+          + "\001\000\007setChar"
+          + "\001\000\007setByte"
+          + "\001\000\010setShort"
+          + "\001\000\010setFloat"
+          + "\001\000\011setDouble"
+          + "\001\000\007setLong"
+          + "\001\000\006setInt"
+          + "\001\000'(Ljava/lang/Object;Ljava/lang/Object;)V"
+          + "\001\000\003set"
+          + "\001\000\027java/lang/reflect/Field"
+          + "\001\000\025(Ljava/lang/String;)V"
+          + "\001\000\020java/lang/String"
+          + "\001\000\023[Ljava/lang/String;"
+          + "\001\000\026(I)Ljava/lang/Integer;"
+          + "\001\000\007valueOf"
+          + "\001\000\021java/lang/Integer"
+          + "\001\000\002[S"
+          + "\001\000\002[B"
+          + "\001\000\002[C"
+          + "\001\000\002[F"
+          + "\001\000\002[Z"
+          + "\001\000\002[J"
+          + "\001\000\002[D"
+          + "\001\000\015newCollection"
+          + "\001\000*([Ljava/lang/Object;[Ljava/lang/Object;I)V"
+          + "\001\000\010runSteps"
+          + "\001\000\015StackMapTable"
+          + "\001\000\002[I"
+          // an id loop: checkcast [I, astore_3, the loop allocating each element
+          + "\053\004\062\300\000\024\116\053\003\062\072\005\003\066\004\247\000\021\052\055\025\004\056\031\005\270\000\022\123\204\004\001\025\004\055\276\241\377\356\261"
+          // its StackMapTable: append_frame with an int local, then same_frame
+          + "\000\002\375\000\033\007\000\024\001\015"
+          // a whole class in the runtime package, as the emitter writes it
+          + "\312\376\272\276\000\000\000\075\000\032"
+          + "\001\000!org/codese/runtime/CodeseRestore0" // #1
+          + "\007\000\001" // #2
+          + "\001\000\020java/lang/Object" // #3
+          + "\007\000\003" // #4
+          + "\001\000\035java/util/function/BiConsumer" // #5
+          + "\007\000\005" // #6
+          + "\001\000\006<init>" // #7
+          + "\001\000\003\050\051\126" // #8
+          + "\014\000\007\000\010" // #9 NameAndType <init>:()V
+          + "\012\000\004\000\011" // #10 Object.<init>
+          + "\001\000\002\155\060" // #11
+          + "\001\000)([Ljava/lang/Object;[Ljava/lang/Object;)V" // #12
+          + "\001\000\030org/codese/runtime/Entry" // #13
+          + "\007\000\015" // #14
+          + "\001\000\010allocate" // #15
+          + "\001\000&(Ljava/lang/Object;)Ljava/lang/Object;" // #16
+          + "\014\000\017\000\020" // #17
+          + "\012\000\016\000\021" // #18 Entry.allocate
+          + "\001\000\006accept" // #19
+          + "\001\000'(Ljava/lang/Object;Ljava/lang/Object;)V" // #20
+          + "\001\000\023[Ljava/lang/Object;" // #21
+          + "\007\000\025" // #22
+          + "\014\000\013\000\014" // #23 NameAndType m0
+          + "\012\000\002\000\027" // #24 CodeseRestore0.m0
+          + "\001\000\004Code" // #25
+          // public final super synthetic, this #2, super #4, one interface #6, no fields, 3 methods
+          + "\020\061\000\002\000\004\000\001\000\006\000\000\000\003"
+          // public <init>()V { aload_0; invokespecial Object.<init>; return }
+          + "\000\001\000\007\000\010\000\001\000\031\000\000\000\021"
+          + "\000\001\000\001\000\000\000\005\052\267\000\012\261"
+          + "\000\000\000\000"
+          // static m0([Object;[Object;)V: stores into fields of table[1], then allocations
+          + "\000\010\000\013\000\014\000\001\000\031\000\000\000\120"
+          + "\000\004\000\003\000\000\000\100"
+          + "\052\004\062\300\000\016\115\054\022\017\265\000\023"
+          + "\054\052\005\062\300\000\016\265\000\027"
+          + "\054\052\006\062\300\000\016\265\000\032"
+          + "\052\005\062\300\000\016\115"
+          + "\052\003\053\003\062\270\000\022\123"
+          // table[i] = Entry.allocate(data[1]), i = 1 to 5 (iconst_1 to iconst_5)
+          + "\052\004\053\004\062\270\000\022\123"
+          + "\052\005\053\004\062\270\000\022\123"
+          + "\052\006\053\004\062\270\000\022\123"
+          + "\052\007\053\004\062\270\000\022\123"
+          + "\052\010\053\004\062\270\000\022\123"
+          // the same for i = 6 to 8 (bipush i)
+          + "\052\020\006\053\004\062\270\000\022\123"
+          + "\052\020\007\053\004\062\270\000\022\123"
+          + "\052\020\010\053\004\062\270\000\022\123"
+          + "\261"
+          + "\000\000\000\000"
+          // public accept(Object, Object) { m0((Object[]) a, (Object[]) b) }
+          + "\000\001\000\023\000\024\000\001\000\031\000\000\000\036"
+          + "\000\002\000\005\000\000\000\022"
+          + "\053\300\000\026\116\054\300\000\026\072\004"
+          + "\055\031\004\270\000\030\261"
+          + "\000\000\000\000\000\000";
+
   /** The dictionary; never handed out of this package, never written to. */
-  static final byte[] BYTES = build();
+  static final byte[] BYTES = latin1(TEXT);
 
   private CodeDictionary() {}
 
-  private static byte[] build() {
-    StringBuilder d = new StringBuilder(2200);
-    classTableNames(d);
-    occasionalPool(d);
-    occasionalCode(d);
-    skeleton(d);
-    return d.toString().getBytes(StandardCharsets.ISO_8859_1);
-  }
-
   /**
-   * JDK classes (in internal form, as the packed class table names them), fields and descriptors
-   * that class tables hold most often, as a compact class table spells a string: its length as a
-   * zigzag variable-length integer, then the characters.
+   * Every char of {@code s} as one byte. All are below 256, where the deprecated {@link
+   * String#getBytes(int, int, byte[], int)} (the low eight bits of each char) is exact; a copy of
+   * the string's own bytes, which needs no {@code Charset} (whose classes a cold load would pay)
+   * and no loop run by the interpreter.
    */
-  private static void classTableNames(StringBuilder d) {
-    String[] names = {
-      "java/time/Ser",
-      "java/util/EnumMap",
-      "keyType",
-      "Ljava/lang/Class;",
-      "java/util/BitSet",
-      "bits",
-      "java/util/ArrayDeque",
-      "java/util/LinkedList",
-      "java/util/TreeSet",
-      "java/util/LinkedHashSet",
-      "java/util/HashSet",
-      "java/util/Collections$UnmodifiableList",
-      "list",
-      "Ljava/util/List;",
-      "java/util/Collections$UnmodifiableCollection",
-      "c",
-      "Ljava/util/Collection;",
-      "java/util/CollSer",
-      "tag",
-      "java/util/UUID",
-      "java/math/BigDecimal",
-      "scale",
-      "intVal",
-      "Ljava/math/BigInteger;",
-      "java/math/BigInteger",
-      "bitCount",
-      "bitLength",
-      "firstNonzeroByteNum",
-      "lowestSetBit",
-      "signum",
-      "magnitude",
-      "java/lang/Enum",
-      "java/lang/Number",
-      "java/lang/Boolean",
-      "java/lang/Character",
-      "java/lang/Byte",
-      "java/lang/Short",
-      "java/lang/Float",
-      "java/lang/Double",
-      "java/lang/Long",
-      "java/lang/Integer",
-      "value",
-      "java/util/TreeMap",
-      "comparator",
-      "Ljava/util/Comparator;",
-      "java/util/LinkedHashMap",
-      "accessOrder",
-      "java/util/HashMap",
-      "loadFactor",
-      "threshold",
-      "java/util/ArrayList",
-      "size",
-      "Ljava/util/Set;",
-      "Ljava/util/Map;",
-      "Ljava/util/List;",
-      "[Ljava/lang/Object;",
-      "Ljava/lang/Object;",
-      "Ljava/lang/String;"
-    };
-    for (String s : names) {
-      d.append((char) (s.length() << 1)).append(s);
-    }
-  }
-
-  /** Constant-pool entries that some generated classes have: reflection, boxes, arrays, steps. */
-  private static void occasionalPool(StringBuilder d) {
-    String[] utf8 = {
-      "java/lang/Character",
-      "java/lang/Byte",
-      "java/lang/Boolean",
-      "(Z)Ljava/lang/Boolean;",
-      "java/lang/Short",
-      "java/lang/Float",
-      "java/lang/Double",
-      "java/lang/Long",
-      "(J)Ljava/lang/Long;",
-      "setBoolean",
-      "setChar",
-      "setByte",
-      "setShort",
-      "setFloat",
-      "setDouble",
-      "setLong",
-      "setInt",
-      "(Ljava/lang/Object;Ljava/lang/Object;)V",
-      "set",
-      "java/lang/reflect/Field",
-      "(Ljava/lang/String;)V",
-      "java/lang/String",
-      "[Ljava/lang/String;",
-      "(I)Ljava/lang/Integer;",
-      "valueOf",
-      "java/lang/Integer",
-      "[S",
-      "[B",
-      "[C",
-      "[F",
-      "[Z",
-      "[J",
-      "[D",
-      "newCollection",
-      "([Ljava/lang/Object;[Ljava/lang/Object;I)V",
-      "runSteps",
-      "StackMapTable",
-      "[I"
-    };
-    for (String s : utf8) {
-      utf8(d, s);
-    }
-  }
-
-  /**
-   * Instructions of the loops the emitter writes over an {@code int[]} of ids: load the array
-   * (checkcast {@code [I}, astore_3), count up to its length, allocate or store each element.
-   */
-  private static void occasionalCode(StringBuilder d) {
-    hex(d, "2B0432C000144E2B03323A05033604A700112A2D15042E1905B800125384040115042DBEA1FFEEB1");
-    // a StackMapTable entry of such a loop: append_frame with an int local, then same_frame
-    hex(d, "0002FD001B070014010D");
-  }
-
-  /**
-   * A whole generated class as the emitter writes it, hosted in the runtime package: the constant
-   * pool every class starts and ends with, the constructor, a chunk method that allocates objects
-   * ({@code table[i] = Entry.allocate(data[k])}) and stores fields of one ({@code aload; checkcast;
-   * putfield}), and the entry method that calls it.
-   */
-  private static void skeleton(StringBuilder d) {
-    hex(d, "CAFEBABE0000003D001A");
-    utf8(d, "org/codese/runtime/CodeseRestore0"); // #1
-    classRef(d, 1); // #2
-    utf8(d, "java/lang/Object"); // #3
-    classRef(d, 3); // #4
-    utf8(d, "java/util/function/BiConsumer"); // #5
-    classRef(d, 5); // #6
-    utf8(d, "<init>"); // #7
-    utf8(d, "()V"); // #8
-    hex(d, "0C00070008"); // #9 NameAndType <init>:()V
-    hex(d, "0A00040009"); // #10 Object.<init>
-    utf8(d, "m0"); // #11
-    utf8(d, "([Ljava/lang/Object;[Ljava/lang/Object;)V"); // #12
-    utf8(d, "org/codese/runtime/Entry"); // #13
-    classRef(d, 13); // #14
-    utf8(d, "allocate"); // #15
-    utf8(d, "(Ljava/lang/Object;)Ljava/lang/Object;"); // #16
-    hex(d, "0C000F0010"); // #17
-    hex(d, "0A000E0011"); // #18 Entry.allocate
-    utf8(d, "accept"); // #19
-    utf8(d, "(Ljava/lang/Object;Ljava/lang/Object;)V"); // #20
-    utf8(d, "[Ljava/lang/Object;"); // #21
-    classRef(d, 21); // #22
-    hex(d, "0C000B000C"); // #23 NameAndType m0
-    hex(d, "0A00020017"); // #24 CodeseRestore0.m0
-    utf8(d, "Code"); // #25
-    // public final super synthetic, this #2, super #4, one interface #6, no fields, 3 methods
-    hex(d, "1031000200040001000600000003");
-    // public <init>()V { aload_0; invokespecial Object.<init>; return }
-    hex(d, "0001000700080001001900000011");
-    hex(d, "00010001000000052AB7000AB1");
-    hex(d, "00000000");
-    // static m0([Object;[Object;)V: stores into fields of table[1], then allocations
-    hex(d, "0008000B000C0001001900000050");
-    hex(d, "0004000300000040");
-    hex(d, "2A0432C0000E4D2C120FB50013");
-    hex(d, "2C2A0532C0000EB50017");
-    hex(d, "2C2A0632C0000EB5001A");
-    hex(d, "2A0532C0000E4D");
-    hex(d, "2A032B0332B8001253");
-    for (int i = 1; i <= 5; i++) {
-      // table[i] = Entry.allocate(data[1]): iconst_1 to iconst_5
-      d.append('\u002A').append((char) (0x03 + i));
-      hex(d, "2B0432B8001253");
-    }
-    for (int i = 6; i <= 8; i++) {
-      hex(d, "2A10").append((char) i);
-      hex(d, "2B0432B8001253");
-    }
-    hex(d, "B1");
-    hex(d, "00000000");
-    // public accept(Object, Object) { m0((Object[]) a, (Object[]) b) }
-    hex(d, "000100130014000100190000001E");
-    hex(d, "0002000500000012");
-    hex(d, "2BC000164E2CC000163A04");
-    hex(d, "2D1904B80018B1");
-    hex(d, "000000000000");
-  }
-
-  /** A {@code CONSTANT_Utf8} entry: tag 1, u2 length, the (ASCII) bytes. */
-  private static void utf8(StringBuilder d, String s) {
-    d.append('\u0001').append((char) (s.length() >>> 8)).append((char) (s.length() & 0xFF));
-    d.append(s);
-  }
-
-  /** A {@code CONSTANT_Class} entry naming the {@code CONSTANT_Utf8} at {@code index}. */
-  private static void classRef(StringBuilder d, int index) {
-    d.append('\u0007').append((char) (index >>> 8)).append((char) (index & 0xFF));
-  }
-
-  /** Appends the bytes that {@code hex} spells, two hexadecimal digits a byte, as chars. */
-  private static StringBuilder hex(StringBuilder d, String hex) {
-    for (int i = 0; i < hex.length(); i += 2) {
-      d.append(
-          (char)
-              (Character.digit(hex.charAt(i), 16) << 4 | Character.digit(hex.charAt(i + 1), 16)));
-    }
-    return d;
+  @SuppressWarnings("deprecation")
+  private static byte[] latin1(String s) {
+    byte[] b = new byte[s.length()];
+    s.getBytes(0, b.length, b, 0);
+    return b;
   }
 }

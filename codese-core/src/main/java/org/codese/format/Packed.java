@@ -65,19 +65,19 @@ final class Packed {
     if (walk.remaining() != 0) {
       throw walk.corrupt(walk.remaining() + " unexpected bytes after the last section");
     }
-    SnapshotFile.Header header = SnapshotFile.Header.read(head, true, bytes.length, declared);
+    String jdk = head.str();
+    int[] header = SnapshotFile.readHeader(head, true, bytes.length, declared);
     byte[] block =
         Compression.inflate(
             bytes, at, data, declared, "code", 0, "the code section", CodeDictionary.BYTES);
     In p = new In(block, 0, block.length, true);
     p.section("classes (inflated)");
     List<ClassEntry> classes = SnapshotFile.readClasses(p, version, true);
-    List<Constant> constants =
-        SnapshotFile.readConstants(k, version, classes.size(), header.tableSize());
+    List<Constant> constants = SnapshotFile.readConstants(k, version, classes.size(), header[1]);
     p.section("code (inflated)");
     List<Placement> placements = new ArrayList<>();
     List<byte[]> files = readCode(p, classes.size(), placements);
-    Tape items = ConstantCodec.readTape(it, header.tableSize());
+    Tape items = ConstantCodec.readTape(it, header[1]);
     In[] parts = {head, k, it, p};
     for (In s : parts) {
       if (s.remaining() != 0) {
@@ -86,10 +86,10 @@ final class Packed {
     }
     return new SnapshotFile(
         version,
-        header.jdk(),
-        header.firstId(),
-        header.tableSize(),
-        header.depth(),
+        jdk,
+        header[0],
+        header[1],
+        header[2],
         classes,
         constants,
         List.copyOf(files),

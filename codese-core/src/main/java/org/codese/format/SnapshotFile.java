@@ -774,10 +774,11 @@ public final class SnapshotFile {
       placements = new ArrayList<>();
       inflated = readCompactCode(sec[3], files, placements);
     }
-    Header header = Header.read(sec[0], compact, sec[0].fileLength(), inflated);
+    String jdk = sec[0].str();
+    int[] header = readHeader(sec[0], compact, sec[0].fileLength(), inflated);
     List<ClassEntry> classes = readClasses(sec[1], version, false);
     int nClasses = classes.size();
-    List<Constant> constants = readConstants(sec[2], version, nClasses, header.tableSize());
+    List<Constant> constants = readConstants(sec[2], version, nClasses, header[1]);
     if (!compact) {
       In code = sec[3];
       int nFiles = code.count(9);
@@ -794,7 +795,7 @@ public final class SnapshotFile {
     } else {
       checkHosts(sec[3], placements, nClasses);
     }
-    Tape items = ConstantCodec.readTape(sec[4], header.tableSize());
+    Tape items = ConstantCodec.readTape(sec[4], header[1]);
     for (In s : sec) {
       if (s.remaining() != 0) {
         throw s.corrupt(s.remaining() + " unexpected bytes at the end of the section");
@@ -802,10 +803,10 @@ public final class SnapshotFile {
     }
     return new SnapshotFile(
         version,
-        header.jdk(),
-        header.firstId(),
-        header.tableSize(),
-        header.depth(),
+        jdk,
+        header[0],
+        header[1],
+        header[2],
         classes,
         constants,
         List.copyOf(files),
@@ -850,76 +851,43 @@ public final class SnapshotFile {
   }
 
   /**
-   * The header section: the JDK that captured the snapshot, the table range it fills and the
-   * graph's depth. A class, not a record: the restore path makes no call site a record's methods
-   * would bootstrap.
+   * Reads and checks the numbers of a header section after its JDK string: the table range the
+   * snapshot fills and the graph's depth. An array, not a class: the restore path loads no class a
+   * header would cost.
+   *
+   * @param compact whether the snapshot is in the compact form
+   * @param fileLength how many bytes the snapshot has
+   * @param inflated how many bytes its compressed parts inflated to (0 if it has none)
+   * @return {@code {firstId, tableSize, depth}}
+   * @throws CorruptSnapshotException if the depth is negative, the table range reversed, or it
+   *     claims more objects than a snapshot of its bytes can create
    */
-  static final class Header {
-    private final String jdk;
-    private final int firstId;
-    private final int tableSize;
-    private final int depth;
-
-    private Header(String jdk, int firstId, int tableSize, int depth) {
-      this.jdk = jdk;
-      this.firstId = firstId;
-      this.tableSize = tableSize;
-      this.depth = depth;
+  static int[] readHeader(In h, boolean compact, long fileLength, long inflated)
+      throws CorruptSnapshotException {
+    int firstId = h.u4();
+    int tableSize = h.u4();
+    int depth = h.u4();
+    if (depth < 0) {
+      throw h.corrupt("negative depth " + depth);
     }
-
-    String jdk() {
-      return jdk;
+    if (firstId < 0 || tableSize < firstId) {
+      throw h.corrupt("bad table range [" + firstId + ", " + tableSize + ")");
     }
-
-    int firstId() {
-      return firstId;
+    long maxObjects =
+        compact
+            ? (fileLength + inflated) / MIN_COMPACT_BYTES_PER_OBJECT
+            : fileLength / MIN_BYTES_PER_OBJECT;
+    if (tableSize - firstId > maxObjects) {
+      throw h.corrupt(
+          "claims "
+              + (tableSize - firstId)
+              + " objects, but a snapshot of "
+              + fileLength
+              + " bytes"
+              + (compact ? " and " + inflated + " bytes of inflated class files" : "")
+              + " can create at most "
+              + maxObjects);
     }
-
-    int tableSize() {
-      return tableSize;
-    }
-
-    int depth() {
-      return depth;
-    }
-
-    /**
-     * Reads and checks a header.
-     *
-     * @param compact whether the snapshot is in the compact form
-     * @param fileLength how many bytes the snapshot has
-     * @param inflated how many bytes its compressed parts inflated to (0 if it has none)
-     * @throws CorruptSnapshotException if the depth is negative, the table range empty or reversed,
-     *     or it claims more objects than a snapshot of its bytes can create
-     */
-    static Header read(In h, boolean compact, long fileLength, long inflated)
-        throws CorruptSnapshotException {
-      String jdk = h.str();
-      int firstId = h.u4();
-      int tableSize = h.u4();
-      int depth = h.u4();
-      if (depth < 0) {
-        throw h.corrupt("negative depth " + depth);
-      }
-      if (firstId < 0 || tableSize < firstId) {
-        throw h.corrupt("bad table range [" + firstId + ", " + tableSize + ")");
-      }
-      long maxObjects =
-          compact
-              ? (fileLength + inflated) / MIN_COMPACT_BYTES_PER_OBJECT
-              : fileLength / MIN_BYTES_PER_OBJECT;
-      if (tableSize - firstId > maxObjects) {
-        throw h.corrupt(
-            "claims "
-                + (tableSize - firstId)
-                + " objects, but a snapshot of "
-                + fileLength
-                + " bytes"
-                + (compact ? " and " + inflated + " bytes of inflated class files" : "")
-                + " can create at most "
-                + maxObjects);
-      }
-      return new Header(jdk, firstId, tableSize, depth);
-    }
+    return new int[] {firstId, tableSize, depth};
   }
 }

@@ -148,6 +148,12 @@ class PackedFormTest {
     assertTrue(sizes.get("code") > code - 16 && sizes.get("code") < code, sizes + " " + code);
   }
 
+  /** The constant the reader uses is what the pieces of {@link CodeDictionarySpec} spell. */
+  @Test
+  void theDictionaryIsWhatItsPiecesSpell() {
+    assertArrayEquals(CodeDictionarySpec.build(), CodeDictionary.BYTES);
+  }
+
   /** The dictionary is part of the format: its bytes never change within a version. */
   @Test
   void theDictionaryIsPinned() {
