@@ -77,7 +77,7 @@ public final class SnapshotFile {
   /**
    * The first format version in the packed form ({@link Grammar#PACKED_VERSION}): the compact
    * encoding of {@link #COMPACT_VERSION}, but the class table, the code table and the class files
-   * travel together as one raw DEFLATE stream with the preset dictionary {@link CodeDictionary}
+   * travel together as one raw DEFLATE stream with the preset dictionary {@link Packed#DICTIONARY}
    * (the class files repeat the names of the class table), the sections carry a variable-length
    * integer length instead of tag, length and checksum (the trailer's checksum covers every byte),
    * and {@code int} arrays that are arithmetic progressions are ranges ({@code
@@ -431,7 +431,7 @@ public final class SnapshotFile {
       System.arraycopy(f, 0, all, at, f.length);
       at += f.length;
     }
-    byte[] deflated = Compression.deflate(all, CodeDictionary.BYTES);
+    byte[] deflated = Compression.deflate(all, Packed.DICTIONARY);
     PACKED.put(classFiles, new byte[][] {prefix, deflated});
     return deflated;
   }

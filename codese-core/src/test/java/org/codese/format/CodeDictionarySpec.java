@@ -1,7 +1,7 @@
 package org.codese.format;
 
 /**
- * The derivation of {@link CodeDictionary}: the same pieces, built one by one from the names,
+ * The derivation of {@link Packed#DICTIONARY}: the same pieces, built one by one from the names,
  * lengths and instructions they spell, which the production class holds as one constant string (so
  * that a cold load resolves one literal instead of running this). {@code
  * PackedFormTest.theDictionaryIsWhatItsPiecesSpell} requires both to give the same bytes.

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The packed form of format version 9 ({@link SnapshotFile#PACKED_VERSION}): header, class table,
  * code table and class files as one raw DEFLATE stream with the preset dictionary {@link
- * CodeDictionary}. Hostile files are made with the format's own {@link Out} and {@link
+ * Packed#DICTIONARY}. Hostile files are made with the format's own {@link Out} and {@link
  * Compression}, the trailer valid, so that only the reader's own checks stand between a lie and the
  * loader; each must be a {@link CorruptSnapshotException} naming where.
  */
@@ -48,7 +48,7 @@ class PackedFormTest {
         int at = walk.pos();
         walk.skip(data);
         byte[] block =
-            Compression.inflate(file, at, data, declared, "code", 0, "test", CodeDictionary.BYTES);
+            Compression.inflate(file, at, data, declared, "code", 0, "test", Packed.DICTIONARY);
         byte[] constants = walk.raw(walk.count(1));
         byte[] items = walk.raw(walk.count(1));
         assertEquals(0, walk.remaining(), "the layout this test reads");
@@ -67,7 +67,7 @@ class PackedFormTest {
     }
 
     byte[] file() {
-      return file(block.length, Compression.deflate(block, CodeDictionary.BYTES), new byte[0]);
+      return file(block.length, Compression.deflate(block, Packed.DICTIONARY), new byte[0]);
     }
 
     Parts withBlock(byte[] b) {
@@ -151,21 +151,21 @@ class PackedFormTest {
   /** The constant the reader uses is what the pieces of {@link CodeDictionarySpec} spell. */
   @Test
   void theDictionaryIsWhatItsPiecesSpell() {
-    assertArrayEquals(CodeDictionarySpec.build(), CodeDictionary.BYTES);
+    assertArrayEquals(CodeDictionarySpec.build(), Packed.DICTIONARY);
   }
 
   /** The dictionary is part of the format: its bytes never change within a version. */
   @Test
   void theDictionaryIsPinned() {
     Adler32 a = new Adler32();
-    a.update(CodeDictionary.BYTES);
-    assertEquals(2172, CodeDictionary.BYTES.length);
+    a.update(Packed.DICTIONARY);
+    assertEquals(2172, Packed.DICTIONARY.length);
     assertEquals(0x3a059772L, a.getValue(), Long.toHexString(a.getValue()));
   }
 
   @Test
   void aDeclaredLengthNoDeflateDataCanMakeIsRejectedBeforeInflating() {
-    byte[] deflated = Compression.deflate(parts.block(), CodeDictionary.BYTES);
+    byte[] deflated = Compression.deflate(parts.block(), Packed.DICTIONARY);
     int lie = (int) (Compression.MAX_RATIO * deflated.length + Compression.MAX_RATIO + 1);
     CorruptSnapshotException e = corrupt(parts.file(lie, deflated, new byte[0]));
     assertTrue(e.getMessage().contains("declares " + lie + " bytes"), e.getMessage());
@@ -178,7 +178,7 @@ class PackedFormTest {
 
   @Test
   void aBlockThatInflatesToMoreOrFewerBytesThanDeclaredIsRejected() {
-    byte[] deflated = Compression.deflate(parts.block(), CodeDictionary.BYTES);
+    byte[] deflated = Compression.deflate(parts.block(), Packed.DICTIONARY);
     int n = parts.block().length;
     assertTrue(corrupt(parts.file(n - 1, deflated, new byte[0])).getMessage().contains("more"));
     assertTrue(
@@ -203,7 +203,7 @@ class PackedFormTest {
 
   @Test
   void bytesAfterTheLastSectionOrInsideTheBlockAreRejected() {
-    byte[] deflated = Compression.deflate(parts.block(), CodeDictionary.BYTES);
+    byte[] deflated = Compression.deflate(parts.block(), Packed.DICTIONARY);
     CorruptSnapshotException e = corrupt(parts.file(parts.block().length, deflated, new byte[2]));
     assertTrue(
         e.getMessage().contains("2 unexpected bytes after the last section"), e.getMessage());
