@@ -285,7 +285,10 @@ public final class SnapshotFile {
     return Collections.unmodifiableMap(sizes);
   }
 
-  /** The zigzag variable-length integer at {@code at[0]} of a well-formed file; moves past it. */
+  /**
+   * The section length at {@code at[0]} of a well-formed file, a zigzag variable-length integer of
+   * a non-negative value; moves past it.
+   */
   private static int varintAt(byte[] b, int[] at) {
     long z = 0;
     int shift = 0;
@@ -294,8 +297,8 @@ public final class SnapshotFile {
       x = b[at[0]++];
       z |= (long) (x & 0x7F) << shift;
       shift += 7;
-    } while (x < 0);
-    return (int) ((z >>> 1) ^ -(z & 1));
+    } while ((x & 0x80) != 0);
+    return (int) (z >>> 1);
   }
 
   /**
