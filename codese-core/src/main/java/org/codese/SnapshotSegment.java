@@ -1,9 +1,7 @@
 package org.codese;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -23,9 +21,8 @@ import org.codese.verify.GrammarCheck;
  */
 public final class SnapshotSegment implements SnapshotContents.Part {
   /** The names of the sections, in file order. */
-  private static final String[] SECTIONS = {"header", "classes", "constants", "code", "items"};
-
   final SnapshotFile file;
+
   private final long offset;
   private final int length;
   private final List<ClassInfo> classes;
@@ -262,20 +259,11 @@ public final class SnapshotSegment implements SnapshotContents.Part {
    *
    * @return the payload size in bytes of each section, by name in file order: {@code header},
    *     {@code classes}, {@code constants}, {@code code} (the generated class files) and {@code
-   *     items}
+   *     items}; from format version 9 on, the class table travels compressed with the class files,
+   *     counted in {@code code}, and is given as 0
    */
   public Map<String, Integer> sectionSizes() {
-    ByteBuffer b = ByteBuffer.wrap(file.bytes());
-    b.position(6);
-    Map<String, Integer> sizes = new LinkedHashMap<>();
-    for (String name : SECTIONS) {
-      b.get();
-      int size = b.getInt();
-      b.getInt();
-      b.position(b.position() + size);
-      sizes.put(name, size);
-    }
-    return java.util.Collections.unmodifiableMap(sizes);
+    return file.sectionSizes();
   }
 
   /**

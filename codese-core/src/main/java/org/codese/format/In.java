@@ -16,6 +16,12 @@ final class In {
   private final boolean compact;
   private String section = "header";
 
+  /**
+   * How many more {@code int}s ranges may make ({@link #allowRanges}); -1 where the format has no
+   * ranges.
+   */
+  private long rangesLeft = -1;
+
   In(byte[] buf, int start, int end) {
     this(buf, start, end, false);
   }
@@ -33,6 +39,41 @@ final class In {
 
   boolean compact() {
     return compact;
+  }
+
+  /**
+   * Lets this reader read ranges ({@code int} arrays as first element and step) of at most {@code
+   * n} elements in all: the bound that replaces, for ranges, the bytes that each element of an
+   * array would otherwise cost.
+   */
+  void allowRanges(long n) {
+    rangesLeft = n;
+  }
+
+  /**
+   * Reads a range's length and takes it from what {@link #allowRanges} allowed.
+   *
+   * @throws CorruptSnapshotException if ranges are not allowed, the length is negative or beyond
+   *     what is left
+   */
+  int rangeLength() throws CorruptSnapshotException {
+    if (rangesLeft < 0) {
+      throw corrupt(
+          "an int range, which only format version "
+              + SnapshotFile.PACKED_VERSION
+              + " and later snapshots hold");
+    }
+    int n = u4();
+    if (n < 0 || n > rangesLeft) {
+      throw corrupt(
+          "an int range of "
+              + n
+              + " elements, beyond the "
+              + rangesLeft
+              + " that ranges may still make in a snapshot of this size");
+    }
+    rangesLeft -= n;
+    return n;
   }
 
   /**
@@ -227,6 +268,30 @@ final class In {
       throw corrupt(what + " " + v + " is out of range [" + min + ", " + limit + ")");
     }
     return v;
+  }
+
+  /**
+   * A reader of the next {@code n} bytes, in the same mode, named {@code name}; this one skips
+   * them.
+   *
+   * @throws CorruptSnapshotException if fewer remain
+   */
+  In part(int n, String name) throws CorruptSnapshotException {
+    need(n);
+    In in = new In(buf, pos, pos + n, compact);
+    in.section(name);
+    pos += n;
+    return in;
+  }
+
+  /**
+   * Skips {@code n} bytes that another reader reads.
+   *
+   * @throws CorruptSnapshotException if fewer remain
+   */
+  void skip(int n) throws CorruptSnapshotException {
+    need(n);
+    pos += n;
   }
 
   byte[] raw(int n) throws CorruptSnapshotException {

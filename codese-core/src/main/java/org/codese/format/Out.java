@@ -33,6 +33,12 @@ final class Out {
 
   private int compactIntsLeft = COMPACT_INTS;
 
+  /** Whether {@code int} arrays that are arithmetic progressions are written as ranges. */
+  private boolean ranges;
+
+  /** The elements of the ranges written. */
+  private long rangeElements;
+
   Out() {
     this(false);
   }
@@ -59,6 +65,33 @@ final class Out {
     }
     compactIntsLeft -= n;
     return true;
+  }
+
+  /**
+   * Lets {@code int} arrays that are arithmetic progressions be written as ranges (the constants of
+   * the packed form, format version {@link SnapshotFile#PACKED_VERSION}).
+   */
+  Out withRanges() {
+    this.ranges = true;
+    return this;
+  }
+
+  /**
+   * @return whether an arithmetic progression of {@code n} elements is written as a range; if so,
+   *     counts its elements
+   */
+  boolean takeRange(int n) {
+    if (ranges) {
+      rangeElements += n;
+    }
+    return ranges;
+  }
+
+  /**
+   * @return the elements of the ranges written
+   */
+  long rangeElements() {
+    return rangeElements;
   }
 
   /** Writes {@code v} as a zigzag variable-length integer, whatever the mode. */

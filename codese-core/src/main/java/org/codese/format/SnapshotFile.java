@@ -20,11 +20,14 @@ import org.codese.program.Tape;
 /**
  * A snapshot in its file form, and its parsed content.
  *
- * <p>Layout (big-endian): magic {@code "CDSE"}, format version (u2), then the sections header,
- * classes, constants, code and items, each as tag (u1), length (u4), CRC-32C of the payload (u4)
- * and payload; last, a CRC-32C over everything before it. {@link #parse} checks the magic, the
- * version, every checksum and every length and index before returning, so a damaged file is
- * reported as a {@link CorruptSnapshotException} naming the section and byte offset.
+ * <p>Layout (big-endian): magic {@code "CDSE"}, format version (u2), then, up to format 8, the
+ * sections header, classes, constants, code and items, each as tag (u1), length (u4), CRC-32C of
+ * the payload (u4) and payload; from format {@link #PACKED_VERSION} on, the header, the packed
+ * block (class table, code table and class files as one DEFLATE stream with a preset dictionary),
+ * the constants and the items, each after its length ({@link Packed}); last, a CRC-32C over
+ * everything before it. {@link #parse} checks the magic, the version, every checksum and every
+ * length and index before returning, so a damaged file is reported as a {@link
+ * CorruptSnapshotException} naming the section and byte offset.
  */
 public final class SnapshotFile {
   /** The magic number, {@code "CDSE"} in ASCII. */
@@ -72,6 +75,32 @@ public final class SnapshotFile {
   static final int MIN_COMPACT_BYTES_PER_OBJECT = 1;
 
   /**
+   * The first format version in the packed form ({@link Grammar#PACKED_VERSION}): the compact
+   * encoding of {@link #COMPACT_VERSION}, but the class table, the code table and the class files
+   * travel together as one raw DEFLATE stream with the preset dictionary {@link Packed#DICTIONARY}
+   * (the class files repeat the names of the class table), the sections carry a variable-length
+   * integer length instead of tag, length and checksum (the trailer's checksum covers every byte),
+   * and {@code int} arrays that are arithmetic progressions are ranges ({@code
+   * ConstantCodec.RANGE}).
+   */
+  public static final int PACKED_VERSION = Grammar.PACKED_VERSION;
+
+  /**
+   * In the packed form, the ranges of a snapshot ({@code int} arrays written as first element and
+   * step) make at most this many elements per byte of the file: a bounded amplification, as
+   * DEFLATE's 1032 to 1 for the class files, where every other array element costs at least a byte.
+   */
+  static final int RANGE_RATIO = 16;
+
+  /**
+   * The packed blocks of recent captures, by their class files, with the bytes they pack before the
+   * class files (class and code table): as {@link #DEFLATED}, the block is compressed once per
+   * shape, when the tables are equal too.
+   */
+  private static final Map<List<byte[]>, byte[][]> PACKED =
+      Collections.synchronizedMap(new WeakHashMap<>());
+
+  /**
    * The compressed class files of recent captures, by their list: {@code emit.CodeCache} hands
    * captures of the same shapes the same class files, whose lists are equal (a list of arrays is
    * equal to another holding the same arrays), so their zlib stream is made once. Held weakly, as
@@ -81,7 +110,7 @@ public final class SnapshotFile {
       Collections.synchronizedMap(new WeakHashMap<>());
 
   /** The most bytes the class files of a compact snapshot may inflate to: a JVM array's limit. */
-  private static final int MAX_CODE = Integer.MAX_VALUE - 8;
+  static final int MAX_CODE = Integer.MAX_VALUE - 8;
 
   private static final String[] SECTIONS = {"header", "classes", "constants", "code", "items"};
 
@@ -223,6 +252,56 @@ public final class SnapshotFile {
   }
 
   /**
+   * @return the payload size in bytes of each section of the file form, by name in file order:
+   *     {@code header}, {@code classes}, {@code constants}, {@code code} and {@code items}; in the
+   *     packed form (format version {@link #PACKED_VERSION} on) {@code code} is the packed block,
+   *     which holds the class table too, given as 0
+   */
+  public Map<String, Integer> sectionSizes() {
+    byte[] b = bytes();
+    Map<String, Integer> sizes = new java.util.LinkedHashMap<>();
+    int[] at = {6};
+    if (version >= PACKED_VERSION) {
+      int header = varintAt(b, at);
+      at[0] += header;
+      sizes.put(SECTIONS[0], header);
+      sizes.put(SECTIONS[1], 0);
+      int code = varintAt(b, at);
+      varintAt(b, at);
+      at[0] += code;
+      int constants = varintAt(b, at);
+      at[0] += constants;
+      sizes.put(SECTIONS[2], constants);
+      sizes.put(SECTIONS[3], code);
+      sizes.put(SECTIONS[4], varintAt(b, at));
+    } else {
+      java.nio.ByteBuffer buf = java.nio.ByteBuffer.wrap(b);
+      for (String name : SECTIONS) {
+        int size = buf.getInt(at[0] + 1);
+        sizes.put(name, size);
+        at[0] += 9 + size;
+      }
+    }
+    return Collections.unmodifiableMap(sizes);
+  }
+
+  /**
+   * The section length at {@code at[0]} of a well-formed file, a zigzag variable-length integer of
+   * a non-negative value; moves past it.
+   */
+  private static int varintAt(byte[] b, int[] at) {
+    long z = 0;
+    int shift = 0;
+    int x;
+    do {
+      x = b[at[0]++];
+      z |= (long) (x & 0x7F) << shift;
+      shift += 7;
+    } while ((x & 0x80) != 0);
+    return (int) (z >>> 1);
+  }
+
+  /**
    * @return the file form; computed once
    */
   public synchronized byte[] bytes() {
@@ -233,6 +312,9 @@ public final class SnapshotFile {
   }
 
   private byte[] encode() {
+    if (version >= PACKED_VERSION) {
+      return encodePacked();
+    }
     boolean compact = version >= COMPACT_VERSION;
     Out file = new Out().u4(MAGIC).u2(version);
     section(file, 0, new Out(compact).str(jdk).u4(firstId).u4(tableSize).u4(depth));
@@ -290,6 +372,74 @@ public final class SnapshotFile {
   }
 
   /**
+   * The packed form: magic, version, then the header, the packed block (class table, code table and
+   * class files), the constants and the items, each after its length as a variable-length integer
+   * (the packed block's also after the length it inflates to), then the trailer.
+   */
+  private byte[] encodePacked() {
+    Out file = new Out().u4(MAGIC).u2(version);
+    // the header outside the block: its table size and depth change from capture to capture of
+    // one shape, whose block is made once
+    Out head = new Out(true).str(jdk).u4(firstId).u4(tableSize).u4(depth);
+    file.varint(head.size()).raw(head.toByteArray());
+    Out tables = new Out(true).u4(classes.size());
+    for (ClassEntry c : classes) {
+      writeClass(tables, c, true);
+    }
+    tables.u4(classFiles.size());
+    int total = 0;
+    for (int i = 0; i < classFiles.size(); i++) {
+      Placement p = placements.get(i);
+      tables.u1(p.phase().ordinal()).u4(p.host()).u4(classFiles.get(i).length);
+      total += classFiles.get(i).length;
+    }
+    byte[] prefix = tables.toByteArray();
+    byte[] packed = packed(prefix, total);
+    file.varint(packed.length).varint(prefix.length + total).raw(packed);
+    Out it = new Out(true);
+    ConstantCodec.writeTape(it, items);
+    Out con = constants(true);
+    // at most the file's length (each section length takes at least a byte): what a reader allows
+    long length = file.size() + 1L + con.size() + 1 + it.size() + 4;
+    if (con.rangeElements() > RANGE_RATIO * length) {
+      con = constants(false); // rare: ranges that a reader would refuse, as from a crafted file
+    }
+    file.varint(con.size()).raw(con.toByteArray());
+    file.varint(it.size()).raw(it.toByteArray());
+    return withTrailer(file.toByteArray());
+  }
+
+  /** The constants section of the packed form, with or without ranges. */
+  private Out constants(boolean ranges) {
+    Out con = new Out(true);
+    if (ranges) {
+      con.withRanges();
+    }
+    con.u4(constants.size());
+    for (Constant c : constants) {
+      ConstantCodec.write(con, c);
+    }
+    return con;
+  }
+
+  /** The zlib stream of {@code prefix} and the class files ({@code total} bytes), made once. */
+  private byte[] packed(byte[] prefix, int total) {
+    byte[][] known = PACKED.get(classFiles);
+    if (known != null && java.util.Arrays.equals(known[0], prefix)) {
+      return known[1];
+    }
+    byte[] all = java.util.Arrays.copyOf(prefix, prefix.length + total);
+    int at = prefix.length;
+    for (byte[] f : classFiles) {
+      System.arraycopy(f, 0, all, at, f.length);
+      at += f.length;
+    }
+    byte[] deflated = Compression.deflate(all, Packed.DICTIONARY);
+    PACKED.put(classFiles, new byte[][] {prefix, deflated});
+    return deflated;
+  }
+
+  /**
    * Appends the CRC-32C of {@code body} as the 4-byte big-endian trailer that snapshots and stream
    * segments end with.
    *
@@ -331,8 +481,19 @@ public final class SnapshotFile {
    * class), suid, fields, and for a proxy class its interfaces (u2 count, names).
    */
   static void writeClass(Out out, ClassEntry c) {
+    writeClass(out, c, false);
+  }
+
+  /**
+   * Writes a class-table entry as {@link #writeClass(Out, ClassEntry)} does, the class name in
+   * internal form ({@code java/util/ArrayList}) if {@code internal}: as the packed form (format
+   * version {@link #PACKED_VERSION}) writes it, so that the name matches the class files it is
+   * compressed with.
+   */
+  static void writeClass(Out out, ClassEntry c, boolean internal) {
     int flag = c.isProxy() ? PROXY_FLAG : c.hasSuid() ? 1 : 0;
-    out.str(c.name()).u1(flag).u8(c.suid()).u4(c.fields().size());
+    out.str(internal ? c.name().replace('.', '/') : c.name()).u1(flag).u8(c.suid());
+    out.u4(c.fields().size());
     for (ClassEntry.FieldEntry f : c.fields()) {
       out.str(f.name()).str(f.descriptor()).u1(f.real() ? 1 : 0);
     }
@@ -347,12 +508,34 @@ public final class SnapshotFile {
   /**
    * Reads a class-table entry as {@link #writeClass} writes it.
    *
-   * @throws CorruptSnapshotException if it is truncated or names a field twice (a class has one
+   * @throws CorruptSnapshotException if it is truncated, names a field twice (a class has one
    *     serializable field of each name, and the loader checks every field an entry lists: an entry
    *     that a stream segment refers to for a byte must not cost more than its real fields)
    */
   static ClassEntry readClass(In c, int version) throws CorruptSnapshotException {
+    return readClass(c, version, false);
+  }
+
+  /**
+   * Reads a class-table entry as {@link #writeClass(Out, ClassEntry, boolean)} writes it.
+   *
+   * @param internal whether the name is in internal form, as the packed form writes it
+   * @throws CorruptSnapshotException as {@link #readClass(In, int)}, and if {@code internal} and
+   *     the name has a dot
+   */
+  static ClassEntry readClass(In c, int version, boolean internal) throws CorruptSnapshotException {
     String name = c.str();
+    if (internal) {
+      if (name.indexOf('.') >= 0) {
+        throw c.corrupt(
+            "class entry "
+                + name
+                + " is not in internal form (with / for .), which format version "
+                + version
+                + " writes; the snapshot is damaged or crafted");
+      }
+      name = name.replace('/', '.');
+    }
     int flag = c.u1();
     if (flag == PROXY_FLAG) {
       if (version < Grammar.PROXY_VERSION) {
@@ -489,6 +672,11 @@ public final class SnapshotFile {
               + VERSION);
     }
     checkTrailer(bytes, "file");
+    if (version >= PACKED_VERSION) {
+      SnapshotFile file = Packed.decode(bytes, version);
+      file.bytes = bytes;
+      return file;
+    }
     In[] sec = new In[SECTIONS.length];
     boolean compact = version >= COMPACT_VERSION;
     In walk = new In(bytes, 6, bytes.length - 4);
@@ -519,7 +707,7 @@ public final class SnapshotFile {
   }
 
   /** A class file's phase, which must not come before the phase of the one before it. */
-  private static int phase(In code, int i, int lastPhase) throws CorruptSnapshotException {
+  static int phase(In code, int i, int lastPhase) throws CorruptSnapshotException {
     int phase = code.u1();
     if (phase >= Grammar.PHASES || phase < lastPhase) {
       throw code.corrupt("class " + i + " has phase " + phase + " after phase " + lastPhase);
@@ -568,7 +756,8 @@ public final class SnapshotFile {
     }
     int at = code.pos();
     byte[] all =
-        Compression.inflate(code.raw(data), 0, data, (int) total, "code", at, "the code section");
+        Compression.inflate(
+            code.raw(data), 0, data, (int) total, "code", at, "the code section", null);
     int from = 0;
     for (int n : lengths) {
       files.add(java.util.Arrays.copyOfRange(all, from, from + n));
@@ -588,44 +777,11 @@ public final class SnapshotFile {
       placements = new ArrayList<>();
       inflated = readCompactCode(sec[3], files, placements);
     }
-    In h = sec[0];
-    String jdk = h.str();
-    int firstId = h.u4();
-    int tableSize = h.u4();
-    int depth = h.u4();
-    if (depth < 0) {
-      throw h.corrupt("negative depth " + depth);
-    }
-    if (firstId < 0 || tableSize < firstId) {
-      throw h.corrupt("bad table range [" + firstId + ", " + tableSize + ")");
-    }
-    long maxObjects =
-        compact
-            ? (h.fileLength() + inflated) / MIN_COMPACT_BYTES_PER_OBJECT
-            : (long) h.fileLength() / MIN_BYTES_PER_OBJECT;
-    if (tableSize - firstId > maxObjects) {
-      throw h.corrupt(
-          "claims "
-              + (tableSize - firstId)
-              + " objects, but a snapshot of "
-              + h.fileLength()
-              + " bytes"
-              + (compact ? " and " + inflated + " bytes of inflated class files" : "")
-              + " can create at most "
-              + maxObjects);
-    }
-    In c = sec[1];
-    int nClasses = c.count(4);
-    List<ClassEntry> classes = new ArrayList<>(nClasses);
-    for (int i = 0; i < nClasses; i++) {
-      classes.add(readClass(c, version));
-    }
-    In k = sec[2];
-    int nConst = k.count(1);
-    List<Constant> constants = new ArrayList<>(nConst);
-    for (int i = 0; i < nConst; i++) {
-      constants.add(ConstantCodec.read(k, version, nClasses, tableSize));
-    }
+    String jdk = sec[0].str();
+    int[] header = readHeader(sec[0], compact, sec[0].fileLength(), inflated);
+    List<ClassEntry> classes = readClasses(sec[1], version, false);
+    int nClasses = classes.size();
+    List<Constant> constants = readConstants(sec[2], version, nClasses, header[1]);
     if (!compact) {
       In code = sec[3];
       int nFiles = code.count(9);
@@ -640,14 +796,9 @@ public final class SnapshotFile {
         files.add(code.bytes());
       }
     } else {
-      for (Placement p : placements) {
-        if (p.host() >= nClasses) {
-          throw sec[3].corrupt(
-              "host class index " + p.host() + " is out of range [-1, " + nClasses + ")");
-        }
-      }
+      checkHosts(sec[3], placements, nClasses);
     }
-    Tape items = ConstantCodec.readTape(sec[4], tableSize);
+    Tape items = ConstantCodec.readTape(sec[4], header[1]);
     for (In s : sec) {
       if (s.remaining() != 0) {
         throw s.corrupt(s.remaining() + " unexpected bytes at the end of the section");
@@ -656,13 +807,90 @@ public final class SnapshotFile {
     return new SnapshotFile(
         version,
         jdk,
-        firstId,
-        tableSize,
-        depth,
-        List.copyOf(classes),
-        List.copyOf(constants),
+        header[0],
+        header[1],
+        header[2],
+        classes,
+        constants,
         List.copyOf(files),
         List.copyOf(placements),
         items);
+  }
+
+  /** Checks the hosts of compact code, read before the class table, against its size. */
+  static void checkHosts(In code, List<Placement> placements, int nClasses)
+      throws CorruptSnapshotException {
+    for (Placement p : placements) {
+      if (p.host() >= nClasses) {
+        throw code.corrupt(
+            "host class index " + p.host() + " is out of range [-1, " + nClasses + ")");
+      }
+    }
+  }
+
+  /**
+   * Reads the class table: a count, then the entries, their names in internal form if {@code
+   * internal}.
+   */
+  static List<ClassEntry> readClasses(In c, int version, boolean internal)
+      throws CorruptSnapshotException {
+    int nClasses = c.count(4);
+    List<ClassEntry> classes = new ArrayList<>(nClasses);
+    for (int i = 0; i < nClasses; i++) {
+      classes.add(readClass(c, version, internal));
+    }
+    return List.copyOf(classes);
+  }
+
+  /** Reads the constant table: a count, then the constants. */
+  static List<Constant> readConstants(In k, int version, int nClasses, int tableSize)
+      throws CorruptSnapshotException {
+    int nConst = k.count(1);
+    List<Constant> constants = new ArrayList<>(nConst);
+    for (int i = 0; i < nConst; i++) {
+      constants.add(ConstantCodec.read(k, version, nClasses, tableSize));
+    }
+    return List.copyOf(constants);
+  }
+
+  /**
+   * Reads and checks the numbers of a header section after its JDK string: the table range the
+   * snapshot fills and the graph's depth. An array, not a class: the restore path loads no class a
+   * header would cost.
+   *
+   * @param compact whether the snapshot is in the compact form
+   * @param fileLength how many bytes the snapshot has
+   * @param inflated how many bytes its compressed parts inflated to (0 if it has none)
+   * @return {@code {firstId, tableSize, depth}}
+   * @throws CorruptSnapshotException if the depth is negative, the table range reversed, or it
+   *     claims more objects than a snapshot of its bytes can create
+   */
+  static int[] readHeader(In h, boolean compact, long fileLength, long inflated)
+      throws CorruptSnapshotException {
+    int firstId = h.u4();
+    int tableSize = h.u4();
+    int depth = h.u4();
+    if (depth < 0) {
+      throw h.corrupt("negative depth " + depth);
+    }
+    if (firstId < 0 || tableSize < firstId) {
+      throw h.corrupt("bad table range [" + firstId + ", " + tableSize + ")");
+    }
+    long maxObjects =
+        compact
+            ? (fileLength + inflated) / MIN_COMPACT_BYTES_PER_OBJECT
+            : fileLength / MIN_BYTES_PER_OBJECT;
+    if (tableSize - firstId > maxObjects) {
+      throw h.corrupt(
+          "claims "
+              + (tableSize - firstId)
+              + " objects, but a snapshot of "
+              + fileLength
+              + " bytes"
+              + (compact ? " and " + inflated + " bytes of inflated class files" : "")
+              + " can create at most "
+              + maxObjects);
+    }
+    return new int[] {firstId, tableSize, depth};
   }
 }

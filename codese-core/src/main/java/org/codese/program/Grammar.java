@@ -106,6 +106,14 @@ public final class Grammar {
   public static final int COLLECTION_VERSION = 8;
 
   /**
+   * The first snapshot format version whose container packs the class table, the code table and the
+   * class files into one zlib stream with a preset dictionary and drops the per-section checksums
+   * ({@code format.SnapshotFile.PACKED_VERSION}); its code and data are those of {@link
+   * #COLLECTION_VERSION}.
+   */
+  public static final int PACKED_VERSION = 9;
+
+  /**
    * The collection entry ({@link RuntimeContract#allocateOwner()}, format version {@link
    * #COLLECTION_VERSION} on): {@code static Object newCollection(Object maker)}, where {@code
    * maker} is a {@link Constant.Sized} constant, resolved at load; descriptor {@link

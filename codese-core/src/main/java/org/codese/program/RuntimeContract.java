@@ -88,6 +88,13 @@ public record RuntimeContract(
         Grammar.COLLECTION_VERSION,
         RUNTIME_PACKAGE,
         RUNTIME_PACKAGE + "/Entry",
+        RUNTIME_PACKAGE + "/Entry"),
+    // format 9 packs class table and class files into one zlib stream with a preset dictionary
+    // (the container only, format.SnapshotFile.PACKED_VERSION): the code is format 8's
+    new RuntimeContract(
+        Grammar.PACKED_VERSION,
+        RUNTIME_PACKAGE,
+        RUNTIME_PACKAGE + "/Entry",
         RUNTIME_PACKAGE + "/Entry")
   };
 

@@ -32,9 +32,22 @@ class CompactCodeTest {
   private final byte[] snapshot = snapshot();
   private final SnapshotFile file = parse(snapshot);
 
+  /** A snapshot in format 8, which newer versions still read: a new one, written as format 8. */
   private static byte[] snapshot() {
     try {
-      return Codese.toBytes(RedBlackTree.random(50, 3));
+      SnapshotFile f = SnapshotFile.parse(Codese.toBytes(RedBlackTree.random(50, 3)));
+      return new SnapshotFile(
+              SnapshotFile.COMPACT_VERSION,
+              f.jdk(),
+              f.firstId(),
+              f.tableSize(),
+              f.depth(),
+              f.classes(),
+              f.constants(),
+              f.classFiles(),
+              f.placements(),
+              f.items())
+          .bytes();
     } catch (IOException e) {
       throw new AssertionError(e);
     }
@@ -49,7 +62,7 @@ class CompactCodeTest {
   }
 
   @Test
-  void newSnapshotsAreCompactAndTheirClassFilesSurvive() throws Exception {
+  void format8SnapshotsAreCompactAndTheirClassFilesSurvive() throws Exception {
     assertEquals(SnapshotFile.COMPACT_VERSION, file.version());
     assertTrue(file.classFiles().size() > 1, "the test needs several class files");
     int total = file.classFiles().stream().mapToInt(c -> c.length).sum();

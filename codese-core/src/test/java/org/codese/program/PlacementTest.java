@@ -49,7 +49,9 @@ class PlacementTest {
   /** A phase number past the last phase, checksums valid, is a corrupt file, not a wrong class. */
   @Test
   void anUnknownPhaseNumberIsCorrupt() throws IOException {
-    byte[] b = Codese.toBytes(new ArrayList<>(List.of(1, 2, 3)));
+    byte[] b =
+        org.codese.testkit.OlderFormats.sectioned(
+            Codese.toBytes(new ArrayList<>(List.of(1, 2, 3))));
     // sections from byte 6: tag (u1), length (u4), checksum (u4), payload; in the code section
     // (tag 3) of the compact form, the count of class files (one byte), then the first's phase
     int at = 6;

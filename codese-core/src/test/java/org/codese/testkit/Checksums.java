@@ -8,11 +8,15 @@ import java.util.zip.CRC32C;
  * their bytes, so that the change reaches the checks behind them: the one place the tests do this.
  * Uses only the layouts documented in {@code org.codese.format.SnapshotFile} (magic (4), version
  * (2), then sections of tag (1), length (4), CRC-32C of the payload (4) and payload, then a CRC-32C
- * of everything before it), {@code org.codese.format.StreamSegments} (a compact segment: its bytes,
- * then a CRC-32C of them) and {@code org.codese.load.StreamReader} (a stream: magic (4), version
- * (2), then frames of a {@code u4} word and what it announces).
+ * of everything before it; from format 9 on only that last CRC-32C), {@code
+ * org.codese.format.StreamSegments} (a compact segment: its bytes, then a CRC-32C of them) and
+ * {@code org.codese.load.StreamReader} (a stream: magic (4), version (2), then frames of a {@code
+ * u4} word and what it announces).
  */
 public final class Checksums {
+  /** The first snapshot format without section checksums ({@code SnapshotFile.PACKED_VERSION}). */
+  private static final int PACKED_VERSION = 9;
+
   private Checksums() {}
 
   /**
@@ -29,6 +33,10 @@ public final class Checksums {
       return;
     }
     ByteBuffer buf = ByteBuffer.wrap(b);
+    if (buf.getShort(start + 4) >= PACKED_VERSION) {
+      fixTrailer(b, start, end); // the packed form has no section checksums
+      return;
+    }
     int pos = start + 6;
     int body = end - 4;
     while (pos + 9 <= body) {
