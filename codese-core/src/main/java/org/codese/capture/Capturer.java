@@ -92,6 +92,20 @@ public final class Capturer {
   /** The reference field values of the object {@link #directFields} reads, while it reads them. */
   private Object[] scratch = new Object[8];
 
+  /** The primitive field values of the slot {@link #directFields} reads, while it reads them. */
+  private long[] primScratch = new long[8];
+
+  /**
+   * The rows of the classes of the segment being captured, by class; {@code null} values for
+   * classes without a direct slot.
+   */
+  private final Map<SerialClass, ClassRows> rowsByClass = new IdentityHashMap<>();
+
+  /** The class {@link #rowsOf} answered about last, and its answer. */
+  private SerialClass lastRowsType;
+
+  private ClassRows lastRows;
+
   private final List<Object> discovered = new ArrayList<>();
   private final List<Node> nodes = new ArrayList<>();
   private final PathLog paths = new PathLog();
@@ -271,6 +285,9 @@ public final class Capturer {
     postSize = 0;
     items = new TapeBuilder();
     paths.clear();
+    rowsByClass.clear();
+    lastRowsType = null;
+    lastRows = null;
     return g;
   }
 
@@ -369,14 +386,21 @@ public final class Capturer {
     }
     Node.Instance i = (Node.Instance) node;
     for (Node.SlotData d : i.slots()) {
-      if (d.refs() != null) {
+      if (d != null && d.refs() != null) {
         renumberRefs(d.refs(), perm);
       }
-      if (d.tape() != null) {
+      if (d != null && d.tape() != null) {
         renumberItems(d.tape().items(), perm);
       }
     }
-    return new Node.Instance(id, i.type(), i.slots());
+    ClassRows rows = i.rows();
+    if (rows != null) {
+      int base = rows.refBase(i.row(), 0);
+      for (int k = base; k < base + rows.refWidth(); k++) {
+        rows.setRef(k, renumbered(rows.ref(k), perm));
+      }
+    }
+    return new Node.Instance(id, i.type(), i.slots(), rows, i.row());
   }
 
   /**
@@ -667,6 +691,31 @@ public final class Capturer {
     }
   }
 
+  /**
+   * {@link #reference} for a reference field of a direct slot, whose id goes into {@code rows} at
+   * {@code at}.
+   */
+  private void reference(
+      ChildList children,
+      int id,
+      Object value,
+      Object label,
+      boolean unshared,
+      ClassRows rows,
+      int at)
+      throws IOException {
+    if (hooks == null) {
+      int ref = ref(value, id, label, unshared);
+      rows.setRef(at, ref);
+      children.add(ref);
+    } else {
+      rows.setRef(at, -1);
+      if (value != null) {
+        children.pend(value, label, unshared, rows, at);
+      }
+    }
+  }
+
   /** Whether references are taken when the traversal reaches them: a stream's capture. */
   boolean lazy() {
     return hooks != null;
@@ -743,7 +792,9 @@ public final class Capturer {
 
   private Node instance(int id, SerialClass sc, Object obj, ChildList children) throws IOException {
     List<Slot> slots = sc.slots();
-    Node.SlotData[] data = new Node.SlotData[slots.size()];
+    ClassRows rows = rowsOf(sc);
+    int row = rows == null ? -1 : rows.add();
+    Node.SlotData[] data = rows == null ? new Node.SlotData[slots.size()] : rows.slotData();
     for (int s = 0; s < data.length; s++) {
       Slot slot = slots.get(s);
       if (slot.writeObject() != null) {
@@ -754,27 +805,50 @@ public final class Capturer {
         children.bind(mark, tape.items());
         data[s] = new Node.SlotData(slot, null, null, tape);
       } else if (slot.direct()) {
-        data[s] = directFields(id, slot, obj, children);
+        directFields(id, slot, obj, children, rows, row, s);
       } else {
         FieldValues v = defaultFields(id, slot, obj);
         int[] refs = fieldRefs(children, id, slot, v);
         data[s] = new Node.SlotData(slot, v.prims(), refs, null);
       }
     }
-    return new Node.Instance(id, sc, data);
+    return new Node.Instance(id, sc, data, rows, row);
+  }
+
+  /**
+   * The rows of class {@code sc}'s direct slots in this segment, or {@code null} if it has none.
+   */
+  private ClassRows rowsOf(SerialClass sc) {
+    if (sc == lastRowsType) {
+      return lastRows;
+    }
+    ClassRows rows = rowsByClass.get(sc);
+    if (rows == null && !rowsByClass.containsKey(sc)) {
+      rows = ClassRows.hasDirect(sc) ? new ClassRows(sc) : null;
+      rowsByClass.put(sc, rows);
+    }
+    lastRowsType = sc;
+    lastRows = rows;
+    return rows;
   }
 
   /**
    * The default fields of a direct slot of object {@code id} (every field declared, readable by
-   * reflection, no {@code writeObject}), read through the slot's {@link FieldReader}: the same
-   * values and ids as {@link #defaultFields} and {@link #fieldRefs}, without boxing primitives or
-   * keeping the references in an array of their own. All fields are read before any reference is
-   * taken, as there: a {@code writeReplace} that {@link #ref} runs sees the object unchanged.
+   * reflection, no {@code writeObject}), read through the slot's {@link FieldReader} into row
+   * {@code row} of the class's {@link ClassRows} ({@code s} is the slot's index): the same values
+   * and ids as {@link #defaultFields} and {@link #fieldRefs}, without boxing primitives or arrays
+   * of the object's own. All fields are read before any reference is taken, as there: a {@code
+   * writeReplace} that {@link #ref} runs sees the object unchanged.
    */
-  private Node.SlotData directFields(int id, Slot slot, Object obj, ChildList children)
+  private void directFields(
+      int id, Slot slot, Object obj, ChildList children, ClassRows rows, int row, int s)
       throws IOException {
     FieldReader reader = slot.reader();
-    long[] prims = new long[reader.primitives()];
+    int nPrims = reader.primitives();
+    if (primScratch.length < nPrims) {
+      primScratch = new long[nPrims];
+    }
+    long[] prims = primScratch;
     int n = reader.references();
     if (scratch.length < n) {
       scratch = new Object[n];
@@ -786,20 +860,23 @@ public final class Capturer {
     } catch (IllegalAccessException e) {
       throw new IOException("cannot read fields of " + slot.type().getName(), e);
     }
-    int[] refs = new int[n];
+    int primBase = rows.primBase(row, s);
+    for (int i = 0; i < nPrims; i++) {
+      rows.setPrim(primBase + i, prims[i]);
+    }
+    int refBase = rows.refBase(row, s);
     List<SerialField> fields = slot.fields();
     try {
       for (int i = 0; i < n; i++) {
-        SerialField f = fields.get(prims.length + i);
+        SerialField f = fields.get(nPrims + i);
         Object value = values[i];
         values[i] = null;
-        reference(children, id, value, f.name(), f.unshared(), refs, i);
+        reference(children, id, value, f.name(), f.unshared(), rows, refBase + i);
       }
     } catch (IOException | RuntimeException | Error e) {
       Arrays.fill(values, null);
       throw e;
     }
-    return new Node.SlotData(slot, prims, refs, null);
   }
 
   /**
@@ -883,7 +960,11 @@ public final class Capturer {
       ids[size++] = id;
     }
 
-    void pend(Object value, Object label, boolean unshared, int[] into, int at) {
+    /**
+     * Notes a reference to take later; its id goes into {@code into} at {@code at}: an {@code
+     * int[]}, a {@link ClassRows}, or {@code null} until {@link #bind}.
+     */
+    void pend(Object value, Object label, boolean unshared, Object into, int at) {
       if (pending == null) {
         pending = new Object[12];
         places = new int[4];
@@ -914,12 +995,16 @@ public final class Capturer {
       }
       Object value = pending[3 * k];
       Object label = pending[3 * k + 1];
-      int[] into = (int[]) pending[3 * k + 2];
+      Object into = pending[3 * k + 2];
       pending[3 * k] = null;
       pending[3 * k + 1] = null;
       pending[3 * k + 2] = null;
       int id = capturer.ref(value, parent, label, (places[k] & 1) != 0);
-      into[places[k] >>> 1] = id;
+      if (into instanceof ClassRows rows) {
+        rows.setRef(places[k] >>> 1, id);
+      } else {
+        ((int[]) into)[places[k] >>> 1] = id;
+      }
       return id;
     }
   }

@@ -8,6 +8,7 @@ import java.util.Map;
 import org.codese.capture.Node;
 import org.codese.jvm.Kind;
 import org.codese.jvm.SerialClass;
+import org.codese.jvm.Slot;
 import org.codese.jvm.Types;
 import org.codese.program.Constant;
 import org.codese.program.Grammar;
@@ -190,9 +191,13 @@ final class CreatePhase {
       lastInstanceType = sc;
     }
     lastInstanceAllocs.add(node.id());
-    for (Node.SlotData data : node.slots()) {
-      if (data.slot().direct()) {
-        set.slot(node.id(), data);
+    if (node.rows() != null) {
+      List<Slot> slots = sc.slots();
+      for (int s = 0; s < slots.size(); s++) {
+        Slot slot = slots.get(s);
+        if (slot.direct()) {
+          set.slot(node.id(), slot, node.rows(), node.row(), s);
+        }
       }
     }
   }

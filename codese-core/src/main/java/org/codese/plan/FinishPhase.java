@@ -40,7 +40,7 @@ final class FinishPhase {
       program.fill(node.id(), fill.refs(), cx.nullSlot);
     } else if (node instanceof Node.Instance i) {
       for (Node.SlotData data : i.slots()) {
-        if (!data.slot().direct()) {
+        if (data != null) {
           Slot slot = data.slot();
           int t = cx.tables.typeWithFields(slot.type(), slot.fields());
           Tape tape =
