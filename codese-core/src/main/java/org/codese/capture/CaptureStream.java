@@ -84,15 +84,33 @@ final class CaptureStream extends ObjectOutputStream {
     if (capturer.lazy()) {
       capturer.reference(children, id, o, label, unshared, null, tape.object(-1));
     } else {
-      int[] ref = new int[1];
-      capturer.reference(children, id, o, label, unshared, ref, 0);
-      tape.object(ref[0]);
+      tape.object(capturer.referenceNow(children, id, o, label, unshared));
     }
   }
 
-  private String label() {
-    String owner = slot == null ? "writeExternal" : "writeObject";
-    return "<" + owner + " object " + written++ + ">";
+  /** The label of the next object written, for paths in messages: formatted only if one is. */
+  private Object label() {
+    return new WrittenLabel(slot == null, written++);
+  }
+
+  /**
+   * The label of the {@code n}th object a {@code writeObject} (or {@code writeExternal}) wrote, as
+   * a path shows it (a class, not a record: equality is never asked, and a record's would be
+   * bootstrapped on first use).
+   */
+  private static final class WrittenLabel {
+    private final boolean external;
+    private final int n;
+
+    WrittenLabel(boolean external, int n) {
+      this.external = external;
+      this.n = n;
+    }
+
+    @Override
+    public String toString() {
+      return "<" + (external ? "writeExternal" : "writeObject") + " object " + n + ">";
+    }
   }
 
   /**

@@ -84,7 +84,7 @@ public final class Capturer {
    */
   private int[] renumbered;
 
-  private final IdentityIds ids = new IdentityIds();
+  private final IdentityIds ids;
 
   /** What {@link #serialClass} answered last. */
   private SerialClass lastSerialClass;
@@ -106,11 +106,20 @@ public final class Capturer {
 
   private ClassRows lastRows;
 
-  private final List<Object> discovered = new ArrayList<>();
-  private final List<Node> nodes = new ArrayList<>();
+  private final List<Object> discovered;
+  private final List<Node> nodes;
   private final PathLog paths = new PathLog();
+  private final NodeMarks marks = new NodeMarks();
   private int firstId;
-  private int[] postOrder = new int[16];
+  private int[] postOrder;
+
+  /**
+   * How many objects the last snapshot capture in this JVM held: the next one sizes its tables for
+   * as many, since a program mostly captures like graphs again, and growing the identity table
+   * rehashes every object once more. Racy by design: any value is a valid size.
+   */
+  private static volatile int lastSnapshotObjects;
+
   private int postSize;
   private TapeBuilder items = new TapeBuilder();
   private int topLevel;
@@ -151,6 +160,11 @@ public final class Capturer {
     this.options = options;
     this.globals = GlobalRefs.of(options);
     this.hooks = hooks;
+    int expected = hooks == null ? lastSnapshotObjects : 0;
+    this.ids = new IdentityIds(expected);
+    this.discovered = new ArrayList<>(Math.max(10, expected));
+    this.nodes = new ArrayList<>(Math.max(10, expected));
+    this.postOrder = new int[Math.max(16, expected)];
     this.described = hooks == null ? null : new IdentityHashMap<>();
     this.nullReplaced = hooks == null ? null : new IdentityHashMap<>();
   }
@@ -205,6 +219,7 @@ public final class Capturer {
   private void rollback(int mark, int postMark) {
     int firstLost = firstId + mark;
     ids.removeFrom(firstLost);
+    marks.forget(mark, nodes);
     discovered.subList(mark, discovered.size()).clear();
     nodes.subList(mark, nodes.size()).clear();
     postSize = postMark;
@@ -277,7 +292,18 @@ public final class Capturer {
       nullReplacedNow.clear();
     }
     Graph g =
-        new Graph(firstId, List.copyOf(nodes), Arrays.copyOf(postOrder, postSize), top, depth);
+        new Graph(
+            firstId,
+            List.copyOf(nodes),
+            Arrays.copyOf(postOrder, postSize),
+            top,
+            depth,
+            marks.late(nodes.size()),
+            marks.arrays());
+    marks.clear();
+    if (hooks == null) {
+      lastSnapshotObjects = nodes.size();
+    }
     depth = 0;
     firstId += nodes.size();
     nodes.clear();
@@ -322,6 +348,7 @@ public final class Capturer {
     }
     nodes.clear();
     nodes.addAll(Arrays.asList(inOrder));
+    marks.permute(perm, firstId, n);
     renumberItems(top.items(), perm);
     // the identities kept for later segments keep their discovery numbers, translated on use
     if (this.renumbered == null || this.renumbered.length < firstId + n) {
@@ -666,6 +693,7 @@ public final class Capturer {
       default -> node = instance(id, sc, obj, children);
     }
     nodes.set(id - firstId, node);
+    marks.note(id - firstId, node);
     return children;
   }
 
@@ -689,6 +717,14 @@ public final class Capturer {
         children.pend(value, label, unshared, into, at);
       }
     }
+  }
+
+  /** {@link #reference} without hooks: takes {@code value} now and returns its id. */
+  int referenceNow(ChildList children, int id, Object value, Object label, boolean unshared)
+      throws IOException {
+    int ref = ref(value, id, label, unshared);
+    children.add(ref);
+    return ref;
   }
 
   /**

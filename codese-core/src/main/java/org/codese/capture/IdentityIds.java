@@ -29,7 +29,18 @@ final class IdentityIds {
   private int shift;
 
   IdentityIds() {
-    allocate(64);
+    this(0);
+  }
+
+  /**
+   * @param expected how many keys the table is likely to hold: it starts large enough for them
+   */
+  IdentityIds(int expected) {
+    int capacity = 64;
+    while (capacity / 3 * 2 < expected && capacity < 1 << 30) {
+      capacity <<= 1;
+    }
+    allocate(capacity);
   }
 
   private void allocate(int capacity) {

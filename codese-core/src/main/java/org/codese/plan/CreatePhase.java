@@ -107,12 +107,14 @@ final class CreatePhase {
     } else if (node instanceof Node.Array a) {
       array(a);
     } else if (node instanceof Node.External e) {
+      cx.finishes(id);
       int t = cx.tables.type(e.type().type());
       allocate(cx.tables.constant(new Constant.Allocator(t, Constant.Mode.EXTERNAL)), id);
     } else if (node instanceof Node.Instance i) {
       instance(i);
+    } else if (node instanceof Node.Record) {
+      cx.finishes(id); // made by its hook in the finish phase
     }
-    // records are made by their hook in the finish phase
   }
 
   static int modifiedUtf8Length(String s) {
@@ -176,7 +178,10 @@ final class CreatePhase {
   private IntList lastInstanceAllocs;
 
   private void instance(Node.Instance node) {
-    CollectionFill fill = cx.fill(node.id());
+    CollectionFill fill = cx.fill(node);
+    if (fill != null || node.type().resolves() || hasSlotData(node)) {
+      cx.finishes(node.id());
+    }
     if (fill != null) {
       int t = cx.tables.type(fill.type());
       allocate(cx.tables.constant(new Constant.Sized(t, fill.capacity())), node.id());
@@ -200,6 +205,16 @@ final class CreatePhase {
         }
       }
     }
+  }
+
+  /** Whether a slot of {@code node} is not direct: the finish phase runs its hook. */
+  private static boolean hasSlotData(Node.Instance node) {
+    for (Node.SlotData data : node.slots()) {
+      if (data != null) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private void array(Node.Array a) {
