@@ -392,7 +392,7 @@ public final class Capturer {
     if (node instanceof Node.Text t) {
       return new Node.Text(id, t.value());
     } else if (node instanceof Node.Box b) {
-      return new Node.Box(id, b.value(), b.cached());
+      return new Node.Box(id, b.value(), b.cached(), b.kind(), b.bits());
     } else if (node instanceof Node.Constant c) {
       return new Node.Constant(id, c.value());
     } else if (node instanceof Node.Value v) {
@@ -677,7 +677,7 @@ public final class Capturer {
     Node node;
     switch (sc.kind()) {
       case STRING -> node = new Node.Text(id, (String) obj);
-      case BOX -> node = new Node.Box(id, obj, isCached(obj));
+      case BOX -> node = BoxNodes.of(id, obj);
       case ENUM, CLASS -> {
         if (obj instanceof java.io.ObjectStreamClass osc && osc.forClass() == null) {
           throw new CaptureException(
@@ -755,23 +755,6 @@ public final class Capturer {
   /** Whether references are taken when the traversal reaches them: a stream's capture. */
   boolean lazy() {
     return hooks != null;
-  }
-
-  private static boolean isCached(Object box) {
-    if (box instanceof Integer i) {
-      return Integer.valueOf(i.intValue()) == box;
-    } else if (box instanceof Long l) {
-      return Long.valueOf(l.longValue()) == box;
-    } else if (box instanceof Short s) {
-      return Short.valueOf(s.shortValue()) == box;
-    } else if (box instanceof Byte b) {
-      return Byte.valueOf(b.byteValue()) == box;
-    } else if (box instanceof Character c) {
-      return Character.valueOf(c.charValue()) == box;
-    } else if (box instanceof Boolean b) {
-      return Boolean.valueOf(b.booleanValue()) == box;
-    }
-    return false;
   }
 
   private Node array(int id, Object obj, ChildList children) throws IOException {

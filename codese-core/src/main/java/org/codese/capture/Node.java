@@ -1,5 +1,6 @@
 package org.codese.capture;
 
+import org.codese.jvm.Kind;
 import org.codese.jvm.SerialClass;
 import org.codese.jvm.Slot;
 import org.codese.program.Tape;
@@ -17,8 +18,13 @@ public sealed interface Node {
   /** A {@code String}. */
   record Text(int id, String value) implements Node {}
 
-  /** A box; {@code cached} when the original was the JDK's cached instance for its value. */
-  record Box(int id, Object value, boolean cached) implements Node {}
+  /**
+   * A box; {@code cached} when the original was the JDK's cached instance for its value.
+   *
+   * @param kind its primitive kind
+   * @param bits its value's raw bits ({@link org.codese.jvm.Types#bits})
+   */
+  record Box(int id, Object value, boolean cached, Kind kind, long bits) implements Node {}
 
   /** An enum constant or a {@code Class}: restored as the very same instance. */
   record Constant(int id, Object value) implements Node {}

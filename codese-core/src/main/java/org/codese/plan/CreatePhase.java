@@ -55,13 +55,26 @@ final class CreatePhase {
     final Kind type;
     final boolean cached;
     final IntList ids = new IntList();
-    final List<Object> values = new ArrayList<>();
+
+    /** The values' raw bits, in the order of {@link #ids}. */
+    long[] bits = new long[8];
 
     Boxes(Kind type, boolean cached) {
       this.type = type;
       this.cached = cached;
     }
+
+    void add(int id, long value) {
+      if (ids.size() == bits.length) {
+        bits = java.util.Arrays.copyOf(bits, 2 * bits.length);
+      }
+      bits[ids.size()] = value;
+      ids.add(id);
+    }
   }
+
+  /** The groups of {@link #boxes} by kind ordinal times two plus one if cached: no boxed key. */
+  private final Boxes[] boxGroups = new Boxes[2 * Kind.values().length];
 
   CreatePhase(PlanContext cx, SetPhase set, FinishProgram finish) {
     this.cx = cx;
@@ -88,12 +101,7 @@ final class CreatePhase {
         ops.add(new Op.NewString(id, null, cx.tables.constant(new Constant.Text(t.value()))));
       }
     } else if (node instanceof Node.Box b) {
-      Kind kind = Kind.primitive(unboxed(b.value().getClass()));
-      Boxes group =
-          boxes.computeIfAbsent(
-              kind.descriptor() * 2 + (b.cached() ? 1 : 0), k -> new Boxes(kind, b.cached()));
-      group.ids.add(id);
-      group.values.add(b.value());
+      box(b);
     } else if (node instanceof Node.Constant c) {
       ops.add(new Op.LoadConstant(id, constantOf(c.value())));
     } else if (node instanceof Node.Value v) {
@@ -142,26 +150,16 @@ final class CreatePhase {
         new Constant.EnumRef(cx.tables.type(e.getDeclaringClass()), e.name()));
   }
 
-  /** The primitive type of a box class, without a reflective look-up per box. */
-  private static Class<?> unboxed(Class<?> box) {
-    if (box == Integer.class) {
-      return int.class;
-    } else if (box == Long.class) {
-      return long.class;
-    } else if (box == Boolean.class) {
-      return boolean.class;
-    } else if (box == Byte.class) {
-      return byte.class;
-    } else if (box == Character.class) {
-      return char.class;
-    } else if (box == Short.class) {
-      return short.class;
-    } else if (box == Float.class) {
-      return float.class;
-    } else if (box == Double.class) {
-      return double.class;
+  /** Adds box {@code b} to the group of its kind and way, in the order groups first appear. */
+  private void box(Node.Box b) {
+    int slot = 2 * b.kind().ordinal() + (b.cached() ? 1 : 0);
+    Boxes group = boxGroups[slot];
+    if (group == null) {
+      group = new Boxes(b.kind(), b.cached());
+      boxGroups[slot] = group;
+      boxes.put(b.kind().descriptor() * 2 + (b.cached() ? 1 : 0), group);
     }
-    throw new IllegalArgumentException("not a box class: " + box);
+    group.add(b.id(), b.bits());
   }
 
   private void allocate(int allocator, int id) {
@@ -451,7 +449,7 @@ final class CreatePhase {
       if (n >= cx.loopMin) {
         Object values = Array.newInstance(group.type.type(), n);
         for (int i = 0; i < n; i++) {
-          Array.set(values, i, group.values.get(i));
+          Types.setBits(values, i, group.bits[i]);
         }
         ops.add(
             new Op.BoxLoop(
@@ -461,9 +459,7 @@ final class CreatePhase {
                 cx.tables.constant(new Constant.PrimArray(values))));
       } else {
         for (int i = 0; i < n; i++) {
-          ops.add(
-              new Op.NewBox(
-                  group.ids.get(i), group.type, Types.bits(group.values.get(i)), group.cached));
+          ops.add(new Op.NewBox(group.ids.get(i), group.type, group.bits[i], group.cached));
         }
       }
     }
