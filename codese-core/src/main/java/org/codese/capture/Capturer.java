@@ -626,7 +626,7 @@ public final class Capturer {
     int top = 0;
     depth = Math.max(depth, 1);
     stack[0] = rootId;
-    children[0] = expand(rootId);
+    children[0] = expand(rootId, new ChildList());
     pos[0] = 0;
     while (top >= 0) {
       ChildList ch = children[top];
@@ -641,10 +641,11 @@ public final class Capturer {
           }
           stack[top] = c;
           pos[top] = 0;
-          children[top] = expand(c);
+          // a level's list is used again by the next object expanded at that level
+          ChildList reused = children[top];
+          children[top] = expand(c, reused == null ? new ChildList() : reused.reset());
         }
       } else {
-        children[top] = null;
         addPost(stack[top--]);
       }
     }
@@ -661,9 +662,8 @@ public final class Capturer {
    * Captures the contents of discovered object {@code id}; returns the references it holds, in the
    * JDK's order: ids, or with hooks the objects still to be taken.
    */
-  private ChildList expand(int id) throws IOException {
+  private ChildList expand(int id, ChildList children) throws IOException {
     Object obj = discovered.set(id - firstId, null);
-    ChildList children = new ChildList();
     if (obj instanceof Node.Value v) {
       nodes.set(id - firstId, v);
       return children;
@@ -966,6 +966,12 @@ public final class Capturer {
     private int[] places;
 
     int size;
+
+    /** Empties the list for another object; taken references hold nothing more. */
+    ChildList reset() {
+      size = 0;
+      return this;
+    }
 
     void add(int id) {
       if (id < 0) {
