@@ -28,7 +28,7 @@ final class CaptureStream extends ObjectOutputStream {
   private final int id;
   private final Object obj;
   private final Slot slot;
-  private final Capturer.ChildList children;
+  private final ChildList children;
   private final TapeBuilder tape = new TapeBuilder();
 
   /** Whether this class's fields were written or put: see {@link #claimFields}. */
@@ -40,7 +40,7 @@ final class CaptureStream extends ObjectOutputStream {
   private FieldTable putTable;
   private int written;
 
-  CaptureStream(Capturer capturer, int id, Object obj, Slot slot, Capturer.ChildList children)
+  CaptureStream(Capturer capturer, int id, Object obj, Slot slot, ChildList children)
       throws IOException {
     super();
     this.capturer = capturer;
