@@ -830,10 +830,14 @@ public final class Capturer {
       Slot slot = slots.get(s);
       if (slot.writeObject() != null) {
         int mark = children.size;
-        CaptureStream out = new CaptureStream(this, id, obj, slot, children);
-        out.runWriteObject();
-        Tape tape = out.finish();
-        children.bind(mark, tape.items());
+        // a snapshot's ArrayList or natural-order TreeMap: the same tape, without running it
+        Tape tape = hooks == null && s == 0 ? KnownWrites.tape(this, children, id, obj) : null;
+        if (tape == null) {
+          CaptureStream out = new CaptureStream(this, id, obj, slot, children);
+          out.runWriteObject();
+          tape = out.finish();
+          children.bind(mark, tape.items());
+        }
         data[s] = new Node.SlotData(slot, null, null, tape);
       } else if (slot.direct()) {
         directFields(id, slot, obj, children, rows, row, s);
