@@ -28,7 +28,7 @@ final class CaptureStream extends ObjectOutputStream {
   private final int id;
   private final Object obj;
   private final Slot slot;
-  private final Capturer.ChildList children;
+  private final ChildList children;
   private final TapeBuilder tape = new TapeBuilder();
 
   /** Whether this class's fields were written or put: see {@link #claimFields}. */
@@ -40,7 +40,7 @@ final class CaptureStream extends ObjectOutputStream {
   private FieldTable putTable;
   private int written;
 
-  CaptureStream(Capturer capturer, int id, Object obj, Slot slot, Capturer.ChildList children)
+  CaptureStream(Capturer capturer, int id, Object obj, Slot slot, ChildList children)
       throws IOException {
     super();
     this.capturer = capturer;
@@ -84,15 +84,33 @@ final class CaptureStream extends ObjectOutputStream {
     if (capturer.lazy()) {
       capturer.reference(children, id, o, label, unshared, null, tape.object(-1));
     } else {
-      int[] ref = new int[1];
-      capturer.reference(children, id, o, label, unshared, ref, 0);
-      tape.object(ref[0]);
+      tape.object(capturer.referenceNow(children, id, o, label, unshared));
     }
   }
 
-  private String label() {
-    String owner = slot == null ? "writeExternal" : "writeObject";
-    return "<" + owner + " object " + written++ + ">";
+  /** The label of the next object written, for paths in messages: formatted only if one is. */
+  private Object label() {
+    return new WrittenLabel(slot == null, written++);
+  }
+
+  /**
+   * The label of the {@code n}th object a {@code writeObject} (or {@code writeExternal}) wrote, as
+   * a path shows it (a class, not a record: equality is never asked, and a record's would be
+   * bootstrapped on first use).
+   */
+  private static final class WrittenLabel {
+    private final boolean external;
+    private final int n;
+
+    WrittenLabel(boolean external, int n) {
+      this.external = external;
+      this.n = n;
+    }
+
+    @Override
+    public String toString() {
+      return "<" + (external ? "writeExternal" : "writeObject") + " object " + n + ">";
+    }
   }
 
   /**

@@ -84,19 +84,46 @@ public final class Capturer {
    */
   private int[] renumbered;
 
-  private final IdentityIds ids = new IdentityIds();
+  private final IdentityIds ids;
 
-  /** What {@link #serialClass} answered last. */
+  /** What {@link #serialClass} answered last, and the different answer before it. */
   private SerialClass lastSerialClass;
+
+  private SerialClass previousSerialClass;
 
   /** The reference field values of the object {@link #directFields} reads, while it reads them. */
   private Object[] scratch = new Object[8];
 
-  private final List<Object> discovered = new ArrayList<>();
-  private final List<Node> nodes = new ArrayList<>();
+  /** The primitive field values of the slot {@link #directFields} reads, while it reads them. */
+  private long[] primScratch = new long[8];
+
+  /**
+   * The rows of the classes of the segment being captured, by class; {@code null} values for
+   * classes without a direct slot.
+   */
+  private final Map<SerialClass, ClassRows> rowsByClass = new IdentityHashMap<>();
+
+  /** The class {@link #rowsOf} answered about last, and its answer; the same for the one before. */
+  private SerialClass lastRowsType;
+
+  private ClassRows lastRows;
+  private SerialClass previousRowsType;
+  private ClassRows previousRows;
+
+  private final List<Object> discovered;
+  private final List<Node> nodes;
   private final PathLog paths = new PathLog();
+  private final NodeMarks marks = new NodeMarks();
   private int firstId;
-  private int[] postOrder = new int[16];
+  private int[] postOrder;
+
+  /**
+   * How many objects the last snapshot capture in this JVM held: the next one sizes its tables for
+   * as many, since a program mostly captures like graphs again, and growing the identity table
+   * rehashes every object once more. Racy by design: any value is a valid size.
+   */
+  private static volatile int lastSnapshotObjects;
+
   private int postSize;
   private TapeBuilder items = new TapeBuilder();
   private int topLevel;
@@ -137,6 +164,11 @@ public final class Capturer {
     this.options = options;
     this.globals = GlobalRefs.of(options);
     this.hooks = hooks;
+    int expected = hooks == null ? lastSnapshotObjects : 0;
+    this.ids = new IdentityIds(expected);
+    this.discovered = new ArrayList<>(Math.max(10, expected));
+    this.nodes = new ArrayList<>(Math.max(10, expected));
+    this.postOrder = new int[Math.max(16, expected)];
     this.described = hooks == null ? null : new IdentityHashMap<>();
     this.nullReplaced = hooks == null ? null : new IdentityHashMap<>();
   }
@@ -191,6 +223,7 @@ public final class Capturer {
   private void rollback(int mark, int postMark) {
     int firstLost = firstId + mark;
     ids.removeFrom(firstLost);
+    marks.forget(mark, nodes);
     discovered.subList(mark, discovered.size()).clear();
     nodes.subList(mark, nodes.size()).clear();
     postSize = postMark;
@@ -263,7 +296,18 @@ public final class Capturer {
       nullReplacedNow.clear();
     }
     Graph g =
-        new Graph(firstId, List.copyOf(nodes), Arrays.copyOf(postOrder, postSize), top, depth);
+        new Graph(
+            firstId,
+            List.copyOf(nodes),
+            Arrays.copyOf(postOrder, postSize),
+            top,
+            depth,
+            marks.late(nodes.size()),
+            marks.arrays());
+    marks.clear();
+    if (hooks == null) {
+      lastSnapshotObjects = nodes.size();
+    }
     depth = 0;
     firstId += nodes.size();
     nodes.clear();
@@ -271,6 +315,11 @@ public final class Capturer {
     postSize = 0;
     items = new TapeBuilder();
     paths.clear();
+    rowsByClass.clear();
+    lastRowsType = null;
+    lastRows = null;
+    previousRowsType = null;
+    previousRows = null;
     return g;
   }
 
@@ -305,6 +354,7 @@ public final class Capturer {
     }
     nodes.clear();
     nodes.addAll(Arrays.asList(inOrder));
+    marks.permute(perm, firstId, n);
     renumberItems(top.items(), perm);
     // the identities kept for later segments keep their discovery numbers, translated on use
     if (this.renumbered == null || this.renumbered.length < firstId + n) {
@@ -348,7 +398,7 @@ public final class Capturer {
     if (node instanceof Node.Text t) {
       return new Node.Text(id, t.value());
     } else if (node instanceof Node.Box b) {
-      return new Node.Box(id, b.value(), b.cached());
+      return new Node.Box(id, b.value(), b.cached(), b.kind(), b.bits());
     } else if (node instanceof Node.Constant c) {
       return new Node.Constant(id, c.value());
     } else if (node instanceof Node.Value v) {
@@ -369,14 +419,21 @@ public final class Capturer {
     }
     Node.Instance i = (Node.Instance) node;
     for (Node.SlotData d : i.slots()) {
-      if (d.refs() != null) {
+      if (d != null && d.refs() != null) {
         renumberRefs(d.refs(), perm);
       }
-      if (d.tape() != null) {
+      if (d != null && d.tape() != null) {
         renumberItems(d.tape().items(), perm);
       }
     }
-    return new Node.Instance(id, i.type(), i.slots());
+    ClassRows rows = i.rows();
+    if (rows != null) {
+      int base = rows.refBase(i.row(), 0);
+      for (int k = base; k < base + rows.refWidth(); k++) {
+        rows.setRef(k, renumbered(rows.ref(k), perm));
+      }
+    }
+    return new Node.Instance(id, i.type(), i.slots(), rows, i.row());
   }
 
   /**
@@ -505,10 +562,16 @@ public final class Capturer {
    */
   private SerialClass serialClass(Class<?> c) {
     SerialClass sc = lastSerialClass;
+    if (sc != null && sc.type() == c) {
+      return sc;
+    }
+    // graphs often alternate two classes (a node and its payload): keep the one before too
+    sc = previousSerialClass;
     if (sc == null || sc.type() != c) {
       sc = SerialClass.of(c);
-      lastSerialClass = sc;
     }
+    previousSerialClass = lastSerialClass;
+    lastSerialClass = sc;
     return sc;
   }
 
@@ -575,7 +638,7 @@ public final class Capturer {
     int top = 0;
     depth = Math.max(depth, 1);
     stack[0] = rootId;
-    children[0] = expand(rootId);
+    children[0] = expand(rootId, new ChildList());
     pos[0] = 0;
     while (top >= 0) {
       ChildList ch = children[top];
@@ -590,10 +653,11 @@ public final class Capturer {
           }
           stack[top] = c;
           pos[top] = 0;
-          children[top] = expand(c);
+          // a level's list is used again by the next object expanded at that level
+          ChildList reused = children[top];
+          children[top] = expand(c, reused == null ? new ChildList() : reused.reset());
         }
       } else {
-        children[top] = null;
         addPost(stack[top--]);
       }
     }
@@ -610,9 +674,8 @@ public final class Capturer {
    * Captures the contents of discovered object {@code id}; returns the references it holds, in the
    * JDK's order: ids, or with hooks the objects still to be taken.
    */
-  private ChildList expand(int id) throws IOException {
+  private ChildList expand(int id, ChildList children) throws IOException {
     Object obj = discovered.set(id - firstId, null);
-    ChildList children = new ChildList();
     if (obj instanceof Node.Value v) {
       nodes.set(id - firstId, v);
       return children;
@@ -626,7 +689,7 @@ public final class Capturer {
     Node node;
     switch (sc.kind()) {
       case STRING -> node = new Node.Text(id, (String) obj);
-      case BOX -> node = new Node.Box(id, obj, isCached(obj));
+      case BOX -> node = BoxNodes.of(id, obj);
       case ENUM, CLASS -> {
         if (obj instanceof java.io.ObjectStreamClass osc && osc.forClass() == null) {
           throw new CaptureException(
@@ -642,6 +705,7 @@ public final class Capturer {
       default -> node = instance(id, sc, obj, children);
     }
     nodes.set(id - firstId, node);
+    marks.note(id - firstId, node);
     return children;
   }
 
@@ -667,26 +731,42 @@ public final class Capturer {
     }
   }
 
+  /** {@link #reference} without hooks: takes {@code value} now and returns its id. */
+  int referenceNow(ChildList children, int id, Object value, Object label, boolean unshared)
+      throws IOException {
+    int ref = ref(value, id, label, unshared);
+    children.add(ref);
+    return ref;
+  }
+
+  /**
+   * {@link #reference} for a reference field of a direct slot, whose id goes into {@code rows} at
+   * {@code at}.
+   */
+  private void reference(
+      ChildList children,
+      int id,
+      Object value,
+      Object label,
+      boolean unshared,
+      ClassRows rows,
+      int at)
+      throws IOException {
+    if (hooks == null) {
+      int ref = ref(value, id, label, unshared);
+      rows.setRef(at, ref);
+      children.add(ref);
+    } else {
+      rows.setRef(at, -1);
+      if (value != null) {
+        children.pend(value, label, unshared, rows, at);
+      }
+    }
+  }
+
   /** Whether references are taken when the traversal reaches them: a stream's capture. */
   boolean lazy() {
     return hooks != null;
-  }
-
-  private static boolean isCached(Object box) {
-    if (box instanceof Integer i) {
-      return Integer.valueOf(i.intValue()) == box;
-    } else if (box instanceof Long l) {
-      return Long.valueOf(l.longValue()) == box;
-    } else if (box instanceof Short s) {
-      return Short.valueOf(s.shortValue()) == box;
-    } else if (box instanceof Byte b) {
-      return Byte.valueOf(b.byteValue()) == box;
-    } else if (box instanceof Character c) {
-      return Character.valueOf(c.charValue()) == box;
-    } else if (box instanceof Boolean b) {
-      return Boolean.valueOf(b.booleanValue()) == box;
-    }
-    return false;
   }
 
   private Node array(int id, Object obj, ChildList children) throws IOException {
@@ -743,38 +823,74 @@ public final class Capturer {
 
   private Node instance(int id, SerialClass sc, Object obj, ChildList children) throws IOException {
     List<Slot> slots = sc.slots();
-    Node.SlotData[] data = new Node.SlotData[slots.size()];
+    ClassRows rows = rowsOf(sc);
+    int row = rows == null ? -1 : rows.add();
+    Node.SlotData[] data = rows == null ? new Node.SlotData[slots.size()] : rows.slotData();
     for (int s = 0; s < data.length; s++) {
       Slot slot = slots.get(s);
       if (slot.writeObject() != null) {
         int mark = children.size;
-        CaptureStream out = new CaptureStream(this, id, obj, slot, children);
-        out.runWriteObject();
-        Tape tape = out.finish();
-        children.bind(mark, tape.items());
+        // a snapshot's ArrayList or natural-order TreeMap: the same tape, without running it
+        Tape tape = hooks == null && s == 0 ? KnownWrites.tape(this, children, id, obj) : null;
+        if (tape == null) {
+          CaptureStream out = new CaptureStream(this, id, obj, slot, children);
+          out.runWriteObject();
+          tape = out.finish();
+          children.bind(mark, tape.items());
+        }
         data[s] = new Node.SlotData(slot, null, null, tape);
       } else if (slot.direct()) {
-        data[s] = directFields(id, slot, obj, children);
+        directFields(id, slot, obj, children, rows, row, s);
       } else {
         FieldValues v = defaultFields(id, slot, obj);
         int[] refs = fieldRefs(children, id, slot, v);
         data[s] = new Node.SlotData(slot, v.prims(), refs, null);
       }
     }
-    return new Node.Instance(id, sc, data);
+    return new Node.Instance(id, sc, data, rows, row);
+  }
+
+  /**
+   * The rows of class {@code sc}'s direct slots in this segment, or {@code null} if it has none.
+   */
+  private ClassRows rowsOf(SerialClass sc) {
+    if (sc == lastRowsType) {
+      return lastRows;
+    }
+    ClassRows rows;
+    if (sc == previousRowsType) {
+      rows = previousRows;
+    } else {
+      rows = rowsByClass.get(sc);
+      if (rows == null && !rowsByClass.containsKey(sc)) {
+        rows = ClassRows.hasDirect(sc) ? new ClassRows(sc) : null;
+        rowsByClass.put(sc, rows);
+      }
+    }
+    previousRowsType = lastRowsType;
+    previousRows = lastRows;
+    lastRowsType = sc;
+    lastRows = rows;
+    return rows;
   }
 
   /**
    * The default fields of a direct slot of object {@code id} (every field declared, readable by
-   * reflection, no {@code writeObject}), read through the slot's {@link FieldReader}: the same
-   * values and ids as {@link #defaultFields} and {@link #fieldRefs}, without boxing primitives or
-   * keeping the references in an array of their own. All fields are read before any reference is
-   * taken, as there: a {@code writeReplace} that {@link #ref} runs sees the object unchanged.
+   * reflection, no {@code writeObject}), read through the slot's {@link FieldReader} into row
+   * {@code row} of the class's {@link ClassRows} ({@code s} is the slot's index): the same values
+   * and ids as {@link #defaultFields} and {@link #fieldRefs}, without boxing primitives or arrays
+   * of the object's own. All fields are read before any reference is taken, as there: a {@code
+   * writeReplace} that {@link #ref} runs sees the object unchanged.
    */
-  private Node.SlotData directFields(int id, Slot slot, Object obj, ChildList children)
+  private void directFields(
+      int id, Slot slot, Object obj, ChildList children, ClassRows rows, int row, int s)
       throws IOException {
     FieldReader reader = slot.reader();
-    long[] prims = new long[reader.primitives()];
+    int nPrims = reader.primitives();
+    if (primScratch.length < nPrims) {
+      primScratch = new long[nPrims];
+    }
+    long[] prims = primScratch;
     int n = reader.references();
     if (scratch.length < n) {
       scratch = new Object[n];
@@ -786,20 +902,23 @@ public final class Capturer {
     } catch (IllegalAccessException e) {
       throw new IOException("cannot read fields of " + slot.type().getName(), e);
     }
-    int[] refs = new int[n];
+    int primBase = rows.primBase(row, s);
+    for (int i = 0; i < nPrims; i++) {
+      rows.setPrim(primBase + i, prims[i]);
+    }
+    int refBase = rows.refBase(row, s);
     List<SerialField> fields = slot.fields();
     try {
       for (int i = 0; i < n; i++) {
-        SerialField f = fields.get(prims.length + i);
+        SerialField f = fields.get(nPrims + i);
         Object value = values[i];
         values[i] = null;
-        reference(children, id, value, f.name(), f.unshared(), refs, i);
+        reference(children, id, value, f.name(), f.unshared(), rows, refBase + i);
       }
     } catch (IOException | RuntimeException | Error e) {
       Arrays.fill(values, null);
       throw e;
     }
-    return new Node.SlotData(slot, prims, refs, null);
   }
 
   /**
@@ -852,75 +971,5 @@ public final class Capturer {
    */
   String path(int id) {
     return paths.path(id);
-  }
-
-  /**
-   * The references an expanded object holds, in the JDK's order: ids taken already (without hooks;
-   * nulls skipped), or objects the traversal takes when it reaches them (with hooks), each with
-   * where its id is to be stored.
-   */
-  static final class ChildList {
-    /** Ids taken already, without hooks; {@code null} until the first. */
-    private int[] ids;
-
-    /** Per pending reference: the object, its label and the array its id goes into. */
-    private Object[] pending;
-
-    /** Per pending reference: where in that array, shifted left by one; the low bit: unshared. */
-    private int[] places;
-
-    int size;
-
-    void add(int id) {
-      if (id < 0) {
-        return;
-      }
-      if (ids == null) {
-        ids = new int[4];
-      } else if (size == ids.length) {
-        ids = Arrays.copyOf(ids, size * 2);
-      }
-      ids[size++] = id;
-    }
-
-    void pend(Object value, Object label, boolean unshared, int[] into, int at) {
-      if (pending == null) {
-        pending = new Object[12];
-        places = new int[4];
-      } else if (size == places.length) {
-        pending = Arrays.copyOf(pending, size * 6);
-        places = Arrays.copyOf(places, size * 2);
-      }
-      pending[3 * size] = value;
-      pending[3 * size + 1] = label;
-      pending[3 * size + 2] = into;
-      places[size] = at << 1 | (unshared ? 1 : 0);
-      size++;
-    }
-
-    /** Stores into {@code items} the references pended from {@code from} on without a place. */
-    void bind(int from, int[] items) {
-      for (int k = from; pending != null && k < size; k++) {
-        if (pending[3 * k + 2] == null) {
-          pending[3 * k + 2] = items;
-        }
-      }
-    }
-
-    /** The id of reference {@code k}, taking it now if it is pending. */
-    int take(int k, Capturer capturer, int parent) throws IOException {
-      if (pending == null) {
-        return ids[k];
-      }
-      Object value = pending[3 * k];
-      Object label = pending[3 * k + 1];
-      int[] into = (int[]) pending[3 * k + 2];
-      pending[3 * k] = null;
-      pending[3 * k + 1] = null;
-      pending[3 * k + 2] = null;
-      int id = capturer.ref(value, parent, label, (places[k] & 1) != 0);
-      into[places[k] >>> 1] = id;
-      return id;
-    }
   }
 }

@@ -14,8 +14,19 @@ import org.codese.program.Tape;
  * @param items what was written at top level: {@link Tape#OBJECT} items for {@code writeObject}
  *     calls and {@link Tape#BLOCK} items for primitive data in between
  * @param depth the greatest depth of the traversal: the longest path of first visits from a root
+ * @param late per node (by id minus {@code firstId}), whether it is late: a record or an object
+ *     whose class has {@code readResolve}, whose identity is known only after its hooks ran; {@code
+ *     null} if no node is
+ * @param arrays how many of the nodes are arrays
  */
-public record Graph(int firstId, List<Node> nodes, int[] postOrder, Tape items, int depth) {
+public record Graph(
+    int firstId,
+    List<Node> nodes,
+    int[] postOrder,
+    Tape items,
+    int depth,
+    boolean[] late,
+    int arrays) {
   /**
    * @return the id after the last node
    */

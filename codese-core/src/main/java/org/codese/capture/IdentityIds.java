@@ -22,6 +22,16 @@ final class IdentityIds {
 
   private int size;
 
+  /**
+   * The key {@link #get} last missed and the free slot where its probe ended, so that the {@link
+   * #put} that mostly follows does not probe again; {@code null} when no such slot is known.
+   */
+  private Object missed;
+
+  private int missedSlot;
+
+  private int missedHash;
+
   /** Size at which the table grows: two thirds of its length. */
   private int limit;
 
@@ -29,7 +39,18 @@ final class IdentityIds {
   private int shift;
 
   IdentityIds() {
-    allocate(64);
+    this(0);
+  }
+
+  /**
+   * @param expected how many keys the table is likely to hold: it starts large enough for them
+   */
+  IdentityIds(int expected) {
+    int capacity = 64;
+    while (capacity / 3 * 2 < expected && capacity < 1 << 30) {
+      capacity <<= 1;
+    }
+    allocate(capacity);
   }
 
   private void allocate(int capacity) {
@@ -37,6 +58,7 @@ final class IdentityIds {
     values = new int[capacity];
     hashes = new int[capacity];
     limit = capacity / 3 * 2;
+    missed = null;
     shift = Integer.numberOfLeadingZeros(capacity) + 1;
   }
 
@@ -53,11 +75,15 @@ final class IdentityIds {
   int get(Object key) {
     Object[] k = keys;
     int mask = k.length - 1;
-    for (int i = index(System.identityHashCode(key)); ; i = (i + 1) & mask) {
+    int hash = System.identityHashCode(key);
+    for (int i = index(hash); ; i = (i + 1) & mask) {
       Object o = k[i];
       if (o == key) {
         return values[i];
       } else if (o == null) {
+        missed = key;
+        missedSlot = i;
+        missedHash = hash;
         return -1;
       }
     }
@@ -65,6 +91,18 @@ final class IdentityIds {
 
   /** Maps {@code key} to {@code value} (at least 0), replacing any earlier value. */
   void put(Object key, int value) {
+    // the slot the last miss ended at is still where key goes while it is free: inserts only fill
+    // free slots, and growing the table or clearing it forgets the miss
+    if (key == missed && keys[missedSlot] == null) {
+      missed = null;
+      keys[missedSlot] = key;
+      values[missedSlot] = value;
+      hashes[missedSlot] = missedHash;
+      if (++size > limit) {
+        rehash(keys.length * 2);
+      }
+      return;
+    }
     insert(key, System.identityHashCode(key), value);
   }
 
@@ -104,6 +142,7 @@ final class IdentityIds {
   /** Removes every key. */
   void clear() {
     Arrays.fill(keys, null);
+    missed = null;
     size = 0;
   }
 

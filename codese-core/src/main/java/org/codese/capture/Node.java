@@ -1,5 +1,6 @@
 package org.codese.capture;
 
+import org.codese.jvm.Kind;
 import org.codese.jvm.SerialClass;
 import org.codese.jvm.Slot;
 import org.codese.program.Tape;
@@ -17,8 +18,13 @@ public sealed interface Node {
   /** A {@code String}. */
   record Text(int id, String value) implements Node {}
 
-  /** A box; {@code cached} when the original was the JDK's cached instance for its value. */
-  record Box(int id, Object value, boolean cached) implements Node {}
+  /**
+   * A box; {@code cached} when the original was the JDK's cached instance for its value.
+   *
+   * @param kind its primitive kind
+   * @param bits its value's raw bits ({@link org.codese.jvm.Types#bits})
+   */
+  record Box(int id, Object value, boolean cached, Kind kind, long bits) implements Node {}
 
   /** An enum constant or a {@code Class}: restored as the very same instance. */
   record Constant(int id, Object value) implements Node {}
@@ -51,12 +57,21 @@ public sealed interface Node {
   /** An {@code Externalizable}, restored with its public constructor and {@code readExternal}. */
   record External(int id, SerialClass type, Tape tape) implements Node {}
 
-  /** Any other object: one {@link SlotData} per slot, superclass first. */
-  record Instance(int id, SerialClass type, SlotData[] slots) implements Node {}
+  /**
+   * Any other object: one {@link SlotData} per slot that is not direct, superclass first; the
+   * fields of its direct slots ({@link Slot#direct()}) are in row {@code row} of {@code rows}.
+   *
+   * @param slots per slot of {@code type}, its data, or {@code null} for a direct slot (the array
+   *     may be shared by many nodes: never written)
+   * @param rows the rows of the class's direct slots, or {@code null} if it has none
+   * @param row this object's row, or -1 without rows
+   */
+  record Instance(int id, SerialClass type, SlotData[] slots, ClassRows rows, int row)
+      implements Node {}
 
   /**
-   * One slot's data: default field values (when the class has no {@code writeObject}), or the tape
-   * its {@code writeObject} wrote.
+   * One slot's data, for a slot that is not direct: default field values (when the class has no
+   * {@code writeObject}), or the tape its {@code writeObject} wrote.
    *
    * @param slot the slot
    * @param prims primitive field values as raw bits, or {@code null} with a tape

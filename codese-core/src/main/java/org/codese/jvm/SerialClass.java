@@ -320,6 +320,21 @@ public final class SerialClass {
    * @return the record's fields in serialization order, for {@link Kind#RECORD}
    */
   public List<SerialField> recordFields() {
+    List<SerialField> fields = recordFields;
+    if (fields == null) {
+      fields = List.copyOf(readRecordFields());
+      recordFields = fields; // racy but idempotent: every thread computes the same list
+    }
+    return fields;
+  }
+
+  /**
+   * What {@link #recordFields()} answers, made once per class: capture and the planner ask for
+   * every record they meet, and finding the fields by reflection costs far more than the record.
+   */
+  private volatile List<SerialField> recordFields;
+
+  private List<SerialField> readRecordFields() {
     List<SerialField> fields = new ArrayList<>();
     for (RecordComponent rc : type.getRecordComponents()) {
       try {

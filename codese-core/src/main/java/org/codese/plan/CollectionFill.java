@@ -41,7 +41,11 @@ record CollectionFill(Class<?> type, int capacity, int[] refs) {
       return null;
     }
     Node.SlotData[] slots = node.slots();
-    if (slots.length == 0 || slots[0].tape() == null || !restLeavesDefaults(slots)) {
+    // the first slot writes the tape; later ones may be direct (no fields, as LinkedHashSet's)
+    if (slots.length == 0
+        || slots[0] == null
+        || slots[0].tape() == null
+        || !restLeavesDefaults(node)) {
       return null;
     }
     Cursor in = new Cursor(slots[0].tape());
@@ -84,19 +88,40 @@ record CollectionFill(Class<?> type, int capacity, int[] refs) {
    * Whether the slots after the first set nothing a fill's constructor does not: {@code
    * LinkedHashMap}'s {@code accessOrder} false, {@code LinkedHashSet}'s nothing.
    */
-  private static boolean restLeavesDefaults(Node.SlotData[] slots) {
+  private static boolean restLeavesDefaults(Node.Instance node) {
+    Node.SlotData[] slots = node.slots();
     for (int i = 1; i < slots.length; i++) {
       Node.SlotData s = slots[i];
-      Slot slot = s.slot();
-      if (s.tape() != null || slot.readObject() != null) {
+      if (s == null ? !directLeavesDefaults(node, i) : !leavesDefaults(s)) {
         return false;
       }
-      for (long p : s.prims() == null ? new long[0] : s.prims()) {
-        if (p != 0) {
-          return false;
-        }
+    }
+    return true;
+  }
+
+  /** Whether a slot with data sets nothing: no tape, no reference fields, primitives zero. */
+  private static boolean leavesDefaults(Node.SlotData s) {
+    if (s.tape() != null || s.slot().readObject() != null) {
+      return false;
+    }
+    for (long p : s.prims() == null ? new long[0] : s.prims()) {
+      if (p != 0) {
+        return false;
       }
-      if (s.refs() != null && s.refs().length != 0) {
+    }
+    return s.refs() == null || s.refs().length == 0;
+  }
+
+  /** {@link #leavesDefaults} for direct slot {@code i}, whose fields are in the node's row. */
+  private static boolean directLeavesDefaults(Node.Instance node, int i) {
+    Slot slot = node.type().slots().get(i);
+    int nPrims = slot.primitiveCount();
+    if (slot.fields().size() != nPrims) {
+      return false;
+    }
+    int base = node.rows().primBase(node.row(), i);
+    for (int f = 0; f < nPrims; f++) {
+      if (node.rows().prim(base + f) != 0) {
         return false;
       }
     }

@@ -8,6 +8,7 @@ import java.util.Map;
 import org.codese.capture.Node;
 import org.codese.jvm.Kind;
 import org.codese.jvm.SerialClass;
+import org.codese.jvm.Slot;
 import org.codese.jvm.Types;
 import org.codese.program.Constant;
 import org.codese.program.Grammar;
@@ -54,13 +55,26 @@ final class CreatePhase {
     final Kind type;
     final boolean cached;
     final IntList ids = new IntList();
-    final List<Object> values = new ArrayList<>();
+
+    /** The values' raw bits, in the order of {@link #ids}. */
+    long[] bits = new long[8];
 
     Boxes(Kind type, boolean cached) {
       this.type = type;
       this.cached = cached;
     }
+
+    void add(int id, long value) {
+      if (ids.size() == bits.length) {
+        bits = java.util.Arrays.copyOf(bits, 2 * bits.length);
+      }
+      bits[ids.size()] = value;
+      ids.add(id);
+    }
   }
+
+  /** The groups of {@link #boxes} by kind ordinal times two plus one if cached: no boxed key. */
+  private final Boxes[] boxGroups = new Boxes[2 * Kind.values().length];
 
   CreatePhase(PlanContext cx, SetPhase set, FinishProgram finish) {
     this.cx = cx;
@@ -87,12 +101,7 @@ final class CreatePhase {
         ops.add(new Op.NewString(id, null, cx.tables.constant(new Constant.Text(t.value()))));
       }
     } else if (node instanceof Node.Box b) {
-      Kind kind = Kind.primitive(unboxed(b.value().getClass()));
-      Boxes group =
-          boxes.computeIfAbsent(
-              kind.descriptor() * 2 + (b.cached() ? 1 : 0), k -> new Boxes(kind, b.cached()));
-      group.ids.add(id);
-      group.values.add(b.value());
+      box(b);
     } else if (node instanceof Node.Constant c) {
       ops.add(new Op.LoadConstant(id, constantOf(c.value())));
     } else if (node instanceof Node.Value v) {
@@ -106,12 +115,14 @@ final class CreatePhase {
     } else if (node instanceof Node.Array a) {
       array(a);
     } else if (node instanceof Node.External e) {
+      cx.finishes(id);
       int t = cx.tables.type(e.type().type());
       allocate(cx.tables.constant(new Constant.Allocator(t, Constant.Mode.EXTERNAL)), id);
     } else if (node instanceof Node.Instance i) {
       instance(i);
+    } else if (node instanceof Node.Record) {
+      cx.finishes(id); // made by its hook in the finish phase
     }
-    // records are made by their hook in the finish phase
   }
 
   static int modifiedUtf8Length(String s) {
@@ -139,26 +150,16 @@ final class CreatePhase {
         new Constant.EnumRef(cx.tables.type(e.getDeclaringClass()), e.name()));
   }
 
-  /** The primitive type of a box class, without a reflective look-up per box. */
-  private static Class<?> unboxed(Class<?> box) {
-    if (box == Integer.class) {
-      return int.class;
-    } else if (box == Long.class) {
-      return long.class;
-    } else if (box == Boolean.class) {
-      return boolean.class;
-    } else if (box == Byte.class) {
-      return byte.class;
-    } else if (box == Character.class) {
-      return char.class;
-    } else if (box == Short.class) {
-      return short.class;
-    } else if (box == Float.class) {
-      return float.class;
-    } else if (box == Double.class) {
-      return double.class;
+  /** Adds box {@code b} to the group of its kind and way, in the order groups first appear. */
+  private void box(Node.Box b) {
+    int slot = 2 * b.kind().ordinal() + (b.cached() ? 1 : 0);
+    Boxes group = boxGroups[slot];
+    if (group == null) {
+      group = new Boxes(b.kind(), b.cached());
+      boxGroups[slot] = group;
+      boxes.put(b.kind().descriptor() * 2 + (b.cached() ? 1 : 0), group);
     }
-    throw new IllegalArgumentException("not a box class: " + box);
+    group.add(b.id(), b.bits());
   }
 
   private void allocate(int allocator, int id) {
@@ -175,7 +176,10 @@ final class CreatePhase {
   private IntList lastInstanceAllocs;
 
   private void instance(Node.Instance node) {
-    CollectionFill fill = cx.fill(node.id());
+    CollectionFill fill = cx.fill(node);
+    if (fill != null || node.type().resolves() || hasSlotData(node)) {
+      cx.finishes(node.id());
+    }
     if (fill != null) {
       int t = cx.tables.type(fill.type());
       allocate(cx.tables.constant(new Constant.Sized(t, fill.capacity())), node.id());
@@ -190,11 +194,25 @@ final class CreatePhase {
       lastInstanceType = sc;
     }
     lastInstanceAllocs.add(node.id());
-    for (Node.SlotData data : node.slots()) {
-      if (data.slot().direct()) {
-        set.slot(node.id(), data);
+    if (node.rows() != null) {
+      List<Slot> slots = sc.slots();
+      for (int s = 0; s < slots.size(); s++) {
+        Slot slot = slots.get(s);
+        if (slot.direct()) {
+          set.slot(node.id(), slot, node.rows(), node.row(), s);
+        }
       }
     }
+  }
+
+  /** Whether a slot of {@code node} is not direct: the finish phase runs its hook. */
+  private static boolean hasSlotData(Node.Instance node) {
+    for (Node.SlotData data : node.slots()) {
+      if (data != null) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private void array(Node.Array a) {
@@ -431,7 +449,7 @@ final class CreatePhase {
       if (n >= cx.loopMin) {
         Object values = Array.newInstance(group.type.type(), n);
         for (int i = 0; i < n; i++) {
-          Array.set(values, i, group.values.get(i));
+          Types.setBits(values, i, group.bits[i]);
         }
         ops.add(
             new Op.BoxLoop(
@@ -441,9 +459,7 @@ final class CreatePhase {
                 cx.tables.constant(new Constant.PrimArray(values))));
       } else {
         for (int i = 0; i < n; i++) {
-          ops.add(
-              new Op.NewBox(
-                  group.ids.get(i), group.type, Types.bits(group.values.get(i)), group.cached));
+          ops.add(new Op.NewBox(group.ids.get(i), group.type, group.bits[i], group.cached));
         }
       }
     }

@@ -20,8 +20,9 @@ import org.codese.program.Tape;
  * {@code EXTERNAL} or {@code RECORD} hook, and {@code RESOLVE} for classes with {@code
  * readResolve}), or for a JDK collection restored by a fill ({@link CollectionFill}) its fill.
  *
- * <p>Contract: {@link #node} is called for every node in the graph's post order, after the create
- * and set phases were planned (they defer stores to the same {@link FinishProgram}).
+ * <p>Contract: {@link #node} is called in the graph's post order for every node that has deferred
+ * stores or that the create phase marked ({@link PlanContext#hasFinish}: hooks or a fill), after
+ * the create and set phases were planned (they defer stores to the same {@link FinishProgram}).
  */
 final class FinishPhase {
   private final PlanContext cx;
@@ -40,7 +41,7 @@ final class FinishPhase {
       program.fill(node.id(), fill.refs(), cx.nullSlot);
     } else if (node instanceof Node.Instance i) {
       for (Node.SlotData data : i.slots()) {
-        if (!data.slot().direct()) {
+        if (data != null) {
           Slot slot = data.slot();
           int t = cx.tables.typeWithFields(slot.type(), slot.fields());
           Tape tape =

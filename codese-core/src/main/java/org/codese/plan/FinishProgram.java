@@ -57,6 +57,11 @@ final class FinishProgram {
     return d;
   }
 
+  /** Whether stores were deferred to object {@code id}'s completion. */
+  boolean hasDeferred(int id) {
+    return deferred[id - firstId] != null;
+  }
+
   /** Appends the stores deferred to object {@code id}'s completion. */
   void complete(int id) {
     IntList d = deferred[id - firstId];

@@ -28,6 +28,7 @@ final class PlanContext {
   /** The table's last slot, always {@code null}: a reference column's entry for no object. */
   final int nullSlot;
 
+  /** Per object (by id minus the first id), whether it is late; {@code null} if none is. */
   private final boolean[] late;
 
   /** Whether any object of the graph is late: most graphs have none, and then none is asked. */
@@ -39,6 +40,13 @@ final class PlanContext {
    * {@link #loopMin} of them, so that code does not grow with their number.
    */
   final boolean arraysAsData;
+
+  /**
+   * Per object (by id minus the first id), whether the finish phase has work for it besides
+   * deferred stores: hooks or a fill. Marked by the create phase, so that the finish phase reads
+   * only the nodes it completes.
+   */
+  private final boolean[] finishes;
 
   /** Per object (by id minus the first id), its collection fill, or {@code null}. */
   private final CollectionFill[] fills;
@@ -52,38 +60,21 @@ final class PlanContext {
     this.graph = graph;
     this.loopMin = loopMin;
     this.nullSlot = graph.endId();
-    this.late = new boolean[graph.nodes().size()];
-    this.fills = new CollectionFill[late.length];
-    int arrays = 0;
-    boolean someLate = false;
-    int first = graph.firstId();
-    SerialClass noFill = null; // the class of the last instance that was no fill class
-    for (Node node : graph.nodes()) {
-      arrays += node instanceof Node.Array ? 1 : 0;
-      boolean isLate = isLate(node);
-      late[node.id() - first] = isLate;
-      someLate |= isLate;
-      if (node instanceof Node.Instance i && i.type() != noFill) {
-        if (Fills.kind(i.type().type()) == Fills.NONE) {
-          noFill = i.type();
-        } else {
-          fills[node.id() - first] = CollectionFill.of(i);
-        }
-      }
-    }
-    this.anyLate = someLate;
-    this.arraysAsData = arrays >= loopMin;
+    this.late = graph.late();
+    this.anyLate = late != null;
+    this.fills = new CollectionFill[graph.nodes().size()];
+    this.finishes = new boolean[fills.length];
+    this.arraysAsData = graph.arrays() >= loopMin;
   }
 
-  private static boolean isLate(Node node) {
-    if (node instanceof Node.Record) {
-      return true;
-    } else if (node instanceof Node.Instance i) {
-      return i.type().resolves();
-    } else if (node instanceof Node.External e) {
-      return e.type().resolves();
-    }
-    return false;
+  /** Notes that the finish phase has hooks or a fill to plan for object {@code id}. */
+  void finishes(int id) {
+    finishes[id - graph.firstId()] = true;
+  }
+
+  /** Whether {@link #finishes(int)} was noted for object {@code id}. */
+  boolean hasFinish(int id) {
+    return finishes[id - graph.firstId()];
   }
 
   /** Whether {@code id} is an object of this graph that is late. */
@@ -91,9 +82,32 @@ final class PlanContext {
     return anyLate && id >= graph.firstId() && late[id - graph.firstId()];
   }
 
-  /** The fill of object {@code id} of this graph, or {@code null} if its hooks restore it. */
+  /**
+   * The fill of object {@code id} of this graph, or {@code null} if its hooks restore it: known
+   * once the create phase took the object ({@link #fill(Node.Instance)}).
+   */
   CollectionFill fill(int id) {
     return fills[id - graph.firstId()];
+  }
+
+  /** The class of the last instance {@link #fill(Node.Instance)} found to be no fill class. */
+  private SerialClass noFill;
+
+  /**
+   * Finds and remembers the fill of {@code node}, or {@code null} if its hooks restore it; the
+   * create phase asks once per instance, in id order.
+   */
+  CollectionFill fill(Node.Instance node) {
+    if (node.type() == noFill) {
+      return null;
+    }
+    if (Fills.kind(node.type().type()) == Fills.NONE) {
+      noFill = node.type();
+      return null;
+    }
+    CollectionFill fill = CollectionFill.of(node);
+    fills[node.id() - graph.firstId()] = fill;
+    return fill;
   }
 
   /** A new {@code int[]} constant. */

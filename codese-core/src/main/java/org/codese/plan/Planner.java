@@ -64,7 +64,10 @@ public final class Planner {
     set.flush();
     FinishPhase finish = new FinishPhase(cx, program);
     for (int id : graph.postOrder()) {
-      finish.node(graph.nodes().get(id - graph.firstId()));
+      // most objects have nothing to complete: their nodes are not read again
+      if (cx.hasFinish(id) || program.hasDeferred(id)) {
+        finish.node(graph.nodes().get(id - graph.firstId()));
+      }
     }
     List<Section> sections = new ArrayList<>();
     sections.add(new Section(new Placement(Phase.CREATE, Placement.CODESE), create.ops()));

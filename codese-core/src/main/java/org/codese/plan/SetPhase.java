@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.codese.capture.Node;
+import org.codese.capture.ClassRows;
 import org.codese.jvm.Kind;
 import org.codese.jvm.SerialField;
 import org.codese.jvm.Slot;
@@ -36,9 +36,10 @@ final class SetPhase {
   private final Map<Class<?>, Cluster> clusters = new LinkedHashMap<>();
 
   /** In a segment, direct slots that refer to late objects: set one by one, not in a loop. */
-  private final IntList lateSlotIds = new IntList();
+  private final SlotEntries lateSlots = new SlotEntries();
 
-  private final List<Node.SlotData> lateSlots = new ArrayList<>();
+  /** The slot of each of {@link #lateSlots}' entries. */
+  private final List<Slot> lateSlotTypes = new ArrayList<>();
 
   /** The cluster {@link #slot} added to last: slots of one class mostly come in runs. */
   private Cluster lastCluster;
@@ -48,8 +49,7 @@ final class SetPhase {
    */
   private static final class Cluster {
     final Slot slot;
-    final IntList ids = new IntList();
-    final List<Node.SlotData> data = new ArrayList<>();
+    final SlotEntries entries = new SlotEntries();
 
     Cluster(Slot slot) {
       this.slot = slot;
@@ -71,30 +71,36 @@ final class SetPhase {
     return byHost;
   }
 
-  /** Takes the direct slot {@code data} of object {@code id}. */
-  void slot(int id, Node.SlotData data) {
-    if (cx.loopMin == 1 && refersToLate(data)) {
+  /**
+   * Takes the direct slot {@code slot} of object {@code id}, slot number {@code s} of its class,
+   * whose fields are in row {@code row} of {@code rows}.
+   */
+  void slot(int id, Slot slot, ClassRows rows, int row, int s) {
+    int primBase = rows.primBase(row, s);
+    int refBase = rows.refBase(row, s);
+    if (cx.loopMin == 1 && refersToLate(slot, rows, refBase)) {
       // in a segment, where loops set every field, a cluster loop would write null into the
       // late field before the finish phase writes the object: two stores into one field, one
       // more than the objects hold, which the program check refuses. A snapshot's loops keep
       // them: its objects leave enough fields unset, and setting each such object on its own
       // made the jdk-collections sample's code ten times larger (10 KB to 108 KB) and its cold
       // restore a third slower.
-      lateSlotIds.add(id);
-      lateSlots.add(data);
+      lateSlots.add(id, rows, primBase, refBase);
+      lateSlotTypes.add(slot);
       return;
     }
     Cluster c = lastCluster;
-    if (c == null || c.slot != data.slot()) {
-      c = clusters.computeIfAbsent(data.slot().type(), k -> new Cluster(data.slot()));
+    if (c == null || c.slot != slot) {
+      c = clusters.computeIfAbsent(slot.type(), k -> new Cluster(slot));
       lastCluster = c;
     }
-    c.ids.add(id);
-    c.data.add(data);
+    c.entries.add(id, rows, primBase, refBase);
   }
 
-  private boolean refersToLate(Node.SlotData data) {
-    for (int ref : data.refs()) {
+  private boolean refersToLate(Slot slot, ClassRows rows, int refBase) {
+    int n = slot.fields().size() - slot.primitiveCount();
+    for (int r = 0; r < n; r++) {
+      int ref = rows.ref(refBase + r);
       if (ref >= 0 && cx.isLate(ref)) {
         return true;
       }
@@ -105,16 +111,16 @@ final class SetPhase {
   /** Plans the slots taken: clusters of {@code loopMin} or more as loops, the rest one by one. */
   void flush() {
     for (Cluster c : clusters.values()) {
-      if (c.ids.size() >= cx.loopMin) {
+      if (c.entries.size() >= cx.loopMin) {
         clusterLoop(c);
       } else {
-        for (int i = 0; i < c.ids.size(); i++) {
-          directSlot(c.ids.get(i), c.data.get(i));
+        for (int i = 0; i < c.entries.size(); i++) {
+          directSlot(c.slot, c.entries, i);
         }
       }
     }
     for (int i = 0; i < lateSlots.size(); i++) {
-      directSlot(lateSlotIds.get(i), lateSlots.get(i));
+      directSlot(lateSlotTypes.get(i), lateSlots, i);
     }
   }
 
@@ -147,8 +153,8 @@ final class SetPhase {
       SerialField sf = fields.get(f);
       boolean reflective = !nest || Modifier.isFinal(sf.field().getModifiers());
       Kind kind = f < nPrims ? Kind.primitive(sf.type()) : Kind.REFERENCE;
-      Object column =
-          f < nPrims ? Array.newInstance(sf.type(), c.ids.size()) : new int[c.ids.size()];
+      int size = c.entries.size();
+      Object column = f < nPrims ? Array.newInstance(sf.type(), size) : new int[size];
       boolean any = fillColumn(c, t, sf, kind, f, nPrims, column);
       if (any || cx.loopMin == 1) {
         // a stream segment sets every field, so that its code does not depend on which values
@@ -163,7 +169,7 @@ final class SetPhase {
                 reflective ? cx.setter(t, sf) : -1));
       }
     }
-    int ids = cx.sharedIds(c.ids.toArray());
+    int ids = cx.sharedIds(c.entries.ids());
     for (int from = 0; from < columns.size(); from += MAX_COLUMNS) {
       List<Op.Column> part = columns.subList(from, Math.min(columns.size(), from + MAX_COLUMNS));
       boolean anyPutfield = false;
@@ -184,16 +190,19 @@ final class SetPhase {
   private boolean fillColumn(
       Cluster c, int t, SerialField sf, Kind kind, int f, int nPrims, Object column) {
     if (kind.isPrimitive()) {
-      return column instanceof int[] ints ? fillInts(c, f, ints) : fillPrimitives(c, f, column);
+      return column instanceof int[] ints
+          ? fillInts(c.entries, f, ints)
+          : fillPrimitives(c.entries, f, column);
     }
     boolean any = false;
     int[] refs = (int[]) column;
     int r = f - nPrims;
+    SlotEntries entries = c.entries;
     for (int j = 0; j < refs.length; j++) {
-      int value = c.data.get(j).refs()[r];
+      int value = entries.ref(j, r);
       refs[j] = cx.nullSlot;
       if (value >= 0 && cx.isLate(value)) {
-        finish.deferField(c.ids.get(j), cx.setter(t, sf), value);
+        finish.deferField(entries.id(j), cx.setter(t, sf), value);
       } else if (value >= 0) {
         refs[j] = value;
         any = true;
@@ -203,20 +212,20 @@ final class SetPhase {
   }
 
   /** {@link #fillColumn} for an {@code int} field: the common case, without a type test each. */
-  private static boolean fillInts(Cluster c, int f, int[] column) {
+  private static boolean fillInts(SlotEntries entries, int f, int[] column) {
     boolean any = false;
     for (int j = 0; j < column.length; j++) {
-      int bits = (int) c.data.get(j).prims()[f];
+      int bits = (int) entries.prim(j, f);
       column[j] = bits;
       any |= bits != 0;
     }
     return any;
   }
 
-  private static boolean fillPrimitives(Cluster c, int f, Object column) {
+  private static boolean fillPrimitives(SlotEntries entries, int f, Object column) {
     boolean any = false;
-    for (int j = 0; j < c.ids.size(); j++) {
-      long bits = c.data.get(j).prims()[f];
+    for (int j = 0; j < entries.size(); j++) {
+      long bits = entries.prim(j, f);
       if (bits != 0) {
         Types.setBits(column, j, bits);
         any = true;
@@ -225,20 +234,23 @@ final class SetPhase {
     return any;
   }
 
-  /** Sets one object's slot field by field, selecting it again whenever the host changes. */
-  private void directSlot(int id, Node.SlotData data) {
-    Slot slot = data.slot();
+  /**
+   * Sets one object's slot {@code slot}, entry {@code j} of {@code entries}, field by field,
+   * selecting it again whenever the host changes.
+   */
+  private void directSlot(Slot slot, SlotEntries entries, int j) {
+    int id = entries.id(j);
     int t = cx.tables.typeWithFields(slot.type(), slot.fields());
     boolean nest = nestable(slot.type());
     String owner = Types.internalName(slot.type());
     List<SerialField> fields = slot.fields();
-    int nPrims = data.prims().length;
+    int nPrims = slot.primitiveCount();
     int selectedHost = Integer.MIN_VALUE;
     for (int f = 0; f < fields.size(); f++) {
       SerialField sf = fields.get(f);
       Kind kind = f < nPrims ? Kind.primitive(sf.type()) : Kind.REFERENCE;
-      long bits = f < nPrims ? data.prims()[f] : 0;
-      int ref = f < nPrims ? -1 : data.refs()[f - nPrims];
+      long bits = f < nPrims ? entries.prim(j, f) : 0;
+      int ref = f < nPrims ? -1 : entries.ref(j, f - nPrims);
       if (f < nPrims ? bits == 0 : ref < 0) {
         continue;
       }

@@ -58,4 +58,55 @@ class IdentityIdsTest {
     assertEquals(0, ids.size());
     assertEquals(-1, ids.get(keys.get(0)));
   }
+
+  @Test
+  void aPutAfterAMissStaysRightWhateverHappenedBetween() {
+    // many keys in a small table, so that probes collide and the slot a miss ended at is taken
+    for (int round = 0; round < 200; round++) {
+      IdentityIds ids = new IdentityIds(round % 2 == 0 ? 0 : 40);
+      List<Object> keys = new ArrayList<>();
+      for (int i = 0; i < 300; i++) {
+        Object a = new Object();
+        Object b = new Object();
+        assertEquals(-1, ids.get(a));
+        if (i % 3 == 0) {
+          assertEquals(-1, ids.get(b));
+          ids.put(b, 2 * i + 1); // may take the slot a's miss ended at
+          keys.add(b);
+        }
+        ids.put(a, 2 * i);
+        keys.add(a);
+        if (i % 50 == 49) {
+          ids.removeFrom(2 * i - 10); // forgets the last few and rebuilds the table
+          keys.removeIf(k -> ids.get(k) < 0);
+        }
+      }
+      for (Object k : keys) {
+        assertEquals(true, ids.get(k) >= 0, "every key put and kept is found");
+      }
+      assertEquals(keys.size(), ids.size());
+      Object c = new Object();
+      assertEquals(-1, ids.get(c));
+      ids.clear();
+      ids.put(new Object(), 7);
+      ids.put(c, 8);
+      assertEquals(8, ids.get(c), "a miss before clear() does not place a later put");
+      assertEquals(2, ids.size());
+    }
+  }
+
+  @Test
+  void aTableSizedForManyKeysHoldsThemAndMore() {
+    IdentityIds ids = new IdentityIds(10_000);
+    List<Object> keys = new ArrayList<>();
+    for (int i = 0; i < 30_000; i++) {
+      Object k = new Object();
+      keys.add(k);
+      assertEquals(-1, ids.get(k));
+      ids.put(k, i);
+    }
+    for (int i = 0; i < keys.size(); i++) {
+      assertEquals(i, ids.get(keys.get(i)));
+    }
+  }
 }

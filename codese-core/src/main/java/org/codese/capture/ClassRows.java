@@ -1,0 +1,147 @@
+package org.codese.capture;
+
+import java.util.Arrays;
+import java.util.List;
+import org.codese.jvm.SerialClass;
+import org.codese.jvm.Slot;
+
+/**
+ * The default field values of the direct slots ({@link Slot#direct()}) of the captured objects of
+ * one class, one row per object, captured straight into two arrays shared by all of them (Fuel's
+ * clusters): primitive fields as raw bits, reference fields as ids. A capture of many objects of a
+ * class thus makes no arrays per object, and the planner reads each field's column from one place.
+ *
+ * <p>A row holds the direct slots' fields one slot after the other, superclass first, primitives
+ * and references apart; {@link #primBase} and {@link #refBase} give where a slot's fields start.
+ *
+ * <p>Contract: rows are added by the capturer only, and the arrays may be replaced as they grow;
+ * readers use indices, never the arrays. Not thread-safe.
+ */
+public final class ClassRows {
+  private final SerialClass type;
+  private final int[] primStart;
+  private final int[] refStart;
+  private final int primWidth;
+  private final int refWidth;
+  private final boolean allDirect;
+
+  /**
+   * For a class whose slots are all direct: its nodes' slot data, the same array of {@code null}s
+   * for every object. Never written.
+   */
+  private final Node.SlotData[] noData;
+
+  private long[] prims;
+  private int[] refs;
+  private int size;
+
+  ClassRows(SerialClass type) {
+    this.type = type;
+    List<Slot> slots = type.slots();
+    this.primStart = new int[slots.size()];
+    this.refStart = new int[slots.size()];
+    int p = 0;
+    int r = 0;
+    boolean all = true;
+    for (int s = 0; s < slots.size(); s++) {
+      Slot slot = slots.get(s);
+      primStart[s] = p;
+      refStart[s] = r;
+      if (slot.direct()) {
+        p += slot.primitiveCount();
+        r += slot.fields().size() - slot.primitiveCount();
+      }
+      all &= slot.direct();
+    }
+    this.primWidth = p;
+    this.refWidth = r;
+    this.allDirect = all;
+    this.noData = all ? new Node.SlotData[slots.size()] : null;
+    this.prims = new long[16 * p];
+    this.refs = new int[16 * r];
+  }
+
+  /**
+   * @param type a class of kind {@code INSTANCE}
+   * @return whether any of its slots is direct, so that its objects have rows
+   */
+  static boolean hasDirect(SerialClass type) {
+    for (Slot s : type.slots()) {
+      if (s.direct()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * @return the class
+   */
+  public SerialClass type() {
+    return type;
+  }
+
+  /** The slot data for a new node of this class: shared when every slot is direct. */
+  Node.SlotData[] slotData() {
+    return allDirect ? noData : new Node.SlotData[primStart.length];
+  }
+
+  /** Adds a row, which the capturer fills field by field; returns its number. */
+  int add() {
+    if ((size + 1) * primWidth > prims.length) {
+      prims = Arrays.copyOf(prims, Math.max(16, 2 * (size + 1)) * primWidth);
+    }
+    if ((size + 1) * refWidth > refs.length) {
+      refs = Arrays.copyOf(refs, Math.max(16, 2 * (size + 1)) * refWidth);
+    }
+    return size++;
+  }
+
+  /**
+   * @param row a row
+   * @param slot a slot's index in the class's slots
+   * @return the index of the slot's first primitive field in {@link #prim}
+   */
+  public int primBase(int row, int slot) {
+    return row * primWidth + primStart[slot];
+  }
+
+  /**
+   * @param row a row
+   * @param slot a slot's index in the class's slots
+   * @return the index of the slot's first reference field in {@link #ref}
+   */
+  public int refBase(int row, int slot) {
+    return row * refWidth + refStart[slot];
+  }
+
+  /**
+   * @param index a primitive field's index ({@link #primBase} plus the field's position)
+   * @return its value's raw bits
+   */
+  public long prim(int index) {
+    return prims[index];
+  }
+
+  /**
+   * @param index a reference field's index ({@link #refBase} plus its position among the slot's
+   *     reference fields)
+   * @return the id of its value, or -1 for {@code null}
+   */
+  public int ref(int index) {
+    return refs[index];
+  }
+
+  void setPrim(int index, long bits) {
+    prims[index] = bits;
+  }
+
+  void setRef(int index, int id) {
+    refs[index] = id;
+  }
+
+  /** The number of reference fields in a row. */
+  int refWidth() {
+    return refWidth;
+  }
+}

@@ -1,0 +1,57 @@
+package org.codese.plan;
+
+import java.util.Arrays;
+import org.codese.capture.ClassRows;
+
+/**
+ * Direct slots of one class of slot, one entry per object in the order taken: the object's id and
+ * where its fields are in the {@link ClassRows} of its class (a slot's class may be the superclass
+ * of several captured classes, each with rows of its own). Growable parallel arrays: no object per
+ * entry.
+ */
+final class SlotEntries {
+  private int[] ids = new int[16];
+  private ClassRows[] rows = new ClassRows[16];
+  private int[] primBases = new int[16];
+  private int[] refBases = new int[16];
+  private int size;
+
+  void add(int id, ClassRows in, int primBase, int refBase) {
+    if (size == ids.length) {
+      int n = 2 * size;
+      ids = Arrays.copyOf(ids, n);
+      rows = Arrays.copyOf(rows, n);
+      primBases = Arrays.copyOf(primBases, n);
+      refBases = Arrays.copyOf(refBases, n);
+    }
+    ids[size] = id;
+    rows[size] = in;
+    primBases[size] = primBase;
+    refBases[size] = refBase;
+    size++;
+  }
+
+  int size() {
+    return size;
+  }
+
+  /** The object id of entry {@code j}. */
+  int id(int j) {
+    return ids[j];
+  }
+
+  /** The ids of all entries, in order. */
+  int[] ids() {
+    return Arrays.copyOf(ids, size);
+  }
+
+  /** The raw bits of entry {@code j}'s primitive field {@code f} (counted within the slot). */
+  long prim(int j, int f) {
+    return rows[j].prim(primBases[j] + f);
+  }
+
+  /** The id held by entry {@code j}'s reference field {@code r} (counted from the first), or -1. */
+  int ref(int j, int r) {
+    return rows[j].ref(refBases[j] + r);
+  }
+}
