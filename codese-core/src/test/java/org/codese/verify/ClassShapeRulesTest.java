@@ -360,4 +360,45 @@ class ClassShapeRulesTest {
     assertRefused(
         crafted, "passes " + value + " to " + box + ".valueOf", "outside its type's range");
   }
+
+  @Test
+  void anArrayOfAnUnknownPrimitiveTypeIsRefused() throws Exception {
+    byte[] crafted =
+        rewrite(
+            snapshot(),
+            atStartOfM0(
+                store(
+                    mv -> {
+                      mv.visitInsn(Opcodes.ICONST_1);
+                      mv.visitIntInsn(Opcodes.NEWARRAY, 3);
+                    })));
+    assertRefused(crafted, "method m0", "an unknown primitive array type 3");
+  }
+
+  /** The grammar's loops count their index up by one: a loop that skips elements is refused. */
+  @Test
+  void aLoopThatCountsByTwoIsRefused() throws Exception {
+    byte[] crafted =
+        rewrite(
+            snapshot(),
+            cls ->
+                transform(
+                    cls,
+                    ClassWriter.COMPUTE_MAXS,
+                    w ->
+                        new ClassVisitor(Opcodes.ASM9, w) {
+                          @Override
+                          public MethodVisitor visitMethod(
+                              int access, String name, String desc, String sig, String[] ex) {
+                            return new MethodVisitor(
+                                Opcodes.ASM9, super.visitMethod(access, name, desc, sig, ex)) {
+                              @Override
+                              public void visitIincInsn(int local, int by) {
+                                super.visitIincInsn(local, by + 1);
+                              }
+                            };
+                          }
+                        }));
+    assertRefused(crafted, "does not close the grammar's counted loop (i++ then i < ids.length)");
+  }
 }
