@@ -603,7 +603,9 @@ final class ClassTable {
           && !c.isInterface()
           && !Modifier.isFinal(c.getModifiers()) // a final class is no one's superclass
           && !Jvm.isJdkClass(c)
-          && Serializable.class.isAssignableFrom(c)) {
+          && !Enum.class.isAssignableFrom(c) // restored by name, never a removed superclass
+          && Serializable.class.isAssignableFrom(c)
+          && hasData(file, i)) {
         if (candidates == null) {
           candidates = new HashSet<>();
         }
@@ -638,6 +640,24 @@ final class ClassTable {
         markRemoved(i, f.name());
       }
     }
+  }
+
+  /**
+   * Whether the snapshot carries data of class {@code index}'s slot: recorded fields, or a {@code
+   * readObject} replay of that slot. A class without either (one named only as a type, an array's
+   * element class, the holder of a constant) has nothing a removal would change, and is never
+   * detached: detaching it would only cost the code adaptation.
+   */
+  private boolean hasData(SnapshotFile file, int index) {
+    if (!entries.get(index).fields().isEmpty()) {
+      return true;
+    }
+    for (Constant k : file.constants()) {
+      if (k instanceof Constant.Hook h && h.kind() == Constant.HookKind.SLOT && h.type() == index) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
