@@ -187,6 +187,18 @@ public final class SnapshotEdit {
   }
 
   /**
+   * Passes every generated class file through {@code edit} (an ASM rewrite, usually), keeping their
+   * order and placements.
+   *
+   * @param edit gives the new bytes of a class file
+   * @return this editor
+   */
+  public SnapshotEdit editCode(java.util.function.UnaryOperator<byte[]> edit) {
+    classFiles.replaceAll(edit);
+    return this;
+  }
+
+  /**
    * Makes every call of the static method {@code from} in the generated classes call the method
    * {@code to} of the same owner and descriptor instead: code the emitter would not write, which
    * the format's writer encodes like any other.

@@ -9,9 +9,9 @@ import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 import org.codese.Codese;
 import org.codese.UnsafeSnapshotException;
-import org.codese.format.SnapshotFile;
 import org.codese.program.Grammar;
 import org.codese.samples.RedBlackTree;
+import org.codese.testkit.SnapshotEdit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -36,24 +36,8 @@ class ClassShapeRulesTest {
   }
 
   /** {@code snapshot} with every generated class file passed through {@code edit}. */
-  private static byte[] rewrite(byte[] snapshot, UnaryOperator<byte[]> edit) throws Exception {
-    SnapshotFile f = SnapshotFile.parse(snapshot);
-    List<byte[]> files = new ArrayList<>();
-    for (byte[] c : f.classFiles()) {
-      files.add(edit.apply(c));
-    }
-    return new SnapshotFile(
-            f.version(),
-            f.jdk(),
-            f.firstId(),
-            f.tableSize(),
-            f.depth(),
-            f.classes(),
-            f.constants(),
-            List.copyOf(files),
-            f.placements(),
-            f.items())
-        .bytes();
+  private static byte[] rewrite(byte[] snapshot, UnaryOperator<byte[]> edit) {
+    return SnapshotEdit.of(snapshot).editCode(edit).bytes();
   }
 
   /** Rewrites a class file through {@code visitor}, which wraps the writer it is given. */
