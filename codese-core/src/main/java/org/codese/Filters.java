@@ -30,10 +30,6 @@ final class Filters implements Supplier<ObjectInputFilter>, Runnable {
   /** The property that names the JVM-wide filter factory, as a system or a security property. */
   static final String FACTORY_PROPERTY = "jdk.serialFilterFactory";
 
-  /** The JDK's own filter factory, whose only effect besides its result is a trace message. */
-  private static final String BUILTIN_FACTORY =
-      "java.io.ObjectInputFilter$Config$BuiltinFilterFactory";
-
   private static volatile boolean prepared;
 
   /**
@@ -148,12 +144,7 @@ final class Filters implements Supplier<ObjectInputFilter>, Runnable {
     }
     try {
       if (configured()) {
-        var factory = ObjectInputFilter.Config.getSerialFilterFactory();
-        if (factory.getClass().getName().equals(BUILTIN_FACTORY)) {
-          // its first use sets up its trace logger (a few ms on JDK 25): here, not when the
-          // loader asks; the built-in factory does nothing else
-          factory.apply(null, null);
-        }
+        Jvm.prepareFilterConfig();
       }
     } catch (RuntimeException | Error e) {
       // reported, as the JDK reports it, when the loader asks for the filter

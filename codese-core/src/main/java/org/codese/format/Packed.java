@@ -271,23 +271,8 @@ final class Packed {
     List<Placement> placements = new ArrayList<>();
     List<byte[]> files = readCode(p, classes.size(), placements);
     Tape items = ConstantCodec.readTape(it, header[1]);
-    In[] parts = {head, k, it, p};
-    for (In s : parts) {
-      if (s.remaining() != 0) {
-        throw s.corrupt(s.remaining() + " unexpected bytes at the end of the section");
-      }
-    }
-    return new SnapshotFile(
-        version,
-        jdk,
-        header[0],
-        header[1],
-        header[2],
-        classes,
-        constants,
-        List.copyOf(files),
-        List.copyOf(placements),
-        items);
+    return SnapshotFile.assemble(
+        version, jdk, header, classes, constants, files, placements, items, head, k, it, p);
   }
 
   /**

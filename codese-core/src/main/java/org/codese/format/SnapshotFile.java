@@ -799,7 +799,28 @@ public final class SnapshotFile {
       checkHosts(sec[3], placements, nClasses);
     }
     Tape items = ConstantCodec.readTape(sec[4], header[1]);
-    for (In s : sec) {
+    return assemble(version, jdk, header, classes, constants, files, placements, items, sec);
+  }
+
+  /**
+   * The decoded file, once every part it was read from is used up.
+   *
+   * @param header first id, table size and depth ({@link #readHeader})
+   * @param parts the readers of the file's parts, each of which must be at its end
+   * @throws CorruptSnapshotException naming the first part with bytes left over
+   */
+  static SnapshotFile assemble(
+      int version,
+      String jdk,
+      int[] header,
+      List<ClassEntry> classes,
+      List<Constant> constants,
+      List<byte[]> files,
+      List<Placement> placements,
+      Tape items,
+      In... parts)
+      throws CorruptSnapshotException {
+    for (In s : parts) {
       if (s.remaining() != 0) {
         throw s.corrupt(s.remaining() + " unexpected bytes at the end of the section");
       }

@@ -379,6 +379,28 @@ public final class Jvm {
     }
   }
 
+  /** The JDK's own filter factory, whose only effect besides its result is a trace message. */
+  private static final String BUILTIN_FILTER_FACTORY =
+      "java.io.ObjectInputFilter$Config$BuiltinFilterFactory";
+
+  /**
+   * Sets up the JVM-wide serialization filter configuration, as the first {@code ObjectInputStream}
+   * would, and makes the first call of the built-in filter factory (which sets up its trace logger,
+   * a few ms in a cold JVM); for a background thread. Only the public getter is called, so the
+   * factory stays replaceable ({@code Config.setSerialFilterFactory}) until a stream is made. A
+   * failure is ignored: whoever asks for the configuration next meets it.
+   */
+  public static void prepareFilterConfig() {
+    try {
+      var factory = java.io.ObjectInputFilter.Config.getSerialFilterFactory();
+      if (factory.getClass().getName().equals(BUILTIN_FILTER_FACTORY)) {
+        factory.apply(null, null);
+      }
+    } catch (RuntimeException | Error e) {
+      // only a warm-up: reported where the configuration is asked for
+    }
+  }
+
   /** A class with a {@code serialVersionUID} for {@link #prepareSuidReads} to read. */
   private static final class SuidProbe implements Serializable {
     private static final long serialVersionUID = 1L;

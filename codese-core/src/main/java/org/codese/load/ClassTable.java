@@ -578,7 +578,8 @@ final class ClassTable {
   /**
    * Finds the {@code Serializable} classes removed since capture from the hierarchy of the objects
    * of the snapshot (the specification's section 5.6.2, "removing classes"): a {@code Serializable}
-   * class of the table, not final and not the JDK's, none of whose objects the snapshot allocates,
+   * class of the table, not final, not an enum and not the JDK's, whose data (recorded fields or a
+   * {@code readObject} replay) the snapshot carries, none of whose objects the snapshot allocates,
    * neither of it nor of a subclass of it now. Its recorded fields are all removed ({@link
    * #removed(int, String)}): the stores into them, which could only fail, are taken out of the
    * code, as {@code ObjectInputStream} reads and discards the data of a class its local class's
@@ -604,8 +605,7 @@ final class ClassTable {
           && !Modifier.isFinal(c.getModifiers()) // a final class is no one's superclass
           && !Jvm.isJdkClass(c)
           && !Enum.class.isAssignableFrom(c) // restored by name, never a removed superclass
-          && Serializable.class.isAssignableFrom(c)
-          && hasData(file, i)) {
+          && Serializable.class.isAssignableFrom(c)) {
         if (candidates == null) {
           candidates = new HashSet<>();
         }
@@ -616,8 +616,14 @@ final class ClassTable {
       return;
     }
     Set<Class<?>> seen = new HashSet<>();
+    boolean[] replayed = new boolean[classes.length];
     for (Constant k : file.constants()) {
-      if (k instanceof Constant.Allocator a && a.type() >= 0 && a.type() < classes.length) {
+      if (k instanceof Constant.Hook h
+          && h.kind() == Constant.HookKind.SLOT
+          && h.type() >= 0
+          && h.type() < classes.length) {
+        replayed[h.type()] = true;
+      } else if (k instanceof Constant.Allocator a && a.type() >= 0 && a.type() < classes.length) {
         // an allocated class and its superclasses are no candidates; unknown: none is
         Class<?> made = classes[a.type()];
         if (made == null) {
@@ -629,7 +635,9 @@ final class ClassTable {
       }
     }
     for (int i = 0; i < classes.length && !candidates.isEmpty(); i++) {
-      if (!candidates.contains(classes[i])) {
+      // a class whose data the snapshot does not carry (no recorded field, no readObject replay:
+      // one named only as a type, an array's element class) has nothing a removal would change
+      if (!candidates.contains(classes[i]) || entries.get(i).fields().isEmpty() && !replayed[i]) {
         continue;
       }
       if (detached == null) {
@@ -640,24 +648,6 @@ final class ClassTable {
         markRemoved(i, f.name());
       }
     }
-  }
-
-  /**
-   * Whether the snapshot carries data of class {@code index}'s slot: recorded fields, or a {@code
-   * readObject} replay of that slot. A class without either (one named only as a type, an array's
-   * element class, the holder of a constant) has nothing a removal would change, and is never
-   * detached: detaching it would only cost the code adaptation.
-   */
-  private boolean hasData(SnapshotFile file, int index) {
-    if (!entries.get(index).fields().isEmpty()) {
-      return true;
-    }
-    for (Constant k : file.constants()) {
-      if (k instanceof Constant.Hook h && h.kind() == Constant.HookKind.SLOT && h.type() == index) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /**

@@ -1,6 +1,5 @@
 package org.codese.load;
 
-import java.io.ObjectInputFilter;
 import org.codese.UnsafeSnapshotException;
 import org.codese.format.SnapshotFile;
 import org.codese.program.Constant;
@@ -44,10 +43,6 @@ final class CodeCheck extends Thread {
    * ({@link CheckLoops#warmUp}); below it the interpreter checks them in about a millisecond.
    */
   static final int WARM_SLOTS = 20_000;
-
-  /** The JDK's own filter factory, whose only effect besides its result is a trace message. */
-  private static final String BUILTIN_FACTORY =
-      "java.io.ObjectInputFilter$Config$BuiltinFilterFactory";
 
   private final SnapshotFile file;
   private final GrammarCheck.Checked[] known;
@@ -153,7 +148,9 @@ final class CodeCheck extends Thread {
             hooks = true;
           }
           if (!streams && h.kind() != Constant.HookKind.RESOLVE) {
-            prepareStreams();
+            // what the first replay stream's ObjectInputStream constructor sets up (about 5 ms
+            // cold on JDK 17): here, not on the loader's thread
+            org.codese.jvm.Jvm.prepareFilterConfig();
             streams = true;
           }
         } else if (c instanceof Constant.Sized && !fills) {
@@ -161,26 +158,6 @@ final class CodeCheck extends Thread {
           fills = true;
         }
       }
-    }
-  }
-
-  /**
-   * Sets up what the constructor of the restore's first replay stream ({@link ReplayStream}, an
-   * {@code ObjectInputStream}) sets up, so that it is not on the loader's thread: the JVM-wide
-   * filter configuration (about 5 ms in a cold JVM on JDK 17: security properties, a logger) and
-   * the first call of the built-in filter factory (its trace logger). Only the public getter is
-   * called, which leaves the factory replaceable ({@code Config.setSerialFilterFactory}) until a
-   * stream is made, as it would be without Codese; a failure is left for that constructor to
-   * report.
-   */
-  private static void prepareStreams() {
-    try {
-      var factory = ObjectInputFilter.Config.getSerialFilterFactory();
-      if (factory.getClass().getName().equals(BUILTIN_FACTORY)) {
-        factory.apply(null, null);
-      }
-    } catch (RuntimeException | Error e) {
-      // only a warm-up: ReplayStream's constructor meets the same failure and reports it
     }
   }
 

@@ -35,19 +35,7 @@ class CompactCodeTest {
   /** A snapshot in format 8, which newer versions still read: a new one, written as format 8. */
   private static byte[] snapshot() {
     try {
-      SnapshotFile f = SnapshotFile.parse(Codese.toBytes(RedBlackTree.random(50, 3)));
-      return new SnapshotFile(
-              SnapshotFile.COMPACT_VERSION,
-              f.jdk(),
-              f.firstId(),
-              f.tableSize(),
-              f.depth(),
-              f.classes(),
-              f.constants(),
-              f.classFiles(),
-              f.placements(),
-              f.items())
-          .bytes();
+      return org.codese.testkit.OlderFormats.sectioned(Codese.toBytes(RedBlackTree.random(50, 3)));
     } catch (IOException e) {
       throw new AssertionError(e);
     }

@@ -18,19 +18,7 @@ public final class OlderFormats {
    */
   public static byte[] rewrite(byte[] snapshot, int version) {
     try {
-      SnapshotFile f = SnapshotFile.parse(snapshot);
-      return new SnapshotFile(
-              version,
-              f.jdk(),
-              f.firstId(),
-              f.tableSize(),
-              f.depth(),
-              f.classes(),
-              f.constants(),
-              f.classFiles(),
-              f.placements(),
-              f.items())
-          .bytes();
+      return SnapshotEdit.relabel(SnapshotFile.parse(snapshot), version).bytes();
     } catch (CorruptSnapshotException e) {
       throw new IllegalArgumentException("not a snapshot: " + e.getMessage(), e);
     }
