@@ -4,7 +4,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,7 +51,7 @@ final class FloorPeer implements Peer {
 
   @Override
   public Restorer open(Path file, int threads) throws Exception {
-    ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(file));
+    ByteBuffer bytes = ByteBuffer.wrap(Peer.readFile(file));
     byte tag = bytes.get();
     // named classes, not lambdas: a lambda's bootstrap costs milliseconds in a fresh JVM
     if (tag == RBT) {

@@ -1,6 +1,5 @@
 package org.codese.bench.peers;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.fory.Fory;
 import org.apache.fory.config.Language;
@@ -58,7 +57,7 @@ final class ForyPeer implements Peer {
 
   @Override
   public Restorer open(Path file, int threads) throws Exception {
-    byte[] bytes = Files.readAllBytes(file);
+    byte[] bytes = Peer.readFile(file);
     return new Restore(newFory(), bytes);
   }
 

@@ -5,7 +5,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.NotSerializableException;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** JDK serialization: the file is read once, each restore deserializes from memory. */
@@ -38,7 +37,7 @@ final class JdkPeer implements Peer {
 
   @Override
   public Restorer open(Path file, int threads) throws Exception {
-    return new Restore(Files.readAllBytes(file));
+    return new Restore(Peer.readFile(file));
   }
 
   @Override

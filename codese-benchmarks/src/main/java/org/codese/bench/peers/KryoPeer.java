@@ -9,7 +9,6 @@ import com.esotericsoftware.kryo.serializers.ClosureSerializer;
 import com.esotericsoftware.kryo.serializers.FieldSerializer;
 import com.esotericsoftware.kryo.serializers.ImmutableCollectionsSerializers;
 import com.esotericsoftware.kryo.serializers.JavaSerializer;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.objenesis.strategy.StdInstantiatorStrategy;
 
@@ -81,7 +80,7 @@ final class KryoPeer implements Peer {
 
   @Override
   public Restorer open(Path file, int threads) throws Exception {
-    byte[] bytes = Files.readAllBytes(file);
+    byte[] bytes = Peer.readFile(file);
     return new Restore(newKryo(), bytes);
   }
 
