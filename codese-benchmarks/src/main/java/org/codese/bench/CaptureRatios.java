@@ -33,7 +33,8 @@ final class CaptureRatios {
   /** What is compared. */
   enum Measure {
     FIRST("first call"),
-    WARM("warm"),
+    EARLY("early (first second)"),
+    WARM("warm (JMH)"),
     SIZE("size");
 
     final String label;
@@ -46,6 +47,8 @@ final class CaptureRatios {
       switch (this) {
         case FIRST:
           return c.firstMs;
+        case EARLY:
+          return c.earlyMs;
         case WARM:
           return c.warmMs;
         default:

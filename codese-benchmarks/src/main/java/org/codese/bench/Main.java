@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 import java.util.zip.GZIPOutputStream;
 import org.codese.bench.graphs.Graphs;
+import org.codese.bench.jmh.WarmCapture;
 import org.codese.bench.jmh.WarmRestore;
 import org.codese.bench.peers.Peers;
 import org.openjdk.jmh.profile.GCProfiler;
@@ -312,6 +313,8 @@ public final class Main {
     streams(quick ? 3 : 7);
     fixtures(quick ? 20 : FixtureCase.TESTS, quick ? 1 : 3);
     warmAll(quick ? List.of("rbt-1000") : graphs);
+    warmCaptures(quick ? List.of("rbt-1000") : graphs);
+    mergeJmhLogs();
     if (only == null) {
       modelChecker(quick ? ModelChecker.Plan.QUICK : ModelChecker.Plan.FULL);
     }
@@ -445,8 +448,8 @@ public final class Main {
       Results.Capture c = new Results.Capture();
       c.status = f[2];
       c.firstMs = Double.parseDouble(f[3]);
-      c.warmMs = Double.parseDouble(f[4]);
-      c.warmRuns = Integer.parseInt(f[5]);
+      c.earlyMs = Double.parseDouble(f[4]);
+      c.earlyRuns = Integer.parseInt(f[5]);
       c.bytes = Long.parseLong(f[6]);
       c.message = f.length > 7 ? f[7] : "";
       r.captures.computeIfAbsent(f[0], k -> new LinkedHashMap<>()).put(f[1], c);
@@ -714,6 +717,50 @@ public final class Main {
     }
   }
 
+  /**
+   * The warm steady state of capture, JMH ({@link WarmCapture}), for every peer whose capture of
+   * the graph succeeded; big graphs get 3 warm-up and 3 measured iterations (each at least one
+   * capture).
+   */
+  private void warmCaptures(List<String> graphs) throws Exception {
+    for (String g : graphs) {
+      Map<String, Results.Capture> caps = r.captures.getOrDefault(g, Map.of());
+      for (String p : capturingPeers()) {
+        Results.Capture c = caps.get(p);
+        if (c == null || !c.status.equals("ok")) {
+          continue;
+        }
+        log("warm capture (JMH) " + g + " " + p);
+        ChainedOptionsBuilder o =
+            new OptionsBuilder()
+                .include(WarmCapture.class.getName() + ".capture")
+                .param("graph", g)
+                .param("peer", p)
+                .forks(1)
+                .jvmArgsAppend("-Xmx8g")
+                .shouldFailOnError(true)
+                .output(out.resolve("jmh-log.txt").toString() + ".capture." + g + "." + p);
+        int warmups = quick ? 1 : big(g) ? 3 : WARMUP_ITERATIONS;
+        int measured = quick ? 2 : big(g) ? 3 : 4;
+        o.warmupIterations(warmups)
+            .warmupTime(TimeValue.milliseconds(500))
+            .measurementIterations(measured)
+            .measurementTime(TimeValue.milliseconds(quick ? 300 : 500));
+        try {
+          for (RunResult rr : new Runner(o.build()).run()) {
+            Result<?> primary = rr.getPrimaryResult();
+            double scale = primary.getScoreUnit().startsWith("ms") ? 1 : 1e-3;
+            c.warmMs = primary.getScore() * scale;
+            c.warmError = primary.getScoreError() * scale;
+          }
+        } catch (Exception e) {
+          r.errors.add("JMH capture " + g + " " + p + ": " + e);
+          log("JMH failed: " + e);
+        }
+      }
+    }
+  }
+
   private void warmAll(List<String> graphs) throws Exception {
     for (String g : graphs) {
       for (String p : timedPeers(g)) {
@@ -762,7 +809,10 @@ public final class Main {
         }
       }
     }
-    // JMH's per-benchmark logs go into one file
+  }
+
+  /** JMH's per-benchmark logs (warm restores and captures) go into one file. */
+  private void mergeJmhLogs() throws IOException {
     Path logFile = out.resolve("jmh-log.txt");
     try (OutputStream all = Files.newOutputStream(logFile)) {
       try (Stream<Path> s = Files.list(out)) {

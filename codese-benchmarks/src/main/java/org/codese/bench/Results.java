@@ -12,8 +12,21 @@ final class Results {
   static final class Capture {
     String status;
     double firstMs;
-    double warmMs;
-    int warmRuns;
+
+    /**
+     * median of the captures repeated for at least 1 s in the first call's JVM: mostly before the
+     * JIT is done with the capture code
+     */
+    double earlyMs;
+
+    int earlyRuns;
+
+    /** warm steady state from JMH ({@code WarmCapture}), ms per capture; NaN if not timed */
+    double warmMs = Double.NaN;
+
+    /** JMH's 99.9% error of {@link #warmMs} */
+    double warmError = Double.NaN;
+
     long bytes;
     long gzipBytes;
     String message = "";

@@ -83,6 +83,22 @@ class CaptureRatiosTest {
   }
 
   @Test
+  void earlyAndWarmAreSeparateMeasures() {
+    Results.Capture codese = ok(150, 2, 2000);
+    codese.earlyMs = 8;
+    Results.Capture jdk = ok(100, 1, 1000);
+    jdk.earlyMs = 2;
+    Row row = CaptureRatios.row("g", caps("codese", codese, "jdk", jdk), Map.of());
+    assertEquals(4.0, row.toJdk(Measure.EARLY).value(), 1e-9);
+    assertEquals(2.0, row.toJdk(Measure.WARM).value(), 1e-9);
+    Results.Capture untimed = ok(150, Double.NaN, 2000);
+    assertFalse(
+        CaptureRatios.row("g", caps("codese", untimed, "jdk", jdk), Map.of())
+            .toJdk(Measure.WARM)
+            .present());
+  }
+
+  @Test
   void aGraphCodeseFailedHasNoRatios() {
     Row row =
         CaptureRatios.row("g", caps("codese", status("failed"), "jdk", ok(100, 2, 1000)), Map.of());
@@ -145,7 +161,11 @@ class CaptureRatiosTest {
   void theReportShowsTheHeadlineAndTheRatioTable() {
     Results r = new Results();
     r.graphs.add("g");
-    r.captures.put("g", caps("codese", ok(150, 6, 2000), "jdk", ok(100, 2, 1000)));
+    Results.Capture codese = ok(150, 6, 2000);
+    codese.earlyMs = 10;
+    Results.Capture jdk = ok(100, 2, 1000);
+    jdk.earlyMs = 4;
+    r.captures.put("g", caps("codese", codese, "jdk", jdk));
     StringWriter s = new StringWriter();
     try (PrintWriter w = new PrintWriter(s)) {
       CaptureTable t = new CaptureTable(r, false);
@@ -153,8 +173,11 @@ class CaptureRatiosTest {
       t.section(w);
     }
     String md = s.toString();
-    assertTrue(md.contains("| warm | 3.00 (1) | 3.00 (1) |"), md);
+    assertTrue(md.contains("| warm (JMH) | 3.00 (1) | 3.00 (1) |"), md);
+    assertTrue(md.contains("| early (first second) | 2.50 (1) | 2.50 (1) |"), md);
     assertTrue(
-        md.contains("| g | 1.50 | 1.50 jdk | +50 | 3.00 | 3.00 jdk | 2.00 | 2.00 jdk |  |"), md);
+        md.contains(
+            "| g | 1.50 | 1.50 jdk | +50 | 2.50 | 2.50 jdk | 3.00 | 3.00 jdk | 2.00 | 2.00 jdk |  |"),
+        md);
   }
 }
