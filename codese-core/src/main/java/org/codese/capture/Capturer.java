@@ -897,8 +897,13 @@ public final class Capturer {
     }
     Object[] values = scratch;
     try {
-      reader.readPrimitives(obj, prims);
-      reader.readReferences(obj, values);
+      FieldAccess access = FieldAccessors.of(slot);
+      if (access != null) {
+        access.read(obj, prims, values);
+      } else {
+        reader.readPrimitives(obj, prims);
+        reader.readReferences(obj, values);
+      }
     } catch (IllegalAccessException e) {
       throw new IOException("cannot read fields of " + slot.type().getName(), e);
     }
