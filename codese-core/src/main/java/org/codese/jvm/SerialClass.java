@@ -9,7 +9,6 @@ import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -180,8 +179,7 @@ public final class SerialClass {
           fields.add(new SerialField(f.getName(), f.getType(), f));
         }
       }
-      fields.sort(
-          Comparator.comparing((SerialField f) -> !f.primitive()).thenComparing(SerialField::name));
+      fields.sort(SerialField.ORDER);
       slots.add(slot(c, fields, null, null, true));
     }
     return List.copyOf(slots);
@@ -345,8 +343,7 @@ public final class SerialClass {
         throw new IllegalStateException("record component without field: " + rc, e);
       }
     }
-    fields.sort(
-        Comparator.comparing((SerialField f) -> !f.primitive()).thenComparing(SerialField::name));
+    fields.sort(SerialField.ORDER);
     return fields;
   }
 }

@@ -1,6 +1,7 @@
 package org.codese.jvm;
 
 import java.lang.reflect.Field;
+import java.util.Comparator;
 
 /**
  * One serializable field of one class, in the order Java serialization uses (primitives first, then
@@ -14,6 +15,22 @@ import java.lang.reflect.Field;
  *     serialPersistentFields} entry made with {@code ObjectStreamField(name, type, true)}
  */
 public record SerialField(String name, Class<?> type, Field field, boolean unshared) {
+  /**
+   * Java serialization's field order: primitives first, then references, each by name (a named
+   * class rather than a lambda, whose first use costs a fresh JVM about a millisecond).
+   */
+  public static final Comparator<SerialField> ORDER = new Order();
+
+  private static final class Order implements Comparator<SerialField> {
+    @Override
+    public int compare(SerialField a, SerialField b) {
+      if (a.primitive() != b.primitive()) {
+        return a.primitive() ? -1 : 1;
+      }
+      return a.name.compareTo(b.name);
+    }
+  }
+
   /**
    * A field written as shared, the usual case.
    *

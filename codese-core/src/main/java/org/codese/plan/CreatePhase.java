@@ -163,7 +163,17 @@ final class CreatePhase {
   }
 
   private void allocate(int allocator, int id) {
-    allocs.computeIfAbsent(allocator, k -> new IntList()).add(id);
+    allocsOf(allocator).add(id);
+  }
+
+  /** The ids allocator {@code allocator} allocates (no lambda: see {@code Planner}). */
+  private IntList allocsOf(int allocator) {
+    IntList ids = allocs.get(allocator);
+    if (ids == null) {
+      ids = new IntList();
+      allocs.put(allocator, ids);
+    }
+    return ids;
   }
 
   /**
@@ -190,7 +200,7 @@ final class CreatePhase {
       Constant.Mode mode =
           sc.alloc() == SerialClass.Alloc.SERIAL ? Constant.Mode.SERIAL : Constant.Mode.BARE;
       int allocator = cx.tables.constant(new Constant.Allocator(cx.tables.type(sc.type()), mode));
-      lastInstanceAllocs = allocs.computeIfAbsent(allocator, k -> new IntList());
+      lastInstanceAllocs = allocsOf(allocator);
       lastInstanceType = sc;
     }
     lastInstanceAllocs.add(node.id());
@@ -327,8 +337,13 @@ final class CreatePhase {
   }
 
   private Arrays arrays(char kind, int maker) {
-    return arrays.computeIfAbsent(
-        ((long) kind << 32) | (maker & 0xffffffffL), k -> new Arrays(kind, maker));
+    long key = ((long) kind << 32) | (maker & 0xffffffffL);
+    Arrays a = arrays.get(key);
+    if (a == null) {
+      a = new Arrays(kind, maker);
+      arrays.put(key, a);
+    }
+    return a;
   }
 
   /** The create program of {@link Grammar#STEP_ARRAYS} steps, one per element kind and maker. */

@@ -2,6 +2,7 @@ package org.codese.plan;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.codese.capture.Graph;
 import org.codese.capture.Node;
 import org.codese.program.Phase;
@@ -71,8 +72,11 @@ public final class Planner {
     }
     List<Section> sections = new ArrayList<>();
     sections.add(new Section(new Placement(Phase.CREATE, Placement.CODESE), create.ops()));
-    set.byHost()
-        .forEach((host, ops) -> sections.add(new Section(new Placement(Phase.SET, host), ops)));
+    // loops rather than lambdas here and in the other planners: each lambda's first use costs a
+    // fresh JVM about a millisecond of bootstrapping, paid by the first capture
+    for (Map.Entry<Integer, List<Op>> e : set.byHost().entrySet()) {
+      sections.add(new Section(new Placement(Phase.SET, e.getKey()), e.getValue()));
+    }
     sections.add(
         new Section(
             new Placement(Phase.FINISH, Placement.CODESE),

@@ -63,7 +63,12 @@ final class SetPhase {
 
   /** The set-phase ops of host {@code host} (a class-table index, or -1), to append to. */
   List<Op> ops(int host) {
-    return byHost.computeIfAbsent(host, h -> new ArrayList<>());
+    List<Op> ops = byHost.get(host);
+    if (ops == null) {
+      ops = new ArrayList<>();
+      byHost.put(host, ops);
+    }
+    return ops;
   }
 
   /** The hosts and their ops, in the order the hosts were first used. */
@@ -91,7 +96,11 @@ final class SetPhase {
     }
     Cluster c = lastCluster;
     if (c == null || c.slot != slot) {
-      c = clusters.computeIfAbsent(slot.type(), k -> new Cluster(slot));
+      c = clusters.get(slot.type());
+      if (c == null) {
+        c = new Cluster(slot);
+        clusters.put(slot.type(), c);
+      }
       lastCluster = c;
     }
     c.entries.add(id, rows, primBase, refBase);

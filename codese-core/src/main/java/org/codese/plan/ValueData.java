@@ -54,7 +54,12 @@ final class ValueData {
     char kind = Values.kindOf(v.value().getClass());
     cx.tables.type(v.streamClass());
     cx.tables.type(v.value().getClass());
-    groups.computeIfAbsent(kind, k -> new Group()).add(v.id(), data(kind, v.value()));
+    Group g = groups.get(kind);
+    if (g == null) {
+      g = new Group();
+      groups.put(kind, g);
+    }
+    g.add(v.id(), data(kind, v.value()));
   }
 
   /** The data of value {@code o} of kind {@code kind}, as {@link Values} lays it out. */
