@@ -60,7 +60,7 @@ class GrammarEdgesTest {
   }
 
   private static final String BOX = "org/codese/GrammarEdgesTest$Box";
-  private static final String FIELD = "java/lang/reflect/Field";
+  private static final String FIELD = org.codese.program.RuntimeContract.current().setterOwner();
   private static final ClassEntry BOX_ENTRY =
       new ClassEntry(Box.class.getName(), List.of(new FieldEntry("value", "I", true)), 1L, true);
   private static final ClassEntry HOLDER_ENTRY =
@@ -372,7 +372,7 @@ class GrammarEdgesTest {
               ch.mv.visitMethodInsn(
                   INVOKEVIRTUAL, FIELD, "setInt", "(Ljava/lang/Object;I)V", false);
             },
-            "invokevirtual java/lang/reflect/Field.setInt (Ljava/lang/Object;I)V",
+            "invokevirtual " + FIELD + ".setInt (Ljava/lang/Object;I)V",
             "is not the Field setter for the value"),
         off(
             "iastore of a long",
@@ -669,7 +669,7 @@ class GrammarEdgesTest {
                   ch.mv.visitMethodInsn(
                       INVOKEVIRTUAL, FIELD, "setInt", "(Ljava/lang/Object;J)V", false);
                 },
-            "calls java/lang/reflect/Field.setInt(Ljava/lang/Object;J)V, which the restore"));
+            "calls " + FIELD + ".setInt(Ljava/lang/Object;J)V, which the restore"));
   }
 
   /**

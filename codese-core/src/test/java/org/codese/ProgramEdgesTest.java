@@ -555,7 +555,7 @@ class ProgramEdgesTest {
 
     private void reflectiveIntLoop(Crafted.Chunk ch, int ids, int field, int values) {
       ch.loadData(ids, "[I", 3)
-          .loadData(field, "java/lang/reflect/Field", 5)
+          .loadData(field, org.codese.program.RuntimeContract.current().setterOwner(), 5)
           .loadData(values, "[I", 6)
           .loop(
               () -> {
@@ -566,7 +566,7 @@ class ProgramEdgesTest {
                 mv.visitInsn(IALOAD);
                 mv.visitMethodInsn(
                     INVOKEVIRTUAL,
-                    "java/lang/reflect/Field",
+                    org.codese.program.RuntimeContract.current().setterOwner(),
                     "setInt",
                     "(Ljava/lang/Object;I)V",
                     false);
@@ -591,7 +591,7 @@ class ProgramEdgesTest {
               ch.loadData(ids, "[I", 3)
                   .loadData(as, "[I", 5)
                   .loadData(bs, "[I", 6)
-                  .loadData(b, "java/lang/reflect/Field", 7)
+                  .loadData(b, org.codese.program.RuntimeContract.current().setterOwner(), 7)
                   .loop(
                       () -> {
                         MethodVisitor mv = ch.mv;
@@ -614,7 +614,7 @@ class ProgramEdgesTest {
                         mv.visitInsn(IALOAD);
                         mv.visitMethodInsn(
                             INVOKEVIRTUAL,
-                            "java/lang/reflect/Field",
+                            org.codese.program.RuntimeContract.current().setterOwner(),
                             "setInt",
                             "(Ljava/lang/Object;I)V",
                             false);

@@ -23,7 +23,9 @@ import org.objectweb.asm.MethodVisitor;
  */
 public final class Emitter {
   private static final String OBJECT_ARRAY = "[Ljava/lang/Object;";
-  private static final String FIELD = "java/lang/reflect/Field";
+
+  /** The class of setter constants the code calls (format 10: {@code FieldStore}). */
+  private static final String FIELD = RuntimeContract.current().setterOwner();
 
   /** An upper bound on the bytecode of any single op, used for chunk splitting. */
   private static final int MAX_OP_BYTES = 20;

@@ -5,6 +5,7 @@ import static org.objectweb.asm.Opcodes.*;
 import org.codese.jvm.Kind;
 import org.codese.plan.Op;
 import org.codese.program.Grammar;
+import org.codese.program.RuntimeContract;
 import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
 
@@ -21,7 +22,9 @@ final class Loops {
   private static final int INDEX = Grammar.LOCAL_INDEX;
   private static final int DATA = Grammar.LOCAL_FIRST_DATA;
   private static final String OBJECT_ARRAY = "[Ljava/lang/Object;";
-  private static final String FIELD = "java/lang/reflect/Field";
+
+  /** The class of setter constants the code calls (format 10: {@code FieldStore}). */
+  private static final String FIELD = RuntimeContract.current().setterOwner();
 
   private Loops() {}
 

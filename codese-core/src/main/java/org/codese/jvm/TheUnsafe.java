@@ -5,10 +5,13 @@ import sun.misc.Unsafe;
 
 /**
  * Holds {@code sun.misc.Unsafe}, which a cold JVM reaches by reflection: loaded only by the users
- * that need it ({@link UnsafeFields} before JDK 24, {@link Jvm#allocateInstance} on every JDK).
+ * that need it ({@link UnsafeFields} and {@code org.codese.runtime.FieldStore} before JDK 24,
+ * {@link Jvm#allocateInstance} on every JDK). Public for {@code FieldStore} only; the package is
+ * not exported.
  */
-final class TheUnsafe {
-  static final Unsafe UNSAFE = find();
+public final class TheUnsafe {
+  /** The instance. */
+  public static final Unsafe UNSAFE = find();
 
   private TheUnsafe() {}
 

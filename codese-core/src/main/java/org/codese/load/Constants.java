@@ -14,6 +14,7 @@ import org.codese.jvm.StreamDescriptors;
 import org.codese.program.Constant;
 import org.codese.program.Fills;
 import org.codese.program.Grammar;
+import org.codese.runtime.FieldStore;
 import org.codese.runtime.NewCollection;
 
 /**
@@ -140,6 +141,28 @@ final class Constants implements Constant.Visitor<Object, ClassMismatchException
       throw new ClassMismatchException(type.getName(), null, "expected an array class");
     }
     return type.getComponentType();
+  }
+
+  /**
+   * Turns the resolved setter constants of a snapshot of format {@link Grammar#STORE_VERSION} or
+   * later into the {@link FieldStore}s its code calls; for the loader, after the program check and
+   * any adaptation of the code (both compare setters with the {@code Field}s they resolved to), and
+   * before the first restore. A field removed since capture becomes an {@link FieldStore#inert}
+   * store. Does nothing for earlier formats, whose code calls the {@code Field}s.
+   *
+   * @param file the snapshot
+   * @param resolved its resolved constants, changed in place
+   */
+  static void toStores(SnapshotFile file, Object[] resolved) {
+    if (file.version() < Grammar.STORE_VERSION) {
+      return;
+    }
+    List<Constant> raw = file.constants();
+    for (int i = 0; i < resolved.length; i++) {
+      if (raw.get(i) instanceof Constant.Setter && resolved[i] instanceof Field f) {
+        resolved[i] = f.getDeclaringClass() == Hooks.class ? FieldStore.inert(f) : FieldStore.of(f);
+      }
+    }
   }
 
   @Override

@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import org.codese.jvm.Types;
+import org.codese.program.RuntimeContract;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.ClassWriter;
@@ -44,7 +45,10 @@ final class Evolution {
     }
   }
 
-  private static final String FIELD = "java/lang/reflect/Field";
+  /** The setter owners of the formats (the grammar check admitted the snapshot's own only). */
+  private static final String FIELD = RuntimeContract.REFLECTIVE_SETTER;
+
+  private static final String STORE = RuntimeContract.RUNTIME_SETTER;
 
   private Evolution() {}
 
@@ -204,7 +208,7 @@ final class Evolution {
     public void visitTypeInsn(int opcode, String type) {
       int from = loaded;
       flush();
-      if (opcode == Opcodes.CHECKCAST && type.equals(FIELD)) {
+      if (opcode == Opcodes.CHECKCAST && (type.equals(FIELD) || type.equals(STORE))) {
         field = from;
         super.visitTypeInsn(opcode, type);
         castField = true;
@@ -234,7 +238,7 @@ final class Evolution {
         int opcode, String owner, String name, String descriptor, boolean isInterface) {
       flush();
       if (opcode == Opcodes.INVOKEVIRTUAL
-          && owner.equals(FIELD)
+          && (owner.equals(FIELD) || owner.equals(STORE))
           && name.startsWith("set")
           && field >= 0
           && field < constants.length

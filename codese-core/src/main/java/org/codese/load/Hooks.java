@@ -150,7 +150,11 @@ final class Hooks {
         return i + 2;
       }
       case org.codese.program.Grammar.STEP_FIELD -> {
-        java.lang.reflect.Field f = (java.lang.reflect.Field) constants[p[i + 1]];
+        Object setter = constants[p[i + 1]]; // a FieldStore from format 10 on, else a Field
+        java.lang.reflect.Field f =
+            setter instanceof org.codese.runtime.FieldStore s
+                ? s.field()
+                : (java.lang.reflect.Field) setter;
         if (f.getDeclaringClass() == Hooks.class) {
           return i + 4; // a field removed since capture: skipped, as ObjectInputStream skips it
         }
@@ -161,7 +165,11 @@ final class Hooks {
           throw new HookFailure(
               mismatch(value, f.getDeclaringClass().getName() + "." + f.getName(), f, target));
         }
-        f.set(target, value);
+        if (setter instanceof org.codese.runtime.FieldStore s) {
+          s.set(target, value);
+        } else {
+          f.set(target, value);
+        }
         return i + 4;
       }
       case org.codese.program.Grammar.STEP_ELEMENT -> {

@@ -304,6 +304,7 @@ public final class LoadedSnapshot {
       costs[placement.phase().ordinal()][phase.size()] = checked.classCost(i);
       phase.add(instance(here, table, placement.host(), file, i, memo, removed, constants));
     }
+    Constants.toStores(file, constants);
     return new LoadedSnapshot(
         file,
         constants,

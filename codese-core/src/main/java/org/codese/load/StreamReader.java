@@ -66,9 +66,11 @@ public final class StreamReader {
    * references); 10 only the class tables of segments, which follow snapshot format version 7
    * ({@code Grammar.PROXY_VERSION}: dynamic proxy classes), and the class descriptors, which may be
    * those of proxy classes; 11 only the code of compact segments, which follows snapshot format
-   * version 8 ({@code Grammar.COLLECTION_VERSION}: collections made through their own entry).
+   * version 8 ({@code Grammar.COLLECTION_VERSION}: collections made through their own entry); 12
+   * only the code of compact segments, which follows snapshot format version 10 ({@code
+   * Grammar.STORE_VERSION}: field stores through {@code FieldStore}).
    */
-  public static final int STREAM_VERSION = 11;
+  public static final int STREAM_VERSION = 12;
 
   /** The first stream version whose compact segments hold code of snapshot format version 2. */
   private static final int ALLOCATING_STREAM_VERSION = 4;
@@ -90,6 +92,9 @@ public final class StreamReader {
 
   /** The first stream version whose compact segments hold code of snapshot format version 8. */
   private static final int COLLECTION_STREAM_VERSION = 11;
+
+  /** The first stream version whose segments' code stores fields through {@code FieldStore}. */
+  private static final int STORE_STREAM_VERSION = 12;
 
   /**
    * The first stream version whose segments carry class descriptors and number their objects in
@@ -410,7 +415,8 @@ public final class StreamReader {
     {VALUE_STREAM_VERSION, Grammar.VALUE_VERSION},
     {GLOBAL_STREAM_VERSION, Grammar.GLOBAL_VERSION},
     {PROXY_STREAM_VERSION, Grammar.PROXY_VERSION},
-    {COLLECTION_STREAM_VERSION, Grammar.COLLECTION_VERSION}
+    {COLLECTION_STREAM_VERSION, Grammar.COLLECTION_VERSION},
+    {STORE_STREAM_VERSION, Grammar.STORE_VERSION}
   };
 
   /**

@@ -114,6 +114,15 @@ public final class Grammar {
   public static final int PACKED_VERSION = 9;
 
   /**
+   * The first snapshot format version whose code stores into a field it may not {@code putfield} (a
+   * final field, a field of a class whose nest it may not join) through {@link
+   * RuntimeContract#setterOwner()} {@code org.codese.runtime.FieldStore} rather than {@code
+   * java.lang.reflect.Field}; same method names and descriptors, and the same constants (a setter
+   * constant resolves to a {@code FieldStore} of the field the loader found).
+   */
+  public static final int STORE_VERSION = 10;
+
+  /**
    * The collection entry ({@link RuntimeContract#allocateOwner()}, format version {@link
    * #COLLECTION_VERSION} on): {@code static Object newCollection(Object maker)}, where {@code
    * maker} is a {@link Constant.Sized} constant, resolved at load; descriptor {@link

@@ -95,8 +95,20 @@ public record RuntimeContract(
         Grammar.PACKED_VERSION,
         RUNTIME_PACKAGE,
         RUNTIME_PACKAGE + "/Entry",
+        RUNTIME_PACKAGE + "/Entry"),
+    // format 10 stores fields through FieldStore (setterOwner), not java.lang.reflect.Field
+    new RuntimeContract(
+        Grammar.STORE_VERSION,
+        RUNTIME_PACKAGE,
+        RUNTIME_PACKAGE + "/Entry",
         RUNTIME_PACKAGE + "/Entry")
   };
+
+  /** The setter owner before format {@link Grammar#STORE_VERSION}. */
+  public static final String REFLECTIVE_SETTER = "java/lang/reflect/Field";
+
+  /** The setter owner from format {@link Grammar#STORE_VERSION} on. */
+  public static final String RUNTIME_SETTER = RUNTIME_PACKAGE + "/FieldStore";
 
   /** The newest format version with a contract: the one the emitter writes. */
   public static final int NEWEST_VERSION = CONTRACTS.length;
@@ -137,5 +149,15 @@ public record RuntimeContract(
    */
   public boolean separatesCollections() {
     return version >= Grammar.COLLECTION_VERSION;
+  }
+
+  /**
+   * @return the class, in internal form, whose {@code set}, {@code setInt}, ... (the names and
+   *     descriptors of {@code java.lang.reflect.Field}'s) the code calls on a setter constant:
+   *     {@link #REFLECTIVE_SETTER} before format {@link Grammar#STORE_VERSION}, {@link
+   *     #RUNTIME_SETTER} from it on
+   */
+  public String setterOwner() {
+    return version >= Grammar.STORE_VERSION ? RUNTIME_SETTER : REFLECTIVE_SETTER;
   }
 }

@@ -435,7 +435,8 @@ public final class Listing {
       V src = stack.pop();
       Object data = data(src);
       stack.push(new Made(data.getClass().getName(), arrayLiteral(data)));
-    } else if (m.owner.equals("java/lang/reflect/Field") && m.name.startsWith("set")) {
+    } else if (m.owner.equals(RuntimeContract.of(file.version()).setterOwner())
+        && m.name.startsWith("set")) {
       V value = stack.pop();
       int target = ref(stack.pop());
       V field = stack.pop();

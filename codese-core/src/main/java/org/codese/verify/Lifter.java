@@ -45,7 +45,6 @@ final class Lifter {
   /** The type of an allocator loaded as loop data, which has no cast. */
   private static final String OBJECT = "java/lang/Object";
 
-  private static final String FIELD = "java/lang/reflect/Field";
   private static final String STRING = "java/lang/String";
   private static final String NEW_INSTANCE = "([Ljava/lang/Object;)Ljava/lang/Object;";
   private static final Map<String, Character> BOXES =
@@ -107,6 +106,9 @@ final class Lifter {
    */
   private final RuntimeContract contract;
 
+  /** {@code contract.setterOwner()}: the class of the setter constants the code may cast to. */
+  private final String setterOwner;
+
   /** {@code contract.allocates()}. */
   private final boolean allocate;
 
@@ -117,6 +119,7 @@ final class Lifter {
     this.indices = indices;
     this.contract = contract;
     this.allocate = contract.allocates();
+    this.setterOwner = contract.setterOwner();
   }
 
   /**
@@ -340,7 +343,7 @@ final class Lifter {
       loopData.put(local, new Object[] {k, cast});
       return;
     }
-    if (!cast.equals(FIELD) || !loopData.isEmpty()) {
+    if (!cast.equals(setterOwner) || !loopData.isEmpty()) {
       throw new NotAStatement(start, "is not a field set through a Field constant");
     }
     expect(ALOAD, TARGET);
@@ -353,7 +356,7 @@ final class Lifter {
   private char setter(char pushed) throws NotAStatement {
     Insn call = next(INVOKEVIRTUAL);
     Character kind = SETTERS.get(call.name());
-    if (!FIELD.equals(call.owner())
+    if (!setterOwner.equals(call.owner())
         || kind == null
         || !call.descriptor()
             .equals(
@@ -606,7 +609,7 @@ final class Lifter {
   private int[] column(String owner) throws NotAStatement {
     int field = -1;
     if (peek(ALOAD) && code.get(at).operand() != TARGET) {
-      field = dataLocal(FIELD);
+      field = dataLocal(setterOwner);
     }
     expect(ALOAD, TARGET);
     char type;

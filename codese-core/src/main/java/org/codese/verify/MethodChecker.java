@@ -454,7 +454,7 @@ final class MethodChecker {
       return arrayLength(at);
     }
     if (op == INVOKEVIRTUAL
-        && o.equals("java/lang/reflect/Field")
+        && o.equals(contract.setterOwner())
         && n.startsWith("set")
         && d.startsWith("(Ljava/lang/Object;")
         && d.endsWith(")V")

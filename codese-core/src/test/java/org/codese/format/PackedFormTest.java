@@ -19,9 +19,9 @@ import org.codese.testkit.OlderFormats;
 import org.junit.jupiter.api.Test;
 
 /**
- * The packed form of format version 9 ({@link SnapshotFile#PACKED_VERSION}): header, class table,
- * code table and class files as one raw DEFLATE stream with the preset dictionary {@link
- * Packed#DICTIONARY}. Hostile files are made with the format's own {@link Out} and {@link
+ * The packed form of format version 9 ({@link SnapshotFile#PACKED_VERSION}) and later: header,
+ * class table, code table and class files as one raw DEFLATE stream with the preset dictionary
+ * {@link Packed#DICTIONARY}. Hostile files are made with the format's own {@link Out} and {@link
  * Compression}, the trailer valid, so that only the reader's own checks stand between a lie and the
  * loader; each must be a {@link CorruptSnapshotException} naming where.
  */
@@ -60,7 +60,7 @@ class PackedFormTest {
 
     /** The file of these parts, the block compressed as the writer does, declaring {@code n}. */
     byte[] file(int declared, byte[] deflated, byte[] after) {
-      Out f = new Out().u4(SnapshotFile.MAGIC).u2(SnapshotFile.PACKED_VERSION);
+      Out f = new Out().u4(SnapshotFile.MAGIC).u2(SnapshotFile.VERSION);
       f.varint(header.length).raw(header).varint(deflated.length).varint(declared).raw(deflated);
       f.varint(constants.length).raw(constants).varint(items.length).raw(items).raw(after);
       return SnapshotFile.withTrailer(f.toByteArray());
@@ -82,7 +82,8 @@ class PackedFormTest {
   @Test
   void newSnapshotsArePackedSmallerThanFormat8AndTheirClassFilesSurvive() throws Exception {
     SnapshotFile file = SnapshotFile.parse(snapshot);
-    assertEquals(SnapshotFile.PACKED_VERSION, file.version());
+    assertEquals(SnapshotFile.VERSION, file.version());
+    assertTrue(file.version() >= SnapshotFile.PACKED_VERSION);
     byte[] old = OlderFormats.sectioned(snapshot);
     assertTrue(snapshot.length < old.length - 300, snapshot.length + " vs format 8 " + old.length);
     SnapshotFile eight = SnapshotFile.parse(old);

@@ -480,14 +480,14 @@ final class CodeEditor {
 
   /** {@code ((Field) constants[k]).setX(target, value)}. */
   static InsnList fieldSet(int k, char type, InsnList value) {
-    InsnList l = constant(k, "java/lang/reflect/Field");
+    InsnList l = constant(k, org.codese.program.RuntimeContract.current().setterOwner());
     l.add(new VarInsnNode(ALOAD, TARGET));
     l.add(value);
     if (type == 'L') {
       l.add(
           new MethodInsnNode(
               INVOKEVIRTUAL,
-              "java/lang/reflect/Field",
+              org.codese.program.RuntimeContract.current().setterOwner(),
               "set",
               "(Ljava/lang/Object;Ljava/lang/Object;)V",
               false));
@@ -506,7 +506,7 @@ final class CodeEditor {
       l.add(
           new MethodInsnNode(
               INVOKEVIRTUAL,
-              "java/lang/reflect/Field",
+              org.codese.program.RuntimeContract.current().setterOwner(),
               "set" + suffix,
               "(Ljava/lang/Object;" + type + ")V",
               false));

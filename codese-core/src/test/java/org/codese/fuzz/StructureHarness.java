@@ -406,7 +406,7 @@ final class StructureHarness implements AutoCloseable {
           "java/lang/Float",
           "java/lang/Double",
           "java/lang/reflect/Constructor",
-          "java/lang/reflect/Field",
+          org.codese.program.RuntimeContract.current().setterOwner(),
           "java/lang/reflect/Array",
           "java/lang/Class",
           "org/codese/load/Hooks",

@@ -36,7 +36,7 @@ import org.objectweb.asm.tree.VarInsnNode;
  */
 class EvolutionDropTest {
   private static final String OWNER = "evo/Owner";
-  private static final String FIELD = "java/lang/reflect/Field";
+  private static final String FIELD = org.codese.program.RuntimeContract.current().setterOwner();
   private static final Set<String> REMOVED_PUTFIELDS = Set.of(OWNER + ".gone");
 
   /** Constants 0 and 5 are setters of removed fields, 1 to 4 are not. */

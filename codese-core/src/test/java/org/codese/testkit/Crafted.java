@@ -391,22 +391,26 @@ public final class Crafted {
 
     /** {@code ((Field) constants[k]).setInt(target, v)}. */
     public Chunk setInt(int k, int v) {
-      constant(k, "java/lang/reflect/Field");
+      constant(k, org.codese.program.RuntimeContract.current().setterOwner());
       mv.visitVarInsn(ALOAD, 2);
       push(v);
       mv.visitMethodInsn(
-          INVOKEVIRTUAL, "java/lang/reflect/Field", "setInt", "(Ljava/lang/Object;I)V", false);
+          INVOKEVIRTUAL,
+          org.codese.program.RuntimeContract.current().setterOwner(),
+          "setInt",
+          "(Ljava/lang/Object;I)V",
+          false);
       return this;
     }
 
     /** {@code ((Field) constants[k]).set(target, table[ref])}. */
     public Chunk setRef(int k, int ref) {
-      constant(k, "java/lang/reflect/Field");
+      constant(k, org.codese.program.RuntimeContract.current().setterOwner());
       mv.visitVarInsn(ALOAD, 2);
       tableAt(ref);
       mv.visitMethodInsn(
           INVOKEVIRTUAL,
-          "java/lang/reflect/Field",
+          org.codese.program.RuntimeContract.current().setterOwner(),
           "set",
           "(Ljava/lang/Object;Ljava/lang/Object;)V",
           false);

@@ -102,6 +102,17 @@ public final class SnapshotEdit {
    * @return the relabelled snapshot, to encode with {@link SnapshotFile#bytes()}
    */
   public static SnapshotFile relabel(SnapshotFile f, int version) {
+    List<byte[]> code = f.classFiles();
+    String from = org.codese.program.RuntimeContract.of(f.version()).setterOwner();
+    String to = org.codese.program.RuntimeContract.of(version).setterOwner();
+    if (!from.equals(to)) {
+      // an older writer stored fields through the setter owner of its own format
+      List<byte[]> renamed = new ArrayList<>();
+      for (byte[] b : code) {
+        renamed.add(renameOwner(b, from, to));
+      }
+      code = renamed;
+    }
     return new SnapshotFile(
         version,
         f.jdk(),
@@ -110,9 +121,59 @@ public final class SnapshotEdit {
         f.depth(),
         f.classes(),
         f.constants(),
-        f.classFiles(),
+        code,
         f.placements(),
         f.items());
+  }
+
+  /**
+   * The class file with every cast to, call of and frame entry of {@code from} naming {@code to}
+   * instead.
+   */
+  public static byte[] renameOwner(byte[] classFile, String from, String to) {
+    ClassReader r = new ClassReader(classFile);
+    ClassWriter w = new ClassWriter(r, 0);
+    r.accept(
+        new ClassVisitor(Opcodes.ASM9, w) {
+          @Override
+          public MethodVisitor visitMethod(
+              int access, String name, String desc, String sig, String[] exceptions) {
+            return new MethodVisitor(
+                Opcodes.ASM9, super.visitMethod(access, name, desc, sig, exceptions)) {
+              @Override
+              public void visitTypeInsn(int op, String type) {
+                super.visitTypeInsn(op, type.equals(from) ? to : type);
+              }
+
+              @Override
+              public void visitFrame(
+                  int type, int nLocal, Object[] local, int nStack, Object[] stack) {
+                super.visitFrame(type, nLocal, rename(local), nStack, rename(stack));
+              }
+
+              private Object[] rename(Object[] types) {
+                if (types == null) {
+                  return null;
+                }
+                Object[] out = types.clone();
+                for (int i = 0; i < out.length; i++) {
+                  if (from.equals(out[i])) {
+                    out[i] = to;
+                  }
+                }
+                return out;
+              }
+
+              @Override
+              public void visitMethodInsn(
+                  int op, String owner, String called, String d, boolean itf) {
+                super.visitMethodInsn(op, owner.equals(from) ? to : owner, called, d, itf);
+              }
+            };
+          }
+        },
+        0);
+    return w.toByteArray();
   }
 
   /**
