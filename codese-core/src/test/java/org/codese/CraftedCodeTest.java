@@ -45,18 +45,7 @@ class CraftedCodeTest {
     for (byte[] c : f.classFiles()) {
       files.add(edit.apply(c));
     }
-    return new SnapshotFile(
-            f.version(),
-            f.jdk(),
-            f.firstId(),
-            f.tableSize(),
-            f.depth(),
-            f.classes(),
-            f.constants(),
-            List.copyOf(files),
-            f.placements(),
-            f.items())
-        .bytes();
+    return org.codese.testkit.SnapshotEdit.withCode(f, f.version(), files).bytes();
   }
 
   /** Prepends {@code System.setProperty(PROPERTY, "method name")} to every method. */

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.Serializable;
-import java.util.ArrayList;
 import java.util.List;
 import org.codese.format.SnapshotFile;
 import org.codese.program.Grammar;
@@ -44,28 +43,6 @@ class SetterOwnerTest {
     return f;
   }
 
-  private static SnapshotFile labelled(SnapshotFile f, int version, List<byte[]> code) {
-    return new SnapshotFile(
-        version,
-        f.jdk(),
-        f.firstId(),
-        f.tableSize(),
-        f.depth(),
-        f.classes(),
-        f.constants(),
-        code,
-        f.placements(),
-        f.items());
-  }
-
-  private static List<byte[]> renamed(SnapshotFile f, String from, String to) {
-    List<byte[]> code = new ArrayList<>();
-    for (byte[] b : f.classFiles()) {
-      code.add(SnapshotEdit.renameOwner(b, from, to));
-    }
-    return code;
-  }
-
   @Test
   void eachFormatRestoresWithItsOwnSetterOwner() throws Exception {
     Frozen g = chain(40);
@@ -81,8 +58,9 @@ class SetterOwnerTest {
   void format10CodeCallingFieldIsRefused() throws Exception {
     SnapshotFile f = SnapshotFile.parse(Codese.toBytes(chain(40)));
     List<byte[]> code =
-        renamed(f, RuntimeContract.RUNTIME_SETTER, RuntimeContract.REFLECTIVE_SETTER);
-    byte[] hostile = labelled(f, f.version(), code).bytes();
+        SnapshotEdit.renameOwner(
+            f.classFiles(), RuntimeContract.RUNTIME_SETTER, RuntimeContract.REFLECTIVE_SETTER);
+    byte[] hostile = SnapshotEdit.withCode(f, f.version(), code).bytes();
     UnsafeSnapshotException e =
         assertThrows(UnsafeSnapshotException.class, () -> Codese.fromBytes(hostile));
     assertTrue(e.getMessage().contains("java/lang/reflect/Field"), e.getMessage());
@@ -91,7 +69,7 @@ class SetterOwnerTest {
   @Test
   void format9CodeCallingFieldStoreIsRefused() throws Exception {
     SnapshotFile f = SnapshotFile.parse(Codese.toBytes(chain(40)));
-    byte[] hostile = labelled(f, Grammar.PACKED_VERSION, f.classFiles()).bytes();
+    byte[] hostile = SnapshotEdit.withCode(f, Grammar.PACKED_VERSION, f.classFiles()).bytes();
     UnsafeSnapshotException e =
         assertThrows(UnsafeSnapshotException.class, () -> Codese.fromBytes(hostile));
     assertTrue(e.getMessage().contains("org/codese/runtime/FieldStore"), e.getMessage());

@@ -102,17 +102,23 @@ public final class SnapshotEdit {
    * @return the relabelled snapshot, to encode with {@link SnapshotFile#bytes()}
    */
   public static SnapshotFile relabel(SnapshotFile f, int version) {
-    List<byte[]> code = f.classFiles();
     String from = org.codese.program.RuntimeContract.of(f.version()).setterOwner();
     String to = org.codese.program.RuntimeContract.of(version).setterOwner();
-    if (!from.equals(to)) {
-      // an older writer stored fields through the setter owner of its own format
-      List<byte[]> renamed = new ArrayList<>();
-      for (byte[] b : code) {
-        renamed.add(renameOwner(b, from, to));
-      }
-      code = renamed;
-    }
+    // an older writer stored fields through the setter owner of its own format
+    return withCode(
+        f, version, from.equals(to) ? f.classFiles() : renameOwner(f.classFiles(), from, to));
+  }
+
+  /**
+   * The snapshot with other class files, labelled as format {@code version}: everything else as it
+   * is.
+   *
+   * @param f a parsed snapshot
+   * @param version the format version to label it with
+   * @param code the class files, one per placement
+   * @return the snapshot, to encode with {@link SnapshotFile#bytes()}
+   */
+  public static SnapshotFile withCode(SnapshotFile f, int version, List<byte[]> code) {
     return new SnapshotFile(
         version,
         f.jdk(),
@@ -121,16 +127,26 @@ public final class SnapshotEdit {
         f.depth(),
         f.classes(),
         f.constants(),
-        code,
+        List.copyOf(code),
         f.placements(),
         f.items());
   }
 
   /**
-   * The class file with every cast to, call of and frame entry of {@code from} naming {@code to}
+   * The class files with every cast to, call of and frame entry of {@code from} naming {@code to}
    * instead.
    */
-  public static byte[] renameOwner(byte[] classFile, String from, String to) {
+  public static List<byte[]> renameOwner(List<byte[]> code, String from, String to) {
+    List<byte[]> renamed = new ArrayList<>();
+    for (byte[] b : code) {
+      renamed.add(rewriteMethods(b, mv -> new OwnerRenamer(mv, from, to)));
+    }
+    return renamed;
+  }
+
+  /** Passes every method of a class file through the visitor {@code wrap} makes of the writer's. */
+  private static byte[] rewriteMethods(
+      byte[] classFile, java.util.function.UnaryOperator<MethodVisitor> wrap) {
     ClassReader r = new ClassReader(classFile);
     ClassWriter w = new ClassWriter(r, 0);
     r.accept(
@@ -138,42 +154,51 @@ public final class SnapshotEdit {
           @Override
           public MethodVisitor visitMethod(
               int access, String name, String desc, String sig, String[] exceptions) {
-            return new MethodVisitor(
-                Opcodes.ASM9, super.visitMethod(access, name, desc, sig, exceptions)) {
-              @Override
-              public void visitTypeInsn(int op, String type) {
-                super.visitTypeInsn(op, type.equals(from) ? to : type);
-              }
-
-              @Override
-              public void visitFrame(
-                  int type, int nLocal, Object[] local, int nStack, Object[] stack) {
-                super.visitFrame(type, nLocal, rename(local), nStack, rename(stack));
-              }
-
-              private Object[] rename(Object[] types) {
-                if (types == null) {
-                  return null;
-                }
-                Object[] out = types.clone();
-                for (int i = 0; i < out.length; i++) {
-                  if (from.equals(out[i])) {
-                    out[i] = to;
-                  }
-                }
-                return out;
-              }
-
-              @Override
-              public void visitMethodInsn(
-                  int op, String owner, String called, String d, boolean itf) {
-                super.visitMethodInsn(op, owner.equals(from) ? to : owner, called, d, itf);
-              }
-            };
+            return wrap.apply(super.visitMethod(access, name, desc, sig, exceptions));
           }
         },
         0);
     return w.toByteArray();
+  }
+
+  /** Renames one class in casts, calls and frames. */
+  private static final class OwnerRenamer extends MethodVisitor {
+    private final String from;
+    private final String to;
+
+    OwnerRenamer(MethodVisitor mv, String from, String to) {
+      super(Opcodes.ASM9, mv);
+      this.from = from;
+      this.to = to;
+    }
+
+    @Override
+    public void visitTypeInsn(int op, String type) {
+      super.visitTypeInsn(op, type.equals(from) ? to : type);
+    }
+
+    @Override
+    public void visitMethodInsn(int op, String owner, String called, String d, boolean itf) {
+      super.visitMethodInsn(op, owner.equals(from) ? to : owner, called, d, itf);
+    }
+
+    @Override
+    public void visitFrame(int type, int nLocal, Object[] local, int nStack, Object[] stack) {
+      super.visitFrame(type, nLocal, rename(local), nStack, rename(stack));
+    }
+
+    private Object[] rename(Object[] types) {
+      if (types == null) {
+        return null;
+      }
+      Object[] out = types.clone();
+      for (int i = 0; i < out.length; i++) {
+        if (from.equals(out[i])) {
+          out[i] = to;
+        }
+      }
+      return out;
+    }
   }
 
   /**
@@ -265,27 +290,18 @@ public final class SnapshotEdit {
    * the format's writer encodes like any other.
    */
   public SnapshotEdit renameCalls(String from, String to) {
-    for (int i = 0; i < classFiles.size(); i++) {
-      ClassReader r = new ClassReader(classFiles.get(i));
-      ClassWriter w = new ClassWriter(r, 0);
-      r.accept(
-          new ClassVisitor(Opcodes.ASM9, w) {
-            @Override
-            public MethodVisitor visitMethod(
-                int access, String name, String desc, String sig, String[] exceptions) {
-              return new MethodVisitor(
-                  Opcodes.ASM9, super.visitMethod(access, name, desc, sig, exceptions)) {
-                @Override
-                public void visitMethodInsn(
-                    int op, String owner, String called, String d, boolean itf) {
-                  super.visitMethodInsn(op, owner, called.equals(from) ? to : called, d, itf);
-                }
-              };
-            }
-          },
-          0);
-      classFiles.set(i, w.toByteArray());
-    }
+    classFiles.replaceAll(
+        b ->
+            rewriteMethods(
+                b,
+                mv ->
+                    new MethodVisitor(Opcodes.ASM9, mv) {
+                      @Override
+                      public void visitMethodInsn(
+                          int op, String owner, String called, String d, boolean itf) {
+                        super.visitMethodInsn(op, owner, called.equals(from) ? to : called, d, itf);
+                      }
+                    }));
     return this;
   }
 
