@@ -73,6 +73,72 @@ class FieldStoreTest {
     assertThrows(IllegalArgumentException.class, () -> i.setInt(new Object(), 1));
   }
 
+  /** Calls the setter of {@code kind} on {@code store}. */
+  private static void setAny(FieldStore store, char kind, Object target) throws Exception {
+    switch (kind) {
+      case 'Z' -> store.setBoolean(target, true);
+      case 'B' -> store.setByte(target, (byte) 1);
+      case 'C' -> store.setChar(target, 'c');
+      case 'S' -> store.setShort(target, (short) 1);
+      case 'I' -> store.setInt(target, 1);
+      case 'J' -> store.setLong(target, 1);
+      case 'F' -> store.setFloat(target, 1);
+      case 'D' -> store.setDouble(target, 1);
+      default -> store.set(target, "x");
+    }
+  }
+
+  private static final String KINDS = "ZBCSIJFDL";
+  private static final String[] NAMES = {"z", "b", "c", "s", "i", "j", "f", "d", "text"};
+
+  @Test
+  void everySetterChecksItsTargetAndItsKind() throws Exception {
+    for (int k = 0; k < KINDS.length(); k++) {
+      FieldStore store = store(NAMES[k]);
+      char kind = KINDS.charAt(k);
+      assertThrows(IllegalArgumentException.class, () -> setAny(store, kind, new Object()));
+      assertThrows(NullPointerException.class, () -> setAny(store, kind, null));
+      char other = KINDS.charAt((k + 1) % KINDS.length());
+      assertThrows(IllegalArgumentException.class, () -> setAny(store, other, new Finals()));
+    }
+  }
+
+  @Test
+  void inertStoresOfEveryKindNeverStore() throws Exception {
+    for (int k = 0; k < KINDS.length(); k++) {
+      Field f = Finals.class.getDeclaredField(NAMES[k]);
+      f.setAccessible(true);
+      FieldStore inert = FieldStore.inert(f);
+      Finals o = new Finals();
+      Object before = o.read(NAMES[k]);
+      char kind = KINDS.charAt(k);
+      assertThrows(IllegalStateException.class, () -> setAny(inert, kind, o));
+      assertEquals(before, o.read(NAMES[k]));
+    }
+  }
+
+  @Test
+  void refusesAFieldOfAHiddenClass() throws Exception {
+    org.objectweb.asm.ClassWriter cw = new org.objectweb.asm.ClassWriter(0);
+    String name = "org/codese/runtime/HiddenHolder";
+    cw.visit(
+        org.objectweb.asm.Opcodes.V11,
+        org.objectweb.asm.Opcodes.ACC_PUBLIC,
+        name,
+        null,
+        "java/lang/Object",
+        null);
+    cw.visitField(org.objectweb.asm.Opcodes.ACC_PUBLIC, "value", "I", null, null).visitEnd();
+    cw.visitEnd();
+    Class<?> hidden =
+        java.lang.invoke.MethodHandles.lookup()
+            .defineHiddenClass(cw.toByteArray(), false)
+            .lookupClass();
+    Field f = hidden.getDeclaredField("value");
+    f.setAccessible(true);
+    assertThrows(IllegalArgumentException.class, () -> FieldStore.of(f));
+  }
+
   @Test
   void isMadeOnlyForAccessibleInstanceFieldsOfOrdinaryClasses() throws Exception {
     Field notAccessible = Finals.class.getDeclaredField("i");
