@@ -108,21 +108,7 @@ final class KnownWrites {
     items[1] = 0;
     items[2] = Tape.BLOCK;
     items[3] = 8;
-    int at = 4;
-    int k = 0;
-    for (Map.Entry<?, ?> e : map.entrySet()) {
-      if (at == items.length) {
-        throw new java.util.ConcurrentModificationException("HashMap changed while captured");
-      }
-      items[at] = Tape.OBJECT;
-      items[at + 1] = capturer.referenceNow(children, id, e.getKey(), k++, false);
-      items[at + 2] = Tape.OBJECT;
-      items[at + 3] = capturer.referenceNow(children, id, e.getValue(), k++, false);
-      at += 4;
-    }
-    if (at != items.length) {
-      throw new java.util.ConcurrentModificationException("HashMap changed while captured");
-    }
+    HashEntries.take(capturer, children, id, map, items, 4, false);
     byte[] data = new byte[16];
     putInt(data, 0, Float.floatToRawIntBits(loadFactor));
     putInt(data, 4, threshold);
@@ -146,19 +132,7 @@ final class KnownWrites {
     items[1] = 0;
     items[2] = Tape.BLOCK;
     items[3] = 12;
-    int at = 4;
-    int k = 0;
-    for (Object e : map.keySet()) {
-      if (at == items.length) {
-        throw new java.util.ConcurrentModificationException("HashSet changed while captured");
-      }
-      items[at] = Tape.OBJECT;
-      items[at + 1] = capturer.referenceNow(children, id, e, k++, false);
-      at += 2;
-    }
-    if (at != items.length) {
-      throw new java.util.ConcurrentModificationException("HashSet changed while captured");
-    }
+    HashEntries.take(capturer, children, id, map, items, 4, true);
     byte[] data = new byte[12];
     putInt(data, 0, capacity);
     putInt(data, 4, Float.floatToIntBits(loadFactor));
