@@ -53,6 +53,11 @@ public final class Capturer {
   /** The writer's hooks, or {@code null} for a capture that is not an object stream's. */
   private final StreamHooks hooks;
 
+  /**
+   * Whether {@link KnownWrites} makes the tapes it knows: a snapshot's capture, unless a test's.
+   */
+  private final boolean knownWrites;
+
   /** Classes whose descriptors were written since the last reset: with hooks only. */
   private final Map<Class<?>, Boolean> described;
 
@@ -161,6 +166,23 @@ public final class Capturer {
    * @param hooks the writer's hooks, or {@code null}
    */
   public Capturer(CodeseOptions options, StreamHooks hooks) {
+    this(options, hooks, hooks == null);
+  }
+
+  /**
+   * A capturer for snapshots that runs every {@code writeObject}, as a stream's capture does, where
+   * {@link Capturer#Capturer(CodeseOptions)} makes the tapes of {@link KnownWrites}' classes
+   * without running it: for tests that require both to capture the same snapshot.
+   *
+   * @param options capture settings
+   * @return the capturer
+   */
+  public static Capturer runningEveryWriteObject(CodeseOptions options) {
+    return new Capturer(options, null, false);
+  }
+
+  private Capturer(CodeseOptions options, StreamHooks hooks, boolean knownWrites) {
+    this.knownWrites = knownWrites;
     this.options = options;
     this.globals = GlobalRefs.of(options);
     this.hooks = hooks;
@@ -830,8 +852,9 @@ public final class Capturer {
       Slot slot = slots.get(s);
       if (slot.writeObject() != null) {
         int mark = children.size;
-        // a snapshot's ArrayList or natural-order TreeMap: the same tape, without running it
-        Tape tape = hooks == null && s == 0 ? KnownWrites.tape(this, children, id, obj) : null;
+        // a snapshot's ArrayList, natural-order TreeMap or HashMap/HashSet (or linked): the same
+        // tape, without running it
+        Tape tape = knownWrites && s == 0 ? KnownWrites.tape(this, children, id, obj) : null;
         if (tape == null) {
           CaptureStream out = new CaptureStream(this, id, obj, slot, children);
           out.runWriteObject();

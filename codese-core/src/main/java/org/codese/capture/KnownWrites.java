@@ -2,17 +2,27 @@ package org.codese.capture;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.TreeMap;
+import org.codese.jvm.HashFields;
 import org.codese.program.Tape;
 
 /**
  * The tapes of JDK collections whose {@code writeObject} writes what their public API tells, made
  * without running it: an {@code ArrayList} (its size as a default field and as an {@code int}, then
  * the elements) and a {@code TreeMap} in natural order (a {@code null} comparator as its default
- * field, the size, then each key and value). The tape and the order in which the elements are given
- * ids are exactly those of running the class's {@code writeObject} on a {@link CaptureStream},
- * without the stream, its data stream and the reflective read of the size field.
+ * field, the size, then each key and value); where {@link HashFields#readable()}, also a {@code
+ * HashMap} or {@code LinkedHashMap} (its load factor and threshold as default fields, its capacity,
+ * the size, then each key and value in iteration order) and a {@code HashSet} or {@code
+ * LinkedHashSet} (no fields, the backing map's capacity and load factor, the size, the elements).
+ * For the linked classes this is the tape of their first slot, {@code HashMap}'s or {@code
+ * HashSet}'s; their own slot has no {@code writeObject}. The tape and the order in which the
+ * elements are given ids are exactly those of running the class's {@code writeObject} on a {@link
+ * CaptureStream}, without the stream, its data stream and the reflective read of the fields.
  *
  * <p>Contract: only for snapshots (a stream's capture runs {@code writeObject}, whose calls the
  * writer's hooks may observe), for objects of exactly these classes; anything else answers {@code
@@ -26,10 +36,15 @@ final class KnownWrites {
    *     or {@code null} if {@code obj} is not one of the classes this knows
    */
   static Tape tape(Capturer capturer, ChildList children, int id, Object obj) throws IOException {
-    if (obj.getClass() == ArrayList.class) {
+    Class<?> c = obj.getClass();
+    if (c == ArrayList.class) {
       return arrayList(capturer, children, id, ((ArrayList<?>) obj).toArray());
-    } else if (obj.getClass() == TreeMap.class && ((TreeMap<?, ?>) obj).comparator() == null) {
+    } else if (c == TreeMap.class && ((TreeMap<?, ?>) obj).comparator() == null) {
       return naturalTreeMap(capturer, children, id, (TreeMap<?, ?>) obj);
+    } else if ((c == HashMap.class || c == LinkedHashMap.class) && HashFields.readable()) {
+      return hashMap(capturer, children, id, (HashMap<?, ?>) obj);
+    } else if ((c == HashSet.class || c == LinkedHashSet.class) && HashFields.readable()) {
+      return hashSet(capturer, children, id, (HashSet<?>) obj);
     }
     return null;
   }
@@ -75,6 +90,62 @@ final class KnownWrites {
     }
     return new Tape(
         new byte[] {(byte) (n >>> 24), (byte) (n >>> 16), (byte) (n >>> 8), (byte) n}, items);
+  }
+
+  /**
+   * Fields (the load factor and threshold, no reference), a block of the capacity and size, each
+   * key and value in iteration order: that of the table, or for a {@code LinkedHashMap} of its
+   * links, as {@code internalWriteEntries} writes them.
+   */
+  private static Tape hashMap(Capturer capturer, ChildList children, int id, HashMap<?, ?> map)
+      throws IOException {
+    float loadFactor = HashFields.loadFactor(map);
+    int threshold = HashFields.threshold(map);
+    int capacity = HashFields.capacity(map);
+    int n = map.size();
+    int[] items = new int[4 + 4 * n];
+    items[0] = Tape.FIELDS;
+    items[1] = 0;
+    items[2] = Tape.BLOCK;
+    items[3] = 8;
+    HashEntries.take(capturer, children, id, map, items, 4, false);
+    byte[] data = new byte[16];
+    putInt(data, 0, Float.floatToRawIntBits(loadFactor));
+    putInt(data, 4, threshold);
+    putInt(data, 8, capacity);
+    putInt(data, 12, n);
+    return new Tape(data, items);
+  }
+
+  /**
+   * Fields (none), a block of the backing map's capacity and load factor and the size, the elements
+   * in iteration order.
+   */
+  private static Tape hashSet(Capturer capturer, ChildList children, int id, HashSet<?> set)
+      throws IOException {
+    HashMap<?, ?> map = HashFields.map(set);
+    int capacity = HashFields.capacity(map);
+    float loadFactor = HashFields.loadFactor(map);
+    int n = map.size();
+    int[] items = new int[4 + 2 * n];
+    items[0] = Tape.FIELDS;
+    items[1] = 0;
+    items[2] = Tape.BLOCK;
+    items[3] = 12;
+    HashEntries.take(capturer, children, id, map, items, 4, true);
+    byte[] data = new byte[12];
+    putInt(data, 0, capacity);
+    putInt(data, 4, Float.floatToIntBits(loadFactor));
+    putInt(data, 8, n);
+    return new Tape(data, items);
+  }
+
+  /** Puts {@code v} at {@code at} as {@code DataOutput.writeInt} writes it. */
+  private static void putInt(byte[] b, int at, int v) {
+    b[at] = (byte) (v >>> 24);
+    b[at + 1] = (byte) (v >>> 16);
+    b[at + 2] = (byte) (v >>> 8);
+    b[at + 3] = (byte) v;
   }
 
   /** Two {@code int}s as {@code DataOutput} writes them. */
