@@ -749,9 +749,8 @@ public final class Main {
         try {
           for (RunResult rr : new Runner(o.build()).run()) {
             Result<?> primary = rr.getPrimaryResult();
-            double scale = primary.getScoreUnit().startsWith("ms") ? 1 : 1e-3;
-            c.warmMs = primary.getScore() * scale;
-            c.warmError = primary.getScoreError() * scale;
+            c.warmMs = micros(primary, primary.getScore()) / 1000;
+            c.warmError = micros(primary, primary.getScoreError()) / 1000;
           }
         } catch (Exception e) {
           r.errors.add("JMH capture " + g + " " + p + ": " + e);
@@ -793,9 +792,8 @@ public final class Main {
           for (RunResult rr : results) {
             Results.Warm w = new Results.Warm();
             Result<?> primary = rr.getPrimaryResult();
-            double scale = primary.getScoreUnit().startsWith("ms") ? 1000 : 1;
-            w.usPerOp = primary.getScore() * scale;
-            w.error = primary.getScoreError() * scale;
+            w.usPerOp = micros(primary, primary.getScore());
+            w.error = micros(primary, primary.getScoreError());
             for (Map.Entry<String, Result> e : rr.getSecondaryResults().entrySet()) {
               if (e.getKey().endsWith("gc.alloc.rate.norm")) {
                 w.allocBytesPerOp = e.getValue().getScore();
@@ -809,6 +807,11 @@ public final class Main {
         }
       }
     }
+  }
+
+  /** A figure of JMH result {@code r} in µs (the benchmarks report µs or ms per operation). */
+  private static double micros(Result<?> r, double figure) {
+    return r.getScoreUnit().startsWith("ms") ? figure * 1000 : figure;
   }
 
   /** JMH's per-benchmark logs (warm restores and captures) go into one file. */

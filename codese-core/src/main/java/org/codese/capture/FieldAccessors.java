@@ -38,34 +38,29 @@ final class FieldAccessors {
 
   /** One class's state. */
   private static final class State {
-    /** the fields of the slot the reader reads: a reader answers only for this very list */
-    final List<SerialField> fields;
-
     /** whether generated code may join the class's nest at all */
     final boolean nestable;
 
     int reads;
+
+    /** the reader, and the slot fields it reads: it answers only for that very list */
     volatile FieldAccess access;
+
+    volatile List<SerialField> fields;
 
     /** set when generating failed (a class too large for one method): reflection for good */
     volatile boolean failed;
 
-    State(Slot slot) {
-      this.fields = slot.fields();
-      Class<?> c = slot.type();
-      this.nestable =
-          c.getModule() == FieldAccessors.class.getModule()
-              && c.getClassLoader() == FieldAccessors.class.getClassLoader()
-              && !c.isHidden();
+    State(Class<?> c) {
+      this.nestable = Types.nestable(c);
     }
   }
 
-  /** Per class, the state of the first slot asked about; keyed by the slot's class. */
-  private static final ClassValue<State[]> HOLDERS =
+  private static final ClassValue<State> STATES =
       new ClassValue<>() {
         @Override
-        protected State[] computeValue(Class<?> type) {
-          return new State[1];
+        protected State computeValue(Class<?> type) {
+          return new State(type);
         }
       };
 
@@ -76,28 +71,25 @@ final class FieldAccessors {
    * @return its reader, or {@code null} to read by reflection this time
    */
   static FieldAccess of(Slot slot) {
-    State[] holder = HOLDERS.get(slot.type());
-    State s = holder[0];
-    if (s == null) {
-      s = new State(slot);
-      holder[0] = s;
-    }
-    if (s.fields != slot.fields() || !s.nestable || s.failed) {
+    State s = STATES.get(slot.type());
+    if (!s.nestable || s.failed) {
       return null;
     }
     FieldAccess a = s.access;
-    if (a != null || ++s.reads < THRESHOLD) {
-      return a;
+    if (a != null) {
+      return s.fields == slot.fields() ? a : null;
+    }
+    if (++s.reads < THRESHOLD) {
+      return null;
     }
     synchronized (s) {
       if (s.access == null && !s.failed) {
         FieldAccess made = make(slot);
-        if (made == null) {
-          s.failed = true;
-        }
+        s.fields = slot.fields();
+        s.failed = made == null;
         s.access = made;
       }
-      return s.access;
+      return s.fields == slot.fields() ? s.access : null;
     }
   }
 

@@ -62,7 +62,7 @@ final class KnownWrites {
       items[4 + 2 * i] = Tape.OBJECT;
       items[5 + 2 * i] = capturer.referenceNow(children, id, elements[i], i, false);
     }
-    return new Tape(twoInts(n, n), items);
+    return new Tape(ints(n, n), items);
   }
 
   /** Fields (the {@code null} comparator), a block of the size, each key and value. */
@@ -88,8 +88,7 @@ final class KnownWrites {
     if (at != items.length) {
       throw new java.util.ConcurrentModificationException("TreeMap changed while captured");
     }
-    return new Tape(
-        new byte[] {(byte) (n >>> 24), (byte) (n >>> 16), (byte) (n >>> 8), (byte) n}, items);
+    return new Tape(ints(n), items);
   }
 
   /**
@@ -109,12 +108,7 @@ final class KnownWrites {
     items[2] = Tape.BLOCK;
     items[3] = 8;
     HashEntries.take(capturer, children, id, map, items, 4, false);
-    byte[] data = new byte[16];
-    putInt(data, 0, Float.floatToRawIntBits(loadFactor));
-    putInt(data, 4, threshold);
-    putInt(data, 8, capacity);
-    putInt(data, 12, n);
-    return new Tape(data, items);
+    return new Tape(ints(Float.floatToRawIntBits(loadFactor), threshold, capacity, n), items);
   }
 
   /**
@@ -133,26 +127,19 @@ final class KnownWrites {
     items[2] = Tape.BLOCK;
     items[3] = 12;
     HashEntries.take(capturer, children, id, map, items, 4, true);
-    byte[] data = new byte[12];
-    putInt(data, 0, capacity);
-    putInt(data, 4, Float.floatToIntBits(loadFactor));
-    putInt(data, 8, n);
-    return new Tape(data, items);
+    return new Tape(ints(capacity, Float.floatToIntBits(loadFactor), n), items);
   }
 
-  /** Puts {@code v} at {@code at} as {@code DataOutput.writeInt} writes it. */
-  private static void putInt(byte[] b, int at, int v) {
-    b[at] = (byte) (v >>> 24);
-    b[at + 1] = (byte) (v >>> 16);
-    b[at + 2] = (byte) (v >>> 8);
-    b[at + 3] = (byte) v;
-  }
-
-  /** Two {@code int}s as {@code DataOutput} writes them. */
-  private static byte[] twoInts(int a, int b) {
-    return new byte[] {
-      (byte) (a >>> 24), (byte) (a >>> 16), (byte) (a >>> 8), (byte) a,
-      (byte) (b >>> 24), (byte) (b >>> 16), (byte) (b >>> 8), (byte) b
-    };
+  /** {@code int}s as {@code DataOutput.writeInt} writes them, one after the other. */
+  private static byte[] ints(int... values) {
+    byte[] b = new byte[4 * values.length];
+    for (int i = 0; i < values.length; i++) {
+      int v = values[i];
+      b[4 * i] = (byte) (v >>> 24);
+      b[4 * i + 1] = (byte) (v >>> 16);
+      b[4 * i + 2] = (byte) (v >>> 8);
+      b[4 * i + 3] = (byte) v;
+    }
+    return b;
   }
 }

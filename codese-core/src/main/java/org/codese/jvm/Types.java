@@ -67,6 +67,20 @@ public final class Types {
   }
 
   /**
+   * Whether generated code (the restore's, or capture's field readers) may be a nestmate of {@code
+   * c} and read or set its fields directly: {@code c} must be in Codese's own module (on the class
+   * path, the same class loader), so that Codese has full privilege access to it, and not hidden.
+   *
+   * @param c a class
+   * @return whether code may join its nest
+   */
+  public static boolean nestable(Class<?> c) {
+    return c.getModule() == Types.class.getModule()
+        && !c.isHidden()
+        && c.getClassLoader() == Types.class.getClassLoader();
+  }
+
+  /**
    * @param type a class or array class
    * @return its internal name ({@code java/lang/String}) or, for arrays, its descriptor
    */

@@ -45,10 +45,8 @@ final class Evolution {
     }
   }
 
-  /** The setter owners of the formats (the grammar check admitted the snapshot's own only). */
+  /** The setter owner before format 10 ({@link RuntimeContract#RUNTIME_SETTER} from it on). */
   private static final String FIELD = RuntimeContract.REFLECTIVE_SETTER;
-
-  private static final String STORE = RuntimeContract.RUNTIME_SETTER;
 
   private Evolution() {}
 
@@ -208,7 +206,8 @@ final class Evolution {
     public void visitTypeInsn(int opcode, String type) {
       int from = loaded;
       flush();
-      if (opcode == Opcodes.CHECKCAST && (type.equals(FIELD) || type.equals(STORE))) {
+      if (opcode == Opcodes.CHECKCAST
+          && (type.equals(FIELD) || type.equals(RuntimeContract.RUNTIME_SETTER))) {
         field = from;
         super.visitTypeInsn(opcode, type);
         castField = true;
@@ -238,7 +237,7 @@ final class Evolution {
         int opcode, String owner, String name, String descriptor, boolean isInterface) {
       flush();
       if (opcode == Opcodes.INVOKEVIRTUAL
-          && (owner.equals(FIELD) || owner.equals(STORE))
+          && (owner.equals(FIELD) || owner.equals(RuntimeContract.RUNTIME_SETTER))
           && name.startsWith("set")
           && field >= 0
           && field < constants.length

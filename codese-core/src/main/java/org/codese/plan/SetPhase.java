@@ -134,17 +134,6 @@ final class SetPhase {
   }
 
   /**
-   * Whether generated code may be a nestmate of {@code c} and set its fields with {@code putfield}:
-   * {@code c} must be in Codese's own module (on the class path, the same class loader), so that
-   * the loader has full privilege access to it.
-   */
-  private static boolean nestable(Class<?> c) {
-    return c.getModule() == SetPhase.class.getModule()
-        && !c.isHidden()
-        && c.getClassLoader() == SetPhase.class.getClassLoader();
-  }
-
-  /**
    * Sets a cluster's fields in one loop, one column per field that is not at its default value
    * everywhere: with {@code putfield} in the class's nest where it may join it, through {@code
    * Field.set*} for final fields and classes it may not join. References to late objects are
@@ -153,7 +142,7 @@ final class SetPhase {
   private void clusterLoop(Cluster c) {
     Slot slot = c.slot;
     int t = cx.tables.typeWithFields(slot.type(), slot.fields());
-    boolean nest = nestable(slot.type());
+    boolean nest = Types.nestable(slot.type());
     String owner = Types.internalName(slot.type());
     List<SerialField> fields = slot.fields();
     int nPrims = slot.primitiveCount();
@@ -250,7 +239,7 @@ final class SetPhase {
   private void directSlot(Slot slot, SlotEntries entries, int j) {
     int id = entries.id(j);
     int t = cx.tables.typeWithFields(slot.type(), slot.fields());
-    boolean nest = nestable(slot.type());
+    boolean nest = Types.nestable(slot.type());
     String owner = Types.internalName(slot.type());
     List<SerialField> fields = slot.fields();
     int nPrims = slot.primitiveCount();
