@@ -208,7 +208,7 @@ public final class Capturer {
     int postMark = postSize;
     writeStart = firstId + mark;
     try {
-      int id = ref(obj, -1, "root" + (topLevel == 0 ? "" : "#" + topLevel), unshared);
+      int id = ref(obj, -1, topLevel == 0 ? "root" : "root#" + topLevel, unshared);
       traverse(id);
       topLevel++;
       for (int i = 0; i < backRefCount; i++) {

@@ -146,23 +146,28 @@ final class Out {
   }
 
   Out str(String s) {
-    u4(s.length());
+    int n = s.length();
+    u4(n);
     if (compact) {
-      for (int i = 0; i < s.length(); i++) {
+      ensure(3 * n); // unsigned, 7 bits a byte: one byte for ASCII, at most three
+      byte[] b = buf;
+      int at = size;
+      for (int i = 0; i < n; i++) {
         char u = s.charAt(i);
-        // unsigned, 7 bits a byte: one byte for ASCII, at most three
         while (u >= 0x80) {
-          write((u & 0x7F) | 0x80);
+          b[at++] = (byte) ((u & 0x7F) | 0x80);
           u >>>= 7;
         }
-        write(u);
+        b[at++] = (byte) u;
       }
+      size = at;
       return this;
     }
-    for (int i = 0; i < s.length(); i++) {
+    ensure(2 * n);
+    for (int i = 0; i < n; i++) {
       char u = s.charAt(i);
-      write(u >>> 8);
-      write(u);
+      buf[size++] = (byte) (u >>> 8);
+      buf[size++] = (byte) u;
     }
     return this;
   }

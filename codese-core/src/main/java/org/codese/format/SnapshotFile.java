@@ -1,6 +1,7 @@
 package org.codese.format;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
@@ -93,12 +94,19 @@ public final class SnapshotFile {
   static final int RANGE_RATIO = 16;
 
   /**
-   * The packed blocks of recent captures, by their class files, with the bytes they pack before the
-   * class files (class and code table): as {@link #DEFLATED}, the block is compressed once per
-   * shape, when the tables are equal too.
+   * The packed blocks of recent captures, by their class files, with the class table and the
+   * placements they pack before the class files: as {@link #DEFLATED}, the block is made once per
+   * shape, when the tables are equal too, and then neither encoded nor compressed again.
    */
-  private static final Map<List<byte[]>, byte[][]> PACKED =
+  private static final Map<List<byte[]>, PackedBlock> PACKED =
       Collections.synchronizedMap(new WeakHashMap<>());
+
+  /**
+   * A packed block made before: what it was made from besides the class files, the length it
+   * inflates to and its bytes.
+   */
+  private record PackedBlock(
+      List<ClassEntry> classes, List<Placement> placements, int inflated, byte[] deflated) {}
 
   /**
    * The compressed class files of recent captures, by their list: {@code emit.CodeCache} hands
@@ -382,20 +390,8 @@ public final class SnapshotFile {
     // one shape, whose block is made once
     Out head = new Out(true).str(jdk).u4(firstId).u4(tableSize).u4(depth);
     file.varint(head.size()).raw(head.toByteArray());
-    Out tables = new Out(true).u4(classes.size());
-    for (ClassEntry c : classes) {
-      writeClass(tables, c, true);
-    }
-    tables.u4(classFiles.size());
-    int total = 0;
-    for (int i = 0; i < classFiles.size(); i++) {
-      Placement p = placements.get(i);
-      tables.u1(p.phase().ordinal()).u4(p.host()).u4(classFiles.get(i).length);
-      total += classFiles.get(i).length;
-    }
-    byte[] prefix = tables.toByteArray();
-    byte[] packed = packed(prefix, total);
-    file.varint(packed.length).varint(prefix.length + total).raw(packed);
+    PackedBlock block = packed();
+    file.varint(block.deflated().length).varint(block.inflated()).raw(block.deflated());
     Out it = new Out(true);
     ConstantCodec.writeTape(it, items);
     Out con = constants(true);
@@ -422,21 +418,41 @@ public final class SnapshotFile {
     return con;
   }
 
-  /** The zlib stream of {@code prefix} and the class files ({@code total} bytes), made once. */
-  private byte[] packed(byte[] prefix, int total) {
-    byte[][] known = PACKED.get(classFiles);
-    if (known != null && java.util.Arrays.equals(known[0], prefix)) {
-      return known[1];
+  /**
+   * The packed block of this snapshot's class table, code table and class files: one made before
+   * from equal tables and the same class files, or made now.
+   */
+  private PackedBlock packed() {
+    PackedBlock known = PACKED.get(classFiles);
+    if (known != null && known.classes().equals(classes) && known.placements().equals(placements)) {
+      return known;
     }
-    byte[] all = java.util.Arrays.copyOf(prefix, prefix.length + total);
-    int at = prefix.length;
+    Out tables = new Out(true).u4(classes.size());
+    for (ClassEntry c : classes) {
+      writeClass(tables, c, true);
+    }
+    tables.u4(classFiles.size());
+    int total = 0;
+    for (int i = 0; i < classFiles.size(); i++) {
+      Placement p = placements.get(i);
+      tables.u1(p.phase().ordinal()).u4(p.host()).u4(classFiles.get(i).length);
+      total += classFiles.get(i).length;
+    }
+    byte[] all = tables.toByteArray();
+    int at = all.length;
+    all = Arrays.copyOf(all, at + total);
     for (byte[] f : classFiles) {
       System.arraycopy(f, 0, all, at, f.length);
       at += f.length;
     }
-    byte[] deflated = Compression.deflate(all, Packed.DICTIONARY);
-    PACKED.put(classFiles, new byte[][] {prefix, deflated});
-    return deflated;
+    PackedBlock made =
+        new PackedBlock(
+            List.copyOf(classes),
+            List.copyOf(placements),
+            all.length,
+            Compression.deflate(all, Packed.DICTIONARY));
+    PACKED.put(classFiles, made);
+    return made;
   }
 
   /**
@@ -449,7 +465,13 @@ public final class SnapshotFile {
   static byte[] withTrailer(byte[] body) {
     CRC32C crc = new CRC32C();
     crc.update(body);
-    return new Out().raw(body).fixed4((int) crc.getValue()).toByteArray();
+    int sum = (int) crc.getValue();
+    byte[] out = Arrays.copyOf(body, body.length + 4);
+    out[body.length] = (byte) (sum >>> 24);
+    out[body.length + 1] = (byte) (sum >>> 16);
+    out[body.length + 2] = (byte) (sum >>> 8);
+    out[body.length + 3] = (byte) sum;
+    return out;
   }
 
   /**

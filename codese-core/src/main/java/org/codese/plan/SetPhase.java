@@ -1,7 +1,6 @@
 package org.codese.plan;
 
 import java.lang.reflect.Array;
-import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,6 +32,10 @@ final class SetPhase {
   private final PlanContext cx;
   private final FinishProgram finish;
   private final Map<Integer, List<Op>> byHost = new LinkedHashMap<>();
+
+  /** {@link #byHost}'s lists by host + 1: the planner asks per store, a map lookup each. */
+  private final List<List<Op>> byIndex = new ArrayList<>();
+
   private final Map<Class<?>, Cluster> clusters = new LinkedHashMap<>();
 
   /** In a segment, direct slots that refer to late objects: set one by one, not in a loop. */
@@ -63,9 +66,14 @@ final class SetPhase {
 
   /** The set-phase ops of host {@code host} (a class-table index, or -1), to append to. */
   List<Op> ops(int host) {
-    List<Op> ops = byHost.get(host);
+    int k = host + 1;
+    List<Op> ops = k < byIndex.size() ? byIndex.get(k) : null;
     if (ops == null) {
+      while (byIndex.size() <= k) {
+        byIndex.add(null);
+      }
       ops = new ArrayList<>();
+      byIndex.set(k, ops);
       byHost.put(host, ops);
     }
     return ops;
@@ -142,14 +150,14 @@ final class SetPhase {
   private void clusterLoop(Cluster c) {
     Slot slot = c.slot;
     int t = cx.tables.typeWithFields(slot.type(), slot.fields());
-    boolean nest = Types.nestable(slot.type());
-    String owner = Types.internalName(slot.type());
+    SlotShape shape = SlotShape.of(slot);
+    String owner = shape.owner;
     List<SerialField> fields = slot.fields();
     int nPrims = slot.primitiveCount();
     List<Op.Column> columns = new ArrayList<>();
     for (int f = 0; f < fields.size(); f++) {
       SerialField sf = fields.get(f);
-      boolean reflective = !nest || Modifier.isFinal(sf.field().getModifiers());
+      boolean reflective = !shape.direct(f);
       Kind kind = f < nPrims ? Kind.primitive(sf.type()) : Kind.REFERENCE;
       int size = c.entries.size();
       Object column = f < nPrims ? Array.newInstance(sf.type(), size) : new int[size];
@@ -161,7 +169,7 @@ final class SetPhase {
             new Op.Column(
                 sf.name(),
                 sf.descriptor(),
-                castFor(sf.type()),
+                shape.cast(f),
                 kind,
                 cx.tables.constant(new Constant.PrimArray(column)),
                 reflective ? cx.setter(t, sf) : -1));
@@ -239,40 +247,35 @@ final class SetPhase {
   private void directSlot(Slot slot, SlotEntries entries, int j) {
     int id = entries.id(j);
     int t = cx.tables.typeWithFields(slot.type(), slot.fields());
-    boolean nest = Types.nestable(slot.type());
-    String owner = Types.internalName(slot.type());
+    SlotShape shape = SlotShape.of(slot);
     List<SerialField> fields = slot.fields();
     int nPrims = slot.primitiveCount();
     int selectedHost = Integer.MIN_VALUE;
     for (int f = 0; f < fields.size(); f++) {
-      SerialField sf = fields.get(f);
-      Kind kind = f < nPrims ? Kind.primitive(sf.type()) : Kind.REFERENCE;
       long bits = f < nPrims ? entries.prim(j, f) : 0;
       int ref = f < nPrims ? -1 : entries.ref(j, f - nPrims);
       if (f < nPrims ? bits == 0 : ref < 0) {
         continue;
       }
+      SerialField sf = fields.get(f);
       if (ref >= 0 && cx.isLate(ref)) {
         finish.deferField(id, cx.setter(t, sf), ref);
         continue;
       }
-      boolean direct = nest && !Modifier.isFinal(sf.field().getModifiers());
+      Kind kind = f < nPrims ? Kind.primitive(sf.type()) : Kind.REFERENCE;
+      boolean direct = shape.direct(f);
       Op put =
           direct
               ? new Op.PutDirect(
-                  owner, sf.name(), sf.descriptor(), castFor(sf.type()), kind, bits, ref)
+                  shape.owner, sf.name(), sf.descriptor(), shape.cast(f), kind, bits, ref)
               : new Op.PutField(cx.setter(t, sf), kind, bits, ref);
       int host = direct ? t : -1;
+      List<Op> ops = ops(host);
       if (host != selectedHost) {
-        ops(host).add(new Op.Select(id, direct ? owner : null));
+        ops.add(new Op.Select(id, direct ? shape.owner : null));
         selectedHost = host;
       }
-      ops(host).add(put);
+      ops.add(put);
     }
-  }
-
-  /** The cast a reference needs before {@code putfield}: none for Object and interfaces. */
-  private static String castFor(Class<?> type) {
-    return type == Object.class || type.isInterface() ? null : Types.internalName(type);
   }
 }

@@ -71,7 +71,36 @@ final class Tables {
     return out;
   }
 
+  /**
+   * The class entry made last for each class, with the field list it was made from: a class's entry
+   * depends on nothing else, and captures of one shape ask for the same entries each time.
+   */
+  private static final ClassValue<LastEntry> ENTRIES =
+      new ClassValue<>() {
+        @Override
+        protected LastEntry computeValue(Class<?> type) {
+          return new LastEntry();
+        }
+      };
+
+  /** One class's last entry; replaced whole, so that a reader sees a consistent pair. */
+  private static final class LastEntry {
+    volatile Made made;
+  }
+
+  private record Made(List<SerialField> fields, ClassEntry entry) {}
+
   private static ClassEntry entry(Class<?> c, List<SerialField> f) {
+    LastEntry last = ENTRIES.get(c);
+    Made made = last.made;
+    if (made == null || made.fields() != f) {
+      made = new Made(f, makeEntry(c, f));
+      last.made = made;
+    }
+    return made.entry();
+  }
+
+  private static ClassEntry makeEntry(Class<?> c, List<SerialField> f) {
     if (java.lang.reflect.Proxy.isProxyClass(c)) {
       List<String> names = new ArrayList<>();
       for (Class<?> i : c.getInterfaces()) {
