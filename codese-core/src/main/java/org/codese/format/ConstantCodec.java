@@ -263,19 +263,11 @@ final class ConstantCodec {
     }
     if (out.compact() && code == 'I' && out.takeCompactInts(len)) {
       // ids and int columns: each the zigzag difference from the one before, often one byte
-      out.u1(code).u4(len);
-      int prev = 0;
-      for (int v : (int[]) array) {
-        out.varint((long) v - prev);
-        prev = v;
-      }
+      out.u1(code).u4(len).intDeltas((int[]) array);
       return;
     }
     if (out.compact() && code == 'J') {
-      out.u1(code).u4(len);
-      for (long v : (long[]) array) {
-        out.varint(v);
-      }
+      out.u1(code).u4(len).varints((long[]) array);
       return;
     }
     ByteBuffer b = ByteBuffer.allocate(len * Types.size(code));

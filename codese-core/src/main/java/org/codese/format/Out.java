@@ -105,6 +105,58 @@ final class Out {
     return this;
   }
 
+  /** Elements {@link #varints} and {@link #intDeltas} make room for at a time. */
+  private static final int BULK = 4_096;
+
+  /** The most bytes a zigzag variable-length {@code long} takes. */
+  private static final int MAX_VARINT = 10;
+
+  /** Writes each element of {@code a} as {@link #varint} writes it, making room once a block. */
+  Out varints(long[] a) {
+    for (int from = 0; from < a.length; from += BULK) {
+      int to = Math.min(a.length, from + BULK);
+      ensure(MAX_VARINT * (to - from));
+      byte[] b = buf;
+      int at = size;
+      for (int i = from; i < to; i++) {
+        long z = (a[i] << 1) ^ (a[i] >> 63);
+        while ((z & ~0x7FL) != 0) {
+          b[at++] = (byte) ((z & 0x7F) | 0x80);
+          z >>>= 7;
+        }
+        b[at++] = (byte) z;
+      }
+      size = at;
+    }
+    return this;
+  }
+
+  /**
+   * Writes each element of {@code a} as {@link #varint} writes its difference from the element
+   * before (the first's from 0), making room once a block.
+   */
+  Out intDeltas(int[] a) {
+    int prev = 0;
+    for (int from = 0; from < a.length; from += BULK) {
+      int to = Math.min(a.length, from + BULK);
+      ensure(MAX_VARINT * (to - from));
+      byte[] b = buf;
+      int at = size;
+      for (int i = from; i < to; i++) {
+        long d = (long) a[i] - prev;
+        prev = a[i];
+        long z = (d << 1) ^ (d >> 63);
+        while ((z & ~0x7FL) != 0) {
+          b[at++] = (byte) ((z & 0x7F) | 0x80);
+          z >>>= 7;
+        }
+        b[at++] = (byte) z;
+      }
+      size = at;
+    }
+    return this;
+  }
+
   /** Writes {@code v} as four big-endian bytes, whatever the mode. */
   Out fixed4(int v) {
     write(v >>> 24);
