@@ -95,7 +95,7 @@ final class CaptureTable {
             + " for later ones.");
     w.println();
     w.println(
-        "| graph | peer | first call (ms) | early (ms) | warm (ms) | size (B) | gzip (B) |"
+        "| graph | peer | first call (ms) | early (µs) | warm (µs) | size (B) | gzip (B) |"
             + " size / JDK size |");
     w.println("|---|---|---:|---:|---:|---:|---:|---:|");
     for (String g : r.graphs) {
@@ -119,7 +119,7 @@ final class CaptureTable {
                 + " | "
                 + Report.ms(c.firstMs)
                 + " | "
-                + Report.ms(c.earlyMs)
+                + Report.ms(c.earlyMs * 1000)
                 + " | "
                 + warm(c)
                 + " | "
@@ -170,7 +170,9 @@ final class CaptureTable {
     if (Double.isNaN(c.warmMs)) {
       return "";
     }
-    return Report.ms(c.warmMs) + (Double.isNaN(c.warmError) ? "" : " ± " + Report.ms(c.warmError));
+    // in µs: a small graph's capture takes a few, which milliseconds with two decimals hide
+    return Report.ms(c.warmMs * 1000)
+        + (Double.isNaN(c.warmError) ? "" : " ± " + Report.ms(c.warmError * 1000));
   }
 
   private static String cell(Ratio x) {
