@@ -213,6 +213,7 @@ public final class LoadedSnapshot {
       // a segment of a shape seen before has the same class table: resolved and checked then
       reused = memo == null ? null : memo.table(file.classes());
       table = reused != null ? reused : new ClassTable(file.classes(), l, allowed, resolved);
+      GoneClasses.check(file, table); // a class not found may only be a removed superclass
       boolean proxies = table.hasProxies();
       if (proxies) {
         // the filter about a proxy class's interfaces before the class is made (ProxyClasses)
@@ -259,7 +260,8 @@ public final class LoadedSnapshot {
     int longestArray =
         Admission.checkLimits(file, limits, code.longestArray(), code.arrayElements());
     Admission.checkArrays(file, table, f, longestArray, streamBytes, refs);
-    ProgramCheck checked = ProgramCheck.check(file, code.program(), table, constants);
+    ProgramCheck checked =
+        ProgramCheck.check(file, GoneClasses.defined(code.program(), table), table, constants);
     Admission.checkFillArrays(
         file, f, limits.maxArrayLength(), checked.fillArrays(), streamBytes, refs);
     if (checked.dataArrayElements() > 0) {
@@ -300,6 +302,9 @@ public final class LoadedSnapshot {
     long[][] costs = new long[Grammar.PHASES][file.classFiles().size()];
     for (int i = 0; i < file.classFiles().size(); i++) {
       Placement placement = file.placements().get(i);
+      if (placement.host() >= 0 && table.gone(placement.host())) {
+        continue; // the nest of a class not found: its stores into that class's fields are dropped
+      }
       List<BiConsumer<Object[], Object[]>> phase = phases.get(placement.phase().ordinal());
       costs[placement.phase().ordinal()][phase.size()] = checked.classCost(i);
       phase.add(instance(here, table, placement.host(), file, i, memo, removed, constants));
