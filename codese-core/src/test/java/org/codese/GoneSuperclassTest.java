@@ -186,4 +186,49 @@ class GoneSuperclassTest extends EvolutionHarness {
     assertInstanceOf(ClassNotFoundException.class, stream(w.stream(), v2).error());
     assertInstanceOf(ClassMismatchException.class, snapshot(w.snapshot(), v2).error());
   }
+
+  /**
+   * Through a stream subclass whose {@code resolveClass} throws {@code ClassNotFoundException} for
+   * the gone superclass: the JDK keeps the exception on that descriptor and restores; so does
+   * Codese, asking the hook the same classes in the same order, and never asking its loader about
+   * the class the hook refused.
+   */
+  @Test
+  void aGoneSuperclassRefusedByResolveClassIsSkipped() throws Exception {
+    Written w = write(version(thing(), BASE, MAKE));
+    ClassLoader v2 = version(THING);
+    java.util.List<String> jdkAsked = new java.util.ArrayList<>();
+    java.util.List<String> codeseAsked = new java.util.ArrayList<>();
+    Object want;
+    try (java.io.ObjectInputStream in =
+        new java.io.ObjectInputStream(new java.io.ByteArrayInputStream(w.jdk())) {
+          @Override
+          protected Class<?> resolveClass(java.io.ObjectStreamClass d)
+              throws java.io.IOException, ClassNotFoundException {
+            jdkAsked.add(d.getName());
+            return Class.forName(d.getName(), false, v2);
+          }
+        }) {
+      want = in.readObject();
+    }
+    // the loader Codese would fall back on has the class: only the hook's answer may count
+    ClassLoader fallback = version(thing(), BASE);
+    Object got;
+    try (CodeseInputStream in =
+        new CodeseInputStream(
+            new java.io.ByteArrayInputStream(w.stream()),
+            CodeseOptions.defaults().withClassLoader(fallback)) {
+          @Override
+          protected Class<?> resolveClass(java.io.ObjectStreamClass d)
+              throws java.io.IOException, ClassNotFoundException {
+            codeseAsked.add(d.getName());
+            return Class.forName(d.getName(), false, v2);
+          }
+        }) {
+      got = in.readObject();
+    }
+    assertEquals(jdkAsked, codeseAsked);
+    org.junit.jupiter.api.Assertions.assertArrayEquals(
+        org.codese.testkit.JdkBytes.serialize(want), org.codese.testkit.JdkBytes.serialize(got));
+  }
 }

@@ -147,6 +147,10 @@ final class ClassTable {
         unmade = true;
         continue;
       }
+      if (c == null && resolved != null && resolved.containsKey(name)) {
+        classes[i] = refusedByHook(i, name); // never asked of the loader
+        continue;
+      }
       classes[i] = c != null ? c : resolveOrKeep(i, name, loader);
     }
     if (unmade && resolved != null && proxyNames != null) {
@@ -414,6 +418,29 @@ final class ClassTable {
       notFound[index] = e;
       return null;
     }
+  }
+
+  /**
+   * Keeps, as {@link #resolveOrKeep} does, a class an object stream's {@code resolveClass} did not
+   * find (the stream read on only if the class is a removed superclass, {@code
+   * StreamReader.resolveClasses}); an array class fails at once.
+   */
+  private Class<?> refusedByHook(int index, String name) throws ClassMismatchException {
+    ClassMismatchException e =
+        new ClassMismatchException(
+            name,
+            null,
+            "the object stream's resolveClass did not find the class; return it from"
+                + " resolveClass, or capture the graph without it");
+    e.initCause(new ClassNotFoundException(name));
+    if (name.startsWith("[")) {
+      throw e;
+    }
+    if (notFound == null) {
+      notFound = new ClassMismatchException[classes.length];
+    }
+    notFound[index] = e;
+    return null;
   }
 
   /**

@@ -50,6 +50,27 @@ final class GoneClasses implements Constant.Visitor<Integer, RuntimeException> {
   }
 
   /**
+   * Whether the snapshot may do without class {@code index}: it names the class only where it
+   * carries the class's data, as {@link #check} requires of a class not found.
+   *
+   * @param file the snapshot
+   * @param index a class-table index
+   * @return whether no constant gives the class another role, and it is no array class
+   */
+  static boolean onlyData(SnapshotFile file, int index) {
+    if (file.classes().get(index).name().startsWith("[")) {
+      return false;
+    }
+    GoneClasses roles = new GoneClasses();
+    for (Constant k : file.constants()) {
+      if (k.accept(roles) == index) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
    * The generated classes the loader checks and defines: all but those in the nest of a class not
    * found, which can only set that class's fields and are left out (never checked, defined or run).
    *
