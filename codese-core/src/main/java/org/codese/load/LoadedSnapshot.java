@@ -180,6 +180,39 @@ public final class LoadedSnapshot {
     load(file, loader, null, limits, allowed, false, null, Admission.SNAPSHOT_BYTES, 0, null);
   }
 
+  /**
+   * The classes a load would treat as superclasses removed from the hierarchy since capture (the
+   * serialization specification's section 5.6.2): classes whose data the snapshot carries of which
+   * no object it allocates is an instance now, and classes not found that it names only where it
+   * carries their data. Their data is skipped on restore, as {@code ObjectInputStream} skips it.
+   * Initialises no class.
+   *
+   * @param file a parsed snapshot
+   * @param loader the loader for the classes it names, or {@code null} for the context loader
+   * @return binary name to whether the loader still finds the class, in class-table order
+   * @throws ClassMismatchException if a class is not found where the snapshot needs it, or a proxy
+   *     class cannot be made
+   */
+  public static Map<String, Boolean> removedSuperclasses(SnapshotFile file, ClassLoader loader)
+      throws ClassMismatchException {
+    ClassLoader l = loader != null ? loader : Thread.currentThread().getContextClassLoader();
+    ClassTable table =
+        new ClassTable(
+            file.classes(), l != null ? l : LoadedSnapshot.class.getClassLoader(), AllowList.NONE);
+    GoneClasses.check(file, table);
+    table.makeProxies();
+    table.detach(file);
+    Map<String, Boolean> removed = new java.util.LinkedHashMap<>();
+    for (int i = 0; i < table.size(); i++) {
+      if (table.gone(i)) {
+        removed.put(table.name(i), false);
+      } else if (!table.gone(i) && table.detached(table.get(i))) {
+        removed.put(table.name(i), true);
+      }
+    }
+    return removed;
+  }
+
   private static LoadedSnapshot load(
       SnapshotFile file,
       ClassLoader loader,
