@@ -231,4 +231,66 @@ class GoneSuperclassTest extends EvolutionHarness {
     org.junit.jupiter.api.Assertions.assertArrayEquals(
         org.codese.testkit.JdkBytes.serialize(want), org.codese.testkit.JdkBytes.serialize(got));
   }
+
+  /**
+   * The serialization filter is asked about the gone superclass's descriptor once with no class, as
+   * {@code readNonProxyDesc} asks after {@code resolveClass} failed: one such question more than
+   * with the unchanged classes, for the JDK and for Codese (which asks about a back reference with
+   * no class as the JDK does, so the counts are compared as differences).
+   */
+  @Test
+  void theFilterIsAskedAboutTheGoneClassWithNoClass() throws Exception {
+    Written w = write(version(thing(), BASE, MAKE));
+    ClassLoader v1 = version(thing(), BASE);
+    ClassLoader v2 = version(THING);
+    int jdk = noClassAsks(w.jdk(), v2, true) - noClassAsks(w.jdk(), v1, true);
+    int codese = noClassAsks(w.snapshot(), v2, false) - noClassAsks(w.snapshot(), v1, false);
+    assertEquals(1, jdk);
+    assertEquals(jdk, codese);
+  }
+
+  /** How often reading {@code bytes} asks the filter about no class and no array. */
+  private static int noClassAsks(byte[] bytes, ClassLoader loader, boolean jdk) {
+    int[] n = new int[1];
+    java.io.ObjectInputFilter counting =
+        new java.io.ObjectInputFilter() {
+          @Override
+          public Status checkInput(FilterInfo info) {
+            n[0] += info.serialClass() == null && info.arrayLength() < 0 ? 1 : 0;
+            return Status.UNDECIDED;
+          }
+        };
+    assertEquals(null, filtered(bytes, loader, counting, jdk));
+    return n[0];
+  }
+
+  /** What reading {@code bytes} with {@code filter} threw, or {@code null}. */
+  private static Throwable filtered(
+      byte[] bytes, ClassLoader v2, java.io.ObjectInputFilter filter, boolean jdk) {
+    try {
+      if (jdk) {
+        try (java.io.ObjectInputStream in =
+            new java.io.ObjectInputStream(new java.io.ByteArrayInputStream(bytes)) {
+              @Override
+              protected Class<?> resolveClass(java.io.ObjectStreamClass d)
+                  throws java.io.IOException, ClassNotFoundException {
+                return Class.forName(d.getName(), false, v2);
+              }
+            }) {
+          in.setObjectInputFilter(filter);
+          in.readObject();
+        }
+      } else {
+        try (Snapshot s =
+            Codese.load(
+                bytes,
+                CodeseOptions.defaults().withClassLoader(v2).withObjectInputFilter(filter))) {
+          s.restore();
+        }
+      }
+      return null;
+    } catch (Exception e) {
+      return e;
+    }
+  }
 }
