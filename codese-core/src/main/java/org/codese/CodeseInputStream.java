@@ -286,10 +286,14 @@ public class CodeseInputStream extends ObjectInputStream {
       sidePos = 0;
       try {
         c = CodeseInputStream.this.resolveClass(desc);
+      } catch (ClassNotFoundException e) {
+        into.put(desc.getName(), null); // not found for the stream: never asked of a loader
+        throw e;
       } finally {
         side = null; // what resolveClass left of the annotation is skipped, as by the JDK
       }
       if (c == null) {
+        into.put(desc.getName(), null);
         throw new ClassNotFoundException("null class");
       }
       if (!c.getName().equals(desc.getName())) {

@@ -323,6 +323,23 @@ public final class SnapshotSegment implements SnapshotContents.Part {
   }
 
   /**
+   * The superclasses removed since capture from the hierarchy of the objects it holds (the
+   * serialization specification's section 5.6.2, "removing classes"), as a load decides them: a
+   * class whose data it carries of which no object it allocates is an instance now, or a class the
+   * loader no longer finds that it names only where it carries the class's data. A load reads and
+   * skips their data, as {@code ObjectInputStream} does. Initialises no class.
+   *
+   * @param loader the loader for the classes it names; classes are loaded without initialising
+   * @return binary name to whether the loader still finds the class, in class-table order; empty if
+   *     none
+   * @throws ClassMismatchException if a class is not found where a load needs it
+   */
+  public Map<String, Boolean> removedSuperclasses(ClassLoader loader)
+      throws ClassMismatchException {
+    return LoadedSnapshot.removedSuperclasses(file, loader);
+  }
+
+  /**
    * The classes it needs admitted with {@link CodeseOptions#withAllowedClasses} to load, as {@link
    * Codese#classesToAllow} computes them; classes the loader does not find are left out.
    *

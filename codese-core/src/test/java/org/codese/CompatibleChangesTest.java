@@ -243,36 +243,6 @@ class CompatibleChangesTest extends EvolutionHarness {
     assertEquals(7, field(t, "a"));
   }
 
-  /**
-   * The removed superclass is gone from the class path too: the JDK discards its data (the class
-   * not found only for a superclass descriptor); Codese resolves every class of the table first and
-   * refuses, naming the class, as it refuses any class it does not find. A known limitation
-   * (README).
-   */
-  @Test
-  void aRemovedSuperclassThatIsGoneIsRefusedClearly() throws Exception {
-    String base =
-        """
-        public class Base implements java.io.Serializable {
-          private static final long serialVersionUID = 1L;
-          public int b = 4;
-        }
-        """;
-    String thing = THING.replace("public class Thing", "public class Thing extends Base");
-    ClassLoader v2 = version(THING);
-    Written w = write(version(thing, base, MAKE));
-    restored(jdk(w.jdk(), v2));
-    ClassMismatchException e =
-        org.junit.jupiter.api.Assertions.assertInstanceOf(
-            ClassMismatchException.class, snapshot(w.snapshot(), v2).error());
-    assertEquals("evo.Base", e.classname);
-    ClassNotFoundException n =
-        org.junit.jupiter.api.Assertions.assertInstanceOf(
-            ClassNotFoundException.class, stream(w.stream(), v2).error());
-    org.junit.jupiter.api.Assertions.assertTrue(
-        n.getMessage().contains("evo.Base"), n.getMessage());
-  }
-
   /** A removed superclass with reference fields, whose objects still restore elsewhere. */
   @Test
   void aRemovedSuperclassWithReferencesIsSkipped() throws Exception {

@@ -17,7 +17,8 @@ import org.codese.SnapshotSegment.ClassInfo;
  * longer has as a serializable field was removed (skipped on restore; a problem if the class
  * declares no {@code serialVersionUID}, as {@code ObjectInputStream} then rejects the data too);
  * one whose type changed kind is a problem; a serializable field not recorded was added (its
- * default on restore); a serializable superclass the file does not name was inserted. Reads
+ * default on restore); a serializable superclass the file does not name was inserted; one the
+ * loader finds no object's hierarchy has now (or does not find at all) was removed. Reads
  * declarations only: initialises nothing.
  */
 final class Evolved {
@@ -116,6 +117,27 @@ final class Evolved {
                 + (declaresPrivate(k, "readObjectNoData", 0) ? ", its readObjectNoData runs" : ""));
       }
     }
+  }
+
+  /**
+   * The line for a superclass removed since capture from the hierarchy of the file's objects
+   * ({@link SnapshotSegment#removedSuperclasses}): its data is read and skipped on restore.
+   */
+  static String removedSuperclass(ClassInfo e, boolean found) {
+    StringBuilder fields = new StringBuilder();
+    for (SnapshotSegment.FieldInfo f : e.fields()) {
+      fields.append(fields.length() == 0 ? "" : ", ").append(f.name());
+    }
+    return "class "
+        + e.name()
+        + " removed since capture from the hierarchy of the objects that extended it"
+        + (found
+            ? " (none of the file's objects is an instance of it now)"
+            : ", and no longer on the class path")
+        + ": its data ("
+        + (fields.length() == 0 ? "no fields" : "fields " + fields)
+        + ", and any writeObject data) is read and skipped on restore, as ObjectInputStream"
+        + " skips it";
   }
 
   private static String why(Class<?> c, String name) {

@@ -4,10 +4,13 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import org.codese.ClassMismatchException;
 import org.codese.CodeseOptions;
 import org.codese.CorruptSnapshotException;
 import org.codese.ProgramListener;
@@ -39,8 +42,8 @@ import picocli.CommandLine.Spec;
       "  program      the loader's checks of what its code does.",
       "Classes that evolved since capture in ways ObjectInputStream accepts (serialization"
           + " specification 5.6: fields added or removed, made static or transient, a class"
-          + " inserted into a hierarchy) get one line each, 'FILE: evolved: ...', after the"
-          + " problems; they restore as the JDK restores them.",
+          + " inserted into a hierarchy or removed from one, even deleted) get one line each,"
+          + " 'FILE: evolved: ...', after the problems; they restore as the JDK restores them.",
       "Prints one line per problem, 'FILE: check: problem', or, when all hold, one line"
           + " 'verified FILE: ...' with the number of segments, objects and classes checked.",
       "Exits 0 only if all hold, 1 otherwise."
@@ -107,10 +110,18 @@ final class VerifyCommand implements Callable<Integer> {
         names.add(e.name());
       }
     }
+    Map<String, Boolean> removed = new LinkedHashMap<>();
+    for (SnapshotSegment s : src.segments) {
+      try {
+        removed.putAll(s.removedSuperclasses(loader));
+      } catch (ClassMismatchException x) {
+        // a class missing where a load needs it: the fingerprints and program checks report it
+      }
+    }
     for (SnapshotSegment s : src.segments) {
       for (ClassInfo e : s.classes()) {
         if (seen.add(e)) {
-          fingerprint(e, loader, names, problems, evolved);
+          fingerprint(e, loader, names, removed, problems, evolved);
         }
       }
     }
@@ -225,6 +236,7 @@ final class VerifyCommand implements Callable<Integer> {
       ClassInfo e,
       ClassLoader loader,
       Set<String> names,
+      Map<String, Boolean> removed,
       List<String> problems,
       List<String> evolved) {
     if (e.isPrimitive()) {
@@ -234,7 +246,12 @@ final class VerifyCommand implements Callable<Integer> {
       // the proxy class's name is the capturing JVM's; a load makes it again from the interfaces
       for (String i : e.proxyInterfaces()) {
         fingerprint(
-            new ClassInfo(i, OptionalLong.empty(), List.of()), loader, names, problems, evolved);
+            new ClassInfo(i, OptionalLong.empty(), List.of()),
+            loader,
+            names,
+            removed,
+            problems,
+            evolved);
       }
       return;
     }
@@ -242,6 +259,10 @@ final class VerifyCommand implements Callable<Integer> {
     try {
       c = Class.forName(e.name(), false, loader);
     } catch (ClassNotFoundException | LinkageError x) {
+      if (Boolean.FALSE.equals(removed.get(e.name()))) {
+        evolved.add(Evolved.removedSuperclass(e, false));
+        return;
+      }
       problems.add(
           "fingerprint: class "
               + e.name()
@@ -277,6 +298,10 @@ final class VerifyCommand implements Callable<Integer> {
                 + (now == null ? "not declared" : now)
                 + " now");
       }
+    }
+    if (Boolean.TRUE.equals(removed.get(e.name()))) {
+      evolved.add(Evolved.removedSuperclass(e, true));
+      return; // its fields are all skipped, whatever became of them
     }
     Evolved.fields(e, c, problems, evolved);
     Evolved.inserted(e, c, names, evolved);

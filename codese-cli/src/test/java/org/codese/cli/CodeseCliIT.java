@@ -553,6 +553,73 @@ class CodeseCliIT {
   }
 
   /**
+   * A superclass removed from the hierarchy since capture verifies and is named among the evolved
+   * classes: when its class is still on the class path, and when it is gone from it too.
+   */
+  @Test
+  void verifyNamesRemovedSuperclasses() throws Exception {
+    Path snap = dir.resolve("tagged.cdse");
+    Codese.write(new org.codese.cli.it.Tagged(), snap);
+    Path gone = dir.resolve("tagged-gone");
+    writeTagged(gone);
+    String line =
+        snap
+            + ": evolved: class org.codese.cli.it.Labelled removed since capture from the"
+            + " hierarchy of the objects that extended it";
+    String data =
+        ": its data (fields rank, label, and any writeObject data) is read and skipped on"
+            + " restore, as ObjectInputStream skips it";
+    Result r = run("verify", snap.toString(), "--classpath", gone.toString());
+    assertEquals(0, r.code, r.out + r.err);
+    assertTrue(r.out.contains(line + ", and no longer on the class path" + data), r.out);
+    assertTrue(r.out.contains("classes evolved since capture"), r.out);
+
+    Path kept = dir.resolve("tagged-kept");
+    writeTagged(kept);
+    Path base = kept.resolve("org/codese/cli/it/Labelled.class");
+    Files.copy(
+        Path.of(location(org.codese.cli.it.Labelled.class))
+            .resolve("org/codese/cli/it/Labelled.class"),
+        base);
+    Result k = run("verify", snap.toString(), "--classpath", kept.toString());
+    assertEquals(0, k.code, k.out + k.err);
+    assertTrue(
+        k.out.contains(line + " (none of the file's objects is an instance of it now)" + data),
+        k.out);
+
+    Result same = run("verify", snap.toString(), "--classpath", cp);
+    assertEquals(0, same.code, same.out + same.err);
+    assertTrue(!same.out.contains("evolved"), same.out);
+  }
+
+  /**
+   * Writes into {@code root} {@code org.codese.cli.it.Tagged} as it is after its superclass was
+   * removed: serializable itself, {@code serialVersionUID} 1 as before, field {@code tag}.
+   */
+  private static void writeTagged(Path root) throws IOException {
+    Path cls = root.resolve("org/codese/cli/it/Tagged.class");
+    Files.createDirectories(cls.getParent());
+    ClassWriter cw = new ClassWriter(0);
+    cw.visit(
+        Opcodes.V17,
+        Opcodes.ACC_PUBLIC,
+        "org/codese/cli/it/Tagged",
+        null,
+        "java/lang/Object",
+        new String[] {"java/io/Serializable"});
+    cw.visitField(
+            Opcodes.ACC_PRIVATE | Opcodes.ACC_STATIC | Opcodes.ACC_FINAL,
+            "serialVersionUID",
+            "J",
+            null,
+            1L)
+        .visitEnd();
+    cw.visitField(Opcodes.ACC_PUBLIC, "tag", "I", null, null).visitEnd();
+    cw.visitEnd();
+    Files.write(cls, cw.toByteArray());
+  }
+
+  /**
    * Writes into {@code root} a class file of {@code org.codese.cli.it.Point} as it might have
    * changed since capture: serializable, {@code serialVersionUID} 1 as before, the fields {@code
    * fields} adds.

@@ -205,7 +205,13 @@ final class Admission {
       throws InvalidClassException {
     for (int i = 0; i < classes.size(); i++) {
       Class<?> c = classes.get(i);
-      if (c.isArray() == arrays) {
+      if (c == null) {
+        if (!arrays) {
+          // a removed superclass not found: ObjectInputStream asks about its descriptor with
+          // no class
+          ask(filter, new Info(null, -1, 1, refs, bytes), classes.name(i));
+        }
+      } else if (c.isArray() == arrays) {
         ask(filter, new Info(c, length, 1, refs, bytes), c.getName());
       }
     }

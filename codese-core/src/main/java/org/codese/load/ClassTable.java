@@ -78,6 +78,13 @@ final class ClassTable {
    */
   private Set<Class<?>> detached;
 
+  /**
+   * Per class-table index, the failure to find a class the loader does not have, kept until {@link
+   * GoneClasses#check} decides whether the snapshot uses the class only as a removed superclass;
+   * null if every class was found.
+   */
+  private ClassMismatchException[] notFound;
+
   /** Per class-table index, the fields {@link #writableField} allowed already. */
   private final Map<Integer, Map<String, Field>> writable = new HashMap<>();
 
@@ -140,7 +147,11 @@ final class ClassTable {
         unmade = true;
         continue;
       }
-      classes[i] = c != null ? c : resolve(name, loader);
+      if (c == null && resolved != null && resolved.containsKey(name)) {
+        classes[i] = refusedByHook(i, name); // never asked of the loader
+        continue;
+      }
+      classes[i] = c != null ? c : resolveOrKeep(i, name, loader);
     }
     if (unmade && resolved != null && proxyNames != null) {
       elementsOfResolvedArrays(proxyNames);
@@ -286,7 +297,11 @@ final class ClassTable {
   void checkFields() throws ClassMismatchException {
     for (int i = 0; i < classes.length; i++) {
       for (ClassEntry.FieldEntry f : entries.get(i).fields()) {
-        checkField(i, f);
+        if (gone(i)) {
+          markRemoved(i, f.name()); // the JDK reads and discards a gone superclass's data
+        } else {
+          checkField(i, f);
+        }
       }
     }
   }
@@ -308,7 +323,8 @@ final class ClassTable {
     for (int i = 0; i < classes.length; i++) {
       ClassEntry e = entries.get(i);
       Class<?> c = classes[i];
-      if (sameJdk && Jvm.isJdkClass(c)) {
+      if (c == null || sameJdk && Jvm.isJdkClass(c)) {
+        // a gone class has nothing to compare with, as the JDK's unresolved descriptor
         continue;
       }
       if (e.hasSuid() && (admitted(i) || Serializable.class.isAssignableFrom(c))) {
@@ -335,6 +351,13 @@ final class ClassTable {
 
   int size() {
     return classes.length;
+  }
+
+  /**
+   * @return the binary name class {@code index} had at capture
+   */
+  String name(int index) {
+    return entries.get(index).name();
   }
 
   Class<?> get(int index) {
@@ -375,6 +398,71 @@ final class ClassTable {
       return org.codese.jvm.Types.primitiveClass(descriptor.charAt(0));
     }
     return Object.class;
+  }
+
+  /**
+   * Resolves class {@code index}, or keeps the failure and gives {@code null} for a class the
+   * loader does not find (never for a primitive or an array class), for {@link GoneClasses#check}.
+   */
+  private Class<?> resolveOrKeep(int index, String name, ClassLoader loader)
+      throws ClassMismatchException {
+    try {
+      return resolve(name, loader);
+    } catch (ClassMismatchException e) {
+      if (name.startsWith("[") || !(e.getCause() instanceof ClassNotFoundException)) {
+        throw e;
+      }
+      if (notFound == null) {
+        notFound = new ClassMismatchException[classes.length];
+      }
+      notFound[index] = e;
+      return null;
+    }
+  }
+
+  /**
+   * Keeps, as {@link #resolveOrKeep} does, a class an object stream's {@code resolveClass} did not
+   * find (the stream read on only if the class is a removed superclass, {@code
+   * StreamReader.resolveClasses}); an array class fails at once.
+   */
+  private Class<?> refusedByHook(int index, String name) throws ClassMismatchException {
+    ClassMismatchException e =
+        new ClassMismatchException(
+            name,
+            null,
+            "the object stream's resolveClass did not find the class; return it from"
+                + " resolveClass, or capture the graph without it");
+    e.initCause(new ClassNotFoundException(name));
+    if (name.startsWith("[")) {
+      throw e;
+    }
+    if (notFound == null) {
+      notFound = new ClassMismatchException[classes.length];
+    }
+    notFound[index] = e;
+    return null;
+  }
+
+  /**
+   * @return whether class {@code index} was not found: a removed superclass whose class is gone
+   *     ({@link GoneClasses}), of which {@link #get} gives {@code null}
+   */
+  boolean gone(int index) {
+    return notFound != null && notFound[index] != null;
+  }
+
+  /**
+   * @return whether some class of the table was not found ({@link #gone(int)})
+   */
+  boolean hasGone() {
+    return notFound != null;
+  }
+
+  /**
+   * @return the failure to find class {@code index}, which {@link #gone(int)}
+   */
+  ClassMismatchException notFound(int index) {
+    return notFound[index];
   }
 
   static Class<?> resolve(String name, ClassLoader loader) throws ClassMismatchException {
@@ -662,8 +750,8 @@ final class ClassTable {
   /**
    * @return whether the table has a class removed from the hierarchy of the snapshot's objects
    */
-  boolean hasDetached() {
-    return detached != null;
+  boolean hasDetached() { // or not found (GoneClasses): stores are taken out the same way
+    return detached != null || notFound != null;
   }
 
   /**
@@ -757,6 +845,15 @@ final class ClassTable {
   Field writableField(int index, String name) throws ClassMismatchException {
     if (removed(index, name)) {
       return null;
+    }
+    if (gone(index)) {
+      throw new ClassMismatchException(
+          entries.get(index).name(),
+          name,
+          "the snapshot sets field "
+              + name
+              + " of a class the loader does not find, which its class entry does not record;"
+              + " the snapshot is damaged or crafted");
     }
     Map<String, Field> known = writable.get(index);
     if (known == null) {

@@ -380,7 +380,7 @@ final class Constants implements Constant.Visitor<Object, ClassMismatchException
     int c = h.type();
     // if-chains, not switches over enums: each switch loads a synthetic class per JVM
     Constant.HookKind k = h.kind();
-    if (k == Constant.HookKind.SLOT && classes.detached(classes.get(c))) {
+    if (k == Constant.HookKind.SLOT && (classes.gone(c) || classes.detached(classes.get(c)))) {
       // a class removed from the object's hierarchy since capture: ObjectInputStream discards its
       // data, custom data and all, and calls none of its methods; Hooks skips the step
       return Evolution.REMOVED;

@@ -62,6 +62,9 @@ final class Evolution {
       keys.add(Types.internalName(c));
     }
     for (Map.Entry<Integer, Set<String>> e : table.removedFields().entrySet()) {
+      if (table.gone(e.getKey())) {
+        continue; // only the left-out classes of its nest put into its fields (GoneClasses)
+      }
       String owner = Types.internalName(table.get(e.getKey()));
       for (String name : e.getValue()) {
         keys.add(owner + "." + name);

@@ -180,6 +180,39 @@ public final class LoadedSnapshot {
     load(file, loader, null, limits, allowed, false, null, Admission.SNAPSHOT_BYTES, 0, null);
   }
 
+  /**
+   * The classes a load would treat as superclasses removed from the hierarchy since capture (the
+   * serialization specification's section 5.6.2): classes whose data the snapshot carries of which
+   * no object it allocates is an instance now, and classes not found that it names only where it
+   * carries their data. Their data is skipped on restore, as {@code ObjectInputStream} skips it.
+   * Initialises no class.
+   *
+   * @param file a parsed snapshot
+   * @param loader the loader for the classes it names, or {@code null} for the context loader
+   * @return binary name to whether the loader still finds the class, in class-table order
+   * @throws ClassMismatchException if a class is not found where the snapshot needs it, or a proxy
+   *     class cannot be made
+   */
+  public static Map<String, Boolean> removedSuperclasses(SnapshotFile file, ClassLoader loader)
+      throws ClassMismatchException {
+    ClassLoader l = loader != null ? loader : Thread.currentThread().getContextClassLoader();
+    ClassTable table =
+        new ClassTable(
+            file.classes(), l != null ? l : LoadedSnapshot.class.getClassLoader(), AllowList.NONE);
+    GoneClasses.check(file, table);
+    table.makeProxies();
+    table.detach(file);
+    Map<String, Boolean> removed = new java.util.LinkedHashMap<>();
+    for (int i = 0; i < table.size(); i++) {
+      if (table.gone(i)) {
+        removed.put(table.name(i), false);
+      } else if (!table.gone(i) && table.detached(table.get(i))) {
+        removed.put(table.name(i), true);
+      }
+    }
+    return removed;
+  }
+
   private static LoadedSnapshot load(
       SnapshotFile file,
       ClassLoader loader,
@@ -213,6 +246,7 @@ public final class LoadedSnapshot {
       // a segment of a shape seen before has the same class table: resolved and checked then
       reused = memo == null ? null : memo.table(file.classes());
       table = reused != null ? reused : new ClassTable(file.classes(), l, allowed, resolved);
+      GoneClasses.check(file, table); // a class not found may only be a removed superclass
       boolean proxies = table.hasProxies();
       if (proxies) {
         // the filter about a proxy class's interfaces before the class is made (ProxyClasses)
@@ -259,7 +293,8 @@ public final class LoadedSnapshot {
     int longestArray =
         Admission.checkLimits(file, limits, code.longestArray(), code.arrayElements());
     Admission.checkArrays(file, table, f, longestArray, streamBytes, refs);
-    ProgramCheck checked = ProgramCheck.check(file, code.program(), table, constants);
+    ProgramCheck checked =
+        ProgramCheck.check(file, GoneClasses.defined(code.program(), table), table, constants);
     Admission.checkFillArrays(
         file, f, limits.maxArrayLength(), checked.fillArrays(), streamBytes, refs);
     if (checked.dataArrayElements() > 0) {
@@ -300,6 +335,9 @@ public final class LoadedSnapshot {
     long[][] costs = new long[Grammar.PHASES][file.classFiles().size()];
     for (int i = 0; i < file.classFiles().size(); i++) {
       Placement placement = file.placements().get(i);
+      if (placement.host() >= 0 && table.gone(placement.host())) {
+        continue; // the nest of a class not found: its stores into that class's fields are dropped
+      }
       List<BiConsumer<Object[], Object[]>> phase = phases.get(placement.phase().ordinal());
       costs[placement.phase().ordinal()][phase.size()] = checked.classCost(i);
       phase.add(instance(here, table, placement.host(), file, i, memo, removed, constants));

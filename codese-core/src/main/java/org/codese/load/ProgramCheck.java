@@ -185,7 +185,9 @@ final class ProgramCheck {
     this.type = new Class<?>[n];
     this.length = new int[n];
     for (int i = 0; i < classes.size(); i++) {
-      named.putIfAbsent(Types.internalName(classes.get(i)), classes.get(i));
+      if (!classes.gone(i)) { // a gone class is named by no code that is checked and defined
+        named.putIfAbsent(Types.internalName(classes.get(i)), classes.get(i));
+      }
     }
     named.put("[Ljava/lang/Object;", Object[].class);
   }
@@ -765,7 +767,8 @@ final class ProgramCheck {
       if (classes.hasDetached()) {
         // the stores into the fields of classes removed from the hierarchy, taken out of the code
         for (Map.Entry<Class<?>, Integer> e : listedFields().entrySet()) {
-          count += classes.detached(e.getKey()) ? e.getValue() : 0;
+          // (the null key: the classes not found, whose stores are taken out as well)
+          count += e.getKey() == null || classes.detached(e.getKey()) ? e.getValue() : 0;
         }
       }
       n = count;
@@ -784,8 +787,13 @@ final class ProgramCheck {
         for (org.codese.program.ClassEntry.FieldEntry f : entries.get(i).fields()) {
           names.add(f.name());
         }
-        Integer before = listed.get(classes.get(i));
-        listed.put(classes.get(i), before == null ? names.size() : Math.max(before, names.size()));
+        Class<?> c = classes.get(i); // null for every class not found: their fields add up
+        Integer before = listed.get(c);
+        listed.put(
+            c,
+            before == null
+                ? names.size()
+                : c == null ? before + names.size() : Math.max(before, names.size()));
       }
     }
     return listed;
@@ -1369,10 +1377,21 @@ final class ProgramCheck {
     }
     // an if-chain, not a switch over the enum: a switch would load a synthetic class per load
     Constant.HookKind hk = h.kind();
-    if (hk == Constant.HookKind.SLOT && kind[at] == INSTANCE && classes.detached(c)) {
+    boolean gone = classes.gone(h.type());
+    if (hk == Constant.HookKind.SLOT && kind[at] == INSTANCE && (gone || classes.detached(c))) {
       // removed since capture from the object's hierarchy: the step is skipped (Constants)
       tape(h.tape());
       return;
+    }
+    if (gone) {
+      throw reject(
+          "runs a "
+              + hk
+              + " hook of "
+              + entries.get(h.type()).name()
+              + ", a class the loader does not find, on slot "
+              + h.id()
+              + ", which holds no object this snapshot allocated");
     }
     if (hk == Constant.HookKind.SLOT || hk == Constant.HookKind.EXTERNAL) {
       if (kind[at] != INSTANCE

@@ -564,10 +564,12 @@ public final class StreamReader {
    */
   private void resolveClasses(SnapshotFile file) throws IOException, ClassNotFoundException {
     ClassNotFoundException notFound = null;
+    int refusedBefore = refused();
+    failures = 0;
     for (ClassDescriptor d : pendingDescriptors) {
       notFound = resolveOne(d, true, notFound);
     }
-    if (notFound != null) {
+    if (notFound != null && !onlyRemovedSuperclasses(file, refusedBefore)) {
       throw notFound; // the classes no descriptor described are none of the JDK's calls
     }
     List<ClassEntry> classes = file.classes();
@@ -588,9 +590,45 @@ public final class StreamReader {
         notFound = resolveOne(new ClassDescriptor(form(e), NOTHING), false, notFound);
       }
     }
-    if (notFound != null) {
+    if (notFound != null && !onlyRemovedSuperclasses(file, refusedBefore)) {
       throw notFound;
     }
+  }
+
+  /** The {@code ClassNotFoundException}s the hooks threw for the pending segment so far. */
+  private int failures;
+
+  /** The number of class names the hooks did not find since the last reset. */
+  private int refused() {
+    int n = 0;
+    for (Class<?> c : resolvedClasses.values()) {
+      n += c == null ? 1 : 0;
+    }
+    return n;
+  }
+
+  /**
+   * Whether every class the hooks did not find for this segment is a class the segment carries only
+   * the data of, a superclass removed since capture ({@link GoneClasses}): {@code
+   * ObjectInputStream} keeps such a class's exception on its descriptor and restores the objects of
+   * its former subclasses. Each failure must be a class's, named in the segment's class table; a
+   * proxy class's or a failure to read a descriptor is not.
+   */
+  private boolean onlyRemovedSuperclasses(SnapshotFile file, int refusedBefore) {
+    if (refused() - refusedBefore != failures) {
+      return false;
+    }
+    List<ClassEntry> classes = file.classes();
+    for (int i = 0; i < classes.size(); i++) {
+      ClassEntry e = classes.get(i);
+      if (!e.isProxy()
+          && resolvedClasses.containsKey(e.name())
+          && resolvedClasses.get(e.name()) == null
+          && !GoneClasses.onlyData(file, i)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
@@ -610,6 +648,7 @@ public final class StreamReader {
       hooks.resolveClass(d, written, resolvedClasses);
       return notFound;
     } catch (ClassNotFoundException e) {
+      failures++;
       return notFound != null ? notFound : e;
     }
   }

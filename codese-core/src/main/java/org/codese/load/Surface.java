@@ -82,6 +82,9 @@ final class Surface {
     String firstReason = null;
     for (int i = 0; i < roles.length; i++) {
       Class<?> c = table.get(i);
+      if (c == null) {
+        continue; // not found, a removed superclass's data only (GoneClasses): nothing to vet
+      }
       if (memo != null && memo.surfacePassed(c, roles[i])) {
         continue;
       }
