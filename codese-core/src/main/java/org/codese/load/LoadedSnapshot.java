@@ -206,7 +206,7 @@ public final class LoadedSnapshot {
     for (int i = 0; i < table.size(); i++) {
       if (table.gone(i)) {
         removed.put(table.name(i), false);
-      } else if (!table.gone(i) && table.detached(table.get(i))) {
+      } else if (table.detached(table.get(i))) {
         removed.put(table.name(i), true);
       }
     }
