@@ -389,7 +389,8 @@ final class MethodChecker {
     if (op == Insn.LABEL || PLAIN.contains(op) || op == BIPUSH || op == SIPUSH) {
       return true;
     } else if (op == ALOAD || op == ILOAD || op == ASTORE || op == ISTORE) {
-      if (i.operand() >= MAX_LOCALS || (op == ASTORE && i.operand() < 2)) {
+      // the operand is one byte (wide is outside the grammar), so always a local below MAX_LOCALS
+      if (op == ASTORE && i.operand() < 2) {
         why = "uses a local the grammar does not";
       }
     } else if (op == LDC) {

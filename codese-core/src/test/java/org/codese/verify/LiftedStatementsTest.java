@@ -92,83 +92,175 @@ class LiftedStatementsTest {
     }
   }
 
+  /** Every store form, each id pushed in another int form. */
+  static void stores(Crafted.Chunk ch) {
+    MethodVisitor mv = ch.mv;
+    // table[-1] = constants[2], with the id pushed by iconst_m1
+    storeInto(mv, ICONST_M1, 0);
+    constant(mv, 2, null);
+    mv.visitInsn(AASTORE);
+    // table[5] = allocate(constants[0])
+    storeInto(mv, ICONST_5, 0);
+    constant(mv, 0, null);
+    mv.visitMethodInsn(
+        INVOKESTATIC, ENTRY, Grammar.ALLOCATE_METHOD, Grammar.ALLOCATE_DESCRIPTOR, false);
+    mv.visitInsn(AASTORE);
+    // table[100] = newCollection(constants[1])
+    storeInto(mv, BIPUSH, 100);
+    constant(mv, 1, null);
+    mv.visitMethodInsn(
+        INVOKESTATIC, ENTRY, Grammar.NEW_COLLECTION_METHOD, Grammar.ALLOCATE_DESCRIPTOR, false);
+    mv.visitInsn(AASTORE);
+    // table[1000] = Array.newInstance((Class) constants[3], 7)
+    storeInto(mv, SIPUSH, 1000);
+    constant(mv, 3, "java/lang/Class");
+    mv.visitIntInsn(BIPUSH, 7);
+    mv.visitMethodInsn(
+        INVOKESTATIC,
+        "java/lang/reflect/Array",
+        "newInstance",
+        "(Ljava/lang/Class;I)Ljava/lang/Object;",
+        false);
+    mv.visitInsn(AASTORE);
+    // table[4] = new Object[0]
+    storeInto(mv, ICONST_4, 0);
+    mv.visitInsn(ICONST_0);
+    mv.visitTypeInsn(ANEWARRAY, "java/lang/Object");
+    mv.visitInsn(AASTORE);
+    // table[3] = ((long[]) constants[4]).clone()
+    storeInto(mv, ICONST_3, 0);
+    constant(mv, 4, "[J");
+    mv.visitMethodInsn(INVOKEVIRTUAL, "[J", "clone", "()Ljava/lang/Object;", false);
+    mv.visitInsn(AASTORE);
+    // table[2] = new String("x"); table[1] = new String((String) constants[6])
+    ch.newString(2, "x");
+    storeInto(mv, ICONST_1, 0);
+    mv.visitTypeInsn(NEW, "java/lang/String");
+    mv.visitInsn(DUP);
+    constant(mv, 6, "java/lang/String");
+    mv.visitMethodInsn(INVOKESPECIAL, "java/lang/String", "<init>", "(Ljava/lang/String;)V", false);
+    mv.visitInsn(AASTORE);
+    // table[0] = new Long(1L); table[2] = Double.valueOf(1.0); table[3] = new Float(2f)
+    storeInto(mv, ICONST_0, 0);
+    mv.visitTypeInsn(NEW, "java/lang/Long");
+    mv.visitInsn(DUP);
+    mv.visitInsn(LCONST_1);
+    mv.visitMethodInsn(INVOKESPECIAL, "java/lang/Long", "<init>", "(J)V", false);
+    mv.visitInsn(AASTORE);
+    storeInto(mv, ICONST_2, 0);
+    mv.visitInsn(DCONST_1);
+    mv.visitMethodInsn(INVOKESTATIC, "java/lang/Double", "valueOf", "(D)Ljava/lang/Double;", false);
+    mv.visitInsn(AASTORE);
+    storeInto(mv, ICONST_3, 0);
+    mv.visitTypeInsn(NEW, "java/lang/Float");
+    mv.visitInsn(DUP);
+    mv.visitInsn(FCONST_2);
+    mv.visitMethodInsn(INVOKESPECIAL, "java/lang/Float", "<init>", "(F)V", false);
+    mv.visitInsn(AASTORE);
+    // table[4] = Character.valueOf(65535), the largest char
+    ch.storeCachedBox(4, "java/lang/Character", 'C', 65535);
+    ch.runSteps(7);
+  }
+
+  /** Every statement on a target. */
+  static void targets(Crafted.Chunk ch) {
+    MethodVisitor mv = ch.mv;
+    ch.select(1, null).select(2, BOX);
+    // field.setLong(target, 1L); field.set(target, table[3])
+    constant(mv, 0, FIELD);
+    mv.visitVarInsn(ALOAD, 2);
+    mv.visitInsn(LCONST_1);
+    mv.visitMethodInsn(INVOKEVIRTUAL, FIELD, "setLong", "(Ljava/lang/Object;J)V", false);
+    ch.setRef(5, 3);
+    // target[2] = table[4]; target[1] = 9 (int); target[0] = 1.0 (double)
+    ch.putElement(2, 4);
+    mv.visitVarInsn(ALOAD, 2);
+    mv.visitInsn(ICONST_1);
+    mv.visitIntInsn(BIPUSH, 9);
+    mv.visitInsn(IASTORE);
+    mv.visitVarInsn(ALOAD, 2);
+    mv.visitInsn(ICONST_0);
+    mv.visitInsn(DCONST_1);
+    mv.visitInsn(DASTORE);
+    // target.value = 4; target.next = (Box) table[6]; target.other = table[7]
+    ch.putInt(BOX, "value", 4);
+    mv.visitVarInsn(ALOAD, 2);
+    ch.tableAt(6);
+    mv.visitTypeInsn(CHECKCAST, BOX);
+    mv.visitFieldInsn(PUTFIELD, BOX, "next", "L" + BOX + ";");
+    mv.visitVarInsn(ALOAD, 2);
+    ch.tableAt(7);
+    mv.visitFieldInsn(PUTFIELD, BOX, "other", "Ljava/lang/Object;");
+  }
+
+  /** Every loop but the cluster loop. */
+  static void loops(Crafted.Chunk ch) {
+    ch.allocLoop(1, 2);
+    collectionLoop(ch, 1, 3);
+    ch.stringLoop(4, 5);
+    ch.boxLoop(4, 6, "[S", SALOAD, "java/lang/Short", 'S', false);
+    ch.boxLoop(4, 7, "[Z", BALOAD, "java/lang/Boolean", 'Z', true);
+    ch.select(0, null);
+    ch.loadData(8, "[I", 3)
+        .loop(
+            () -> {
+              MethodVisitor mv = ch.mv;
+              mv.visitVarInsn(ALOAD, 2);
+              mv.visitVarInsn(ILOAD, 4);
+              mv.visitVarInsn(ALOAD, 0);
+              mv.visitVarInsn(ALOAD, 3);
+              mv.visitVarInsn(ILOAD, 4);
+              mv.visitInsn(IALOAD);
+              mv.visitInsn(AALOAD);
+              mv.visitInsn(AASTORE);
+            });
+  }
+
+  /** A cluster loop with a putfield column of each kind of data and a reflective column. */
+  static void cluster(Crafted.Chunk ch) {
+    ch.loadData(1, "[I", 3)
+        .loadData(2, "[J", 5)
+        .loadData(3, "[I", 6)
+        .loadData(4, FIELD, 7)
+        .loadData(5, "[F", 8);
+    ch.loop(
+        () -> {
+          MethodVisitor mv = ch.mv;
+          mv.visitVarInsn(ALOAD, 0);
+          mv.visitVarInsn(ALOAD, 3);
+          mv.visitVarInsn(ILOAD, 4);
+          mv.visitInsn(IALOAD);
+          mv.visitInsn(AALOAD);
+          mv.visitTypeInsn(CHECKCAST, BOX);
+          mv.visitVarInsn(ASTORE, 2);
+          // t.count = longs[i]
+          mv.visitVarInsn(ALOAD, 2);
+          mv.visitVarInsn(ALOAD, 5);
+          mv.visitVarInsn(ILOAD, 4);
+          mv.visitInsn(LALOAD);
+          mv.visitFieldInsn(PUTFIELD, BOX, "count", "J");
+          // t.next = (Box) table[refs[i]]
+          mv.visitVarInsn(ALOAD, 2);
+          mv.visitVarInsn(ALOAD, 0);
+          mv.visitVarInsn(ALOAD, 6);
+          mv.visitVarInsn(ILOAD, 4);
+          mv.visitInsn(IALOAD);
+          mv.visitInsn(AALOAD);
+          mv.visitTypeInsn(CHECKCAST, BOX);
+          mv.visitFieldInsn(PUTFIELD, BOX, "next", "L" + BOX + ";");
+          // field.setFloat(t, floats[i])
+          mv.visitVarInsn(ALOAD, 7);
+          mv.visitVarInsn(ALOAD, 2);
+          mv.visitVarInsn(ALOAD, 8);
+          mv.visitVarInsn(ILOAD, 4);
+          mv.visitInsn(FALOAD);
+          mv.visitMethodInsn(INVOKEVIRTUAL, FIELD, "setFloat", "(Ljava/lang/Object;F)V", false);
+        });
+  }
+
   @Test
   void everyStoreFormLiftsToItsCodes() throws IOException {
-    Lifted l =
-        lifted(
-            ch -> {
-              MethodVisitor mv = ch.mv;
-              // table[-1] = constants[2], with the id pushed by iconst_m1
-              storeInto(mv, ICONST_M1, 0);
-              constant(mv, 2, null);
-              mv.visitInsn(AASTORE);
-              // table[5] = allocate(constants[0])
-              storeInto(mv, ICONST_5, 0);
-              constant(mv, 0, null);
-              mv.visitMethodInsn(
-                  INVOKESTATIC, ENTRY, Grammar.ALLOCATE_METHOD, Grammar.ALLOCATE_DESCRIPTOR, false);
-              mv.visitInsn(AASTORE);
-              // table[100] = newCollection(constants[1])
-              storeInto(mv, BIPUSH, 100);
-              constant(mv, 1, null);
-              mv.visitMethodInsn(
-                  INVOKESTATIC,
-                  ENTRY,
-                  Grammar.NEW_COLLECTION_METHOD,
-                  Grammar.ALLOCATE_DESCRIPTOR,
-                  false);
-              mv.visitInsn(AASTORE);
-              // table[1000] = Array.newInstance((Class) constants[3], 7)
-              storeInto(mv, SIPUSH, 1000);
-              constant(mv, 3, "java/lang/Class");
-              mv.visitIntInsn(BIPUSH, 7);
-              mv.visitMethodInsn(
-                  INVOKESTATIC,
-                  "java/lang/reflect/Array",
-                  "newInstance",
-                  "(Ljava/lang/Class;I)Ljava/lang/Object;",
-                  false);
-              mv.visitInsn(AASTORE);
-              // table[4] = new Object[0]
-              storeInto(mv, ICONST_4, 0);
-              mv.visitInsn(ICONST_0);
-              mv.visitTypeInsn(ANEWARRAY, "java/lang/Object");
-              mv.visitInsn(AASTORE);
-              // table[3] = ((long[]) constants[4]).clone()
-              storeInto(mv, ICONST_3, 0);
-              constant(mv, 4, "[J");
-              mv.visitMethodInsn(INVOKEVIRTUAL, "[J", "clone", "()Ljava/lang/Object;", false);
-              mv.visitInsn(AASTORE);
-              // table[2] = new String("x"); table[1] = new String((String) constants[6])
-              ch.newString(2, "x");
-              storeInto(mv, ICONST_1, 0);
-              mv.visitTypeInsn(NEW, "java/lang/String");
-              mv.visitInsn(DUP);
-              constant(mv, 6, "java/lang/String");
-              mv.visitMethodInsn(
-                  INVOKESPECIAL, "java/lang/String", "<init>", "(Ljava/lang/String;)V", false);
-              mv.visitInsn(AASTORE);
-              // table[0] = new Long(1L); table[2] = Double.valueOf(1.0); table[3] = new Float(2f)
-              storeInto(mv, ICONST_0, 0);
-              mv.visitTypeInsn(NEW, "java/lang/Long");
-              mv.visitInsn(DUP);
-              mv.visitInsn(LCONST_1);
-              mv.visitMethodInsn(INVOKESPECIAL, "java/lang/Long", "<init>", "(J)V", false);
-              mv.visitInsn(AASTORE);
-              storeInto(mv, ICONST_2, 0);
-              mv.visitInsn(DCONST_1);
-              mv.visitMethodInsn(
-                  INVOKESTATIC, "java/lang/Double", "valueOf", "(D)Ljava/lang/Double;", false);
-              mv.visitInsn(AASTORE);
-              storeInto(mv, ICONST_3, 0);
-              mv.visitTypeInsn(NEW, "java/lang/Float");
-              mv.visitInsn(DUP);
-              mv.visitInsn(FCONST_2);
-              mv.visitMethodInsn(INVOKESPECIAL, "java/lang/Float", "<init>", "(F)V", false);
-              mv.visitInsn(AASTORE);
-              // table[4] = Character.valueOf(65535), the largest char
-              ch.storeCachedBox(4, "java/lang/Character", 'C', 65535);
-            });
+    Lifted l = lifted(LiftedStatementsTest::stores);
     assertArrayEquals(
         new int[] {
           Stmt.STORE_CONSTANT,
@@ -215,11 +307,33 @@ class LiftedStatementsTest {
           Stmt.STORE_BOX,
           4,
           'C',
-          1
+          1,
+          Stmt.RUN_STEPS,
+          7
         },
         l.codes());
     assertEquals(7, l.result().longestArray());
     assertEquals(7, l.result().arrayElements());
+  }
+
+  /** More statements than the lifter's first buffer holds (64 ints): none is lost as it grows. */
+  @Test
+  void aLongChunkKeepsEveryStatement() throws IOException {
+    int n = 100;
+    Lifted l =
+        lifted(
+            ch -> {
+              for (int i = 0; i < n; i++) {
+                ch.storeConstant(i, n - i);
+              }
+            });
+    int[] expected = new int[3 * n];
+    for (int i = 0; i < n; i++) {
+      expected[3 * i] = Stmt.STORE_CONSTANT;
+      expected[3 * i + 1] = i;
+      expected[3 * i + 2] = n - i;
+    }
+    assertArrayEquals(expected, l.codes());
   }
 
   /**
@@ -315,38 +429,7 @@ class LiftedStatementsTest {
 
   @Test
   void everyTargetStatementLiftsToItsCodes() throws IOException {
-    Lifted l =
-        lifted(
-            ch -> {
-              MethodVisitor mv = ch.mv;
-              ch.select(1, null).select(2, BOX);
-              // field.setLong(target, 1L); field.set(target, table[3])
-              constant(mv, 0, FIELD);
-              mv.visitVarInsn(ALOAD, 2);
-              mv.visitInsn(LCONST_1);
-              mv.visitMethodInsn(INVOKEVIRTUAL, FIELD, "setLong", "(Ljava/lang/Object;J)V", false);
-              ch.setRef(5, 3);
-              // target[2] = table[4]; target[1] = 9 (int); target[0] = 1.0 (double)
-              ch.putElement(2, 4);
-              mv.visitVarInsn(ALOAD, 2);
-              mv.visitInsn(ICONST_1);
-              mv.visitIntInsn(BIPUSH, 9);
-              mv.visitInsn(IASTORE);
-              mv.visitVarInsn(ALOAD, 2);
-              mv.visitInsn(ICONST_0);
-              mv.visitInsn(DCONST_1);
-              mv.visitInsn(DASTORE);
-              // target.value = 4; target.next = (Box) table[6]; target.other = table[7]
-              ch.putInt(BOX, "value", 4);
-              mv.visitVarInsn(ALOAD, 2);
-              ch.tableAt(6);
-              mv.visitTypeInsn(CHECKCAST, BOX);
-              mv.visitFieldInsn(PUTFIELD, BOX, "next", "L" + BOX + ";");
-              mv.visitVarInsn(ALOAD, 2);
-              ch.tableAt(7);
-              mv.visitFieldInsn(PUTFIELD, BOX, "other", "Ljava/lang/Object;");
-              ch.runSteps(7);
-            });
+    Lifted l = lifted(LiftedStatementsTest::targets);
     int box = l.name(BOX);
     assertArrayEquals(
         new int[] {
@@ -396,8 +479,6 @@ class LiftedStatementsTest {
           l.name("Ljava/lang/Object;"),
           -1,
           'L',
-          7,
-          Stmt.RUN_STEPS,
           7
         },
         l.codes());
@@ -448,29 +529,7 @@ class LiftedStatementsTest {
 
   @Test
   void everyLoopLiftsToItsCodes() throws IOException {
-    Lifted l =
-        lifted(
-            ch -> {
-              ch.allocLoop(1, 2);
-              collectionLoop(ch, 1, 3);
-              ch.stringLoop(4, 5);
-              ch.boxLoop(4, 6, "[S", SALOAD, "java/lang/Short", 'S', false);
-              ch.boxLoop(4, 7, "[Z", BALOAD, "java/lang/Boolean", 'Z', true);
-              ch.select(0, null);
-              ch.loadData(8, "[I", 3)
-                  .loop(
-                      () -> {
-                        MethodVisitor mv = ch.mv;
-                        mv.visitVarInsn(ALOAD, 2);
-                        mv.visitVarInsn(ILOAD, 4);
-                        mv.visitVarInsn(ALOAD, 0);
-                        mv.visitVarInsn(ALOAD, 3);
-                        mv.visitVarInsn(ILOAD, 4);
-                        mv.visitInsn(IALOAD);
-                        mv.visitInsn(AALOAD);
-                        mv.visitInsn(AASTORE);
-                      });
-            });
+    Lifted l = lifted(LiftedStatementsTest::loops);
     assertArrayEquals(
         new int[] {
           Stmt.ALLOC_LOOP,
@@ -528,49 +587,7 @@ class LiftedStatementsTest {
    */
   @Test
   void aClusterLoopLiftsEveryColumn() throws IOException {
-    Lifted l =
-        lifted(
-            ch -> {
-              ch.loadData(1, "[I", 3)
-                  .loadData(2, "[J", 5)
-                  .loadData(3, "[I", 6)
-                  .loadData(4, FIELD, 7)
-                  .loadData(5, "[F", 8);
-              ch.loop(
-                  () -> {
-                    MethodVisitor mv = ch.mv;
-                    mv.visitVarInsn(ALOAD, 0);
-                    mv.visitVarInsn(ALOAD, 3);
-                    mv.visitVarInsn(ILOAD, 4);
-                    mv.visitInsn(IALOAD);
-                    mv.visitInsn(AALOAD);
-                    mv.visitTypeInsn(CHECKCAST, BOX);
-                    mv.visitVarInsn(ASTORE, 2);
-                    // t.count = longs[i]
-                    mv.visitVarInsn(ALOAD, 2);
-                    mv.visitVarInsn(ALOAD, 5);
-                    mv.visitVarInsn(ILOAD, 4);
-                    mv.visitInsn(LALOAD);
-                    mv.visitFieldInsn(PUTFIELD, BOX, "count", "J");
-                    // t.next = (Box) table[refs[i]]
-                    mv.visitVarInsn(ALOAD, 2);
-                    mv.visitVarInsn(ALOAD, 0);
-                    mv.visitVarInsn(ALOAD, 6);
-                    mv.visitVarInsn(ILOAD, 4);
-                    mv.visitInsn(IALOAD);
-                    mv.visitInsn(AALOAD);
-                    mv.visitTypeInsn(CHECKCAST, BOX);
-                    mv.visitFieldInsn(PUTFIELD, BOX, "next", "L" + BOX + ";");
-                    // field.setFloat(t, floats[i])
-                    mv.visitVarInsn(ALOAD, 7);
-                    mv.visitVarInsn(ALOAD, 2);
-                    mv.visitVarInsn(ALOAD, 8);
-                    mv.visitVarInsn(ILOAD, 4);
-                    mv.visitInsn(FALOAD);
-                    mv.visitMethodInsn(
-                        INVOKEVIRTUAL, FIELD, "setFloat", "(Ljava/lang/Object;F)V", false);
-                  });
-            });
+    Lifted l = lifted(LiftedStatementsTest::cluster);
     int box = l.name(BOX);
     assertArrayEquals(
         new int[] {

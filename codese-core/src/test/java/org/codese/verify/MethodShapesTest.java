@@ -6,6 +6,7 @@ import static org.codese.verify.LiftedStatementsTest.refused;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.objectweb.asm.Opcodes.*;
 
 import java.io.IOException;
@@ -178,25 +179,7 @@ class MethodShapesTest {
   /** A chunk that ends mid-statement is reported at its end, not as an unreadable class. */
   @Test
   void aChunkThatEndsMidStatementIsReportedAtItsEnd() throws IOException {
-    UnaryOperator<ClassVisitor> noReturn =
-        w ->
-            new ClassVisitor(ASM9, w) {
-              @Override
-              public MethodVisitor visitMethod(
-                  int access, String n, String desc, String sig, String[] ex) {
-                MethodVisitor mv = super.visitMethod(access, n, desc, sig, ex);
-                return !n.equals("m0")
-                    ? mv
-                    : new MethodVisitor(ASM9, mv) {
-                      @Override
-                      public void visitInsn(int opcode) {
-                        if (opcode != RETURN) {
-                          super.visitInsn(opcode);
-                        }
-                      }
-                    };
-              }
-            };
+    UnaryOperator<ClassVisitor> noReturn = MethodShapesTest::noReturn;
     refused(
         edited(c -> c.mv.visitVarInsn(ALOAD, 0), noReturn),
         "method m0 at the end of its code: expected an int constant");
@@ -443,5 +426,238 @@ class MethodShapesTest {
         true,
         e.getMessage().contains("creates an array whose length is not a non-negative constant"),
         e.getMessage());
+  }
+
+  /**
+   * A text constant cast to Object for {@code new String}: outside the grammar for the lifter only.
+   */
+  private static void textCastToObject(Crafted.Chunk ch) {
+    MethodVisitor mv = ch.mv;
+    mv.visitVarInsn(ALOAD, 0);
+    ch.push(7);
+    mv.visitTypeInsn(NEW, "java/lang/String");
+    mv.visitInsn(DUP);
+    mv.visitVarInsn(ALOAD, 1);
+    ch.push(6);
+    mv.visitInsn(AALOAD);
+    mv.visitTypeInsn(CHECKCAST, "java/lang/Object");
+    mv.visitMethodInsn(INVOKESPECIAL, "java/lang/String", "<init>", "(Ljava/lang/String;)V", false);
+    mv.visitInsn(AASTORE);
+  }
+
+  private static final String LIFTER_ONLY =
+      "(checkcast java/lang/Object): casts a text constant to another class than String; not a"
+          + " statement of the restore grammar";
+
+  /**
+   * Every statement form, then one that only the lifter refuses: the whitelist, which runs only to
+   * name a refused chunk's first forbidden instruction, must pass every form the grammar has, or
+   * its message would blame a statement of the grammar.
+   */
+  @Test
+  void theWhitelistPassesEveryStatementForm() throws IOException {
+    Crafted c = new Crafted().slots(8);
+    int target = c.type("org.codese.verify.Target");
+    c.code(
+        0,
+        ch -> {
+          LiftedStatementsTest.stores(ch);
+          LiftedStatementsTest.loops(ch);
+          textCastToObject(ch);
+        });
+    c.code(
+        1,
+        target,
+        ch -> {
+          LiftedStatementsTest.targets(ch);
+          LiftedStatementsTest.cluster(ch);
+          textCastToObject(ch);
+        });
+    GrammarCheck.Result r = check(c);
+    assertEquals(2, r.violations().size(), r.violations()::toString);
+    for (String v : r.violations()) {
+      assertTrue(v.contains(LIFTER_ONLY), v);
+    }
+    Crafted one = new Crafted().version(1).slots(4);
+    one.code(0, ch -> ch.alloc(1, 0).allocLoop(2, 0).alloc(3, 0).runSteps(5));
+    assertEquals(List.of(), check(one).violations());
+    Crafted oneBad = new Crafted().version(1).slots(8);
+    oneBad.code(
+        0,
+        ch -> {
+          ch.alloc(1, 0).allocLoop(2, 0);
+          textCastToObject(ch);
+        });
+    refused(check(oneBad), LIFTER_ONLY);
+  }
+
+  /** The whitelist reports the first forbidden instruction and stops there. */
+  @Test
+  void theWhitelistReportsOnlyTheFirstForbiddenInstruction() throws IOException {
+    refused(
+        c -> {
+          for (int i = 0; i < 2; i++) {
+            c.mv.visitInsn(ICONST_0);
+            c.mv.visitMethodInsn(INVOKESTATIC, "java/lang/System", "exit", "(I)V", false);
+          }
+        },
+        "method m0 at instruction 1 (invokestatic java/lang/System.exit (I)V): calls"
+            + " java/lang/System.exit(I)V, which the restore grammar does not allow");
+  }
+
+  /**
+   * A collection maker's call is the runtime contract's from format 8 on, an unknown call before.
+   */
+  @Test
+  void newCollectionIsACallOnlyFromFormatEight() throws IOException {
+    Consumer<Crafted.Chunk> body =
+        ch -> {
+          ch.mv.visitVarInsn(ALOAD, 0);
+          ch.push(1);
+          ch.mv.visitVarInsn(ALOAD, 1);
+          ch.push(0);
+          ch.mv.visitInsn(AALOAD);
+          ch.mv.visitMethodInsn(
+              INVOKESTATIC,
+              "org/codese/runtime/Entry",
+              Grammar.NEW_COLLECTION_METHOD,
+              Grammar.ALLOCATE_DESCRIPTOR,
+              false);
+          ch.mv.visitInsn(AASTORE);
+          textCastToObject(ch);
+        };
+    refused(check(new Crafted().slots(8).code(0, body)), LIFTER_ONLY);
+    refused(
+        check(new Crafted().version(Grammar.COLLECTION_VERSION - 1).slots(8).code(0, body)),
+        "method m0 at instruction 5 (invokestatic org/codese/runtime/Entry.newCollection",
+        "which the restore grammar does not allow");
+  }
+
+  /** A loop that counts local 3 down: the whitelist names its increment. */
+  @Test
+  void aLoopThatCountsAnotherLocalDownIsRefusedAtItsIncrement() throws IOException {
+    refused(
+        c ->
+            c.loadData(1, "[I", 3)
+                .loadData(2, null, 5)
+                .loop(
+                    () -> {
+                      c.mv.visitVarInsn(ALOAD, 0);
+                      c.mv.visitVarInsn(ALOAD, 3);
+                      c.mv.visitVarInsn(ILOAD, 4);
+                      c.mv.visitInsn(IALOAD);
+                      c.mv.visitVarInsn(ALOAD, 5);
+                      c.allocate(Grammar.COLLECTION_VERSION);
+                      c.mv.visitInsn(AASTORE);
+                      c.mv.visitIincInsn(3, -1);
+                    }),
+        "method m0 at instruction 20 (iinc): does not close the grammar's counted loop");
+  }
+
+  /** A {@code goto} that is the chunk's last instruction starts no loop. */
+  @Test
+  void aGotoAtTheEndOfTheCodeStartsNoLoop() throws IOException {
+    refused(
+        edited(
+            c -> {
+              Label top = new Label();
+              c.mv.visitLabel(top);
+              c.mv.visitInsn(ICONST_0);
+              c.mv.visitVarInsn(ISTORE, 4);
+              c.mv.visitJumpInsn(GOTO, top);
+            },
+            MethodShapesTest::noReturn),
+        "method m0 at instruction 3 (goto): a jump that does not start the grammar's counted loop");
+  }
+
+  /** A class with no chunk has the entry that calls none, and is inside the grammar. */
+  @Test
+  void aClassWithoutChunksHasTheEntryThatCallsNone() throws IOException {
+    GrammarCheck.Result r =
+        edited(
+            c -> {},
+            w ->
+                new ClassVisitor(ASM9, replace("accept", mv -> entryWithoutCalls(mv)).apply(w)) {
+                  @Override
+                  public MethodVisitor visitMethod(
+                      int access, String n, String desc, String sig, String[] ex) {
+                    return n.equals("m0") ? null : super.visitMethod(access, n, desc, sig, ex);
+                  }
+                });
+    assertEquals(List.of(), r.violations());
+    assertEquals(List.of(), r.program().get(0).chunks());
+  }
+
+  private static void entryWithoutCalls(MethodVisitor mv) {
+    mv.visitCode();
+    mv.visitVarInsn(ALOAD, 1);
+    mv.visitTypeInsn(CHECKCAST, "[Ljava/lang/Object;");
+    mv.visitVarInsn(ASTORE, 3);
+    mv.visitVarInsn(ALOAD, 2);
+    mv.visitTypeInsn(CHECKCAST, "[Ljava/lang/Object;");
+    mv.visitVarInsn(ASTORE, 4);
+    mv.visitInsn(RETURN);
+  }
+
+  /**
+   * A chunk whose last instruction is cut short (a {@code goto} or {@code ldc_w} of one byte at the
+   * end of its code): decoded as the bare opcode, refused by name, not read past the code.
+   */
+  @ParameterizedTest
+  @ValueSource(ints = {GOTO, 19})
+  void anInstructionCutShortAtTheEndIsRefusedByName(int opcode) throws IOException {
+    byte[] bytes =
+        new Crafted()
+            .slots(2)
+            .code(
+                0,
+                c -> {
+                  c.mv.visitIntInsn(SIPUSH, 0x1234);
+                  c.mv.visitIntInsn(SIPUSH, 0x5678);
+                })
+            .bytes();
+    SnapshotFile f = SnapshotFile.parse(bytes);
+    byte[] cls = f.classFiles().get(0).clone();
+    byte[] tail = {0x11, 0x12, 0x34, 0x11, 0x56, 0x78, (byte) RETURN};
+    int at = indexOf(cls, tail);
+    cls[at + tail.length - 1] = (byte) opcode;
+    GrammarCheck.Result r =
+        GrammarCheck.check(
+            SnapshotFile.parse(SnapshotEdit.withCode(f, f.version(), List.of(cls)).bytes()));
+    refused(
+        r,
+        opcode == GOTO
+            ? "method m0 at instruction 2 (goto): a jump that does not start the grammar's"
+                + " counted loop"
+            : "method m0 at instruction 2 (ldc_w): an instruction outside the restore grammar");
+  }
+
+  private static int indexOf(byte[] in, byte[] what) {
+    for (int i = 0; i + what.length <= in.length; i++) {
+      if (java.util.Arrays.equals(in, i, i + what.length, what, 0, what.length)) {
+        return i;
+      }
+    }
+    throw new AssertionError("not found");
+  }
+
+  /** Drops the {@code return} of chunk m0. */
+  private static ClassVisitor noReturn(ClassVisitor w) {
+    return new ClassVisitor(ASM9, w) {
+      @Override
+      public MethodVisitor visitMethod(int access, String n, String desc, String sig, String[] ex) {
+        MethodVisitor mv = super.visitMethod(access, n, desc, sig, ex);
+        return !n.equals("m0")
+            ? mv
+            : new MethodVisitor(ASM9, mv) {
+              @Override
+              public void visitInsn(int opcode) {
+                if (opcode != RETURN) {
+                  super.visitInsn(opcode);
+                }
+              }
+            };
+      }
+    };
   }
 }
