@@ -641,7 +641,7 @@ class MethodShapesTest {
     throw new AssertionError("not found");
   }
 
-  /** Drops the {@code return} of chunk m0. */
+  /** Drops the {@code return} of chunk m0 (and the dead code ASM writes in its place). */
   private static ClassVisitor noReturn(ClassVisitor w) {
     return new ClassVisitor(ASM9, w) {
       @Override
@@ -652,12 +652,56 @@ class MethodShapesTest {
             : new MethodVisitor(ASM9, mv) {
               @Override
               public void visitInsn(int opcode) {
-                if (opcode != RETURN) {
+                // ASM wrote the return after an endless goto as nop ... athrow
+                if (opcode != RETURN && opcode != NOP && opcode != ATHROW) {
                   super.visitInsn(opcode);
                 }
               }
             };
       }
     };
+  }
+
+  /**
+   * A clone of another primitive array type than the constant was cast to: each call is one the
+   * whitelist admits, so the lifter names the call it expected.
+   */
+  @Test
+  void aCloneMustBeOfTheArrayTypeCastTo() throws IOException {
+    refused(
+        c -> {
+          c.mv.visitVarInsn(ALOAD, 0);
+          c.push(0);
+          c.mv.visitVarInsn(ALOAD, 1);
+          c.push(0);
+          c.mv.visitInsn(AALOAD);
+          c.mv.visitTypeInsn(CHECKCAST, "[I");
+          c.mv.visitMethodInsn(INVOKEVIRTUAL, "[J", "clone", "()Ljava/lang/Object;", false);
+          c.mv.visitInsn(AASTORE);
+        },
+        "method m0 at instruction 6 (invokevirtual [J.clone ()Ljava/lang/Object;): expected a call"
+            + " of ");
+  }
+
+  /**
+   * {@code table, constants, 2} passed to another static call than the finish program's: each
+   * instruction is one the whitelist admits, so the lifter names the call.
+   */
+  @Test
+  void theFinishProgramIsRunByItsOwnCallOnly() throws IOException {
+    refused(
+        c -> {
+          c.mv.visitVarInsn(ALOAD, 0);
+          c.mv.visitVarInsn(ALOAD, 1);
+          c.mv.visitInsn(ICONST_2);
+          c.mv.visitMethodInsn(
+              INVOKESTATIC,
+              "java/lang/reflect/Array",
+              "newInstance",
+              "(Ljava/lang/Class;I)Ljava/lang/Object;",
+              false);
+        },
+        "method m0 at instruction 3 (invokestatic java/lang/reflect/Array.newInstance"
+            + " (Ljava/lang/Class;I)Ljava/lang/Object;): is not the finish-program call");
   }
 }
