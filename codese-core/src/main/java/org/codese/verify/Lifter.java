@@ -240,7 +240,7 @@ final class Lifter {
         emit(Stmt.STORE_ALLOC, id, k);
         return;
       } else if (cast.equals("java/lang/Class")) {
-        int length = intPush();
+        int length = length();
         call(
             INVOKESTATIC,
             "java/lang/reflect/Array",
@@ -525,11 +525,9 @@ final class Lifter {
     return collection;
   }
 
+  /** Called at a {@code new java/lang/String}, which {@link #loop} has seen. */
   private int[] stringLoop(int ids) throws NotAStatement {
-    next(NEW);
-    if (!STRING.equals(code.get(at - 1).owner())) {
-      throw new NotAStatement(at - 1, "a loop that creates an object other than a String");
-    }
+    at++;
     expect(DUP);
     int texts = dataLocal("[Ljava/lang/String;");
     expect(ILOAD, INDEX);

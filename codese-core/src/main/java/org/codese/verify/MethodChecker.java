@@ -118,7 +118,12 @@ final class MethodChecker {
 
   void fail(int at, String what) {
     failed = true;
-    String where = at < 0 ? "" : " at instruction " + at + " (" + insns.get(at).show() + ")";
+    String where =
+        at < 0
+            ? ""
+            : at >= insns.size()
+                ? " at the end of its code"
+                : " at instruction " + at + " (" + insns.get(at).show() + ")";
     owner.fail("method " + name + where + ": " + what);
   }
 
@@ -320,11 +325,6 @@ final class MethodChecker {
           fail(at, "is a branch or increment outside the grammar's counted loop");
           return;
         }
-      } else if (op == ISTORE
-          && i.operand() == INDEX
-          && at + 1 < insns.size()
-          && insns.get(at + 1).opcode() == GOTO) {
-        continue;
       } else if (!allowed(at, i)) {
         return;
       }
@@ -389,7 +389,8 @@ final class MethodChecker {
     if (op == Insn.LABEL || PLAIN.contains(op) || op == BIPUSH || op == SIPUSH) {
       return true;
     } else if (op == ALOAD || op == ILOAD || op == ASTORE || op == ISTORE) {
-      if (i.operand() >= MAX_LOCALS || (op == ASTORE && i.operand() < 2)) {
+      // the operand is one byte (wide is outside the grammar), so always a local below MAX_LOCALS
+      if (op == ASTORE && i.operand() < 2) {
         why = "uses a local the grammar does not";
       }
     } else if (op == LDC) {
