@@ -123,9 +123,10 @@ public final class Capturer {
   private int[] postOrder;
 
   /**
-   * How many objects the last snapshot capture in this JVM held: the next one sizes its tables for
-   * as many, since a program mostly captures like graphs again, and growing the identity table
-   * rehashes every object once more. Racy by design: any value is a valid size.
+   * How many objects the last snapshot capture in this JVM held: the next one's identity table,
+   * once it outgrows {@link IdentityIds#FIRST_KEYS}, grows at once to as many, since a program
+   * mostly captures like graphs again and growing by doubling rehashes every object once more. Racy
+   * by design: any value is a valid size.
    */
   private static volatile int lastSnapshotObjects;
 
@@ -188,9 +189,12 @@ public final class Capturer {
     this.hooks = hooks;
     int expected = hooks == null ? lastSnapshotObjects : 0;
     this.ids = new IdentityIds(expected);
-    this.discovered = new ArrayList<>(Math.max(10, expected));
-    this.nodes = new ArrayList<>(Math.max(10, expected));
-    this.postOrder = new int[Math.max(16, expected)];
+    // the lists start small whatever the last snapshot held, as the identity table does: growing
+    // copies, where a small graph would pay the large one's allocation
+    int first = Math.min(expected, IdentityIds.FIRST_KEYS);
+    this.discovered = new ArrayList<>(Math.max(10, first));
+    this.nodes = new ArrayList<>(Math.max(10, first));
+    this.postOrder = new int[Math.max(16, first)];
     this.described = hooks == null ? null : new IdentityHashMap<>();
     this.nullReplaced = hooks == null ? null : new IdentityHashMap<>();
   }

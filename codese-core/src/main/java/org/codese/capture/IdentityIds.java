@@ -43,14 +43,32 @@ final class IdentityIds {
   }
 
   /**
-   * @param expected how many keys the table is likely to hold: it starts large enough for them
+   * How many keys a table is made for at first, whatever the expected number: a small graph
+   * captured after a large one should not allocate the large one's table.
+   */
+  static final int FIRST_KEYS = 1_024;
+
+  /**
+   * The capacity the table grows to when it first outgrows {@link #FIRST_KEYS} keys: enough for the
+   * expected number, so that a large graph captured again rehashes once, not at every doubling.
+   */
+  private int expectedCapacity;
+
+  /**
+   * @param expected how many keys the table is likely to hold: it starts large enough for {@link
+   *     #FIRST_KEYS} of them and, once it holds more, grows at once to hold {@code expected}
    */
   IdentityIds(int expected) {
+    expectedCapacity = capacityFor(expected);
+    allocate(capacityFor(Math.min(expected, FIRST_KEYS)));
+  }
+
+  private static int capacityFor(int keys) {
     int capacity = 64;
-    while (capacity / 3 * 2 < expected && capacity < 1 << 30) {
+    while (capacity / 3 * 2 < keys && capacity < 1 << 30) {
       capacity <<= 1;
     }
-    allocate(capacity);
+    return capacity;
   }
 
   private void allocate(int capacity) {
@@ -147,6 +165,8 @@ final class IdentityIds {
   }
 
   private void rehash(int capacity) {
+    capacity = Math.max(capacity, expectedCapacity);
+    expectedCapacity = 0; // once: later growth doubles
     Object[] oldKeys = keys;
     int[] oldValues = values;
     int[] oldHashes = hashes;
