@@ -94,22 +94,29 @@ final class Out {
     return rangeElements;
   }
 
-  /** Writes {@code v} as a zigzag variable-length integer, whatever the mode. */
-  Out varint(long v) {
-    long z = (v << 1) ^ (v >> 63);
-    while ((z & ~0x7FL) != 0) {
-      write((int) ((z & 0x7F) | 0x80));
-      z >>>= 7;
-    }
-    write((int) z);
-    return this;
-  }
-
   /** Elements {@link #varints} and {@link #intDeltas} make room for at a time. */
   private static final int BULK = 4_096;
 
   /** The most bytes a zigzag variable-length {@code long} takes. */
   private static final int MAX_VARINT = 10;
+
+  /** Writes {@code v} as a zigzag variable-length integer, whatever the mode. */
+  Out varint(long v) {
+    ensure(MAX_VARINT);
+    size = put(buf, size, v);
+    return this;
+  }
+
+  /** Writes {@code v} at {@code b[at]} as {@link #varint} does; returns the index after it. */
+  private static int put(byte[] b, int at, long v) {
+    long z = (v << 1) ^ (v >> 63);
+    while ((z & ~0x7FL) != 0) {
+      b[at++] = (byte) ((z & 0x7F) | 0x80);
+      z >>>= 7;
+    }
+    b[at++] = (byte) z;
+    return at;
+  }
 
   /** Writes each element of {@code a} as {@link #varint} writes it, making room once a block. */
   Out varints(long[] a) {
@@ -119,12 +126,7 @@ final class Out {
       byte[] b = buf;
       int at = size;
       for (int i = from; i < to; i++) {
-        long z = (a[i] << 1) ^ (a[i] >> 63);
-        while ((z & ~0x7FL) != 0) {
-          b[at++] = (byte) ((z & 0x7F) | 0x80);
-          z >>>= 7;
-        }
-        b[at++] = (byte) z;
+        at = put(b, at, a[i]);
       }
       size = at;
     }
@@ -143,14 +145,8 @@ final class Out {
       byte[] b = buf;
       int at = size;
       for (int i = from; i < to; i++) {
-        long d = (long) a[i] - prev;
+        at = put(b, at, (long) a[i] - prev);
         prev = a[i];
-        long z = (d << 1) ^ (d >> 63);
-        while ((z & ~0x7FL) != 0) {
-          b[at++] = (byte) ((z & 0x7F) | 0x80);
-          z >>>= 7;
-        }
-        b[at++] = (byte) z;
       }
       size = at;
     }

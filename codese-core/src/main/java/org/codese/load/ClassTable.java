@@ -412,11 +412,7 @@ final class ClassTable {
       if (name.startsWith("[") || !(e.getCause() instanceof ClassNotFoundException)) {
         throw e;
       }
-      if (notFound == null) {
-        notFound = new ClassMismatchException[classes.length];
-      }
-      notFound[index] = e;
-      return null;
+      return keepNotFound(index, e);
     }
   }
 
@@ -436,6 +432,11 @@ final class ClassTable {
     if (name.startsWith("[")) {
       throw e;
     }
+    return keepNotFound(index, e);
+  }
+
+  /** Keeps {@code e} as class {@code index}'s failure to be found ({@link #gone}); gives null. */
+  private Class<?> keepNotFound(int index, ClassMismatchException e) {
     if (notFound == null) {
       notFound = new ClassMismatchException[classes.length];
     }

@@ -10,7 +10,8 @@ import org.codese.jvm.Types;
  * What the set phase needs of a slot for each store it plans: whether generated code may join the
  * class's nest, the owner's internal name, and per field whether it is stored with {@code putfield}
  * and the cast its value needs. Worked out once per slot and kept per class, since the set phase
- * asks for every object it sets one by one.
+ * asks for every object it sets one by one; the names are then the same strings from capture to
+ * capture, their hash codes cached for the code cache's key.
  */
 final class SlotShape {
   private static final ClassValue<Holder> SHAPES =
@@ -35,14 +36,16 @@ final class SlotShape {
   private SlotShape(Slot slot) {
     this.slot = slot;
     this.nest = Types.nestable(slot.type());
-    this.owner = Names.internal(slot.type());
+    this.owner = Types.internalName(slot.type());
     List<SerialField> fields = slot.fields();
     this.direct = new boolean[fields.size()];
     this.casts = new String[fields.size()];
     for (int f = 0; f < fields.size(); f++) {
       SerialField sf = fields.get(f);
       direct[f] = nest && sf.field() != null && !Modifier.isFinal(sf.field().getModifiers());
-      casts[f] = Names.castFor(sf.type());
+      Class<?> t = sf.type();
+      // none for Object and interfaces, which putfield takes without a cast
+      casts[f] = t == Object.class || t.isInterface() ? null : Types.internalName(t);
     }
   }
 
