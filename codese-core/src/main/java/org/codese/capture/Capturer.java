@@ -106,7 +106,10 @@ public final class Capturer {
    * The rows of the classes of the segment being captured, by class; {@code null} values for
    * classes without a direct slot.
    */
-  private final Map<SerialClass, ClassRows> rowsByClass = new IdentityHashMap<>();
+  private final Map<SerialClass, ClassRows> rowsByClass = new IdentityHashMap<>(FEW_CLASSES);
+
+  /** How many classes the per-class maps are made for at first: a graph mostly has a few. */
+  private static final int FEW_CLASSES = 8;
 
   /** The class {@link #rowsOf} answered about last, and its answer; the same for the one before. */
   private SerialClass lastRowsType;
@@ -147,9 +150,10 @@ public final class Capturer {
   /**
    * What {@code writeReplace} gave for objects written unshared: as {@code ObjectOutputStream}
    * does, a later write of the same object writes that replacement again (as a new object, since
-   * the unshared copy cannot be referred to) instead of calling {@code writeReplace} again.
+   * the unshared copy cannot be referred to) instead of calling {@code writeReplace} again. Made at
+   * the first such replacement: most captures have none.
    */
-  private final Map<Object, Object> unsharedReplacements = new IdentityHashMap<>();
+  private Map<Object, Object> unsharedReplacements;
 
   /**
    * A capturer for snapshots.
@@ -279,7 +283,7 @@ public final class Capturer {
       throw new IllegalStateException("reset with a segment pending; drain it first");
     }
     ids.clear();
-    unsharedReplacements.clear();
+    unsharedReplacements = null;
     firstId = 0;
     renumbered = null;
     if (hooks != null) {
@@ -471,7 +475,7 @@ public final class Capturer {
     if (obj == null) {
       return -1;
     }
-    if (!unsharedReplacements.isEmpty()) {
+    if (unsharedReplacements != null) {
       Object written = unsharedReplacements.get(obj);
       obj = written != null ? written : obj;
     }
@@ -506,6 +510,9 @@ public final class Capturer {
       return -1;
     }
     if (rep != obj && unshared) {
+      if (unsharedReplacements == null) {
+        unsharedReplacements = new IdentityHashMap<>();
+      }
       unsharedReplacements.put(obj, rep);
     }
     if (rep != obj && !unshared) {

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.codese.plan.Op;
 import org.codese.plan.Plan;
 import org.codese.plan.Section;
 import org.codese.program.RuntimeContract;
@@ -37,22 +38,52 @@ public final class CodeCache {
 
   private CodeCache() {}
 
-  /** What the emitted code depends on. */
-  private record Key(List<Section> sections, List<String> hosts, RuntimeContract contract) {
+  /**
+   * What the emitted code depends on. Its hash is made from each section's placement and size and a
+   * sample of at most {@link #HASHED_OPS} of its ops, so that a capture of a small graph does not
+   * hash every op (a tenth of its time); {@code equals} compares everything.
+   */
+  private static final class Key {
+    /** How many ops of a section, evenly spread, the hash reads. */
+    static final int HASHED_OPS = 8;
+
+    final List<Section> sections;
+    final List<String> hosts;
+    final RuntimeContract contract;
+    private final int hash;
+
+    Key(List<Section> sections, List<String> hosts, RuntimeContract contract) {
+      this.sections = sections;
+      this.hosts = hosts;
+      this.contract = contract;
+      int h = contract.hashCode();
+      for (int i = 0; i < sections.size(); i++) {
+        Section s = sections.get(i);
+        h = 31 * h + s.placement().hashCode();
+        h = 31 * h + Objects.hashCode(hosts.get(i));
+        List<Op> ops = s.ops();
+        int n = ops.size();
+        h = 31 * h + n;
+        int step = Math.max(1, n / HASHED_OPS);
+        for (int j = 0; j < n; j += step) {
+          h = 31 * h + ops.get(j).hashCode();
+        }
+      }
+      this.hash = h;
+    }
+
     @Override
     public boolean equals(Object o) {
       return o instanceof Key x
-          && Objects.equals(sections, x.sections)
-          && Objects.equals(hosts, x.hosts)
-          && Objects.equals(contract, x.contract);
+          && hash == x.hash
+          && sections.equals(x.sections)
+          && hosts.equals(x.hosts)
+          && contract.equals(x.contract);
     }
 
     @Override
     public int hashCode() {
-      int h = Objects.hashCode(sections);
-      h = 31 * h + Objects.hashCode(hosts);
-      h = 31 * h + Objects.hashCode(contract);
-      return h;
+      return hash;
     }
   }
 

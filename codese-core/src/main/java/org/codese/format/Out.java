@@ -50,6 +50,15 @@ final class Out {
     this.compact = compact;
   }
 
+  /**
+   * @param compact whether integers and strings are written in the compact form
+   * @param capacity the bytes to make room for at first
+   */
+  Out(boolean compact, int capacity) {
+    this.compact = compact;
+    this.buf = new byte[capacity];
+  }
+
   boolean compact() {
     return compact;
   }
@@ -105,6 +114,17 @@ final class Out {
     ensure(MAX_VARINT);
     size = put(buf, size, v);
     return this;
+  }
+
+  /** How many bytes {@link #varint} writes for {@code v}. */
+  static int varintSize(long v) {
+    long z = (v << 1) ^ (v >> 63);
+    int n = 1;
+    while ((z & ~0x7FL) != 0) {
+      z >>>= 7;
+      n++;
+    }
+    return n;
   }
 
   /** Writes {@code v} at {@code b[at]} as {@link #varint} does; returns the index after it. */
@@ -186,6 +206,32 @@ final class Out {
     System.arraycopy(b, 0, buf, size, b.length);
     size += b.length;
     return this;
+  }
+
+  /** Appends what {@code other} holds. */
+  Out raw(Out other) {
+    ensure(other.size);
+    System.arraycopy(other.buf, 0, buf, size, other.size);
+    size += other.size;
+    return this;
+  }
+
+  /** Appends {@code other}'s size as a {@link #varint}, then what it holds. */
+  Out sized(Out other) {
+    return varint(other.size).raw(other);
+  }
+
+  /**
+   * Appends the checksum trailer that {@link SnapshotFile#checkTrailer} checks (CRC32C of all
+   * written before, four big-endian bytes) and returns the whole: the buffer itself when it is
+   * exactly full, so that a caller that made room for it ({@link #Out(boolean, int)}) copies
+   * nothing.
+   */
+  byte[] withTrailer() {
+    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    crc.update(buf, 0, size);
+    fixed4((int) crc.getValue());
+    return size == buf.length ? buf : toByteArray();
   }
 
   Out bytes(byte[] b) {

@@ -34,6 +34,12 @@ public final class SnapshotFile {
   /** The magic number, {@code "CDSE"} in ASCII. */
   public static final int MAGIC = 0x43445345;
 
+  /** The bytes before a file's first section: the magic number and the version. */
+  private static final int FIXED_HEAD = 6;
+
+  /** The bytes of the checksum trailer. */
+  private static final int TRAILER = 4;
+
   /**
    * The magic number of a Codese object stream, {@code "CDSS"} in ASCII ({@code
    * load.StreamReader.STREAM_MAGIC}): recognised here to say what such data is.
@@ -385,24 +391,36 @@ public final class SnapshotFile {
    * (the packed block's also after the length it inflates to), then the trailer.
    */
   private byte[] encodePacked() {
-    Out file = new Out().u4(MAGIC).u2(version);
     // the header outside the block: its table size and depth change from capture to capture of
     // one shape, whose block is made once
     Out head = new Out(true).str(jdk).u4(firstId).u4(tableSize).u4(depth);
-    file.varint(head.size()).raw(head.toByteArray());
     PackedBlock block = packed();
-    file.varint(block.deflated().length).varint(block.inflated()).raw(block.deflated());
     Out it = new Out(true);
     ConstantCodec.writeTape(it, items);
     Out con = constants(true);
+    int deflated = block.deflated().length;
+    int before =
+        FIXED_HEAD
+            + Out.varintSize(head.size())
+            + head.size()
+            + Out.varintSize(deflated)
+            + Out.varintSize(block.inflated())
+            + deflated;
     // at most the file's length (each section length takes at least a byte): what a reader allows
-    long length = file.size() + 1L + con.size() + 1 + it.size() + 4;
+    long length = before + 1L + con.size() + 1 + it.size() + TRAILER;
     if (con.rangeElements() > RANGE_RATIO * length) {
       con = constants(false); // rare: ranges that a reader would refuse, as from a crafted file
     }
-    file.varint(con.size()).raw(con.toByteArray());
-    file.varint(it.size()).raw(it.toByteArray());
-    return withTrailer(file.toByteArray());
+    int total =
+        before
+            + Out.varintSize(con.size())
+            + con.size()
+            + Out.varintSize(it.size())
+            + it.size()
+            + TRAILER;
+    Out file = new Out(false, total).u4(MAGIC).u2(version).sized(head);
+    file.varint(deflated).varint(block.inflated()).raw(block.deflated());
+    return file.sized(con).sized(it).withTrailer();
   }
 
   /** The constants section of the packed form, with or without ranges. */

@@ -434,7 +434,7 @@ final class CreatePhase {
   private void flushAllocs() {
     for (Map.Entry<Integer, IntList> e : allocs.entrySet()) {
       IntList ids = e.getValue();
-      boolean collection = cx.tables.constants().get(e.getKey()) instanceof Constant.Sized;
+      boolean collection = cx.tables.constantAt(e.getKey()) instanceof Constant.Sized;
       if (ids.size() >= cx.loopMin) {
         ops.add(new Op.AllocLoop(e.getKey(), cx.allocLoopIds(ids.toArray()), collection));
       } else {

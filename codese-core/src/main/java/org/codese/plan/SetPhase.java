@@ -131,13 +131,11 @@ final class SetPhase {
       if (c.entries.size() >= cx.loopMin) {
         clusterLoop(c);
       } else {
-        for (int i = 0; i < c.entries.size(); i++) {
-          directSlot(c.slot, c.entries, i);
-        }
+        directSlots(c.slot, c.entries, 0, c.entries.size());
       }
     }
     for (int i = 0; i < lateSlots.size(); i++) {
-      directSlot(lateSlotTypes.get(i), lateSlots, i);
+      directSlots(lateSlotTypes.get(i), lateSlots, i, i + 1);
     }
   }
 
@@ -241,41 +239,56 @@ final class SetPhase {
   }
 
   /**
-   * Sets one object's slot {@code slot}, entry {@code j} of {@code entries}, field by field,
-   * selecting it again whenever the host changes.
+   * Sets the slot {@code slot} of entries {@code from} to {@code to} of {@code entries} one object
+   * after the other, field by field, selecting the object again whenever the host changes.
    */
-  private void directSlot(Slot slot, SlotEntries entries, int j) {
-    int id = entries.id(j);
+  private void directSlots(Slot slot, SlotEntries entries, int from, int to) {
     int t = cx.tables.typeWithFields(slot.type(), slot.fields());
     SlotShape shape = SlotShape.of(slot);
     List<SerialField> fields = slot.fields();
     int nPrims = slot.primitiveCount();
-    int selectedHost = Integer.MIN_VALUE;
-    for (int f = 0; f < fields.size(); f++) {
-      long bits = f < nPrims ? entries.prim(j, f) : 0;
-      int ref = f < nPrims ? -1 : entries.ref(j, f - nPrims);
-      if (f < nPrims ? bits == 0 : ref < 0) {
-        continue;
+    List<Op> direct = null;
+    List<Op> reflective = null;
+    for (int j = from; j < to; j++) {
+      int id = entries.id(j);
+      int selectedHost = Integer.MIN_VALUE;
+      for (int f = 0; f < fields.size(); f++) {
+        long bits = f < nPrims ? entries.prim(j, f) : 0;
+        int ref = f < nPrims ? -1 : entries.ref(j, f - nPrims);
+        if (f < nPrims ? bits == 0 : ref < 0) {
+          continue;
+        }
+        SerialField sf = fields.get(f);
+        if (ref >= 0 && cx.isLate(ref)) {
+          finish.deferField(id, cx.setter(t, sf), ref);
+          continue;
+        }
+        List<Op> ops;
+        Op put;
+        int host;
+        if (shape.direct(f)) {
+          ops = direct == null ? direct = ops(t) : direct;
+          put =
+              new Op.PutDirect(
+                  shape.owner,
+                  sf.name(),
+                  shape.descriptor(f),
+                  shape.cast(f),
+                  shape.kind(f),
+                  bits,
+                  ref);
+          host = t;
+        } else {
+          ops = reflective == null ? reflective = ops(-1) : reflective;
+          put = new Op.PutField(cx.setter(t, sf), shape.kind(f), bits, ref);
+          host = -1;
+        }
+        if (host != selectedHost) {
+          ops.add(new Op.Select(id, host == t ? shape.owner : null));
+          selectedHost = host;
+        }
+        ops.add(put);
       }
-      SerialField sf = fields.get(f);
-      if (ref >= 0 && cx.isLate(ref)) {
-        finish.deferField(id, cx.setter(t, sf), ref);
-        continue;
-      }
-      Kind kind = f < nPrims ? Kind.primitive(sf.type()) : Kind.REFERENCE;
-      boolean direct = shape.direct(f);
-      Op put =
-          direct
-              ? new Op.PutDirect(
-                  shape.owner, sf.name(), sf.descriptor(), shape.cast(f), kind, bits, ref)
-              : new Op.PutField(cx.setter(t, sf), kind, bits, ref);
-      int host = direct ? t : -1;
-      List<Op> ops = ops(host);
-      if (host != selectedHost) {
-        ops.add(new Op.Select(id, direct ? shape.owner : null));
-        selectedHost = host;
-      }
-      ops.add(put);
     }
   }
 }

@@ -10,15 +10,18 @@ import org.codese.capture.ClassRows;
  * entry.
  */
 final class SlotEntries {
-  private int[] ids = new int[16];
-  private ClassRows[] rows = new ClassRows[16];
-  private int[] primBases = new int[16];
-  private int[] refBases = new int[16];
+  /** The capacity of the first arrays, made at the first entry: most sets stay empty or small. */
+  private static final int FIRST_CAPACITY = 8;
+
+  private int[] ids = new int[0];
+  private ClassRows[] rows = new ClassRows[0];
+  private int[] primBases = new int[0];
+  private int[] refBases = new int[0];
   private int size;
 
   void add(int id, ClassRows in, int primBase, int refBase) {
     if (size == ids.length) {
-      int n = 2 * size;
+      int n = Math.max(FIRST_CAPACITY, 2 * size);
       ids = Arrays.copyOf(ids, n);
       rows = Arrays.copyOf(rows, n);
       primBases = Arrays.copyOf(primBases, n);

@@ -59,6 +59,11 @@ final class Tables {
     return i;
   }
 
+  /** Constant {@code i} of the table. */
+  Constant constantAt(int i) {
+    return constants.get(i);
+  }
+
   List<Constant> constants() {
     return List.copyOf(constants);
   }
