@@ -79,4 +79,27 @@ class CodeCacheTest {
     assertArrayEquals(JdkBytes.serialize(second), JdkBytes.serialize(two));
     assertEquals(7_000, ((Box) two).v);
   }
+
+  /**
+   * The key hashes a sample of each section's ops: small chains differing in one box's value (an op
+   * of straight-line code) mostly differ in ops the sample skips, so their keys' hashes are equal,
+   * and only the key's full comparison keeps their code apart.
+   */
+  @Test
+  void plansDifferingInOneOpGetTheirOwnClassFiles() throws Exception {
+    CodeseOptions options = CodeseOptions.defaults().withAllowedClasses("org.codese.testkit.*");
+    int n = 20;
+    for (int changed = 0; changed < n; changed++) {
+      Box chain = chain(n, 1);
+      Box b = chain;
+      for (int i = 0; i < changed; i++) {
+        b = (Box) b.ref;
+      }
+      b.v = -5;
+      Plan plan = plan(chain);
+      assertSameBytes(Emitter.emit(plan), CodeCache.emit(plan));
+      Object restored = Codese.load(Codese.toBytes(chain), options).restore();
+      assertArrayEquals(JdkBytes.serialize(chain), JdkBytes.serialize(restored));
+    }
+  }
 }
