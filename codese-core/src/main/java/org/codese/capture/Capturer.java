@@ -543,7 +543,8 @@ public final class Capturer {
       }
     }
     // a value made from data: the original, unless the writer's replaceObject put another in
-    boolean value = !global && rep == replaced && Values.kindOf(obj.getClass()) != 0;
+    char kind = global || rep != replaced ? 0 : Values.kindOf(obj);
+    boolean value = kind != 0 && (hooks == null || Values.inStreams(kind));
     discovered.add(value ? new Node.Value(id, obj, rep.getClass()) : rep);
     nodes.add(null);
     return id;

@@ -297,8 +297,9 @@ public final class LoadedSnapshot {
         ProgramCheck.check(file, GoneClasses.defined(code.program(), table), table, constants);
     Admission.checkFillArrays(
         file, f, limits.maxArrayLength(), checked.fillArrays(), streamBytes, refs);
-    if (checked.dataArrayElements() > 0) {
-      // the arrays a create program makes count as the code's do, against limits and filter
+    if (checked.dataArrayElements() > 0 || checked.longestDataArray() > longestArray) {
+      // the arrays a create program makes count as the code's do, against limits and filter; so
+      // do those a JDK stream holds for its values (a BigInteger's magnitude)
       int longestMade =
           Admission.checkLimits(
               file,

@@ -406,7 +406,8 @@ final class ProgramCheck {
   }
 
   /**
-   * @return the longest array a create program makes, 0 if none
+   * @return the longest array a create program makes, or that a JDK stream holds for a value it
+   *     makes ({@link Values#magnitudeLength}); 0 if none
    */
   int longestDataArray() {
     return longestDataArray;
@@ -481,10 +482,12 @@ final class ProgramCheck {
 
   /**
    * A create program of values: only {@link Grammar#STEP_VALUES} steps, each making values of a
-   * kind {@link Values} lists, whose class and stream class the class table lists (the filter is
-   * asked about both, as {@code ObjectInputStream} asks about the stream class and then the class
-   * {@code readResolve} returned), into empty slots of this snapshot, from inside a {@code long[]}
-   * constant.
+   * kind {@link Values} lists that the snapshot's format makes, whose class and stream class the
+   * class table lists (the filter is asked about both, as {@code ObjectInputStream} asks about the
+   * stream class and then the class {@code readResolve} returned), and the other classes a JDK
+   * stream holds descriptors of for such a value (a {@code BigInteger}'s {@code Number} and {@code
+   * byte[]}, whose length counts among the arrays' the filter is told), into empty slots of this
+   * snapshot, from inside a {@code long[]} constant.
    */
   private void valuesProgram(int[] p) throws ObjectStreamException {
     for (int i = 0; i < p.length; ) {
@@ -495,6 +498,16 @@ final class ProgramCheck {
       int n = p[i + 3];
       if (!Values.isKind(kind)) {
         throw reject("makes values of unknown kind " + kind);
+      }
+      if (version < Values.since(kind)) {
+        throw reject(
+            "makes values of "
+                + Values.className(kind)
+                + ", which format "
+                + version
+                + " does not make (from format "
+                + Values.since(kind)
+                + " on)");
       }
       if (n < 0 || i + 4 + 2L * n > p.length) {
         throw reject("create program step at " + i + " is cut short");
@@ -511,12 +524,26 @@ final class ProgramCheck {
                 + Values.streamClassName(kind)
                 + " in its class table for the filter");
       }
+      for (Class<?> other : Values.otherStreamClasses(kind)) {
+        String name = other.getName().replace('.', '/');
+        if (!named.containsKey(name)) {
+          throw reject(
+              "makes values of "
+                  + Values.className(kind)
+                  + " without "
+                  + name
+                  + ", whose descriptor a JDK stream holds for them, in its class table for the"
+                  + " filter");
+        }
+      }
       Class<?> type = Values.type(kind);
       for (int at = i + 4; at < i + 4 + 2 * n; at += 2) {
         int offset = p[at + 1];
         if (offset < 0 || (long) offset + Values.arity(kind) > data.length) {
           throw reject("makes a value from offset " + offset + " of " + data.length + " longs");
         }
+        // the array a JDK stream holds for the value: the filter is asked about its length
+        longestDataArray = Math.max(longestDataArray, Values.magnitudeLength(kind, data[offset]));
         fill(p[at], VALUE, type, 0);
       }
       i += 4 + 2 * n;

@@ -1,5 +1,6 @@
 package org.codese.load;
 
+import java.math.BigInteger;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -9,11 +10,12 @@ import java.util.UUID;
 import org.codese.program.Grammar;
 
 /**
- * Runs a create program of {@link Grammar#STEP_VALUES} steps: makes a graph's dates, times and
- * UUIDs with their public factories from {@code long} data ({@link org.codese.program.Values}).
- * {@link ProgramCheck} has checked every id, offset and source; a factory's {@code
- * DateTimeException} for data out of range leaves inside a {@link HookFailure}, as the class's own
- * {@code readExternal} would throw it from {@code ObjectInputStream.readObject}.
+ * Runs a create program of {@link Grammar#STEP_VALUES} steps: makes a graph's dates, times, UUIDs
+ * and {@code BigInteger}s with their public factories and constructors from {@code long} data
+ * ({@link org.codese.program.Values}). {@link ProgramCheck} has checked every id, offset and
+ * source; a factory's {@code DateTimeException} for data out of range leaves inside a {@link
+ * HookFailure}, as the class's own {@code readExternal} would throw it from {@code
+ * ObjectInputStream.readObject}.
  */
 final class ValueSteps {
   private ValueSteps() {}
@@ -54,8 +56,24 @@ final class ValueSteps {
         return LocalDateTime.of(LocalDate.ofEpochDay(d[at]), LocalTime.ofNanoOfDay(d[at + 1]));
       case 'I':
         return Instant.ofEpochSecond(d[at], d[at + 1]);
+      case 'B':
+        return bigInteger(d[at]);
       default:
         return Duration.ofSeconds(d[at], d[at + 1]);
     }
+  }
+
+  /**
+   * A new {@code BigInteger} of value {@code v}, as {@code BigInteger.readObject} makes one from
+   * its sign and magnitude: never one of the instances {@code BigInteger.valueOf} shares.
+   */
+  private static BigInteger bigInteger(long v) {
+    long magnitude = v < 0 ? -v : v; // Long.MIN_VALUE: 2^63 as an unsigned long
+    byte[] bytes = new byte[Long.BYTES];
+    for (int i = Long.BYTES - 1; i >= 0; i--) {
+      bytes[i] = (byte) magnitude;
+      magnitude >>>= Byte.SIZE;
+    }
+    return new BigInteger(Long.signum(v), bytes);
   }
 }

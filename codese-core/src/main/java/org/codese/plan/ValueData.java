@@ -48,12 +48,16 @@ final class ValueData {
 
   /**
    * Takes value {@code v}, listing the class a JDK stream would write for it and the value's class,
-   * which {@code ObjectInputStream} asks the filter about once {@code readResolve} returned it.
+   * which {@code ObjectInputStream} asks the filter about once {@code readResolve} returned it, and
+   * the other classes such a stream holds descriptors of for it.
    */
   void add(Node.Value v) {
-    char kind = Values.kindOf(v.value().getClass());
+    char kind = Values.kindOf(v.value());
     cx.tables.type(v.streamClass());
     cx.tables.type(v.value().getClass());
+    for (Class<?> c : Values.otherStreamClasses(kind)) {
+      cx.tables.type(c);
+    }
     Group g = groups.get(kind);
     if (g == null) {
       g = new Group();
@@ -76,6 +80,7 @@ final class ValueData {
           };
       case 'I' -> new long[] {((Instant) o).getEpochSecond(), ((Instant) o).getNano()};
       case 'R' -> new long[] {((Duration) o).getSeconds(), ((Duration) o).getNano()};
+      case 'B' -> new long[] {((java.math.BigInteger) o).longValueExact()};
       default -> throw new IllegalArgumentException("not a value kind: " + kind);
     };
   }

@@ -72,8 +72,8 @@ public final class Grammar {
    * Step {@code (STEP_VALUES, kind, source, n, id1, offset1 ... idn, offsetn)} of a <em>create</em>
    * program (format version {@link #VALUE_VERSION} on): {@code table[id]} is the value of {@link
    * Values} kind {@code kind} made from {@code Values.arity(kind)} elements of the {@code long[]}
-   * constant {@code source} from {@code offset}. So dates, times and UUIDs are data, not replayed
-   * serial forms.
+   * constant {@code source} from {@code offset}. So dates, times, UUIDs and (format {@link
+   * #BIG_INTEGER_VERSION} on) {@code BigInteger}s are data, not replayed serial forms.
    */
   public static final int STEP_VALUES = 5;
 
@@ -121,6 +121,15 @@ public final class Grammar {
    * constant resolves to a {@code FieldStore} of the field the loader found).
    */
   public static final int STORE_VERSION = 10;
+
+  /**
+   * The first snapshot format version whose {@link #STEP_VALUES} steps make {@code BigInteger}s
+   * that fit in a {@code long} ({@link Values} kind {@code 'B'}) instead of replaying their serial
+   * form; its code is that of {@link #STORE_VERSION}. Object streams keep replaying them: a JDK
+   * stream writes a {@code BigInteger}'s magnitude as a {@code byte[]} whose class descriptor a
+   * stream's {@code resolveClass} sees.
+   */
+  public static final int BIG_INTEGER_VERSION = 11;
 
   /**
    * The collection entry ({@link RuntimeContract#allocateOwner()}, format version {@link

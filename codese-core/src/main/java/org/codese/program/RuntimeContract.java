@@ -101,6 +101,12 @@ public record RuntimeContract(
         Grammar.STORE_VERSION,
         RUNTIME_PACKAGE,
         RUNTIME_PACKAGE + "/Entry",
+        RUNTIME_PACKAGE + "/Entry"),
+    // format 11 adds BigInteger values (data only): the code is format 10's
+    new RuntimeContract(
+        Grammar.BIG_INTEGER_VERSION,
+        RUNTIME_PACKAGE,
+        RUNTIME_PACKAGE + "/Entry",
         RUNTIME_PACKAGE + "/Entry")
   };
 

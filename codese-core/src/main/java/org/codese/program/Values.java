@@ -23,14 +23,21 @@ package org.codese.program;
  *       <td>{@code Instant.ofEpochSecond}</td></tr>
  *   <tr><td>{@code 'R'}</td><td>{@code Duration}</td><td>seconds, nano</td>
  *       <td>{@code Duration.ofSeconds}</td></tr>
+ *   <tr><td>{@code 'B'}</td><td>{@code BigInteger} that fits in a {@code long} (format {@link
+ *       Grammar#BIG_INTEGER_VERSION} on)</td><td>the value</td>
+ *       <td>{@code new BigInteger(signum, magnitude)}, a new object as the JDK's
+ *       {@code readObject} makes</td></tr>
  * </table>
  *
  * <p>Each factory validates its data as the class's own deserialization does and throws the same
- * {@code DateTimeException} for data out of range.
+ * {@code DateTimeException} for data out of range. A {@code BigInteger}'s serial form holds its
+ * magnitude as a {@code byte[]}, which the class table also lists ({@link #otherStreamClasses}) and
+ * whose length the loader counts ({@link #magnitudeLength}), so that the filter is asked about what
+ * a JDK stream holds.
  */
 public final class Values {
   /** The kind codes, in table order. */
-  static final String KINDS = "UDTLIR";
+  static final String KINDS = "UDTLIRB";
 
   /** The classes, in table order (all of {@code java.base}, loaded with it). */
   private static final Class<?>[] TYPES = {
@@ -39,10 +46,14 @@ public final class Values {
     java.time.LocalTime.class,
     java.time.LocalDateTime.class,
     java.time.Instant.class,
-    java.time.Duration.class
+    java.time.Duration.class,
+    java.math.BigInteger.class
   };
 
-  private static final int[] ARITY = {2, 1, 1, 2, 2, 2};
+  private static final int[] ARITY = {2, 1, 1, 2, 2, 2, 1};
+
+  /** The largest {@code BigInteger} bit length (sign excluded) a value of kind 'B' has. */
+  private static final int LONG_BITS = 63;
 
   private static final String TIME_PROXY = "java/time/Ser";
 
@@ -59,6 +70,57 @@ public final class Values {
       }
     }
     return 0;
+  }
+
+  /**
+   * @param o an object
+   * @return the kind code of the value it is, or 0 if it is none: its class is one of this table's,
+   *     and a {@code BigInteger} fits in a {@code long}
+   */
+  public static char kindOf(Object o) {
+    char kind = kindOf(o.getClass());
+    return kind == 'B' && ((java.math.BigInteger) o).bitLength() > LONG_BITS ? 0 : kind;
+  }
+
+  /**
+   * @param kind a kind code of this table
+   * @return the first snapshot format version that makes values of that kind
+   */
+  public static int since(int kind) {
+    return kind == 'B' ? Grammar.BIG_INTEGER_VERSION : Grammar.VALUE_VERSION;
+  }
+
+  /**
+   * @param kind a kind code of this table
+   * @return whether an object stream's segments make values of that kind; a {@code BigInteger} is
+   *     replayed there, its magnitude array's class descriptor written as a JDK stream writes it
+   */
+  public static boolean inStreams(int kind) {
+    return kind != 'B';
+  }
+
+  /**
+   * @param kind a kind code of this table
+   * @return the classes other than the value's class and stream class that a JDK stream holds a
+   *     descriptor of for such a value, which the filter is asked about: for a {@code BigInteger},
+   *     its serializable superclass {@code Number} and its magnitude's {@code byte[]}
+   */
+  public static Class<?>[] otherStreamClasses(int kind) {
+    return kind == 'B' ? new Class<?>[] {Number.class, byte[].class} : new Class<?>[0];
+  }
+
+  /**
+   * @param kind a kind code of this table
+   * @param data a value's first {@code long} of data
+   * @return the length of the array a JDK stream holds for the value: for a {@code BigInteger}, its
+   *     magnitude's bytes; 0 for the other kinds
+   */
+  public static int magnitudeLength(int kind, long data) {
+    if (kind != 'B') {
+      return 0;
+    }
+    long magnitude = data < 0 ? -data : data; // Long.MIN_VALUE stays itself: 2^63 unsigned
+    return (Long.SIZE - Long.numberOfLeadingZeros(magnitude) + Byte.SIZE - 1) / Byte.SIZE;
   }
 
   /**
@@ -98,6 +160,6 @@ public final class Values {
    * @return the internal name of the class {@code ObjectOutputStream} writes for such a value
    */
   public static String streamClassName(int kind) {
-    return kind == 'U' ? className(kind) : TIME_PROXY;
+    return kind == 'U' || kind == 'B' ? className(kind) : TIME_PROXY;
   }
 }

@@ -68,7 +68,7 @@ class CompatibilityTest {
 
   /**
    * The graphs of snapshot format {@code version}: {@link #graphs()}, and from format 5 on, which
-   * makes them from data, dates, times and UUIDs.
+   * makes them from data, dates, times and UUIDs; from format 11 on, {@code BigInteger}s.
    */
   private static Map<String, Serializable> graphs(int version) {
     Map<String, Serializable> g = graphs();
@@ -86,6 +86,18 @@ class CompatibilityTest {
     }
     if (version >= Grammar.PROXY_VERSION) {
       g.put("proxies", proxies());
+    }
+    if (version >= Grammar.BIG_INTEGER_VERSION) {
+      ArrayList<Object> big = new ArrayList<>();
+      java.math.BigInteger one = java.math.BigInteger.valueOf(1);
+      big.add(one);
+      big.add(one);
+      big.add(java.math.BigInteger.valueOf(-16));
+      big.add(java.math.BigInteger.valueOf(Long.MIN_VALUE));
+      big.add(java.math.BigInteger.valueOf(Long.MAX_VALUE));
+      big.add(java.math.BigInteger.ONE.shiftLeft(64)); // no long: replayed
+      big.add(java.math.BigDecimal.valueOf(-271_828, 5));
+      g.put("big", big);
     }
     return g;
   }

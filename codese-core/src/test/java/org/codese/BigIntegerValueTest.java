@@ -1,0 +1,167 @@
+package org.codese;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InvalidClassException;
+import java.io.ObjectInputFilter;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.List;
+import org.codese.format.SnapshotFile;
+import org.codese.program.Constant;
+import org.codese.program.Grammar;
+import org.codese.testkit.RoundTrip;
+import org.codese.testkit.SnapshotEdit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code BigInteger}s that fit in a {@code long} made from data ({@link Grammar#STEP_VALUES} kind
+ * {@code 'B'}, format {@link Grammar#BIG_INTEGER_VERSION}) instead of replaying their serial form:
+ * restored as new objects with the JDK's sharing, larger ones still replayed, the filter asked
+ * about the {@code BigInteger} class and its magnitude's {@code byte[]} with its length as the
+ * JDK's reader asks, and the kind refused in snapshots of earlier formats.
+ */
+class BigIntegerValueTest {
+  /** The JDK's cached {@code BigInteger.ONE}, twice; the edges of a long; larger values. */
+  static List<Object> graph() {
+    List<Object> root = new ArrayList<>();
+    BigInteger one = BigInteger.valueOf(1);
+    root.add(one);
+    root.add(one);
+    for (long v = -17; v <= 17; v++) {
+      root.add(BigInteger.valueOf(v * 1_000_003L));
+    }
+    root.add(BigInteger.valueOf(Long.MIN_VALUE));
+    root.add(BigInteger.valueOf(Long.MAX_VALUE));
+    root.add(BigInteger.ONE.shiftLeft(63)); // one bit too many for a long
+    root.add(BigInteger.TEN.pow(40).negate());
+    root.add(BigDecimal.valueOf(314, 2)); // its unscaled value made when it is written
+    root.add(new BigDecimal(BigInteger.TEN.pow(30), 7));
+    return root;
+  }
+
+  @Test
+  void bigIntegersRestoreAsTheJdkRestoresThem() {
+    RoundTrip.of(graph())
+        .check(
+            o -> {
+              List<?> l = (List<?>) o;
+              assertSame(l.get(0), l.get(1), "one object referred to twice is one again");
+              assertNotSame(BigInteger.ONE, l.get(0), "a new object, as readObject makes");
+              assertEquals(BigInteger.valueOf(Long.MIN_VALUE), l.get(37));
+              assertEquals(BigInteger.ONE.shiftLeft(63), l.get(39));
+            })
+        .run();
+  }
+
+  @Test
+  void thoseThatFitInALongAreDataTheOthersReplayed() throws IOException {
+    List<Object> small = new ArrayList<>(List.of(BigInteger.ZERO, BigInteger.valueOf(-5)));
+    small.add(BigInteger.valueOf(Long.MIN_VALUE));
+    SnapshotFile file = SnapshotFile.parse(Codese.toBytes(small));
+    assertEquals(Grammar.BIG_INTEGER_VERSION, file.version());
+    assertEquals(0, hooks(file), "no replayed hook");
+    small.add(BigInteger.ONE.shiftLeft(63));
+    assertEquals(1, hooks(SnapshotFile.parse(Codese.toBytes(small))), "2^63 is replayed");
+  }
+
+  private static long hooks(SnapshotFile file) {
+    return file.constants().stream().filter(c -> c instanceof Constant.Hook).count();
+  }
+
+  @Test
+  void theFilterIsAskedAboutTheClassesAJdkStreamHolds() throws IOException {
+    Object graph = new ArrayList<>(List.of(BigInteger.valueOf(7), BigInteger.valueOf(-300)));
+    List<String> jdk = asked(graph, false);
+    List<String> codese = asked(graph, true);
+    assertTrue(jdk.contains("[B") && jdk.contains("java.math.BigInteger"), jdk.toString());
+    assertEquals(
+        jdk.stream().distinct().sorted().toList(), codese.stream().distinct().sorted().toList());
+  }
+
+  @Test
+  void theMagnitudesLengthCountsAsTheJdksReaderCountsIt() throws IOException {
+    Object graph = BigInteger.valueOf(Long.MAX_VALUE); // a magnitude of 8 bytes
+    ObjectInputFilter seven = ObjectInputFilter.Config.createFilter("maxarray=7");
+    assertThrows(InvalidClassException.class, () -> jdkRead(graph, seven));
+    byte[] snapshot = Codese.toBytes(graph);
+    assertThrows(
+        InvalidClassException.class,
+        () -> Codese.load(snapshot, CodeseOptions.defaults().withObjectInputFilter(seven)));
+    ObjectInputFilter noBytes =
+        info ->
+            info.serialClass() == byte[].class
+                ? ObjectInputFilter.Status.REJECTED
+                : ObjectInputFilter.Status.UNDECIDED;
+    assertThrows(InvalidClassException.class, () -> jdkRead(graph, noBytes));
+    assertThrows(
+        InvalidClassException.class,
+        () -> Codese.load(snapshot, CodeseOptions.defaults().withObjectInputFilter(noBytes)));
+    ObjectInputFilter eight = ObjectInputFilter.Config.createFilter("maxarray=8");
+    assertEquals(graph, jdkRead(graph, eight));
+    assertEquals(
+        graph,
+        Codese.load(snapshot, CodeseOptions.defaults().withObjectInputFilter(eight)).restore());
+  }
+
+  @Test
+  void anEarlierFormatMakesNoBigIntegers() throws IOException {
+    SnapshotFile file = SnapshotFile.parse(Codese.toBytes(new ArrayList<>(graph())));
+    byte[] older = SnapshotEdit.relabel(file, Grammar.STORE_VERSION).bytes();
+    String message =
+        assertThrows(UnsafeSnapshotException.class, () -> Codese.load(older)).getMessage();
+    assertTrue(message.contains("which format 10 does not make"), message);
+  }
+
+  @Test
+  void bigIntegerValuesWithoutTheirArrayClassAreRefused() throws IOException {
+    SnapshotEdit e = SnapshotEdit.of(Codese.toBytes(BigInteger.valueOf(12345)));
+    e.rename(byte[].class, "[C");
+    String message =
+        assertThrows(UnsafeSnapshotException.class, () -> Codese.load(e.bytes())).getMessage();
+    assertTrue(message.contains("without [B, whose descriptor"), message);
+  }
+
+  /** The classes a filter is asked about while Codese or the JDK restores {@code graph}. */
+  private static List<String> asked(Object graph, boolean codese) throws IOException {
+    List<String> classes = new ArrayList<>();
+    ObjectInputFilter recording =
+        info -> {
+          if (info.serialClass() != null) {
+            classes.add(info.serialClass().getName());
+          }
+          return ObjectInputFilter.Status.UNDECIDED;
+        };
+    if (codese) {
+      Codese.load(Codese.toBytes(graph), CodeseOptions.defaults().withObjectInputFilter(recording))
+          .restore();
+    } else {
+      jdkRead(graph, recording);
+    }
+    return classes;
+  }
+
+  private static Object jdkRead(Object graph, ObjectInputFilter filter) throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+      out.writeObject(graph);
+    }
+    try (ObjectInputStream in =
+        new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+      in.setObjectInputFilter(filter);
+      return in.readObject();
+    } catch (ClassNotFoundException e) {
+      throw new AssertionError(e);
+    }
+  }
+}
