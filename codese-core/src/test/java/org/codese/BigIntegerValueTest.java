@@ -164,4 +164,61 @@ class BigIntegerValueTest {
       throw new AssertionError(e);
     }
   }
+
+  /** A JDK stream holds a BigInteger's magnitude one level below it: the depth counts it. */
+  @Test
+  void theDepthTheFilterIsToldCountsTheMagnitude() throws IOException {
+    for (Object graph :
+        List.of(BigInteger.valueOf(99), new ArrayList<>(List.of(BigInteger.valueOf(-99))))) {
+      byte[] snapshot = Codese.toBytes(graph);
+      int jdkDepth = 0;
+      for (int max = 1; max <= 4 && jdkDepth == 0; max++) {
+        ObjectInputFilter limit = ObjectInputFilter.Config.createFilter("maxdepth=" + max);
+        boolean jdkAccepts = accepts(() -> jdkRead(graph, limit));
+        boolean codeseAccepts =
+            accepts(
+                () ->
+                    Codese.load(snapshot, CodeseOptions.defaults().withObjectInputFilter(limit))
+                        .restore());
+        assertEquals(jdkAccepts, codeseAccepts, "maxdepth=" + max + " for " + graph);
+        jdkDepth = jdkAccepts ? max : 0;
+      }
+      assertTrue(jdkDepth > 1, "the JDK's reader accepts the graph at some depth: " + graph);
+    }
+  }
+
+  private interface Read {
+    Object run() throws IOException;
+  }
+
+  private static boolean accepts(Read read) throws IOException {
+    try {
+      read.run();
+      return true;
+    } catch (InvalidClassException e) {
+      return false;
+    }
+  }
+
+  @Test
+  void bigIntegerValuesWithoutNumberAreRefused() throws IOException {
+    SnapshotEdit e = SnapshotEdit.of(Codese.toBytes(BigInteger.valueOf(-77)));
+    e.rename(Number.class, "java.lang.Integer");
+    String message =
+        assertThrows(UnsafeSnapshotException.class, () -> Codese.load(e.bytes())).getMessage();
+    assertTrue(message.contains("without java/lang/Number"), message);
+  }
+
+  /**
+   * A whole snapshot as a stream segment (stream format 2) that makes BigIntegers from data is
+   * refused: a stream replays them, so that the stream's hooks see their magnitudes.
+   */
+  @Test
+  void aStreamSegmentMakingBigIntegersIsRefused() throws IOException {
+    byte[] stream = SnapshotEdit.stream(Codese.toBytes(BigInteger.valueOf(5)));
+    try (CodeseInputStream in = new CodeseInputStream(new ByteArrayInputStream(stream))) {
+      UnsafeSnapshotException x = assertThrows(UnsafeSnapshotException.class, in::readObject);
+      assertTrue(x.getMessage().contains("which streams do not make"), x.getMessage());
+    }
+  }
 }

@@ -642,6 +642,28 @@ class StreamHooksTest {
     assertFalse(log.contains("resolveObject class String"), "no resolveObject for classes");
   }
 
+  /**
+   * Snapshots make a {@code BigInteger} that fits in a {@code long} from data; a stream still
+   * replays it, so that its magnitude array reaches {@code resolveClass} and {@code resolveObject}
+   * as with the JDK.
+   */
+  @Test
+  void bigIntegersReachTheHooksAsWithTheJdk() throws Exception {
+    java.math.BigInteger shared = java.math.BigInteger.valueOf(-123_456_789L);
+    Object graph =
+        new ArrayList<>(
+            List.of(
+                shared,
+                shared,
+                java.math.BigInteger.ZERO,
+                java.math.BigDecimal.valueOf(271_828, 5),
+                java.math.BigInteger.TEN.pow(30)));
+    Outcome jdk = same(new Config(), out -> out.writeObject(graph), reads(1));
+    assertTrue(
+        jdk.log().stream().anyMatch(l -> l.startsWith("resolveClass [B")), jdk.log().toString());
+    assertTrue(jdk.log().contains("resolveObject byte[4]"), jdk.log().toString());
+  }
+
   @Test
   void severalTopLevelObjectsWithBackReferencesAndResets() throws Exception {
     same(

@@ -138,6 +138,13 @@ public final class Capturer {
   private int topLevel;
   private int depth;
 
+  /**
+   * The levels below the object {@link #expand} took last that a JDK stream holds and the captured
+   * graph does not: 1 for a value whose serial form holds an array ({@link Values#holdsArray}), so
+   * that the depth the filter is told is the JDK's.
+   */
+  private int expandedHolds;
+
   /** The first id the current top-level {@link #writeObject} call assigns. */
   private int writeStart;
 
@@ -673,6 +680,7 @@ public final class Capturer {
     depth = Math.max(depth, 1);
     stack[0] = rootId;
     children[0] = expand(rootId, new ChildList());
+    depth = Math.max(depth, 1 + expandedHolds);
     pos[0] = 0;
     while (top >= 0) {
       ChildList ch = children[top];
@@ -690,6 +698,7 @@ public final class Capturer {
           // a level's list is used again by the next object expanded at that level
           ChildList reused = children[top];
           children[top] = expand(c, reused == null ? new ChildList() : reused.reset());
+          depth = Math.max(depth, top + 1 + expandedHolds);
         }
       } else {
         addPost(stack[top--]);
@@ -710,8 +719,11 @@ public final class Capturer {
    */
   private ChildList expand(int id, ChildList children) throws IOException {
     Object obj = discovered.set(id - firstId, null);
+    expandedHolds = 0;
     if (obj instanceof Node.Value v) {
       nodes.set(id - firstId, v);
+      // a BigInteger's magnitude array is one level below it in a JDK stream
+      expandedHolds = Values.holdsArray(Values.kindOf(v.value())) ? 1 : 0;
       return children;
     }
     Node.Global global = globals == null ? null : globals.node(id, obj);

@@ -216,9 +216,16 @@ final class Out {
     return this;
   }
 
-  /** Appends {@code other}'s size as a {@link #varint}, then what it holds. */
+  /**
+   * Appends {@code other}'s size as a {@link #varint}, then what it holds, making room for exactly
+   * that: a buffer made for a known total is then filled without growing.
+   */
   Out sized(Out other) {
-    return varint(other.size).raw(other);
+    ensure(varintSize(other.size) + other.size);
+    size = put(buf, size, other.size);
+    System.arraycopy(other.buf, 0, buf, size, other.size);
+    size += other.size;
+    return this;
   }
 
   /**

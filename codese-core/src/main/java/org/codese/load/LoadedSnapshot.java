@@ -294,7 +294,8 @@ public final class LoadedSnapshot {
         Admission.checkLimits(file, limits, code.longestArray(), code.arrayElements());
     Admission.checkArrays(file, table, f, longestArray, streamBytes, refs);
     ProgramCheck checked =
-        ProgramCheck.check(file, GoneClasses.defined(code.program(), table), table, constants);
+        ProgramCheck.check(
+            file, GoneClasses.defined(code.program(), table), table, constants, memo != null);
     Admission.checkFillArrays(
         file, f, limits.maxArrayLength(), checked.fillArrays(), streamBytes, refs);
     if (checked.dataArrayElements() > 0 || checked.longestDataArray() > longestArray) {

@@ -90,6 +90,12 @@ final class ProgramCheck {
   private final int version;
 
   /**
+   * Whether the file is a segment of an object stream, whose values are only of the kinds streams
+   * make ({@link Values#inStreams}).
+   */
+  private boolean segment;
+
+  /**
    * Per generated class (by class-file index), the work its statements do: one per statement plus
    * one per loop row and column ({@link #cost}), which {@link Parallel} divides threads by.
    */
@@ -199,13 +205,19 @@ final class ProgramCheck {
    * @param program its lifted classes, from a grammar check without violations
    * @param classes its resolved class table
    * @param resolved its resolved constants
+   * @param segment whether the file is a segment of an object stream
    * @return the check, for {@link #priorIds()} and {@link #priorTypes()}
    * @throws ObjectStreamException at the first statement that breaks an invariant
    */
   static ProgramCheck check(
-      SnapshotFile file, List<GrammarCheck.Lifted> program, ClassTable classes, Object[] resolved)
+      SnapshotFile file,
+      List<GrammarCheck.Lifted> program,
+      ClassTable classes,
+      Object[] resolved,
+      boolean segment)
       throws ObjectStreamException {
     ProgramCheck c = new ProgramCheck(file, classes, resolved, slots(file, program));
+    c.segment = segment;
     c.run(program);
     return c;
   }
@@ -498,6 +510,10 @@ final class ProgramCheck {
       int n = p[i + 3];
       if (!Values.isKind(kind)) {
         throw reject("makes values of unknown kind " + kind);
+      }
+      if (segment && !Values.inStreams(kind)) {
+        // its serial form holds objects (a BigInteger's magnitude) a stream's hooks would see
+        throw reject("makes values of " + Values.className(kind) + ", which streams do not make");
       }
       if (version < Values.since(kind)) {
         throw reject(

@@ -53,13 +53,14 @@ final class ValueData {
    */
   void add(Node.Value v) {
     char kind = Values.kindOf(v.value());
-    cx.tables.type(v.streamClass());
-    cx.tables.type(v.value().getClass());
-    for (Class<?> c : Values.otherStreamClasses(kind)) {
-      cx.tables.type(c);
-    }
     Group g = groups.get(kind);
     if (g == null) {
+      // the same classes for every value of a kind
+      cx.tables.type(v.streamClass());
+      cx.tables.type(v.value().getClass());
+      for (Class<?> c : Values.otherStreamClasses(kind)) {
+        cx.tables.type(c);
+      }
       g = new Group();
       groups.put(kind, g);
     }

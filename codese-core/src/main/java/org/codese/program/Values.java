@@ -1,5 +1,7 @@
 package org.codese.program;
 
+import java.util.List;
+
 /**
  * The JDK value classes a snapshot makes from data with their public factories ({@link
  * Grammar#STEP_VALUES}) instead of replaying their serialized form: which classes, the kind code of
@@ -105,9 +107,21 @@ public final class Values {
    *     descriptor of for such a value, which the filter is asked about: for a {@code BigInteger},
    *     its serializable superclass {@code Number} and its magnitude's {@code byte[]}
    */
-  public static Class<?>[] otherStreamClasses(int kind) {
-    return kind == 'B' ? new Class<?>[] {Number.class, byte[].class} : new Class<?>[0];
+  public static List<Class<?>> otherStreamClasses(int kind) {
+    return kind == 'B' ? BIG_INTEGER_STREAM_CLASSES : List.of();
   }
+
+  /**
+   * @param kind a kind code of this table
+   * @return whether a JDK stream holds an object one level below such a value (a {@code
+   *     BigInteger}'s magnitude array), which the depth the filter is told counts
+   */
+  public static boolean holdsArray(int kind) {
+    return kind == 'B';
+  }
+
+  private static final List<Class<?>> BIG_INTEGER_STREAM_CLASSES =
+      List.of(Number.class, byte[].class);
 
   /**
    * @param kind a kind code of this table
