@@ -7,12 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InvalidClassException;
 import java.io.ObjectInputFilter;
-import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
@@ -20,6 +17,7 @@ import java.util.List;
 import org.codese.format.SnapshotFile;
 import org.codese.program.Constant;
 import org.codese.program.Grammar;
+import org.codese.testkit.FilterAsked;
 import org.codese.testkit.RoundTrip;
 import org.codese.testkit.SnapshotEdit;
 import org.junit.jupiter.api.Test;
@@ -82,8 +80,8 @@ class BigIntegerValueTest {
   @Test
   void theFilterIsAskedAboutTheClassesAJdkStreamHolds() throws IOException {
     Object graph = new ArrayList<>(List.of(BigInteger.valueOf(7), BigInteger.valueOf(-300)));
-    List<String> jdk = asked(graph, false);
-    List<String> codese = asked(graph, true);
+    List<String> jdk = FilterAsked.classes(graph, false);
+    List<String> codese = FilterAsked.classes(graph, true);
     assertTrue(jdk.contains("[B") && jdk.contains("java.math.BigInteger"), jdk.toString());
     assertEquals(
         jdk.stream().distinct().sorted().toList(), codese.stream().distinct().sorted().toList());
@@ -93,7 +91,7 @@ class BigIntegerValueTest {
   void theMagnitudesLengthCountsAsTheJdksReaderCountsIt() throws IOException {
     Object graph = BigInteger.valueOf(Long.MAX_VALUE); // a magnitude of 8 bytes
     ObjectInputFilter seven = ObjectInputFilter.Config.createFilter("maxarray=7");
-    assertThrows(InvalidClassException.class, () -> jdkRead(graph, seven));
+    assertThrows(InvalidClassException.class, () -> FilterAsked.jdkRead(graph, seven));
     byte[] snapshot = Codese.toBytes(graph);
     assertThrows(
         InvalidClassException.class,
@@ -103,12 +101,12 @@ class BigIntegerValueTest {
             info.serialClass() == byte[].class
                 ? ObjectInputFilter.Status.REJECTED
                 : ObjectInputFilter.Status.UNDECIDED;
-    assertThrows(InvalidClassException.class, () -> jdkRead(graph, noBytes));
+    assertThrows(InvalidClassException.class, () -> FilterAsked.jdkRead(graph, noBytes));
     assertThrows(
         InvalidClassException.class,
         () -> Codese.load(snapshot, CodeseOptions.defaults().withObjectInputFilter(noBytes)));
     ObjectInputFilter eight = ObjectInputFilter.Config.createFilter("maxarray=8");
-    assertEquals(graph, jdkRead(graph, eight));
+    assertEquals(graph, FilterAsked.jdkRead(graph, eight));
     assertEquals(
         graph,
         Codese.load(snapshot, CodeseOptions.defaults().withObjectInputFilter(eight)).restore());
@@ -132,39 +130,6 @@ class BigIntegerValueTest {
     assertTrue(message.contains("without [B, whose descriptor"), message);
   }
 
-  /** The classes a filter is asked about while Codese or the JDK restores {@code graph}. */
-  private static List<String> asked(Object graph, boolean codese) throws IOException {
-    List<String> classes = new ArrayList<>();
-    ObjectInputFilter recording =
-        info -> {
-          if (info.serialClass() != null) {
-            classes.add(info.serialClass().getName());
-          }
-          return ObjectInputFilter.Status.UNDECIDED;
-        };
-    if (codese) {
-      Codese.load(Codese.toBytes(graph), CodeseOptions.defaults().withObjectInputFilter(recording))
-          .restore();
-    } else {
-      jdkRead(graph, recording);
-    }
-    return classes;
-  }
-
-  private static Object jdkRead(Object graph, ObjectInputFilter filter) throws IOException {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
-      out.writeObject(graph);
-    }
-    try (ObjectInputStream in =
-        new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
-      in.setObjectInputFilter(filter);
-      return in.readObject();
-    } catch (ClassNotFoundException e) {
-      throw new AssertionError(e);
-    }
-  }
-
   /** A JDK stream holds a BigInteger's magnitude one level below it: the depth counts it. */
   @Test
   void theDepthTheFilterIsToldCountsTheMagnitude() throws IOException {
@@ -174,7 +139,7 @@ class BigIntegerValueTest {
       int jdkDepth = 0;
       for (int max = 1; max <= 4 && jdkDepth == 0; max++) {
         ObjectInputFilter limit = ObjectInputFilter.Config.createFilter("maxdepth=" + max);
-        boolean jdkAccepts = accepts(() -> jdkRead(graph, limit));
+        boolean jdkAccepts = accepts(() -> FilterAsked.jdkRead(graph, limit));
         boolean codeseAccepts =
             accepts(
                 () ->

@@ -6,13 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InvalidClassException;
 import java.io.ObjectInputFilter;
-import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
 import java.io.Serializable;
 import java.time.DateTimeException;
 import java.time.Duration;
@@ -26,6 +22,7 @@ import java.util.UUID;
 import org.codese.format.SnapshotFile;
 import org.codese.program.Constant;
 import org.codese.program.Grammar;
+import org.codese.testkit.FilterAsked;
 import org.codese.testkit.RoundTrip;
 import org.codese.testkit.SnapshotEdit;
 import org.junit.jupiter.api.Nested;
@@ -101,8 +98,8 @@ class ValueDataTest {
 
   @Test
   void theFilterIsAskedAboutTheClassesAJdkStreamHolds() throws IOException {
-    List<String> jdk = asked(false);
-    List<String> codese = asked(true);
+    List<String> jdk = FilterAsked.classes(values(3), false);
+    List<String> codese = FilterAsked.classes(values(3), true);
     assertTrue(jdk.contains("java.time.Ser") && jdk.contains("java.util.UUID"), jdk.toString());
     assertEquals(
         jdk.stream().filter(c -> c.startsWith("java.")).distinct().sorted().toList(),
@@ -113,36 +110,6 @@ class ValueDataTest {
     assertThrows(
         InvalidClassException.class,
         () -> Codese.load(snapshot, CodeseOptions.defaults().withObjectInputFilter(noTime)));
-  }
-
-  /** The classes a filter is asked about while Codese or the JDK restores {@link #values}. */
-  private static List<String> asked(boolean codese) throws IOException {
-    List<String> classes = new ArrayList<>();
-    ObjectInputFilter recording =
-        info -> {
-          if (info.serialClass() != null) {
-            classes.add(info.serialClass().getName());
-          }
-          return ObjectInputFilter.Status.UNDECIDED;
-        };
-    Object graph = values(3);
-    if (codese) {
-      Codese.load(Codese.toBytes(graph), CodeseOptions.defaults().withObjectInputFilter(recording))
-          .restore();
-      return classes;
-    }
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
-      out.writeObject(graph);
-    }
-    try (ObjectInputStream in =
-        new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
-      in.setObjectInputFilter(recording);
-      in.readObject();
-    } catch (ClassNotFoundException e) {
-      throw new AssertionError(e);
-    }
-    return classes;
   }
 
   @Nested
