@@ -138,13 +138,6 @@ public final class Capturer {
   private int topLevel;
   private int depth;
 
-  /**
-   * The levels below the object {@link #expand} took last that a JDK stream holds and the captured
-   * graph does not: 1 for a value whose serial form holds an array ({@link Values#holdsArray}), so
-   * that the depth the filter is told is the JDK's.
-   */
-  private int expandedHolds;
-
   /** The first id the current top-level {@link #writeObject} call assigns. */
   private int writeStart;
 
@@ -439,7 +432,7 @@ public final class Capturer {
     } else if (node instanceof Node.Constant c) {
       return new Node.Constant(id, c.value());
     } else if (node instanceof Node.Value v) {
-      return new Node.Value(id, v.value(), v.streamClass());
+      return new Node.Value(id, v.value(), v.streamClass(), v.kind());
     } else if (node instanceof Node.Global g) {
       return new Node.Global(id, g.value(), g.owner(), g.name());
     } else if (node instanceof Node.Array a) {
@@ -551,8 +544,9 @@ public final class Capturer {
     }
     // a value made from data: the original, unless the writer's replaceObject put another in
     char kind = global || rep != replaced ? 0 : Values.kindOf(obj);
-    boolean value = kind != 0 && (hooks == null || Values.inStreams(kind));
-    discovered.add(value ? new Node.Value(id, obj, rep.getClass()) : rep);
+    // a stream replays a value whose serial form holds an object, so that its hooks see that too
+    boolean value = kind != 0 && (hooks == null || !Values.holdsArray(kind));
+    discovered.add(value ? new Node.Value(id, obj, rep.getClass(), kind) : rep);
     nodes.add(null);
     return id;
   }
@@ -679,8 +673,7 @@ public final class Capturer {
     int top = 0;
     depth = Math.max(depth, 1);
     stack[0] = rootId;
-    children[0] = expand(rootId, new ChildList());
-    depth = Math.max(depth, 1 + expandedHolds);
+    children[0] = expand(rootId, 1, new ChildList());
     pos[0] = 0;
     while (top >= 0) {
       ChildList ch = children[top];
@@ -697,8 +690,7 @@ public final class Capturer {
           pos[top] = 0;
           // a level's list is used again by the next object expanded at that level
           ChildList reused = children[top];
-          children[top] = expand(c, reused == null ? new ChildList() : reused.reset());
-          depth = Math.max(depth, top + 1 + expandedHolds);
+          children[top] = expand(c, top + 1, reused == null ? new ChildList() : reused.reset());
         }
       } else {
         addPost(stack[top--]);
@@ -717,13 +709,14 @@ public final class Capturer {
    * Captures the contents of discovered object {@code id}; returns the references it holds, in the
    * JDK's order: ids, or with hooks the objects still to be taken.
    */
-  private ChildList expand(int id, ChildList children) throws IOException {
+  private ChildList expand(int id, int level, ChildList children) throws IOException {
     Object obj = discovered.set(id - firstId, null);
-    expandedHolds = 0;
     if (obj instanceof Node.Value v) {
       nodes.set(id - firstId, v);
-      // a BigInteger's magnitude array is one level below it in a JDK stream
-      expandedHolds = Values.holdsArray(Values.kindOf(v.value())) ? 1 : 0;
+      if (Values.holdsArray(v.kind())) {
+        // a BigInteger's magnitude array, one level below it in a JDK stream: the filter's depth
+        depth = Math.max(depth, level + 1);
+      }
       return children;
     }
     Node.Global global = globals == null ? null : globals.node(id, obj);

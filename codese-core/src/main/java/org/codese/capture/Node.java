@@ -35,8 +35,9 @@ public sealed interface Node {
    * @param value the original
    * @param streamClass the class {@code ObjectOutputStream} writes for it (after {@code
    *     writeReplace})
+   * @param kind its kind code ({@link org.codese.program.Values#kindOf(Object)})
    */
-  record Value(int id, Object value, Class<?> streamClass) implements Node {}
+  record Value(int id, Object value, Class<?> streamClass, char kind) implements Node {}
 
   /**
    * A global reference: an object restored as the same instance, the value of static final field

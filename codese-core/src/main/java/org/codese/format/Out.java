@@ -223,9 +223,7 @@ final class Out {
   Out sized(Out other) {
     ensure(varintSize(other.size) + other.size);
     size = put(buf, size, other.size);
-    System.arraycopy(other.buf, 0, buf, size, other.size);
-    size += other.size;
-    return this;
+    return raw(other);
   }
 
   /**

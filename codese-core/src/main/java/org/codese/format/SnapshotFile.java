@@ -481,15 +481,7 @@ public final class SnapshotFile {
    * @return the body followed by its checksum
    */
   static byte[] withTrailer(byte[] body) {
-    CRC32C crc = new CRC32C();
-    crc.update(body);
-    int sum = (int) crc.getValue();
-    byte[] out = Arrays.copyOf(body, body.length + 4);
-    out[body.length] = (byte) (sum >>> 24);
-    out[body.length + 1] = (byte) (sum >>> 16);
-    out[body.length + 2] = (byte) (sum >>> 8);
-    out[body.length + 3] = (byte) sum;
-    return out;
+    return new Out(false, body.length + TRAILER).raw(body).withTrailer();
   }
 
   /**

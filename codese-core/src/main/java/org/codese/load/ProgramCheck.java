@@ -90,10 +90,10 @@ final class ProgramCheck {
   private final int version;
 
   /**
-   * Whether the file is a segment of an object stream, whose values are only of the kinds streams
-   * make ({@link Values#inStreams}).
+   * Whether the file is a segment of an object stream, whose values hold no object a JDK stream
+   * would hold below them ({@link Values#holdsArray}).
    */
-  private boolean segment;
+  private final boolean segment;
 
   /**
    * Per generated class (by class-file index), the work its statements do: one per statement plus
@@ -177,8 +177,10 @@ final class ProgramCheck {
   private Class<?> countOf;
   private int count;
 
-  private ProgramCheck(SnapshotFile file, ClassTable classes, Object[] resolved, int slots) {
+  private ProgramCheck(
+      SnapshotFile file, ClassTable classes, Object[] resolved, int slots, boolean segment) {
     this.raw = file.constants();
+    this.segment = segment;
     this.version = file.version();
     this.entries = file.classes();
     this.hooksRun = new boolean[raw.size()];
@@ -216,8 +218,7 @@ final class ProgramCheck {
       Object[] resolved,
       boolean segment)
       throws ObjectStreamException {
-    ProgramCheck c = new ProgramCheck(file, classes, resolved, slots(file, program));
-    c.segment = segment;
+    ProgramCheck c = new ProgramCheck(file, classes, resolved, slots(file, program), segment);
     c.run(program);
     return c;
   }
@@ -511,7 +512,7 @@ final class ProgramCheck {
       if (!Values.isKind(kind)) {
         throw reject("makes values of unknown kind " + kind);
       }
-      if (segment && !Values.inStreams(kind)) {
+      if (segment && Values.holdsArray(kind)) {
         // its serial form holds objects (a BigInteger's magnitude) a stream's hooks would see
         throw reject("makes values of " + Values.className(kind) + ", which streams do not make");
       }

@@ -52,7 +52,7 @@ final class ValueData {
    * the other classes such a stream holds descriptors of for it.
    */
   void add(Node.Value v) {
-    char kind = Values.kindOf(v.value());
+    char kind = v.kind();
     Group g = groups.get(kind);
     if (g == null) {
       // the same classes for every value of a kind

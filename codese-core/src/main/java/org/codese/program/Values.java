@@ -65,7 +65,7 @@ public final class Values {
    * @param c a class
    * @return its kind code, or 0 if it is not one of these classes (subclasses are not)
    */
-  public static char kindOf(Class<?> c) {
+  private static char kindOf(Class<?> c) {
     for (int i = 0; i < TYPES.length; i++) {
       if (TYPES[i] == c) {
         return KINDS.charAt(i);
@@ -94,15 +94,6 @@ public final class Values {
 
   /**
    * @param kind a kind code of this table
-   * @return whether an object stream's segments make values of that kind; a {@code BigInteger} is
-   *     replayed there, its magnitude array's class descriptor written as a JDK stream writes it
-   */
-  public static boolean inStreams(int kind) {
-    return kind != 'B';
-  }
-
-  /**
-   * @param kind a kind code of this table
    * @return the classes other than the value's class and stream class that a JDK stream holds a
    *     descriptor of for such a value, which the filter is asked about: for a {@code BigInteger},
    *     its serializable superclass {@code Number} and its magnitude's {@code byte[]}
@@ -114,7 +105,8 @@ public final class Values {
   /**
    * @param kind a kind code of this table
    * @return whether a JDK stream holds an object one level below such a value (a {@code
-   *     BigInteger}'s magnitude array), which the depth the filter is told counts
+   *     BigInteger}'s magnitude array), which the depth the filter is told counts; an object
+   *     stream's segments do not make such values, so that the stream's hooks see that object
    */
   public static boolean holdsArray(int kind) {
     return kind == 'B';
