@@ -123,6 +123,11 @@ public final class RbtFloor {
     RedBlackTree tree = new RedBlackTree();
     tree.root = root == 0 ? null : nodes[0];
     tree.size = size;
+    if (n >= 1 << 15) {
+      // as Codese empties its table: a large array outlives the build in G1's old regions, and
+      // while it refers to the tree every young collection copies the tree again
+      java.util.Arrays.fill(nodes, null);
+    }
     return tree;
   }
 }
