@@ -19,13 +19,21 @@ final class Pipeline {
     return toFile(capturer.drain());
   }
 
+  /** Plans and emits {@code graph}, then {@linkplain Graph#release releases} it. */
   static SnapshotFile toFile(Graph graph) {
-    return toFile(Planner.plan(graph));
+    Plan plan = Planner.plan(graph);
+    graph.release();
+    return toFile(plan);
   }
 
-  /** A segment of an object stream: planned so that like segments get identical code. */
+  /**
+   * A segment of an object stream: planned so that like segments get identical code; {@code graph}
+   * is released.
+   */
   static SnapshotFile toSegment(Graph graph) {
-    return toFile(Planner.planSegment(graph));
+    Plan plan = Planner.planSegment(graph);
+    graph.release();
+    return toFile(plan);
   }
 
   private static SnapshotFile toFile(Plan plan) {

@@ -119,7 +119,7 @@ public final class Capturer {
   private ClassRows previousRows;
 
   private final List<Object> discovered;
-  private final List<Node> nodes;
+  private List<Node> nodes;
   private final PathLog paths = new PathLog();
   private final NodeMarks marks = new NodeMarks();
   private int firstId;
@@ -325,22 +325,24 @@ public final class Capturer {
       describedNow.clear();
       nullReplacedNow.clear();
     }
+    int n = nodes.size();
+    // the list is handed over, not copied: the graph owns it (and empties it once planned)
     Graph g =
         new Graph(
             firstId,
-            List.copyOf(nodes),
+            nodes,
             Arrays.copyOf(postOrder, postSize),
             top,
             depth,
-            marks.late(nodes.size()),
+            marks.late(n),
             marks.arrays());
     marks.clear();
     if (hooks == null) {
-      lastSnapshotObjects = nodes.size();
+      lastSnapshotObjects = n;
     }
     depth = 0;
-    firstId += nodes.size();
-    nodes.clear();
+    firstId += n;
+    nodes = new ArrayList<>(Math.max(10, Math.min(n, IdentityIds.FIRST_KEYS)));
     discovered.clear();
     postSize = 0;
     items = new TapeBuilder();

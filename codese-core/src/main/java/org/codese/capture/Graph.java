@@ -8,7 +8,7 @@ import org.codese.program.Tape;
  * firstId} on, the order in which restore hooks must complete, and the top-level items.
  *
  * @param firstId the id of {@code nodes.get(0)}; ids below it belong to earlier segments
- * @param nodes the nodes, in id order
+ * @param nodes the nodes, in id order; the graph owns the list ({@link #release} empties it)
  * @param postOrder node ids in the order Java deserialization would complete them (children before
  *     parents, as in a depth-first traversal from the roots)
  * @param items what was written at top level: {@link Tape#OBJECT} items for {@code writeObject}
@@ -32,5 +32,15 @@ public record Graph(
    */
   public int endId() {
     return firstId + nodes.size();
+  }
+
+  /**
+   * Empties {@link #nodes}, once the graph is planned and no longer read. A large graph's list is
+   * an array G1 allocates in old regions (a humongous object); dropped but still full, it would
+   * keep every node alive through each young collection until the old generation is next marked,
+   * and each of those collections would copy them again.
+   */
+  public void release() {
+    nodes.clear();
   }
 }
