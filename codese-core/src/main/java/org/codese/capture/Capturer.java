@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.InvalidClassException;
 import java.io.NotSerializableException;
 import java.io.ObjectStreamClass;
-import java.io.Serializable;
 import java.lang.invoke.MethodHandle;
 import java.lang.reflect.Array;
 import java.util.ArrayList;
@@ -58,16 +57,8 @@ public final class Capturer {
    */
   private final boolean knownWrites;
 
-  /** Classes whose descriptors were written since the last reset: with hooks only. */
-  private final Map<Class<?>, Boolean> described;
-
-  /** The kind of object whose classes were described last, since the last reset or rollback. */
-  private SerialClass lastDescribed;
-
-  /** The classes described by the segment being captured, and their descriptors, in order. */
-  private final List<Class<?>> describedNow = new ArrayList<>();
-
-  private final List<ClassDescriptor> descriptors = new ArrayList<>();
+  /** The class descriptors written: with hooks only, else {@code null}. */
+  private final ClassDescriptions descriptions;
 
   /** The descriptors of the segment {@link #drain()} took last. */
   private List<ClassDescriptor> drainedDescriptors = List.of();
@@ -199,7 +190,7 @@ public final class Capturer {
     this.discovered = new ArrayList<>(Math.max(10, first));
     this.nodes = new ArrayList<>(Math.max(10, first));
     this.postOrder = new int[Math.max(16, first)];
-    this.described = hooks == null ? null : new IdentityHashMap<>();
+    this.descriptions = hooks == null ? null : new ClassDescriptions(hooks);
     this.nullReplaced = hooks == null ? null : new IdentityHashMap<>();
   }
 
@@ -258,13 +249,7 @@ public final class Capturer {
     nodes.subList(mark, nodes.size()).clear();
     postSize = postMark;
     if (hooks != null) {
-      // a stream drains every writeObject: what the failed one described never reaches the reader
-      for (Class<?> c : describedNow) {
-        described.remove(c);
-      }
-      lastDescribed = null;
-      describedNow.clear();
-      descriptors.clear();
+      descriptions.forgetSegment();
       for (Object o : nullReplacedNow) {
         nullReplaced.remove(o);
       }
@@ -287,8 +272,7 @@ public final class Capturer {
     firstId = 0;
     renumbered = null;
     if (hooks != null) {
-      described.clear();
-      lastDescribed = null;
+      descriptions.reset();
       nullReplaced.clear();
     }
   }
@@ -320,9 +304,7 @@ public final class Capturer {
     Tape top = items.build();
     if (hooks != null) {
       renumber(top);
-      drainedDescriptors = List.copyOf(descriptors);
-      descriptors.clear();
-      describedNow.clear();
+      drainedDescriptors = descriptions.drain();
       nullReplacedNow.clear();
     }
     int n = nodes.size();
@@ -379,15 +361,16 @@ public final class Capturer {
       perm[postOrder[k] - firstId] = firstId + k;
       postOrder[k] = firstId + k;
     }
+    Renumbering r = new Renumbering(perm, firstId);
     Node[] inOrder = new Node[n];
     for (Node node : nodes) {
-      Node m = renumbered(node, perm);
+      Node m = r.node(node);
       inOrder[m.id() - firstId] = m;
     }
     nodes.clear();
     nodes.addAll(Arrays.asList(inOrder));
     marks.permute(perm, firstId, n);
-    renumberItems(top.items(), perm);
+    r.items(top.items());
     // the identities kept for later segments keep their discovery numbers, translated on use
     if (this.renumbered == null || this.renumbered.length < firstId + n) {
       this.renumbered =
@@ -404,68 +387,6 @@ public final class Capturer {
    */
   private int idOf(int known) {
     return renumbered != null && known >= 0 && known < firstId ? renumbered[known] : known;
-  }
-
-  private int renumbered(int id, int[] perm) {
-    return id >= firstId ? perm[id - firstId] : id;
-  }
-
-  private void renumberRefs(int[] refs, int[] perm) {
-    for (int i = 0; i < refs.length; i++) {
-      refs[i] = renumbered(refs[i], perm);
-    }
-  }
-
-  /** Renumbers the object references of a tape's items, in place. */
-  private void renumberItems(int[] items, int[] perm) {
-    for (int i = 0; i < items.length; i += 2) {
-      if (items[i] == Tape.OBJECT || items[i] == Tape.BACK_REFERENCE) {
-        items[i + 1] = renumbered(items[i + 1], perm);
-      }
-    }
-  }
-
-  private Node renumbered(Node node, int[] perm) {
-    int id = renumbered(node.id(), perm);
-    if (node instanceof Node.Text t) {
-      return new Node.Text(id, t.value());
-    } else if (node instanceof Node.Box b) {
-      return new Node.Box(id, b.value(), b.cached(), b.kind(), b.bits());
-    } else if (node instanceof Node.Constant c) {
-      return new Node.Constant(id, c.value());
-    } else if (node instanceof Node.Value v) {
-      return new Node.Value(id, v.value(), v.streamClass(), v.kind());
-    } else if (node instanceof Node.Global g) {
-      return new Node.Global(id, g.value(), g.owner(), g.name());
-    } else if (node instanceof Node.Array a) {
-      if (!a.type().getComponentType().isPrimitive()) {
-        renumberRefs((int[]) a.elements(), perm);
-      }
-      return new Node.Array(id, a.type(), a.elements());
-    } else if (node instanceof Node.Record r) {
-      renumberRefs(r.refs(), perm);
-      return new Node.Record(id, r.type(), r.prims(), r.refs());
-    } else if (node instanceof Node.External e) {
-      renumberItems(e.tape().items(), perm);
-      return new Node.External(id, e.type(), e.tape());
-    }
-    Node.Instance i = (Node.Instance) node;
-    for (Node.SlotData d : i.slots()) {
-      if (d != null && d.refs() != null) {
-        renumberRefs(d.refs(), perm);
-      }
-      if (d != null && d.tape() != null) {
-        renumberItems(d.tape().items(), perm);
-      }
-    }
-    ClassRows rows = i.rows();
-    if (rows != null) {
-      int base = rows.refBase(i.row(), 0);
-      for (int k = base; k < base + rows.refWidth(); k++) {
-        rows.setRef(k, renumbered(rows.ref(k), perm));
-      }
-    }
-    return new Node.Instance(id, i.type(), i.slots(), rows, i.row());
   }
 
   /**
@@ -534,8 +455,8 @@ public final class Capturer {
       // a global's contents are not captured: its class needs no check and no descriptor
       SerialClass sc = serialClass(rep.getClass());
       check(sc, id);
-      if (hooks != null) {
-        describe(rep, sc, id);
+      if (descriptions != null) {
+        descriptions.describe(rep, sc);
       }
     }
     if (!unshared) {
@@ -551,42 +472,6 @@ public final class Capturer {
     discovered.add(value ? new Node.Value(id, obj, rep.getClass(), kind) : rep);
     nodes.add(null);
     return id;
-  }
-
-  /**
-   * Writes the class descriptors {@code ObjectOutputStream} writes before object {@code obj}'s
-   * contents, those of them not written since the last reset: its class (for an enum constant, its
-   * enum class; for a {@code Class} or {@code ObjectStreamClass}, the class it stands for; none for
-   * a string), then its superclasses while they are {@code Serializable}.
-   */
-  private void describe(Object obj, SerialClass sc, int id) throws IOException {
-    if (sc == lastDescribed) {
-      return; // the common case: many objects of one class in a row
-    }
-    Class<?> c;
-    switch (sc.kind()) {
-      case STRING -> c = null;
-      case ENUM -> c = ((Enum<?>) obj).getDeclaringClass();
-      case CLASS -> c = obj instanceof Class<?> k ? k : ((ObjectStreamClass) obj).forClass();
-      default -> c = obj.getClass();
-    }
-    for (; c != null; c = serializableSuperclass(c)) {
-      if (described.containsKey(c)) {
-        break; // its superclasses were described with it
-      }
-      ClassDescriptor d = hooks.describe(c);
-      described.put(c, Boolean.TRUE);
-      describedNow.add(c);
-      descriptors.add(d);
-    }
-    // a Class or ObjectStreamClass object stands for a class of its own: never skipped this way
-    lastDescribed = sc.kind() == SerialClass.Kind.CLASS ? null : sc;
-  }
-
-  /** The superclass whose descriptor {@code ObjectStreamClass.getSuperDesc} gives, or null. */
-  private static Class<?> serializableSuperclass(Class<?> c) {
-    Class<?> s = c.getSuperclass();
-    return s != null && Serializable.class.isAssignableFrom(s) ? s : null;
   }
 
   private boolean needsExpansion(int id) {
