@@ -17,9 +17,6 @@ final class IdentityIds {
 
   private int[] values;
 
-  /** Per slot, its key's identity hash: growing the table reads no object again. */
-  private int[] hashes;
-
   private int size;
 
   /**
@@ -29,8 +26,6 @@ final class IdentityIds {
   private Object missed;
 
   private int missedSlot;
-
-  private int missedHash;
 
   /** Size at which the table grows: two thirds of its length. */
   private int limit;
@@ -74,7 +69,6 @@ final class IdentityIds {
   private void allocate(int capacity) {
     keys = new Object[capacity];
     values = new int[capacity];
-    hashes = new int[capacity];
     limit = capacity / 3 * 2;
     missed = null;
     shift = Integer.numberOfLeadingZeros(capacity) + 1;
@@ -101,7 +95,6 @@ final class IdentityIds {
       } else if (o == null) {
         missed = key;
         missedSlot = i;
-        missedHash = hash;
         return -1;
       }
     }
@@ -115,19 +108,18 @@ final class IdentityIds {
       missed = null;
       keys[missedSlot] = key;
       values[missedSlot] = value;
-      hashes[missedSlot] = missedHash;
       if (++size > limit) {
         rehash(keys.length * 2);
       }
       return;
     }
-    insert(key, System.identityHashCode(key), value);
+    insert(key, value);
   }
 
-  private void insert(Object key, int hash, int value) {
+  private void insert(Object key, int value) {
     Object[] k = keys;
     int mask = k.length - 1;
-    int i = index(hash);
+    int i = index(System.identityHashCode(key));
     for (Object o = k[i]; o != null; o = k[i]) {
       if (o == key) {
         values[i] = value;
@@ -137,7 +129,6 @@ final class IdentityIds {
     }
     k[i] = key;
     values[i] = value;
-    hashes[i] = hash;
     if (++size > limit) {
       rehash(k.length * 2);
     }
@@ -147,12 +138,11 @@ final class IdentityIds {
   void removeFrom(int from) {
     Object[] oldKeys = keys;
     int[] oldValues = values;
-    int[] oldHashes = hashes;
     allocate(oldKeys.length);
     size = 0;
     for (int i = 0; i < oldKeys.length; i++) {
       if (oldKeys[i] != null && oldValues[i] < from) {
-        insert(oldKeys[i], oldHashes[i], oldValues[i]);
+        insert(oldKeys[i], oldValues[i]);
       }
     }
   }
@@ -169,12 +159,11 @@ final class IdentityIds {
     expectedCapacity = 0; // once: later growth doubles
     Object[] oldKeys = keys;
     int[] oldValues = values;
-    int[] oldHashes = hashes;
     allocate(capacity);
     size = 0;
     for (int i = 0; i < oldKeys.length; i++) {
       if (oldKeys[i] != null) {
-        insert(oldKeys[i], oldHashes[i], oldValues[i]);
+        insert(oldKeys[i], oldValues[i]);
       }
     }
   }
