@@ -5,7 +5,6 @@ import java.io.InvalidClassException;
 import java.io.NotSerializableException;
 import java.io.ObjectStreamClass;
 import java.lang.invoke.MethodHandle;
-import java.lang.reflect.Array;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
@@ -697,18 +696,40 @@ public final class Capturer {
 
   private Node array(int id, Object obj, ChildList children) throws IOException {
     Class<?> type = obj.getClass();
-    int len = Array.getLength(obj);
-    if (type.getComponentType().isPrimitive()) {
-      Object copy = Array.newInstance(type.getComponentType(), len);
-      System.arraycopy(obj, 0, copy, 0, len);
-      return new Node.Array(id, type, copy);
+    if (!(obj instanceof Object[] elems)) {
+      return new Node.Array(id, type, copyOf(obj));
     }
-    Object[] elems = (Object[]) obj;
+    int len = elems.length;
     int[] refs = new int[len];
     for (int i = 0; i < len; i++) {
       reference(children, id, elems[i], i, false, refs, i);
     }
     return new Node.Array(id, type, refs);
+  }
+
+  /**
+   * A copy of primitive array {@code array}, taken when the traversal reaches it as the JDK writes
+   * it then: code that runs later in the capture ({@code writeObject}, {@code writeReplace}) may
+   * change it. Cloned by type: {@code Array.newInstance} with a component type known only at run
+   * time is a slow call for each of a graph's many small arrays.
+   */
+  private static Object copyOf(Object array) {
+    if (array instanceof int[] a) {
+      return a.clone();
+    } else if (array instanceof byte[] a) {
+      return a.clone();
+    } else if (array instanceof long[] a) {
+      return a.clone();
+    } else if (array instanceof char[] a) {
+      return a.clone();
+    } else if (array instanceof double[] a) {
+      return a.clone();
+    } else if (array instanceof float[] a) {
+      return a.clone();
+    } else if (array instanceof short[] a) {
+      return a.clone();
+    }
+    return ((boolean[]) array).clone();
   }
 
   private Node record(int id, SerialClass sc, Object obj, ChildList children) throws IOException {
