@@ -19,7 +19,7 @@ final class Pipeline {
     return toFile(capturer.drain());
   }
 
-  /** Plans and emits {@code graph}, then {@linkplain Graph#release releases} it. */
+  /** Plans {@code graph}, {@linkplain Graph#release releases} it, then emits the plan. */
   static SnapshotFile toFile(Graph graph) {
     Plan plan = Planner.plan(graph);
     graph.release();

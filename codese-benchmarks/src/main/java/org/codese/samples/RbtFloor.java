@@ -125,7 +125,7 @@ public final class RbtFloor {
     tree.size = size;
     if (n >= 1 << 15) {
       // as Codese empties its table: a large array outlives the build in G1's old regions, and
-      // while it refers to the tree every young collection copies the tree again
+      // while it refers to the tree the tree stays alive until the old generation is marked
       java.util.Arrays.fill(nodes, null);
     }
     return tree;

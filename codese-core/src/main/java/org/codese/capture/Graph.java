@@ -35,10 +35,10 @@ public record Graph(
   }
 
   /**
-   * Empties {@link #nodes}, once the graph is planned and no longer read. A large graph's list is
-   * an array G1 allocates in old regions (a humongous object); dropped but still full, it would
-   * keep every node alive through each young collection until the old generation is next marked,
-   * and each of those collections would copy them again.
+   * Empties {@link #nodes}, once the graph is planned and no longer read; {@link #endId()} is then
+   * {@link #firstId()}. A large graph's list is an array G1 allocates in old regions (a humongous
+   * object); dropped but still full, it would keep every node alive until the old generation is
+   * next marked, copied by young collections in the meantime.
    */
   public void release() {
     nodes.clear();

@@ -471,10 +471,10 @@ public final class LoadedSnapshot {
   }
 
   /**
-   * Tables of at least this many entries are emptied after {@link #restoreRoot}: 128 KB with
-   * compressed references, 256 KB without, below any G1 region's humongous threshold (half a region
-   * of at least 1 MB) for smaller tables, so that no table that stays after a restore keeps its
-   * graph alive.
+   * Tables of at least this many entries are emptied once restored ({@link #restoreRoot}, and a
+   * stream's table at a reset): 128 KB with compressed references, 256 KB without. A smaller table
+   * is never humongous (more than half a G1 region, which is at least 1 MB), so that no table left
+   * after a restore keeps its graph alive.
    */
   static final int UNPINNED_TABLE = 1 << 15;
 
@@ -495,12 +495,12 @@ public final class LoadedSnapshot {
         break;
       }
     }
-    // A large table is allocated outside the young generation (G1's humongous objects), where it
-    // stays after this restore until the old generation is marked: while it still refers to the
-    // graph, every young collection until then keeps the graph alive and copies it (a graph of a
-    // million objects restored warm took 5-10x as long on JDK 17, which does not free dead
-    // humongous object arrays early). Emptied, it keeps nothing alive. A small table is young and
-    // dies young: emptying it would only cost time.
+    // A large table is allocated outside the young generation (G1's humongous objects), where a
+    // dead array of references is freed only when the old generation is next marked (before JDK
+    // 26): while it still refers to the graph, the graph stays alive, is copied by young
+    // collections and fills the old generation (a graph of a million objects restored warm took
+    // 5-10x as long on JDK 17). Emptied, it keeps nothing alive. A small table is young and dies
+    // young: emptying it would only cost time.
     if (table.length >= UNPINNED_TABLE) {
       Arrays.fill(table, null);
     }
