@@ -19,6 +19,7 @@ import org.codese.jvm.SerialClass;
 import org.codese.jvm.SerialField;
 import org.codese.jvm.Slot;
 import org.codese.jvm.SlotFields;
+import org.codese.jvm.Types;
 import org.codese.program.ClassDescriptor;
 import org.codese.program.Tape;
 import org.codese.program.Values;
@@ -697,7 +698,9 @@ public final class Capturer {
   private Node array(int id, Object obj, ChildList children) throws IOException {
     Class<?> type = obj.getClass();
     if (!(obj instanceof Object[] elems)) {
-      return new Node.Array(id, type, copyOf(obj));
+      // copied when the traversal reaches it, as the JDK writes it then: code that runs later in
+      // the capture (writeObject, writeReplace) may change it
+      return new Node.Array(id, type, Types.cloneArray(obj));
     }
     int len = elems.length;
     int[] refs = new int[len];
@@ -705,31 +708,6 @@ public final class Capturer {
       reference(children, id, elems[i], i, false, refs, i);
     }
     return new Node.Array(id, type, refs);
-  }
-
-  /**
-   * A copy of primitive array {@code array}, taken when the traversal reaches it as the JDK writes
-   * it then: code that runs later in the capture ({@code writeObject}, {@code writeReplace}) may
-   * change it. Cloned by type: {@code Array.newInstance} with a component type known only at run
-   * time is a slow call for each of a graph's many small arrays.
-   */
-  private static Object copyOf(Object array) {
-    if (array instanceof int[] a) {
-      return a.clone();
-    } else if (array instanceof byte[] a) {
-      return a.clone();
-    } else if (array instanceof long[] a) {
-      return a.clone();
-    } else if (array instanceof char[] a) {
-      return a.clone();
-    } else if (array instanceof double[] a) {
-      return a.clone();
-    } else if (array instanceof float[] a) {
-      return a.clone();
-    } else if (array instanceof short[] a) {
-      return a.clone();
-    }
-    return ((boolean[]) array).clone();
   }
 
   private Node record(int id, SerialClass sc, Object obj, ChildList children) throws IOException {
@@ -745,7 +723,7 @@ public final class Capturer {
         SerialField f = fields.get(i);
         Object v = f.field().get(obj);
         if (i < nPrims) {
-          prims[i] = org.codese.jvm.Types.bits(v);
+          prims[i] = Types.bits(v);
         } else {
           reference(children, id, v, f.name(), false, refs, i - nPrims);
         }

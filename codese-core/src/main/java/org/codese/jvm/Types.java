@@ -240,4 +240,34 @@ public final class Types {
       default -> throw new IllegalArgumentException("not a primitive code: " + code);
     };
   }
+
+  /**
+   * A shallow copy of an array, as {@code ObjectInputStream.cloneArray} makes it: cloned through
+   * its type, since {@code Array.newInstance} with a component type known only at run time is a
+   * slow call for each of a graph's many small arrays.
+   *
+   * @param array any array
+   * @return a new array of the same class, length and elements
+   * @throws ClassCastException if {@code array} is not an array
+   */
+  public static Object cloneArray(Object array) {
+    if (array instanceof Object[] o) {
+      return o.clone();
+    } else if (array instanceof int[] a) {
+      return a.clone();
+    } else if (array instanceof byte[] a) {
+      return a.clone();
+    } else if (array instanceof long[] a) {
+      return a.clone();
+    } else if (array instanceof char[] a) {
+      return a.clone();
+    } else if (array instanceof double[] a) {
+      return a.clone();
+    } else if (array instanceof float[] a) {
+      return a.clone();
+    } else if (array instanceof short[] a) {
+      return a.clone();
+    }
+    return ((boolean[]) array).clone();
+  }
 }

@@ -354,33 +354,11 @@ final class ReplayStream extends ObjectInputStream implements ObjectInputFilter 
       if (!run.wasReplaced(id)) {
         invalid.set(id);
       } else if (o != null && o.getClass().isArray()) {
-        o = cloneArray(o);
+        o = Types.cloneArray(o);
         table[id] = o;
       }
     }
     return o;
-  }
-
-  /** A shallow copy of an array, as {@code ObjectInputStream.cloneArray}. */
-  private static Object cloneArray(Object a) {
-    if (a instanceof Object[] o) {
-      return o.clone();
-    } else if (a instanceof int[] i) {
-      return i.clone();
-    } else if (a instanceof byte[] b) {
-      return b.clone();
-    } else if (a instanceof long[] l) {
-      return l.clone();
-    } else if (a instanceof char[] c) {
-      return c.clone();
-    } else if (a instanceof double[] d) {
-      return d.clone();
-    } else if (a instanceof float[] f) {
-      return f.clone();
-    } else if (a instanceof short[] s) {
-      return s.clone();
-    }
-    return ((boolean[]) a).clone();
   }
 
   private String slot() {
