@@ -19,24 +19,25 @@ final class Pipeline {
     return toFile(capturer.drain());
   }
 
-  /** Plans {@code graph}, {@linkplain Graph#release releases} it, then emits the plan. */
+  /** Plans {@code graph} and emits the plan; {@code graph} is {@linkplain #emit released}. */
   static SnapshotFile toFile(Graph graph) {
-    Plan plan = Planner.plan(graph);
-    graph.release();
-    return toFile(plan);
+    return emit(Planner.plan(graph), graph);
   }
 
   /**
    * A segment of an object stream: planned so that like segments get identical code; {@code graph}
-   * is released.
+   * is {@linkplain #emit released}.
    */
   static SnapshotFile toSegment(Graph graph) {
-    Plan plan = Planner.planSegment(graph);
-    graph.release();
-    return toFile(plan);
+    return emit(Planner.planSegment(graph), graph);
   }
 
-  private static SnapshotFile toFile(Plan plan) {
+  /**
+   * {@linkplain Graph#release Releases} {@code planned}, which {@code plan} was made from and which
+   * nothing reads again, then emits the plan.
+   */
+  private static SnapshotFile emit(Plan plan, Graph planned) {
+    planned.release();
     Emitted code = CodeCache.emit(plan);
     return new SnapshotFile(
         System.getProperty("java.version"),

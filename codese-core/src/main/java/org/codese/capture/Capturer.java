@@ -186,12 +186,19 @@ public final class Capturer {
     this.ids = new IdentityIds(expected);
     // the lists start small whatever the last snapshot held, as the identity table does: growing
     // copies, where a small graph would pay the large one's allocation
-    int first = Math.min(expected, IdentityIds.FIRST_KEYS);
-    this.discovered = new ArrayList<>(Math.max(10, first));
-    this.nodes = new ArrayList<>(Math.max(10, first));
-    this.postOrder = new int[Math.max(16, first)];
+    this.discovered = new ArrayList<>(firstCapacity(expected));
+    this.nodes = new ArrayList<>(firstCapacity(expected));
+    this.postOrder = new int[Math.max(16, firstCapacity(expected))];
     this.descriptions = hooks == null ? null : new ClassDescriptions(hooks);
     this.nullReplaced = hooks == null ? null : new IdentityHashMap<>();
+  }
+
+  /**
+   * The first capacity of the per-object lists for a segment of likely {@code expected} objects:
+   * small whatever that is, as the identity table's ({@link IdentityIds#FIRST_KEYS}).
+   */
+  private static int firstCapacity(int expected) {
+    return Math.max(10, Math.min(expected, IdentityIds.FIRST_KEYS));
   }
 
   /**
@@ -324,7 +331,7 @@ public final class Capturer {
     }
     depth = 0;
     firstId += n;
-    nodes = new ArrayList<>(Math.max(10, Math.min(n, IdentityIds.FIRST_KEYS)));
+    nodes = new ArrayList<>(firstCapacity(n));
     discovered.clear();
     postSize = 0;
     items = new TapeBuilder();

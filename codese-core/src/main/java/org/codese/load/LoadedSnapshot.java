@@ -471,12 +471,25 @@ public final class LoadedSnapshot {
   }
 
   /**
-   * Tables of at least this many entries are emptied once restored ({@link #restoreRoot}, and a
-   * stream's table at a reset): 128 KB with compressed references, 256 KB without. A smaller table
-   * is never humongous (more than half a G1 region, which is at least 1 MB), so that no table left
-   * after a restore keeps its graph alive.
+   * The size from which {@link #unpin} empties a table: 128 KB with compressed references, 256 KB
+   * without. A smaller table is never humongous (more than half a G1 region, which is at least 1
+   * MB).
    */
   static final int UNPINNED_TABLE = 1 << 15;
+
+  /**
+   * Empties {@code table}, which no one reads again, if it has {@link #UNPINNED_TABLE} entries or
+   * more. A large table is allocated outside the young generation (G1's humongous objects), where a
+   * dead array of references is freed only when the old generation is next marked (before JDK 26):
+   * while it still refers to its objects, they stay alive, are copied by young collections and fill
+   * the old generation (a graph of a million objects restored warm took 5-10x as long on JDK 17). A
+   * small table is young and dies young: emptying it would only cost time.
+   */
+  static void unpin(Object[] table) {
+    if (table.length >= UNPINNED_TABLE) {
+      Arrays.fill(table, null);
+    }
+  }
 
   /**
    * Restores into a new table and returns the first top-level object.
@@ -495,15 +508,7 @@ public final class LoadedSnapshot {
         break;
       }
     }
-    // A large table is allocated outside the young generation (G1's humongous objects), where a
-    // dead array of references is freed only when the old generation is next marked (before JDK
-    // 26): while it still refers to the graph, the graph stays alive, is copied by young
-    // collections and fills the old generation (a graph of a million objects restored warm took
-    // 5-10x as long on JDK 17). Emptied, it keeps nothing alive. A small table is young and dies
-    // young: emptying it would only cost time.
-    if (table.length >= UNPINNED_TABLE) {
-      Arrays.fill(table, null);
-    }
+    unpin(table);
     return root;
   }
 

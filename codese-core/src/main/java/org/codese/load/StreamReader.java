@@ -887,9 +887,7 @@ public final class StreamReader {
           "stream", offset - 4, "negative segment length " + w + " in a version 1 stream");
     } else if (w == RESET) {
       // as ObjectInputStream forgets its handles at TC_RESET: the next segment starts at 0
-      if (table.length >= LoadedSnapshot.UNPINNED_TABLE) {
-        Arrays.fill(table, null); // a dropped large table would keep its objects alive
-      }
+      LoadedSnapshot.unpin(table);
       table = new Object[INITIAL_TABLE];
       size = 0;
       unshared.clear();
