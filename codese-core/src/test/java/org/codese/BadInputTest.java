@@ -149,6 +149,71 @@ class BadInputTest {
     assertEquals(Thread.class.getName(), e.className());
   }
 
+  /** Writes a string, then the object it holds, with its own writeObject. */
+  static final class WritesTwoObjects implements Serializable {
+    private static final long serialVersionUID = 1L;
+    transient Object second;
+
+    WritesTwoObjects(Object second) {
+      this.second = second;
+    }
+
+    private void writeObject(java.io.ObjectOutputStream out) throws IOException {
+      out.defaultWriteObject();
+      out.writeObject("first");
+      out.writeObject(second);
+    }
+  }
+
+  /** Writes a string, then the object it holds, with writeExternal. */
+  public static final class ExternalHolder implements java.io.Externalizable {
+    private static final long serialVersionUID = 1L;
+    transient Object second;
+
+    public ExternalHolder() {}
+
+    ExternalHolder(Object second) {
+      this.second = second;
+    }
+
+    @Override
+    public void writeExternal(java.io.ObjectOutput out) throws IOException {
+      out.writeObject("first");
+      out.writeObject(second);
+    }
+
+    @Override
+    public void readExternal(java.io.ObjectInput in) {}
+  }
+
+  @Test
+  void pathsNameLargeIndicesAndObjectsWrittenByTheClassesOwnMethods() {
+    Object[] many = new Object[300];
+    many[250] = Thread.currentThread();
+    assertEquals(
+        "root.items[0][250]",
+        assertThrows(CaptureException.class, () -> Codese.toBytes(new Holder((Object) many)))
+            .path());
+    Holder inList = new Holder();
+    inList.list = new ArrayList<>(java.util.Collections.nCopies(300, "x"));
+    inList.list.set(299, Thread.currentThread());
+    assertEquals(
+        "root.list[299]",
+        assertThrows(CaptureException.class, () -> Codese.toBytes(inList)).path());
+    assertEquals(
+        "root.items[0].<writeObject object 1>",
+        assertThrows(
+                CaptureException.class,
+                () -> Codese.toBytes(new Holder(new WritesTwoObjects(Thread.currentThread()))))
+            .path());
+    assertEquals(
+        "root.items[0].<writeExternal object 1>",
+        assertThrows(
+                CaptureException.class,
+                () -> Codese.toBytes(new Holder(new ExternalHolder(Thread.currentThread()))))
+            .path());
+  }
+
   @Test
   void closedJdkClassNamesTheAddOpensFlag() {
     org.codese.corpus.Types.OptionalHolder h = new org.codese.corpus.Types.OptionalHolder();

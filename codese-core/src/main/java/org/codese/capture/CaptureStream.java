@@ -71,45 +71,32 @@ final class CaptureStream extends ObjectOutputStream {
 
   @Override
   protected void writeObjectOverride(Object o) throws IOException {
-    writeRef(o, label(), false);
+    writeWritten(o, false);
   }
 
   @Override
   public void writeUnshared(Object o) throws IOException {
-    writeRef(o, label(), true);
-  }
-
-  /** Writes an object reference into the tape: its id, or a place for it the traversal fills. */
-  private void writeRef(Object o, Object label, boolean unshared) throws IOException {
-    if (capturer.lazy()) {
-      capturer.reference(children, id, o, label, unshared, null, tape.object(-1));
-    } else {
-      tape.object(capturer.referenceNow(children, id, o, label, unshared));
-    }
-  }
-
-  /** The label of the next object written, for paths in messages: formatted only if one is. */
-  private Object label() {
-    return new WrittenLabel(slot == null, written++);
+    writeWritten(o, true);
   }
 
   /**
-   * The label of the {@code n}th object a {@code writeObject} (or {@code writeExternal}) wrote, as
-   * a path shows it (a class, not a record: equality is never asked, and a record's would be
-   * bootstrapped on first use).
+   * {@link #writeRef} for an object the class's own method writes, labelled in paths by its
+   * position among the objects written here.
    */
-  private static final class WrittenLabel {
-    private final boolean external;
-    private final int n;
+  private void writeWritten(Object o, boolean unshared) throws IOException {
+    writeRef(
+        o, slot == null ? PathLog.Written.EXTERNAL : PathLog.Written.OBJECT, written++, unshared);
+  }
 
-    WrittenLabel(boolean external, int n) {
-      this.external = external;
-      this.n = n;
-    }
-
-    @Override
-    public String toString() {
-      return "<" + (external ? "writeExternal" : "writeObject") + " object " + n + ">";
+  /**
+   * Writes an object reference into the tape: its id, or a place for it the traversal fills; {@code
+   * name} and {@code number} label it ({@link PathLog#record}).
+   */
+  private void writeRef(Object o, Object name, int number, boolean unshared) throws IOException {
+    if (capturer.lazy()) {
+      capturer.reference(children, id, o, name, number, unshared, null, tape.object(-1));
+    } else {
+      tape.object(capturer.referenceNow(children, id, o, name, number, unshared));
     }
   }
 
@@ -171,7 +158,7 @@ final class CaptureStream extends ObjectOutputStream {
     tape.endFieldPrimitives();
     for (int i = 0; i < nRefs; i++) {
       SerialField f = fields.get(nPrims + i);
-      writeRef(values.refs()[i], f.name(), f.unshared());
+      writeRef(values.refs()[i], f.name(), 0, f.unshared());
     }
   }
 

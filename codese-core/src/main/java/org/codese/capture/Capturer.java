@@ -214,7 +214,7 @@ public final class Capturer {
     int postMark = postSize;
     writeStart = firstId + mark;
     try {
-      int id = ref(obj, -1, topLevel == 0 ? "root" : "root#" + topLevel, unshared);
+      int id = ref(obj, -1, topLevel == 0 ? "root" : "root#" + topLevel, 0, unshared);
       traverse(id);
       topLevel++;
       for (int i = 0; i < backRefCount; i++) {
@@ -401,7 +401,7 @@ public final class Capturer {
    * {@code replaceObject} and class descriptors, as {@code ObjectOutputStream.writeObject0} does);
    * the object's contents are captured later, when the traversal reaches it.
    */
-  int ref(Object obj, int parent, Object label, boolean unshared) throws IOException {
+  int ref(Object obj, int parent, Object name, int number, boolean unshared) throws IOException {
     if (obj == null) {
       return -1;
     }
@@ -421,7 +421,7 @@ public final class Capturer {
     }
     // a global is restored as itself: no writeReplace or replaceObject
     boolean global = globals != null && globals.isGlobal(obj);
-    Object rep = global ? obj : replace(obj, parent, label);
+    Object rep = global ? obj : replace(obj);
     Object replaced = rep;
     if (!global
         && hooks != null
@@ -453,7 +453,7 @@ public final class Capturer {
       }
     }
     int id = firstId + discovered.size();
-    paths.record(id, parent, label);
+    paths.record(id, parent, name, number);
     if (globals != null && rep != obj) {
       globals.scan(rep.getClass());
       global = globals.isGlobal(rep);
@@ -504,11 +504,11 @@ public final class Capturer {
     return sc;
   }
 
-  private Object replace(Object obj, int parent, Object label) throws IOException {
+  private Object replace(Object obj) throws IOException {
     Object cur = obj;
     SerialClass sc = serialClass(cur.getClass());
     while (sc.writeReplace() != null) {
-      Object next = invoke(sc.writeReplace(), cur, parent, label);
+      Object next = invoke(sc.writeReplace(), cur);
       if (next == null) {
         return NULL_REPLACEMENT;
       }
@@ -521,8 +521,7 @@ public final class Capturer {
     return cur;
   }
 
-  private Object invoke(MethodHandle writeReplace, Object obj, int parent, Object label)
-      throws IOException {
+  private Object invoke(MethodHandle writeReplace, Object obj) throws IOException {
     try {
       return writeReplace.invoke(obj);
     } catch (IOException | RuntimeException | Error e) {
@@ -648,10 +647,17 @@ public final class Capturer {
    * until {@link ChildList#bind}).
    */
   void reference(
-      ChildList children, int id, Object value, Object label, boolean unshared, int[] into, int at)
+      ChildList children,
+      int id,
+      Object value,
+      Object name,
+      int number,
+      boolean unshared,
+      int[] into,
+      int at)
       throws IOException {
     if (hooks == null) {
-      int ref = ref(value, id, label, unshared);
+      int ref = ref(value, id, name, number, unshared);
       into[at] = ref;
       children.add(ref);
     } else {
@@ -659,15 +665,16 @@ public final class Capturer {
         into[at] = -1;
       }
       if (value != null) {
-        children.pend(value, label, unshared, into, at);
+        children.pend(value, name, number, unshared, into, at);
       }
     }
   }
 
   /** {@link #reference} without hooks: takes {@code value} now and returns its id. */
-  int referenceNow(ChildList children, int id, Object value, Object label, boolean unshared)
+  int referenceNow(
+      ChildList children, int id, Object value, Object name, int number, boolean unshared)
       throws IOException {
-    int ref = ref(value, id, label, unshared);
+    int ref = ref(value, id, name, number, unshared);
     children.add(ref);
     return ref;
   }
@@ -680,19 +687,19 @@ public final class Capturer {
       ChildList children,
       int id,
       Object value,
-      Object label,
+      String name,
       boolean unshared,
       ClassRows rows,
       int at)
       throws IOException {
     if (hooks == null) {
-      int ref = ref(value, id, label, unshared);
+      int ref = ref(value, id, name, 0, unshared);
       rows.setRef(at, ref);
       children.add(ref);
     } else {
       rows.setRef(at, -1);
       if (value != null) {
-        children.pend(value, label, unshared, rows, at);
+        children.pend(value, name, 0, unshared, rows, at);
       }
     }
   }
@@ -712,7 +719,7 @@ public final class Capturer {
     int len = elems.length;
     int[] refs = new int[len];
     for (int i = 0; i < len; i++) {
-      reference(children, id, elems[i], i, false, refs, i);
+      reference(children, id, elems[i], null, i, false, refs, i);
     }
     return new Node.Array(id, type, refs);
   }
@@ -732,7 +739,7 @@ public final class Capturer {
         if (i < nPrims) {
           prims[i] = Types.bits(v);
         } else {
-          reference(children, id, v, f.name(), false, refs, i - nPrims);
+          reference(children, id, v, f.name(), 0, false, refs, i - nPrims);
         }
       }
     } catch (IllegalAccessException e) {
@@ -899,7 +906,7 @@ public final class Capturer {
     int[] refs = new int[values.refs().length];
     for (int i = 0; i < refs.length; i++) {
       SerialField f = slot.fields().get(nPrims + i);
-      reference(children, id, values.refs()[i], f.name(), f.unshared(), refs, i);
+      reference(children, id, values.refs()[i], f.name(), 0, f.unshared(), refs, i);
     }
     return refs;
   }

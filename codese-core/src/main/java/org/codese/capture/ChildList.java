@@ -12,8 +12,11 @@ final class ChildList {
   /** Ids taken already, without hooks; {@code null} until the first. */
   private int[] ids;
 
-  /** Per pending reference: the object, its label and the array its id goes into. */
+  /** Per pending reference: the object, its label's name and the array its id goes into. */
   private Object[] pending;
+
+  /** Per pending reference: its label's number ({@link PathLog#record}). */
+  private int[] numbers;
 
   /** Per pending reference: where in that array, shifted left by one; the low bit: unshared. */
   private int[] places;
@@ -42,18 +45,21 @@ final class ChildList {
    * Notes a reference to take later; its id goes into {@code into} at {@code at}: an {@code int[]},
    * a {@link ClassRows}, or {@code null} until {@link #bind}.
    */
-  void pend(Object value, Object label, boolean unshared, Object into, int at) {
+  void pend(Object value, Object name, int number, boolean unshared, Object into, int at) {
     if (pending == null) {
       pending = new Object[12];
       places = new int[4];
+      numbers = new int[4];
     } else if (size == places.length) {
       pending = Arrays.copyOf(pending, size * 6);
       places = Arrays.copyOf(places, size * 2);
+      numbers = Arrays.copyOf(numbers, size * 2);
     }
     pending[3 * size] = value;
-    pending[3 * size + 1] = label;
+    pending[3 * size + 1] = name;
     pending[3 * size + 2] = into;
     places[size] = at << 1 | (unshared ? 1 : 0);
+    numbers[size] = number;
     size++;
   }
 
@@ -72,12 +78,12 @@ final class ChildList {
       return ids[k];
     }
     Object value = pending[3 * k];
-    Object label = pending[3 * k + 1];
+    Object name = pending[3 * k + 1];
     Object into = pending[3 * k + 2];
     pending[3 * k] = null;
     pending[3 * k + 1] = null;
     pending[3 * k + 2] = null;
-    int id = capturer.ref(value, parent, label, (places[k] & 1) != 0);
+    int id = capturer.ref(value, parent, name, numbers[k], (places[k] & 1) != 0);
     if (into instanceof ClassRows rows) {
       rows.setRef(places[k] >>> 1, id);
     } else {

@@ -67,11 +67,11 @@ final class HashEntries implements BiConsumer<Object, Object> {
     }
     try {
       items[at] = Tape.OBJECT;
-      items[at + 1] = capturer.referenceNow(children, id, key, written++, false);
+      items[at + 1] = capturer.referenceNow(children, id, key, null, written++, false);
       at += 2;
       if (!keysOnly) {
         items[at] = Tape.OBJECT;
-        items[at + 1] = capturer.referenceNow(children, id, value, written++, false);
+        items[at + 1] = capturer.referenceNow(children, id, value, null, written++, false);
         at += 2;
       }
     } catch (IOException e) {

@@ -60,7 +60,7 @@ final class KnownWrites {
     items[3] = 4;
     for (int i = 0; i < n; i++) {
       items[4 + 2 * i] = Tape.OBJECT;
-      items[5 + 2 * i] = capturer.referenceNow(children, id, elements[i], i, false);
+      items[5 + 2 * i] = capturer.referenceNow(children, id, elements[i], null, i, false);
     }
     return new Tape(ints(n, n), items);
   }
@@ -80,9 +80,9 @@ final class KnownWrites {
     int k = 0;
     for (Map.Entry<?, ?> e : map.entrySet()) {
       items[at] = Tape.OBJECT;
-      items[at + 1] = capturer.referenceNow(children, id, e.getKey(), k++, false);
+      items[at + 1] = capturer.referenceNow(children, id, e.getKey(), null, k++, false);
       items[at + 2] = Tape.OBJECT;
-      items[at + 3] = capturer.referenceNow(children, id, e.getValue(), k++, false);
+      items[at + 3] = capturer.referenceNow(children, id, e.getValue(), null, k++, false);
       at += 4;
     }
     if (at != items.length) {
