@@ -90,21 +90,22 @@ final class CaptureTable {
             + " Warm: the steady state, JMH (`WarmCapture`, one fork, "
             + Main.WARMUP_ITERATIONS
             + " × 0.5 s warm-up, 4 × 0.5 s measured), as the restore side's warm figure; the"
-            + " issue-9 warm targets are judged on it. Sizes: the file, and the file"
-            + " gzip-compressed. Kryo and Fory make their engine in the first call and keep it"
-            + " for later ones.");
+            + " issue-9 warm targets are judged on it. Sizes: the file, the file"
+            + " gzip-compressed, and for Codese the snapshot it writes with"
+            + " `withCompression(true)`. Kryo and Fory make their engine in the first call and"
+            + " keep it for later ones.");
     w.println();
     w.println(
         "| graph | peer | first call (ms) | early (µs) | warm (µs) | size (B) | gzip (B) |"
-            + " size / JDK size |");
-    w.println("|---|---|---:|---:|---:|---:|---:|---:|");
+            + " compressed (B) | size / JDK size |");
+    w.println("|---|---|---:|---:|---:|---:|---:|---:|---:|");
     for (String g : r.graphs) {
       Map<String, Results.Capture> m = r.captures.getOrDefault(g, Map.of());
       Results.Capture jdkCap = m.get("jdk");
       for (Map.Entry<String, Results.Capture> e : m.entrySet()) {
         Results.Capture c = e.getValue();
         if (!c.status.equals("ok")) {
-          w.println("| " + g + " | " + e.getKey() + " | " + c.status + " | | | | | |");
+          w.println("| " + g + " | " + e.getKey() + " | " + c.status + " | | | | | | |");
           continue;
         }
         String rel =
@@ -127,6 +128,8 @@ final class CaptureTable {
                 + " | "
                 + String.format("%,d", c.gzipBytes)
                 + " | "
+                + (c.compressedBytes < 0 ? "" : String.format("%,d", c.compressedBytes))
+                + " | "
                 + rel
                 + " |");
       }
@@ -140,8 +143,9 @@ final class CaptureTable {
     w.println();
     w.println(
         "| graph | first/jdk | first/best | first − jdk (ms) | early/jdk | early/best |"
-            + " warm/jdk | warm/best | size/jdk | size/best | left out |");
-    w.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
+            + " warm/jdk | warm/best | size/jdk | size/best | compressed/jdk | compressed/best |"
+            + " left out |");
+    w.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
     for (Row row : rows) {
       StringBuilder line = new StringBuilder("| " + row.graph());
       for (Measure m : Measure.values()) {
@@ -158,7 +162,8 @@ final class CaptureTable {
     w.println();
     w.println(
         "Above 1: Codese takes longer or writes more bytes. best: the ratio to the peer with the"
-            + " lowest figure on that graph, named beside it. A peer that failed, does not apply"
+            + " lowest figure on that graph, named beside it. compressed: Codese's snapshot with"
+            + " `withCompression(true)` against each peer's bytes as it writes them by default. A peer that failed, does not apply"
             + " or restored the graph wrongly is left out of both ratios (last column); a graph"
             + " Codese failed has no ratios. Raw figures in `capture.csv`, ratios in"
             + " `capture-ratios.csv`.");
@@ -189,7 +194,7 @@ final class CaptureTable {
         new ArrayList<>(
             List.of(
                 "graph,peer,status,first_call_ms,early_median_ms,early_runs,warm_jmh_ms,"
-                    + "warm_jmh_error_ms,bytes,gzip_bytes,message"));
+                    + "warm_jmh_error_ms,bytes,gzip_bytes,compressed_bytes,message"));
     for (String g : r.graphs) {
       for (Map.Entry<String, Results.Capture> e : r.captures.getOrDefault(g, Map.of()).entrySet()) {
         Results.Capture c = e.getValue();
@@ -213,6 +218,8 @@ final class CaptureTable {
                 + c.bytes
                 + ","
                 + c.gzipBytes
+                + ","
+                + c.compressedBytes
                 + ","
                 + c.message.replace(',', ';'));
       }

@@ -231,6 +231,7 @@ public final class Child {
         }
         Arrays.sort(warm, 0, n);
         double median = n == 0 ? Double.NaN : warm[n / 2];
+        byte[] compressed = peer.captureCompressed(root);
         System.out.println(
             "@@ "
                 + graph
@@ -243,13 +244,15 @@ public final class Child {
                 + " "
                 + n
                 + " "
-                + bytes.length);
+                + bytes.length
+                + " "
+                + (compressed == null ? -1 : compressed.length));
       } catch (Peer.NotApplicable e) {
         Files.deleteIfExists(file);
-        System.out.println("@@ " + graph + " " + name + " n/a 0 0 0 0 " + oneLine(e));
+        System.out.println("@@ " + graph + " " + name + " n/a 0 0 0 0 -1 " + oneLine(e));
       } catch (Throwable e) {
         Files.deleteIfExists(file);
-        System.out.println("@@ " + graph + " " + name + " failed 0 0 0 0 " + oneLine(e));
+        System.out.println("@@ " + graph + " " + name + " failed 0 0 0 0 -1 " + oneLine(e));
       }
     }
   }

@@ -444,14 +444,15 @@ public final class Main {
 
   private void parseCaptures(Run run) {
     for (String line : run.lines) {
-      String[] f = line.split(" ", 8);
+      String[] f = line.split(" ", 9);
       Results.Capture c = new Results.Capture();
       c.status = f[2];
       c.firstMs = Double.parseDouble(f[3]);
       c.earlyMs = Double.parseDouble(f[4]);
       c.earlyRuns = Integer.parseInt(f[5]);
       c.bytes = Long.parseLong(f[6]);
-      c.message = f.length > 7 ? f[7] : "";
+      c.compressedBytes = Long.parseLong(f[7]);
+      c.message = f.length > 8 ? f[8] : "";
       r.captures.computeIfAbsent(f[0], k -> new LinkedHashMap<>()).put(f[1], c);
     }
   }

@@ -29,6 +29,13 @@ final class Results {
 
     long bytes;
     long gzipBytes;
+
+    /**
+     * the size of the peer's own compressed form ({@link
+     * org.codese.bench.peers.Peer#captureCompressed}), -1 if none
+     */
+    long compressedBytes = -1;
+
     String message = "";
   }
 

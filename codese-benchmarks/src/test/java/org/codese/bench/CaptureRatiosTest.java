@@ -130,6 +130,24 @@ class CaptureRatiosTest {
   }
 
   @Test
+  void compressedSizeIsCodesesCompressedSnapshotAgainstEachPeersOwnBytes() {
+    Results.Capture codese = ok(150, 6, 2000);
+    codese.compressedBytes = 450;
+    Results.Capture kryo = ok(120, 3, 500);
+    Row row =
+        CaptureRatios.row(
+            "g", caps("codese", codese, "jdk", ok(100, 2, 1000), "kryo", kryo), Map.of());
+    assertEquals(0.45, row.toJdk(Measure.COMPRESSED).value(), 1e-9);
+    assertEquals("kryo", row.toBest(Measure.COMPRESSED).peer());
+    assertEquals(0.9, row.toBest(Measure.COMPRESSED).value(), 1e-9);
+    // the plain size is unchanged by the compressed figure
+    assertEquals(2.0, row.toJdk(Measure.SIZE).value(), 1e-9);
+    String target = CaptureRatios.targets(List.of(row), true).get(4);
+    assertTrue(target.startsWith("with compression"), target);
+    assertTrue(target.contains("**met** (0.45x over 1 graphs)"), target);
+  }
+
+  @Test
   void targetsNameTheGraphsBreakingThem() {
     List<Row> rows =
         List.of(
@@ -138,19 +156,22 @@ class CaptureRatiosTest {
             CaptureRatios.row(
                 "slow", caps("codese", ok(200, 4, 1600), "jdk", ok(100, 1, 1000)), Map.of()));
     List<String> t = CaptureRatios.targets(rows, true);
-    assertEquals(5, t.size());
+    assertEquals(6, t.size());
     assertTrue(t.get(0).contains("**not met** (2.00x over 2 graphs)"), t.get(0));
     assertTrue(t.get(1).contains("**not met**") && t.get(1).endsWith("broken by slow (4.00x)"));
     assertTrue(t.get(2).contains("**not met** (1.20x over 2 graphs)"), t.get(2));
     assertTrue(t.get(3).endsWith("broken by slow (1.60x)"), t.get(3));
-    assertTrue(t.get(4).endsWith("broken by slow (+100 ms)"), t.get(4));
-    assertFalse(t.get(4).contains("small"));
-    assertTrue(CaptureRatios.targets(rows, false).get(4).contains("not judged"));
+    // no compressed form recorded: the plain bytes count
+    assertTrue(t.get(4).contains("**not met** (1.20x over 2 graphs)"), t.get(4));
+    assertTrue(t.get(5).endsWith("broken by slow (+100 ms)"), t.get(5));
+    assertFalse(t.get(5).contains("small"));
+    assertTrue(CaptureRatios.targets(rows, false).get(5).contains("not judged"));
+    Results.Capture small = ok(140, 1.4, 1000);
+    small.compressedBytes = 500;
     List<String> met =
         CaptureRatios.targets(
             List.of(
-                CaptureRatios.row(
-                    "g", caps("codese", ok(140, 1.4, 1000), "jdk", ok(100, 1, 1000)), Map.of())),
+                CaptureRatios.row("g", caps("codese", small, "jdk", ok(100, 1, 1000)), Map.of())),
             true);
     for (String line : met) {
       assertTrue(line.contains("**met**"), line);
@@ -177,7 +198,8 @@ class CaptureRatiosTest {
     assertTrue(md.contains("| early (first second) | 2.50 (1) | 2.50 (1) |"), md);
     assertTrue(
         md.contains(
-            "| g | 1.50 | 1.50 jdk | +50 | 2.50 | 2.50 jdk | 3.00 | 3.00 jdk | 2.00 | 2.00 jdk |  |"),
+            "| g | 1.50 | 1.50 jdk | +50 | 2.50 | 2.50 jdk | 3.00 | 3.00 jdk | 2.00 | 2.00 jdk"
+                + " | 2.00 | 2.00 jdk |  |"),
         md);
   }
 }

@@ -15,6 +15,8 @@ final class CodesePeer implements Peer {
   private static final CodeseOptions OWN_SNAPSHOTS =
       CodeseOptions.defaults().withAllowedClasses("**");
 
+  private static final CodeseOptions COMPRESSED = CodeseOptions.defaults().withCompression(true);
+
   private final int threads;
 
   CodesePeer(int threads) {
@@ -42,6 +44,11 @@ final class CodesePeer implements Peer {
   @Override
   public byte[] capture(Object root) throws Exception {
     return Codese.toBytes(root);
+  }
+
+  @Override
+  public byte[] captureCompressed(Object root) throws Exception {
+    return Codese.toBytes(root, COMPRESSED);
   }
 
   @Override

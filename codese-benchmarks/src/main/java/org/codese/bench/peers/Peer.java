@@ -33,6 +33,18 @@ public interface Peer {
   byte[] capture(Object root) throws Exception;
 
   /**
+   * Captures {@code root} into the peer's own compressed form, where it offers one as an option
+   * (Codese's {@code withCompression}); the suite reports its size beside the plain form's.
+   *
+   * @param root the graph
+   * @return the compressed bytes, or {@code null} if the peer has no such option
+   * @throws Exception if this peer cannot capture the graph
+   */
+  default byte[] captureCompressed(Object root) throws Exception {
+    return null;
+  }
+
+  /**
    * Reads a file and prepares to restore from it: everything a program must do once before its
    * first restore (reading the bytes, creating the peer's engine, loading a snapshot).
    *
