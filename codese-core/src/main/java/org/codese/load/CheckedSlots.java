@@ -148,6 +148,10 @@ final class CheckedSlots {
     return java.util.Arrays.copyOf(priorTypes, priors);
   }
 
+  /**
+   * Fills slot {@code id}, which must be one of this snapshot's and empty, with kind {@code k},
+   * class {@code c} and length {@code len}, and counts the stores the new object or array takes.
+   */
   void fill(int id, byte k, Class<?> c, int len) throws ObjectStreamException {
     int at = own(id);
     if (kind[at] != EMPTY) {

@@ -42,7 +42,7 @@ final class CreateCheck {
    */
   private final boolean segment;
 
-  /** The internal names of the classes the snapshot's class table lists, for the filter. */
+  /** The classes the snapshot's class table lists, and {@code Object[]}, by internal name. */
   private final Map<String, Class<?>> named;
 
   /** The slots' lengths (for a collection: its initial capacity), by slot index. */
@@ -98,6 +98,13 @@ final class CreateCheck {
     return longestDataArray;
   }
 
+  /**
+   * Checks the create-phase statement at {@code code[pc]}.
+   *
+   * @param code a lifted method of a generated class
+   * @param pc the statement's offset in {@code code}
+   * @throws ObjectStreamException if the statement breaks an invariant
+   */
   void statement(int[] code, int pc) throws ObjectStreamException {
     int op = code[pc];
     if (ProgramCheck.isStore(op)) {

@@ -101,6 +101,14 @@ final class FinishCheck {
     return fillArrays;
   }
 
+  /**
+   * Checks the finish-phase statement at {@code code[pc]}, which must run the finish program, and
+   * each step of that program.
+   *
+   * @param code a lifted method of a generated class
+   * @param pc the statement's offset in {@code code}
+   * @throws ObjectStreamException if the statement or a step breaks an invariant
+   */
   void statement(int[] code, int pc) throws ObjectStreamException {
     if (code[pc] != Stmt.RUN_STEPS) {
       throw check.reject(

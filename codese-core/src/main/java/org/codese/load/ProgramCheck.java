@@ -51,7 +51,6 @@ import org.codese.verify.Stmt;
  * results the loader needs.
  */
 final class ProgramCheck {
-
   private final List<Constant> raw;
 
   /**
@@ -76,7 +75,7 @@ final class ProgramCheck {
   private int whereMethod;
   private int whereStatement;
 
-  /** The names of the generated class being checked. */
+  /** The names of the generated class being checked (a clone's descriptor: {@link CreateCheck}). */
   List<String> names = List.of();
 
   private ProgramCheck(

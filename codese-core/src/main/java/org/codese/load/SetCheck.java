@@ -76,6 +76,14 @@ final class SetCheck {
     this.first = slots.first;
   }
 
+  /**
+   * Checks the set-phase statement at {@code code[pc]}.
+   *
+   * @param host the class-table index whose nest the generated class joins, or -1
+   * @param code a lifted method of the generated class
+   * @param pc the statement's offset in {@code code}
+   * @throws ObjectStreamException if the statement breaks an invariant
+   */
   void statement(int host, int[] code, int pc) throws ObjectStreamException {
     switch (code[pc]) {
       case Stmt.SELECT -> select(code[pc + 1], check.name(code[pc + 2]), host);
