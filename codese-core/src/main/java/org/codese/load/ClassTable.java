@@ -25,10 +25,11 @@ import org.codese.program.ClassEntry;
  * relies on must be serializable fields of the class with the same types, and a declared {@code
  * serialVersionUID} must be unchanged.
  *
- * <p>The fingerprint checks are {@link Fingerprints}'; what changed since capture and is adapted to
- * (removed fields, classes removed from a hierarchy, added {@code readObject} methods) is recorded
- * in {@link ClassChanges}. This class resolves the names, makes proxy classes, gives the classes
- * and their slot views, and answers for both.
+ * <p>The fingerprint and hierarchy checks are {@link Fingerprints}'; what changed since capture and
+ * is adapted to (removed fields, classes removed from a hierarchy, added {@code readObject}
+ * methods) is recorded in {@link ClassChanges}, made only when something changed. This class
+ * resolves the names, makes proxy classes, gives the classes and their slot views, and answers for
+ * both.
  */
 final class ClassTable {
   private static final MethodType READ_OBJECT =
@@ -65,7 +66,7 @@ final class ClassTable {
   /** The checks of the table's fingerprints ({@link #fingerprints()}); null until first used. */
   private Fingerprints fingerprints;
 
-  /** What changed since capture ({@link #changes()}); null until first used. */
+  /** What changed since capture ({@link #changes()}); null while nothing did. */
   private ClassChanges changes;
 
   /**
@@ -481,24 +482,25 @@ final class ClassTable {
   }
 
   /**
-   * @return what changed in the table's classes since capture, made on first use
+   * @return the record of what changed in the table's classes since capture, made when the first
+   *     change is recorded (each query below answers "nothing changed" while there is none)
    */
   ClassChanges changes() {
     if (changes == null) {
-      changes = new ClassChanges(entries, classes);
+      changes = new ClassChanges();
     }
     return changes;
   }
 
   /**
    * Finds the classes removed since capture from the hierarchy of the snapshot's objects, and
-   * removes their recorded fields ({@link ClassChanges#detach}). Run once per class table, after
+   * removes their recorded fields ({@link Fingerprints#detach}). Run once per class table, after
    * {@link #checkFields()}.
    *
    * @param file the snapshot whose allocations decide
    */
   void detach(SnapshotFile file) {
-    changes().detach(file);
+    fingerprints().detach(file);
   }
 
   /**
@@ -506,14 +508,14 @@ final class ClassTable {
    *     the snapshot allocates ({@link ClassChanges#detached})
    */
   boolean detached(Class<?> c) {
-    return changes().detached(c);
+    return changes != null && changes.detached(c);
   }
 
   /**
    * @return whether the table has a class removed from the hierarchy of the snapshot's objects
    */
   boolean hasDetached() { // or not found (GoneClasses): stores are taken out the same way
-    return changes().anyDetached() || notFound != null;
+    return (changes != null && changes.anyDetached()) || notFound != null;
   }
 
   /**
@@ -521,7 +523,7 @@ final class ClassTable {
    *     empty if none
    */
   Set<Class<?>> detachedClasses() {
-    return changes().detachedClasses();
+    return changes == null ? Set.of() : changes.detachedClasses();
   }
 
   /**
@@ -529,24 +531,24 @@ final class ClassTable {
    *     ({@link ClassChanges#removed(int, String)}): the snapshot's stores into it are skipped
    */
   boolean removed(int index, String name) {
-    return changes().removed(index, name);
+    return changes != null && changes.removed(index, name);
   }
 
   /**
    * @return whether a recorded field was removed since capture ({@link #removedFields()})
    */
   boolean evolved() {
-    return changes().evolved();
+    return changes != null && changes.evolved();
   }
 
   /**
    * @param file the snapshot
    * @param sameJdk whether it was captured on the running JDK's version, whose classes are skipped
    * @return whether some hierarchy gained a {@code Serializable} class since capture ({@link
-   *     ClassChanges#hierarchyChanged})
+   *     Fingerprints#hierarchyChanged})
    */
   boolean hierarchyChanged(SnapshotFile file, boolean sameJdk) {
-    return changes().hierarchyChanged(file, sameJdk);
+    return fingerprints().hierarchyChanged(file, sameJdk);
   }
 
   /**
@@ -554,7 +556,7 @@ final class ClassTable {
    *     whose fields the code sets directly; empty if none
    */
   Set<Integer> hookAdded() {
-    return changes().hookAdded();
+    return changes == null ? Set.of() : changes.hookAdded();
   }
 
   /**
@@ -562,7 +564,7 @@ final class ClassTable {
    *     common case, where the generated code is defined as it is)
    */
   Map<Integer, Set<String>> removedFields() {
-    return changes().removedFields();
+    return changes == null ? Map.of() : changes.removedFields();
   }
 
   /**

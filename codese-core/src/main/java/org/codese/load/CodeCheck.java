@@ -22,13 +22,11 @@ final class CodeCheck extends Thread {
    */
   static final String[] LOAD_CLASSES = {
     "org.codese.load.ProgramCheck",
-    "org.codese.load.CheckedSlots",
     "org.codese.load.CreateCheck",
     "org.codese.load.SetCheck",
     "org.codese.load.FinishCheck",
     "org.codese.load.CheckLoops",
     "org.codese.load.Fingerprints",
-    "org.codese.load.ClassChanges",
     "org.codese.load.RestoreRun"
   };
 

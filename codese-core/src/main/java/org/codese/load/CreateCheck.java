@@ -1,26 +1,30 @@
 package org.codese.load;
 
-import static org.codese.load.CheckedSlots.ARRAY;
-import static org.codese.load.CheckedSlots.BLOCK;
-import static org.codese.load.CheckedSlots.FILLABLE;
-import static org.codese.load.CheckedSlots.FOREIGN;
-import static org.codese.load.CheckedSlots.INSTANCE;
-import static org.codese.load.CheckedSlots.VALUE;
+import static org.codese.load.ProgramCheck.ARRAY;
+import static org.codese.load.ProgramCheck.BLOCK;
+import static org.codese.load.ProgramCheck.FILLABLE;
+import static org.codese.load.ProgramCheck.FOREIGN;
+import static org.codese.load.ProgramCheck.INSTANCE;
+import static org.codese.load.ProgramCheck.VALUE;
 
 import java.io.ObjectStreamException;
 import java.lang.reflect.Array;
 import java.lang.reflect.Modifier;
+import java.util.List;
 import java.util.Map;
+import org.codese.UnsafeSnapshotException;
+import org.codese.format.SnapshotFile;
 import org.codese.jvm.Types;
 import org.codese.program.Constant;
 import org.codese.program.Grammar;
 import org.codese.program.TypeNames;
 import org.codese.program.Values;
+import org.codese.verify.GrammarCheck;
 import org.codese.verify.Stmt;
 
 /**
  * The program check of the create phase ({@link ProgramCheck}): each statement fills table slots,
- * and only empty slots of this snapshot ({@link CheckedSlots#fill}): stores of one value, the
+ * and only empty slots of this snapshot ({@link ProgramCheck#fill}): stores of one value, the
  * allocation, string and box loops, and the create programs that make arrays and values. Every
  * allocation is of a concrete class the class table lists (which the filter saw), every array and
  * value of a class the table lists, and every copy of elements stays inside its constant.
@@ -31,7 +35,6 @@ import org.codese.verify.Stmt;
  */
 final class CreateCheck {
   private final ProgramCheck check;
-  private final CheckedSlots slots;
   private final ClassTable classes;
   private final Object[] resolved;
   private final int version;
@@ -56,8 +59,7 @@ final class CreateCheck {
   private int longestDataArray;
 
   /**
-   * @param check the program check, for constants and rejections
-   * @param slots what the program put into each table slot
+   * @param check the program check, for what each slot holds, constants and rejections
    * @param classes the snapshot's resolved class table
    * @param resolved its resolved constants
    * @param version its format version
@@ -66,21 +68,105 @@ final class CreateCheck {
    */
   CreateCheck(
       ProgramCheck check,
-      CheckedSlots slots,
       ClassTable classes,
       Object[] resolved,
       int version,
       boolean segment,
       Map<String, Class<?>> named) {
     this.check = check;
-    this.slots = slots;
     this.classes = classes;
     this.resolved = resolved;
     this.version = version;
     this.segment = segment;
     this.named = named;
-    this.length = slots.length;
-    this.first = slots.first;
+    this.length = check.length;
+    this.first = check.first;
+  }
+
+  /**
+   * One pass over the statements before any per-slot memory is allocated. Checks that the snapshot
+   * defines no more classes than its statements need (the emitter starts a class per phase and host
+   * and a new one only after {@link Grammar#MAX_OPS_PER_CLASS} statements, and none is empty), and
+   * that the table size it declares is justified by what its program can fill (stores, loop ids,
+   * record hooks), so a lying table size cannot make the loader or the restore allocate more than
+   * the file's contents justify.
+   *
+   * @return the number of table slots the snapshot declares
+   */
+  static int slots(SnapshotFile file, List<GrammarCheck.Lifted> program)
+      throws ObjectStreamException {
+    long declared = (long) file.tableSize() - file.firstId();
+    long fills = 0;
+    long statements = 0;
+    java.util.Set<Long> sections = new java.util.HashSet<>();
+    List<Constant> raw = file.constants();
+    for (GrammarCheck.Lifted c : program) {
+      sections.add(((long) c.phase() << 32) | (c.host() & 0xFFFFFFFFL));
+      long before = statements;
+      for (int[] code : c.chunks()) {
+        for (int pc = 0; pc < code.length; pc += GrammarCheck.statementSize(code, pc)) {
+          statements++;
+          int op = code[pc];
+          int ids = isIdsLoop(op) ? code[pc + 1] : -1;
+          if (isStore(op)) {
+            fills++;
+          } else if (op == Stmt.RUN_STEPS
+              && c.phase() == 0
+              && code[pc + 1] >= 0
+              && code[pc + 1] < raw.size()
+              && raw.get(code[pc + 1]) instanceof Constant.PrimArray p
+              && p.array() instanceof int[] a) {
+            fills += a.length / 2; // a create program makes an object per two ints at most
+          } else if (ids >= 0
+              && ids < raw.size()
+              && raw.get(ids) instanceof Constant.PrimArray p
+              && p.array() instanceof int[] a) {
+            fills += a.length;
+          }
+        }
+      }
+      if (statements == before) {
+        throw unsafe("generated class " + c.index() + " has no statement");
+      }
+    }
+    long allowed = sections.size() + statements / Grammar.MAX_OPS_PER_CLASS;
+    if (program.size() > allowed) {
+      throw unsafe(
+          program.size()
+              + " generated classes for "
+              + statements
+              + " statements; the restore program needs at most "
+              + allowed);
+    }
+    for (Constant k : raw) {
+      fills += k instanceof Constant.Hook h && h.kind() == Constant.HookKind.RECORD ? 1 : 0;
+    }
+    if (declared < 0 || declared > fills) {
+      throw unsafe(
+          "the snapshot declares "
+              + declared
+              + " table slots but its program can fill"
+              + " at most "
+              + fills);
+    }
+    return (int) declared;
+  }
+
+  private static UnsafeSnapshotException unsafe(String what) {
+    return new UnsafeSnapshotException(List.of(what));
+  }
+
+  /** Whether statement {@code op} stores one value into the table ({@code table[id] = ...}). */
+  static boolean isStore(int op) {
+    return op >= Stmt.STORE_ALLOC && op <= Stmt.STORE_CONSTANT || op == Stmt.STORE_COLLECTION;
+  }
+
+  /** Whether statement {@code op} is a create-phase loop over an {@code int[]} of table ids. */
+  static boolean isIdsLoop(int op) {
+    return op == Stmt.ALLOC_LOOP
+        || op == Stmt.COLLECTION_LOOP
+        || op == Stmt.STRING_LOOP
+        || op == Stmt.BOX_LOOP;
   }
 
   /**
@@ -107,25 +193,25 @@ final class CreateCheck {
    */
   void statement(int[] code, int pc) throws ObjectStreamException {
     int op = code[pc];
-    if (ProgramCheck.isStore(op)) {
+    if (isStore(op)) {
       store(code, pc);
     } else if (op == Stmt.ALLOC_LOOP || op == Stmt.COLLECTION_LOOP) {
       Class<?> c = allocated(code[pc + 2], op == Stmt.COLLECTION_LOOP);
       int[] ids = check.intArray(code[pc + 1]);
       byte k = allocKind(code[pc + 2]);
       for (int from = 0; from < ids.length; from += BLOCK) {
-        slots.fillBlock(ids, from, Math.min(ids.length, from + BLOCK), k, c);
+        check.fillBlock(ids, from, Math.min(ids.length, from + BLOCK), k, c);
       }
       if (k == FILLABLE) {
         int initial = ((Constant.Sized) check.raw(code[pc + 2])).capacity();
         for (int id : ids) {
           length[id - first] = initial;
         }
-        slots.unfilled += ids.length;
+        check.unfilled += ids.length;
       } else {
-        slots.capacity += (long) ids.length * slots.fieldCount(c);
+        check.capacity += (long) ids.length * check.fieldCount(c);
       }
-      slots.loopClasses.put(code[pc + 1], c);
+      check.loopClasses.put(code[pc + 1], c);
     } else if (op == Stmt.STRING_LOOP) {
       int[] ids = check.intArray(code[pc + 1]);
       if (!(check.raw(code[pc + 2]) instanceof Constant.Texts t)
@@ -133,7 +219,7 @@ final class CreateCheck {
         throw check.reject("a string loop's texts are not a string array as long as its ids");
       }
       for (int from = 0; from < ids.length; from += BLOCK) {
-        slots.fillBlock(ids, from, Math.min(ids.length, from + BLOCK), VALUE, String.class);
+        check.fillBlock(ids, from, Math.min(ids.length, from + BLOCK), VALUE, String.class);
       }
     } else if (op == Stmt.BOX_LOOP) {
       boxLoop(code, pc);
@@ -171,7 +257,7 @@ final class CreateCheck {
     Class<?> box = Types.box(t, 0).getClass();
     byte k = code[pc + 4] == 1 ? FOREIGN : VALUE;
     for (int from = 0; from < ids.length; from += BLOCK) {
-      slots.fillBlock(ids, from, Math.min(ids.length, from + BLOCK), k, box);
+      check.fillBlock(ids, from, Math.min(ids.length, from + BLOCK), k, box);
     }
   }
 
@@ -183,14 +269,14 @@ final class CreateCheck {
       case Stmt.STORE_ALLOC, Stmt.STORE_COLLECTION -> {
         Class<?> c = allocated(k, code[pc] == Stmt.STORE_COLLECTION);
         if (allocKind(k) == FILLABLE) {
-          slots.fill(id, FILLABLE, c, ((Constant.Sized) check.raw(k)).capacity());
-          slots.unfilled++;
+          check.fill(id, FILLABLE, c, ((Constant.Sized) check.raw(k)).capacity());
+          check.unfilled++;
         } else {
-          slots.fill(id, INSTANCE, c, 0);
+          check.fill(id, INSTANCE, c, 0);
         }
       }
       case Stmt.STORE_ARRAY ->
-          slots.fill(id, ARRAY, arrayClass((char) k, code[pc + 3]), code[pc + 4]);
+          check.fill(id, ARRAY, arrayClass((char) k, code[pc + 3]), code[pc + 4]);
       case Stmt.STORE_CLONE -> {
         String descriptor = check.names.get(code[pc + 3]);
         if (!(check.raw(k) instanceof Constant.PrimArray p)
@@ -198,16 +284,16 @@ final class CreateCheck {
           throw check.reject(
               "clones constant " + k + ", which is not of type " + TypeNames.javaName(descriptor));
         }
-        slots.fill(id, ARRAY, p.array().getClass(), Array.getLength(p.array()));
+        check.fill(id, ARRAY, p.array().getClass(), Array.getLength(p.array()));
       }
       case Stmt.STORE_STRING -> {
         if (k >= 0 && !(check.raw(k) instanceof Constant.Text)) {
           throw check.reject("makes a string of constant " + k + ", which is not a text");
         }
-        slots.fill(id, VALUE, String.class, 0);
+        check.fill(id, VALUE, String.class, 0);
       }
       case Stmt.STORE_BOX ->
-          slots.fill(id, code[pc + 3] == 1 ? FOREIGN : VALUE, Types.box((char) k, 0).getClass(), 0);
+          check.fill(id, code[pc + 3] == 1 ? FOREIGN : VALUE, Types.box((char) k, 0).getClass(), 0);
       default -> {
         Constant c = check.raw(k);
         if (!(c instanceof Constant.EnumRef
@@ -223,13 +309,13 @@ final class CreateCheck {
                   + " they are");
         }
         // a global reference is a live object of this JVM: foreign, never a target (as enums)
-        slots.fill(id, FOREIGN, resolved[k].getClass(), 0);
+        check.fill(id, FOREIGN, resolved[k].getClass(), 0);
       }
     }
   }
 
   /**
-   * {@link CheckedSlots#FILLABLE} for a collection constructor, else {@link CheckedSlots#INSTANCE}.
+   * {@link ProgramCheck#FILLABLE} for a collection constructor, else {@link ProgramCheck#INSTANCE}.
    */
   private byte allocKind(int constant) throws ObjectStreamException {
     return check.raw(constant) instanceof Constant.Sized ? FILLABLE : INSTANCE;
@@ -354,7 +440,7 @@ final class CreateCheck {
                   + data
                   + " elements");
         }
-        slots.fill(p[at], ARRAY, arrayClass, length);
+        check.fill(p[at], ARRAY, arrayClass, length);
         dataArrayElements += length;
         longestDataArray = Math.max(longestDataArray, length);
       }
@@ -433,7 +519,7 @@ final class CreateCheck {
         }
         // the array a JDK stream holds for the value: the filter is asked about its length
         longestDataArray = Math.max(longestDataArray, Values.magnitudeLength(kind, data[offset]));
-        slots.fill(p[at], VALUE, type, 0);
+        check.fill(p[at], VALUE, type, 0);
       }
       i += 4 + 2 * n;
     }

@@ -6,15 +6,18 @@ import java.io.ObjectStreamField;
 import java.io.Serializable;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.codese.ClassMismatchException;
+import org.codese.format.SnapshotFile;
 import org.codese.jvm.Jvm;
 import org.codese.jvm.Types;
 import org.codese.program.ClassEntry;
+import org.codese.program.Constant;
 import org.codese.program.TypeNames;
 
 /**
@@ -23,13 +26,18 @@ import org.codese.program.TypeNames;
  * field of the class with the same kind of type, or removed since capture ({@link #checkField});
  * each field the code sets is one {@code ObjectInputStream} would set ({@link #writableField}); a
  * declared {@code serialVersionUID} is unchanged ({@link #checkSuid}), and one computed at capture
- * equals the class's value now ({@link #checkComputedSuid}).
+ * equals the class's value now ({@link #checkComputedSuid}). It also compares the hierarchies: the
+ * classes removed since capture from the hierarchy of the snapshot's objects ({@link #detach}), and
+ * whether a {@code Serializable} superclass was inserted ({@link #hierarchyChanged}). What changed
+ * and is adapted to is recorded in {@link ClassChanges}.
  *
  * <p>One per class table, made on first use, after {@link Surface} and the filter accepted every
  * class: {@link ClassTable#checkFields()} calls {@link #checkField} for each recorded field, the
  * program check and the constants call {@link #writableField}, and {@link ClassTable#checkSuids}
  * calls the static {@code serialVersionUID} checks last, since reading a declared value initialises
- * the class. Each check throws a {@link ClassMismatchException} that says what differs.
+ * the class; {@link ClassTable#detach} calls {@link #detach} once, after {@link
+ * ClassTable#checkFields()}. Each check throws a {@link ClassMismatchException} that says what
+ * differs; {@link #detach} and {@link #hierarchyChanged} throw nothing.
  */
 final class Fingerprints {
   private final ClassTable table;
@@ -60,15 +68,15 @@ final class Fingerprints {
    * stream field against the local class: one the class still has as a serializable field (for an
    * admitted class: as a declared instance field) must have the same kind of type, else the change
    * is incompatible; one it no longer has (gone, static or transient now, or left out of {@code
-   * serialPersistentFields}) was removed since capture and is skipped ({@link
-   * ClassChanges#removed(int, ClassEntry.FieldEntry)}). An entry without a declared field must be a
-   * {@code serialPersistentFields} entry, as at capture.
+   * serialPersistentFields}) was removed since capture and is skipped ({@link #removed(int,
+   * ClassEntry.FieldEntry)}). An entry without a declared field must be a {@code
+   * serialPersistentFields} entry, as at capture.
    */
   void checkField(int index, ClassEntry.FieldEntry f) throws ClassMismatchException {
     Class<?> c = classes[index];
     Class<?> type = liveType(index, f);
     if (type == null) {
-      table.changes().removed(index, f);
+      removed(index, f);
       return;
     }
     if (!f.real() && !fromPersistentFields.contains(c)) {
@@ -100,6 +108,27 @@ final class Fingerprints {
               + type.getTypeName()
               + " now, a change ObjectInputStream rejects too; capture the graph again");
     }
+  }
+
+  /**
+   * Records field {@code f} of class {@code index} as removed since capture. A class that declares
+   * no {@code serialVersionUID} and is not a record is rejected instead: {@code ObjectInputStream}
+   * computes its value from the class's shape, which the removal changed, and rejects the data.
+   */
+  private void removed(int index, ClassEntry.FieldEntry f) throws ClassMismatchException {
+    Class<?> c = classes[index];
+    if (!entries.get(index).hasSuid() && !c.isRecord()) {
+      throw new ClassMismatchException(
+          c.getName(),
+          f.name(),
+          "field "
+              + f.name()
+              + " existed at capture but is no longer a serializable field, and the class"
+              + " declares no serialVersionUID: ObjectInputStream computes one from the class's"
+              + " shape, which changed, and rejects the data too; declare serialVersionUID in"
+              + " every version of a class that evolves, or capture the graph again");
+    }
+    table.changes().markRemoved(index, f.name());
   }
 
   /**
@@ -287,6 +316,114 @@ final class Fingerprints {
               + " now; capture the graph again");
     }
     return field;
+  }
+
+  /**
+   * Finds the {@code Serializable} classes removed since capture from the hierarchy of the objects
+   * of the snapshot (the specification's section 5.6.2, "removing classes"): a {@code Serializable}
+   * class of the table, not final, not an enum and not the JDK's, whose data (recorded fields or a
+   * {@code readObject} replay) the snapshot carries, none of whose objects the snapshot allocates,
+   * neither of it nor of a subclass of it now. Its recorded fields are all removed ({@link
+   * ClassTable#removed(int, String)}): the stores into them, which could only fail, are taken out
+   * of the code, as {@code ObjectInputStream} reads and discards the data of a class its local
+   * class's hierarchy lacks. Their kinds were compared with the live class's ({@link
+   * ClassTable#checkFields()}), and the class's {@code serialVersionUID} is compared as any other's
+   * ({@link ClassTable#checkSuids}), as the JDK still matches such a class's descriptor against the
+   * local class of that name.
+   *
+   * <p>A snapshot that allocates an object of the class and stores into the class's fields on an
+   * object that no longer is one is refused by {@link ProgramCheck} (not detached here). What it
+   * finds is recorded in {@link ClassChanges}. Run once per class table, after {@link
+   * ClassTable#checkFields()}; a table with a detached class is not shared with another segment,
+   * whose allocations may differ.
+   *
+   * @param file the snapshot whose allocations decide
+   */
+  void detach(SnapshotFile file) {
+    Set<Class<?>> candidates = null;
+    for (int i = 0; i < classes.length; i++) {
+      Class<?> c = classes[i];
+      if (c != null
+          && !entries.get(i).isProxy()
+          && !c.isArray()
+          && !c.isInterface()
+          && !Modifier.isFinal(c.getModifiers()) // a final class is no one's superclass
+          && !Jvm.isJdkClass(c)
+          && !Enum.class.isAssignableFrom(c) // restored by name, never a removed superclass
+          && Serializable.class.isAssignableFrom(c)) {
+        if (candidates == null) {
+          candidates = new HashSet<>();
+        }
+        candidates.add(c);
+      }
+    }
+    if (candidates == null) {
+      return;
+    }
+    Set<Class<?>> seen = new HashSet<>();
+    boolean[] replayed = new boolean[classes.length];
+    for (Constant k : file.constants()) {
+      if (k instanceof Constant.Hook h
+          && h.kind() == Constant.HookKind.SLOT
+          && h.type() >= 0
+          && h.type() < classes.length) {
+        replayed[h.type()] = true;
+      } else if (k instanceof Constant.Allocator a && a.type() >= 0 && a.type() < classes.length) {
+        // an allocated class and its superclasses are no candidates; unknown: none is
+        Class<?> made = classes[a.type()];
+        if (made == null) {
+          return;
+        }
+        for (Class<?> s = made; s != null && seen.add(s); s = s.getSuperclass()) {
+          candidates.remove(s);
+        }
+      }
+    }
+    for (int i = 0; i < classes.length && !candidates.isEmpty(); i++) {
+      // a class whose data the snapshot does not carry (no recorded field, no readObject replay:
+      // one named only as a type, an array's element class) has nothing a removal would change
+      if (!candidates.contains(classes[i]) || entries.get(i).fields().isEmpty() && !replayed[i]) {
+        continue;
+      }
+      ClassChanges changes = table.changes();
+      changes.markDetached(classes[i]);
+      for (ClassEntry.FieldEntry f : entries.get(i).fields()) {
+        changes.markRemoved(i, f.name());
+      }
+    }
+  }
+
+  /**
+   * Whether a class the snapshot allocates through its serialization constructor has a {@code
+   * Serializable} superclass the table does not list: capture lists every such class, so one was
+   * inserted since capture ({@link AddedHooks}). Per allocated class, only {@code getSuperclass}:
+   * most hierarchies end at a class that is not {@code Serializable} at once.
+   *
+   * @param file the snapshot
+   * @param sameJdk whether it was captured on the running JDK's version, whose classes are skipped
+   * @return whether some hierarchy gained a class
+   */
+  boolean hierarchyChanged(SnapshotFile file, boolean sameJdk) {
+    Set<Class<?>> listed = null;
+    for (Constant k : file.constants()) {
+      if (!(k instanceof Constant.Allocator a) || a.mode() != Constant.Mode.SERIAL) {
+        continue;
+      }
+      Class<?> c = classes[a.type()];
+      Class<?> s = c.getSuperclass();
+      if (s == null || !Serializable.class.isAssignableFrom(s) || (sameJdk && Jvm.isJdkClass(c))) {
+        continue;
+      }
+      if (listed == null) {
+        listed = new HashSet<>(Arrays.asList(classes));
+      }
+      for (; s != null && Serializable.class.isAssignableFrom(s); s = s.getSuperclass()) {
+        if (!listed.contains(s)) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /**

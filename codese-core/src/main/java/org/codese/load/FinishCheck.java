@@ -1,11 +1,11 @@
 package org.codese.load;
 
-import static org.codese.load.CheckedSlots.EMPTY;
-import static org.codese.load.CheckedSlots.FILLABLE;
-import static org.codese.load.CheckedSlots.FILLED;
-import static org.codese.load.CheckedSlots.INSTANCE;
-import static org.codese.load.CheckedSlots.RECORD;
-import static org.codese.load.CheckedSlots.RESOLVED;
+import static org.codese.load.ProgramCheck.EMPTY;
+import static org.codese.load.ProgramCheck.FILLABLE;
+import static org.codese.load.ProgramCheck.FILLED;
+import static org.codese.load.ProgramCheck.INSTANCE;
+import static org.codese.load.ProgramCheck.RECORD;
+import static org.codese.load.ProgramCheck.RESOLVED;
 
 import java.io.Externalizable;
 import java.io.ObjectStreamException;
@@ -35,13 +35,12 @@ import org.codese.verify.Stmt;
  */
 final class FinishCheck {
   private final ProgramCheck check;
-  private final CheckedSlots slots;
   private final SetCheck set;
   private final ClassTable classes;
   private final List<ClassEntry> entries;
   private final int version;
 
-  /** {@link CheckedSlots}' per-slot kinds, classes and lengths, and its table ids. */
+  /** {@link ProgramCheck}' per-slot kinds, classes and lengths, and its table ids. */
   private final byte[] kind;
 
   private final Class<?>[] type;
@@ -63,8 +62,7 @@ final class FinishCheck {
   private int depth;
 
   /**
-   * @param check the program check, for constants and rejections
-   * @param slots what the program put into each table slot
+   * @param check the program check, for what each slot holds, constants and rejections
    * @param set the set phase's check, for the stores of field and element steps
    * @param classes the snapshot's resolved class table
    * @param entries its class entries
@@ -73,24 +71,22 @@ final class FinishCheck {
    */
   FinishCheck(
       ProgramCheck check,
-      CheckedSlots slots,
       SetCheck set,
       ClassTable classes,
       List<ClassEntry> entries,
       int version,
       int constants) {
     this.check = check;
-    this.slots = slots;
     this.set = set;
     this.classes = classes;
     this.entries = entries;
     this.version = version;
     this.hooksRun = new boolean[constants];
-    this.kind = slots.kind;
-    this.type = slots.type;
-    this.length = slots.length;
-    this.first = slots.first;
-    this.end = slots.end;
+    this.kind = check.kind;
+    this.type = check.type;
+    this.length = check.length;
+    this.first = check.first;
+    this.end = check.end;
   }
 
   /**
@@ -131,8 +127,8 @@ final class FinishCheck {
       } else if (step == Grammar.STEP_HOOK) {
         hook(p[i + 1]);
       } else if (step == Grammar.STEP_FIELD) {
-        slots.write(1);
-        int at = slots.own(p[i + 2]);
+        check.write(1);
+        int at = check.own(p[i + 2]);
         if (kind[at] != INSTANCE) {
           throw check.reject(
               "a finish step sets a field of slot "
@@ -140,11 +136,11 @@ final class FinishCheck {
                   + ", which holds no object this snapshot allocated");
         }
         Field f = set.setter(p[i + 1], 'L', type[at]);
-        slots.ref(p[i + 3], f.getType());
+        check.ref(p[i + 3], f.getType());
       } else {
-        slots.write(1);
-        set.target = slots.own(p[i + 1]);
-        slots.ref(p[i + 3], set.element(p[i + 2], 'L'));
+        check.write(1);
+        set.target = check.own(p[i + 1]);
+        check.ref(p[i + 3], set.element(p[i + 2], 'L'));
         set.target = -1;
       }
       i += size;
@@ -154,12 +150,12 @@ final class FinishCheck {
   /**
    * A fill step: its target must be a collection this snapshot made to be filled, filled once, with
    * whole elements (pairs for maps), an initial capacity within {@link Fills#maxCapacity} of them,
-   * and references to table slots.
+   * and references to table check.
    */
   private void fillStep(int[] p, int i) throws ObjectStreamException {
     int id = p[i + 1];
     int n = p[i + 2];
-    int at = slots.own(id);
+    int at = check.own(id);
     if (kind[at] != FILLABLE) {
       throw check.reject(
           "fills slot "
@@ -184,7 +180,7 @@ final class FinishCheck {
               + " elements");
     }
     for (int k = i + 3; k < i + 3 + n; k++) {
-      slots.ref(p[k], Object.class);
+      check.ref(p[k], Object.class);
     }
     Class<?> array = Fills.checkedArray(c);
     int storage = Math.max(length[at], 0);
@@ -195,14 +191,14 @@ final class FinishCheck {
       }
     }
     kind[at] = FILLED;
-    slots.unfilled--;
+    check.unfilled--;
   }
 
   private void hook(int constant) throws ObjectStreamException {
     if (!(check.raw(constant) instanceof Constant.Hook h)) {
       throw check.reject("runs constant " + constant + " as a hook, which it is not");
     }
-    int at = slots.own(h.id());
+    int at = check.own(h.id());
     Class<?> c = classes.get(h.type());
     if (hooksRun[constant]) {
       throw check.reject("runs hook constant " + constant + " a second time");
@@ -231,7 +227,7 @@ final class FinishCheck {
     }
     if (hk == Constant.HookKind.SLOT || hk == Constant.HookKind.EXTERNAL) {
       if (kind[at] != INSTANCE
-          || !slots.fits(c, type[at])
+          || !check.fits(c, type[at])
           || (hk == Constant.HookKind.EXTERNAL
               && !Externalizable.class.isAssignableFrom(type[at]))) {
         throw check.reject(
@@ -255,7 +251,7 @@ final class FinishCheck {
       kind[at] = RECORD;
       type[at] = c;
     } else {
-      if ((kind[at] != INSTANCE && kind[at] != RECORD) || !slots.fits(c, type[at])) {
+      if ((kind[at] != INSTANCE && kind[at] != RECORD) || !check.fits(c, type[at])) {
         throw check.reject(
             "resolves slot "
                 + h.id()
@@ -309,7 +305,7 @@ final class FinishCheck {
       if (items[i] == Tape.OBJECT && (arg < -1 || arg > end)) {
         throw check.reject("a hook's data refers to table slot " + arg);
       } else if (items[i] == Tape.OBJECT && arg >= 0 && arg < first) {
-        slots.prior(arg, Object.class);
+        check.prior(arg, Object.class);
       } else if (items[i] == Tape.BLOCK && (arg < 0 || (blocks += arg) > tape.data().length)) {
         throw check.reject(
             "a hook's data has blocks longer than its " + tape.data().length + " bytes");

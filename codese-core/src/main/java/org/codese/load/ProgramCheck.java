@@ -45,13 +45,51 @@ import org.codese.verify.Stmt;
  * References to objects of earlier stream segments are checked when the restore starts ({@link
  * #priorIds()}, {@link #priorTypes()}).
  *
- * <p>The checks of each phase are {@link CreateCheck}, {@link SetCheck} and {@link FinishCheck},
- * over what {@link CheckedSlots} records per slot; this class runs them in program order ({@link
- * #check}), names the statement being checked in every rejection ({@link #reject}), and gives the
- * results the loader needs.
+ * <p>This class keeps what the program put into each slot and checks the reads and writes against
+ * it ({@link #fill}, {@link #ref}, {@link #write}); the statements of each phase are checked by
+ * {@link CreateCheck}, {@link SetCheck} and {@link FinishCheck}, which it runs in program order
+ * ({@link #check}) and which reject through {@link #reject}, naming the statement being checked.
  */
 final class ProgramCheck {
+  /**
+   * Loops over more elements run in blocks of this many: the JIT compiles a block method after a
+   * few calls, where a long loop in one call would run interpreted until on-stack replacement.
+   */
+  static final int BLOCK = 256;
+
+  static final byte EMPTY = 0;
+
+  /** An object allocated by this snapshot: fields may be set, hooks may run on it. */
+  static final byte INSTANCE = 1;
+
+  /** An array allocated by this snapshot: elements may be set. */
+  static final byte ARRAY = 2;
+
+  /** A new string or box: never written to. */
+  static final byte VALUE = 3;
+
+  /** A value the snapshot did not allocate (a constant, a cached box): never written to. */
+  static final byte FOREIGN = 4;
+
+  /** A record made by its hook: never written to. */
+  static final byte RECORD = 5;
+
+  /** What {@code readResolve} returned: of unknown class, never written to. */
+  static final byte RESOLVED = 6;
+
+  /**
+   * A JDK collection this snapshot made with its public constructor ({@link
+   * org.codese.program.Constant.Sized}): only its one fill step writes to it; {@link #length} holds
+   * the initial capacity it was given.
+   */
+  static final byte FILLABLE = 7;
+
+  /** A filled collection: never written to again. */
+  static final byte FILLED = 8;
+
   private final List<Constant> raw;
+  private final ClassTable classes;
+  private final List<org.codese.program.ClassEntry> entries;
 
   /**
    * Per generated class (by class-file index), the work its statements do: one per statement plus
@@ -62,8 +100,34 @@ final class ProgramCheck {
   /** The classes the snapshot's class table lists, and {@code Object[]}, by internal name. */
   private final Map<String, Class<?>> named = new HashMap<>();
 
-  /** What the program put into each table slot. */
-  private final CheckedSlots slots;
+  /** The first table id of the snapshot, and one past its last. */
+  final int first;
+
+  final int end;
+
+  /** Per slot (table id minus {@link #first}): its kind ({@link #EMPTY}...), class and length. */
+  final byte[] kind;
+
+  final Class<?>[] type;
+  final int[] length;
+
+  /** Collections made to be filled and not filled yet. */
+  int unfilled;
+
+  /** The class each allocation loop's id constant filled its slots with. */
+  final Map<Integer, Class<?>> loopClasses = new HashMap<>();
+
+  private int[] priorIds = new int[0];
+  private Class<?>[] priorTypes = new Class<?>[0];
+  private int priors;
+  private final Map<Class<?>, Integer> fieldCounts = new HashMap<>();
+  private Map<Class<?>, Integer> listed;
+
+  /** Field and element stores the allocated objects can take: each field and element once. */
+  long capacity;
+
+  /** Field and element stores the program makes. */
+  private long writes;
 
   private final CreateCheck create;
   private final SetCheck set;
@@ -78,23 +142,35 @@ final class ProgramCheck {
   /** The names of the generated class being checked (a clone's descriptor: {@link CreateCheck}). */
   List<String> names = List.of();
 
+  /** The last class found to fit {@link #lastRequired}: repeated checks of a column are free. */
+  private Class<?> lastFit;
+
+  private Class<?> lastRequired;
+  private Class<?> fitWanted;
+  private Class<?> fitActual;
+  private Class<?> countOf;
+  private int count;
+
   private ProgramCheck(
-      SnapshotFile file, ClassTable classes, Object[] resolved, int slotCount, boolean segment) {
+      SnapshotFile file, ClassTable classes, Object[] resolved, int slots, boolean segment) {
     this.raw = file.constants();
+    this.entries = file.classes();
+    this.classes = classes;
+    this.first = file.firstId();
+    this.end = file.tableSize();
+    int n = slots;
+    this.kind = new byte[n];
+    this.type = new Class<?>[n];
+    this.length = new int[n];
     for (int i = 0; i < classes.size(); i++) {
       if (!classes.gone(i)) { // a gone class is named by no code that is checked and defined
         named.putIfAbsent(Types.internalName(classes.get(i)), classes.get(i));
       }
     }
     named.put("[Ljava/lang/Object;", Object[].class);
-    this.slots =
-        new CheckedSlots(
-            this, classes, file.classes(), file.firstId(), file.tableSize(), slotCount);
-    this.create =
-        new CreateCheck(this, this.slots, classes, resolved, file.version(), segment, named);
-    this.set = new SetCheck(this, this.slots, classes, resolved);
-    this.finish =
-        new FinishCheck(this, this.slots, set, classes, file.classes(), file.version(), raw.size());
+    this.create = new CreateCheck(this, classes, resolved, file.version(), segment, named);
+    this.set = new SetCheck(this, classes, resolved);
+    this.finish = new FinishCheck(this, set, classes, entries, file.version(), raw.size());
   }
 
   /**
@@ -115,7 +191,8 @@ final class ProgramCheck {
       Object[] resolved,
       boolean segment)
       throws ObjectStreamException {
-    ProgramCheck c = new ProgramCheck(file, classes, resolved, slots(file, program), segment);
+    ProgramCheck c =
+        new ProgramCheck(file, classes, resolved, CreateCheck.slots(file, program), segment);
     c.run(program);
     return c;
   }
@@ -126,21 +203,22 @@ final class ProgramCheck {
    *     hooks on, or {@code null} if the slot holds anything else
    */
   Class<?> instanceClass(int id) {
-    return slots.instanceClass(id);
+    int at = id - first;
+    return at >= 0 && at < kind.length && kind[at] == INSTANCE ? type[at] : null;
   }
 
   /**
    * @return the first table id of this snapshot
    */
   int firstId() {
-    return slots.first;
+    return first;
   }
 
   /**
    * @return one past the last table id of this snapshot
    */
   int endId() {
-    return slots.end;
+    return end;
   }
 
   /**
@@ -155,87 +233,14 @@ final class ProgramCheck {
    * @return ids of earlier segments' objects this snapshot refers to (stores, hook data)
    */
   int[] priorIds() {
-    return slots.priorIds();
+    return java.util.Arrays.copyOf(priorIds, priors);
   }
 
   /**
    * @return the class each of {@link #priorIds()} must be an instance of (or be null)
    */
   Class<?>[] priorTypes() {
-    return slots.priorTypes();
-  }
-
-  /**
-   * One pass over the statements before any per-slot memory is allocated. Checks that the snapshot
-   * defines no more classes than its statements need (the emitter starts a class per phase and host
-   * and a new one only after {@link Grammar#MAX_OPS_PER_CLASS} statements, and none is empty), and
-   * that the table size it declares is justified by what its program can fill (stores, loop ids,
-   * record hooks), so a lying table size cannot make the loader or the restore allocate more than
-   * the file's contents justify.
-   *
-   * @return the number of table slots the snapshot declares
-   */
-  private static int slots(SnapshotFile file, List<GrammarCheck.Lifted> program)
-      throws ObjectStreamException {
-    long declared = (long) file.tableSize() - file.firstId();
-    long fills = 0;
-    long statements = 0;
-    java.util.Set<Long> sections = new java.util.HashSet<>();
-    List<Constant> raw = file.constants();
-    for (GrammarCheck.Lifted c : program) {
-      sections.add(((long) c.phase() << 32) | (c.host() & 0xFFFFFFFFL));
-      long before = statements;
-      for (int[] code : c.chunks()) {
-        for (int pc = 0; pc < code.length; pc += GrammarCheck.statementSize(code, pc)) {
-          statements++;
-          int op = code[pc];
-          int ids = isIdsLoop(op) ? code[pc + 1] : -1;
-          if (isStore(op)) {
-            fills++;
-          } else if (op == Stmt.RUN_STEPS
-              && c.phase() == 0
-              && code[pc + 1] >= 0
-              && code[pc + 1] < raw.size()
-              && raw.get(code[pc + 1]) instanceof Constant.PrimArray p
-              && p.array() instanceof int[] a) {
-            fills += a.length / 2; // a create program makes an object per two ints at most
-          } else if (ids >= 0
-              && ids < raw.size()
-              && raw.get(ids) instanceof Constant.PrimArray p
-              && p.array() instanceof int[] a) {
-            fills += a.length;
-          }
-        }
-      }
-      if (statements == before) {
-        throw unsafe("generated class " + c.index() + " has no statement");
-      }
-    }
-    long allowed = sections.size() + statements / Grammar.MAX_OPS_PER_CLASS;
-    if (program.size() > allowed) {
-      throw unsafe(
-          program.size()
-              + " generated classes for "
-              + statements
-              + " statements; the restore program needs at most "
-              + allowed);
-    }
-    for (Constant k : raw) {
-      fills += k instanceof Constant.Hook h && h.kind() == Constant.HookKind.RECORD ? 1 : 0;
-    }
-    if (declared < 0 || declared > fills) {
-      throw unsafe(
-          "the snapshot declares "
-              + declared
-              + " table slots but its program can fill"
-              + " at most "
-              + fills);
-    }
-    return (int) declared;
-  }
-
-  private static UnsafeSnapshotException unsafe(String what) {
-    return new UnsafeSnapshotException(List.of(what));
+    return java.util.Arrays.copyOf(priorTypes, priors);
   }
 
   private void run(List<GrammarCheck.Lifted> program) throws ObjectStreamException {
@@ -272,25 +277,12 @@ final class ProgramCheck {
       }
     }
     whereClass = -1;
-    if (slots.unfilled != 0) {
+    if (unfilled != 0) {
       throw reject(
           "makes "
-              + slots.unfilled
+              + unfilled
               + " JDK collection(s) to be filled but never fills them; a restore fills each once");
     }
-  }
-
-  /** Whether statement {@code op} stores one value into the table ({@code table[id] = ...}). */
-  static boolean isStore(int op) {
-    return op >= Stmt.STORE_ALLOC && op <= Stmt.STORE_CONSTANT || op == Stmt.STORE_COLLECTION;
-  }
-
-  /** Whether statement {@code op} is a create-phase loop over an {@code int[]} of table ids. */
-  private static boolean isIdsLoop(int op) {
-    return op == Stmt.ALLOC_LOOP
-        || op == Stmt.COLLECTION_LOOP
-        || op == Stmt.STRING_LOOP
-        || op == Stmt.BOX_LOOP;
   }
 
   /**
@@ -299,7 +291,7 @@ final class ProgramCheck {
    */
   private long cost(int[] code, int pc) throws ObjectStreamException {
     int op = code[pc];
-    if (isIdsLoop(op) || op == Stmt.ELEMENT_LOOP) {
+    if (CreateCheck.isIdsLoop(op) || op == Stmt.ELEMENT_LOOP) {
       return 1L + intArray(code[pc + 1]).length;
     } else if (op == Stmt.CLUSTER_LOOP) {
       return 1L + (long) intArray(code[pc + 2]).length * (1 + code[pc + 3]);
@@ -336,6 +328,209 @@ final class ProgramCheck {
       case 1 -> set.statement(host, code, pc);
       default -> finish.statement(code, pc);
     }
+  }
+
+  /**
+   * Fills slot {@code id}, which must be one of this snapshot's and empty, with kind {@code k},
+   * class {@code c} and length {@code len}, and counts the stores the new object or array takes.
+   */
+  void fill(int id, byte k, Class<?> c, int len) throws ObjectStreamException {
+    int at = own(id);
+    if (kind[at] != EMPTY) {
+      throw reject("fills table slot " + id + " a second time");
+    }
+    kind[at] = k;
+    type[at] = c;
+    length[at] = len;
+    capacity += k == ARRAY ? len : k == INSTANCE ? fieldCount(c) : 0;
+  }
+
+  /**
+   * Fills slots {@code ids[from..to)} of a loop, as {@link #fill} with the capacity counted by the
+   * caller; its common case, an empty own slot, in {@link CheckLoops#fillEmpty}.
+   */
+  void fillBlock(int[] ids, int from, int to, byte k, Class<?> c) throws ObjectStreamException {
+    int i = from;
+    while ((i = CheckLoops.fillEmpty(ids, i, to, kind, type, first, EMPTY, k, c)) < to) {
+      fill(ids[i++], k, c, 0);
+    }
+  }
+
+  /**
+   * The fields of {@code c} and its superclasses that the snapshot's class table lists: every field
+   * the program sets is one of them, so they bound how many stores an object of {@code c} takes.
+   * Counted from the table, without reflection, which is slow in a cold JVM.
+   */
+  int fieldCount(Class<?> c) {
+    if (c == countOf) {
+      return count;
+    }
+    countOf = c;
+    Integer n = fieldCounts.get(c);
+    if (n == null) {
+      int count = 0;
+      for (Class<?> k = c; k != null; k = k.getSuperclass()) {
+        Integer own = listedFields().get(k);
+        count += own == null ? 0 : own;
+      }
+      if (classes.hasDetached()) {
+        // the stores into the fields of classes removed from the hierarchy, taken out of the code
+        for (Map.Entry<Class<?>, Integer> e : listedFields().entrySet()) {
+          // (the null key: the classes not found, whose stores are taken out as well)
+          count += e.getKey() == null || classes.detached(e.getKey()) ? e.getValue() : 0;
+        }
+      }
+      n = count;
+      fieldCounts.put(c, n);
+    }
+    this.count = n;
+    return n;
+  }
+
+  /** Per class of the table, the number of distinct fields its entries list. */
+  private Map<Class<?>, Integer> listedFields() {
+    if (listed == null) {
+      listed = new HashMap<>();
+      for (int i = 0; i < classes.size(); i++) {
+        java.util.Set<String> names = new java.util.HashSet<>();
+        for (org.codese.program.ClassEntry.FieldEntry f : entries.get(i).fields()) {
+          names.add(f.name());
+        }
+        Class<?> c = classes.get(i); // null for every class not found: their fields add up
+        Integer before = listed.get(c);
+        listed.put(
+            c,
+            before == null
+                ? names.size()
+                : c == null ? before + names.size() : Math.max(before, names.size()));
+      }
+    }
+    return listed;
+  }
+
+  /**
+   * Counts {@code n} field or element stores against the capacity of the objects allocated: a
+   * program writes each field and element at most once, so its loops cannot multiply the work.
+   */
+  void write(long n) throws ObjectStreamException {
+    writes += n;
+    if (writes > capacity) {
+      throw reject(
+          "makes "
+              + writes
+              + " field and element stores into objects that hold "
+              + capacity
+              + " fields and elements; a restore sets each at most once");
+    }
+  }
+
+  /**
+   * @return the slot index of {@code id}, which must be one of this snapshot's own slots
+   */
+  int own(int id) throws ObjectStreamException {
+    if (id < first || id >= end) {
+      throw reject(
+          "table slot " + id + " is not one of this snapshot's slots " + first + ".." + (end - 1));
+    }
+    return id - first;
+  }
+
+  /** Checks that {@code v}, if a reference, is null or of a class that fits {@code required}. */
+  /** Checks a value of kind {@code t}: for references, {@link #ref}. */
+  void value(char t, int ref, Class<?> required) throws ObjectStreamException {
+    if (t == 'L') {
+      ref(ref, required);
+    }
+  }
+
+  /** Checks {@code refs[0..rows)} with {@link #ref}, in blocks. */
+  void refs(int[] refs, int rows, Class<?> required) throws ObjectStreamException {
+    for (int from = 0; from < rows; from += BLOCK) {
+      refBlock(refs, from, Math.min(rows, from + BLOCK), required);
+    }
+  }
+
+  /**
+   * {@link #ref} for {@code refs[from..to)}; its common cases, the null slot and a slot of the
+   * class that fitted last, in {@link CheckLoops#firstUnfit}.
+   */
+  private void refBlock(int[] refs, int from, int to, Class<?> required)
+      throws ObjectStreamException {
+    int i = from;
+    while ((i = CheckLoops.firstUnfit(refs, i, to, type, first, end, fitFor(required))) < to) {
+      ref(refs[i++], required);
+    }
+  }
+
+  /**
+   * The class that fitted {@code required} last, or {@code void.class}, which no slot holds: a slot
+   * of that class needs no further check.
+   */
+  private Class<?> fitFor(Class<?> required) {
+    return required == lastRequired && lastFit != null ? lastFit : void.class;
+  }
+
+  /** Checks that table slot {@code ref} holds null or an object fitting {@code required}. */
+  void ref(int ref, Class<?> required) throws ObjectStreamException {
+    if (ref < 0 || ref > end) {
+      throw reject("reads table slot " + ref + ", outside the table");
+    }
+    if (ref < first) {
+      prior(ref, required);
+      return;
+    }
+    if (ref == end || required == Object.class) {
+      return;
+    }
+    int at = ref - first;
+    Class<?> t = type[at];
+    if (t == fitFor(required)) {
+      return;
+    }
+    if (kind[at] != EMPTY && kind[at] != RESOLVED && !required.isAssignableFrom(t)) {
+      throw reject(
+          "stores a "
+              + type[at].getTypeName()
+              + " (slot "
+              + ref
+              + ") where a "
+              + required.getTypeName()
+              + " belongs");
+    }
+    if (t != null) {
+      lastFit = t;
+      lastRequired = required;
+    }
+  }
+
+  /**
+   * {@code wanted.isAssignableFrom(actual)}, remembering the last pair that fits: a program's hooks
+   * come in runs of one class, and in a cold JVM each native call costs.
+   */
+  boolean fits(Class<?> wanted, Class<?> actual) {
+    if (wanted == fitWanted && actual == fitActual) {
+      return true;
+    }
+    if (!wanted.isAssignableFrom(actual)) {
+      return false;
+    }
+    fitWanted = wanted;
+    fitActual = actual;
+    return true;
+  }
+
+  /**
+   * Records a reference to object {@code ref} of an earlier segment, which must be an instance of
+   * {@code required} (or null) when the restore starts, and must not be one the stream lost to a
+   * class not found ({@link LoadedSnapshot#reaches}).
+   */
+  void prior(int ref, Class<?> required) {
+    if (priors == priorIds.length) {
+      priorIds = java.util.Arrays.copyOf(priorIds, priors * 2 + 8);
+      priorTypes = java.util.Arrays.copyOf(priorTypes, priors * 2 + 8);
+    }
+    priorIds[priors] = ref;
+    priorTypes[priors++] = required;
   }
 
   int[] intArray(int constant) throws ObjectStreamException {

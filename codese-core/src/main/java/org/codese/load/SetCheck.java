@@ -1,8 +1,8 @@
 package org.codese.load;
 
-import static org.codese.load.CheckedSlots.ARRAY;
-import static org.codese.load.CheckedSlots.BLOCK;
-import static org.codese.load.CheckedSlots.INSTANCE;
+import static org.codese.load.ProgramCheck.ARRAY;
+import static org.codese.load.ProgramCheck.BLOCK;
+import static org.codese.load.ProgramCheck.INSTANCE;
 
 import java.io.ObjectStreamException;
 import java.lang.reflect.Array;
@@ -31,11 +31,10 @@ import org.codese.verify.Stmt;
  */
 final class SetCheck {
   private final ProgramCheck check;
-  private final CheckedSlots slots;
   private final ClassTable classes;
   private final Object[] resolved;
 
-  /** {@link CheckedSlots}' per-slot kinds, classes and lengths, and its first table id. */
+  /** {@link ProgramCheck}' per-slot kinds, classes and lengths, and its first table id. */
   private final byte[] kind;
 
   private final Class<?>[] type;
@@ -60,20 +59,18 @@ final class SetCheck {
   private Class<?> lastCastClass;
 
   /**
-   * @param check the program check, for constants, names and rejections
-   * @param slots what the program put into each table slot
+   * @param check the program check, for what each slot holds, constants, names and rejections
    * @param classes the snapshot's resolved class table
    * @param resolved its resolved constants
    */
-  SetCheck(ProgramCheck check, CheckedSlots slots, ClassTable classes, Object[] resolved) {
+  SetCheck(ProgramCheck check, ClassTable classes, Object[] resolved) {
     this.check = check;
-    this.slots = slots;
     this.classes = classes;
     this.resolved = resolved;
-    this.kind = slots.kind;
-    this.type = slots.type;
-    this.length = slots.length;
-    this.first = slots.first;
+    this.kind = check.kind;
+    this.type = check.type;
+    this.length = check.length;
+    this.first = check.first;
   }
 
   /**
@@ -88,16 +85,16 @@ final class SetCheck {
     switch (code[pc]) {
       case Stmt.SELECT -> select(code[pc + 1], check.name(code[pc + 2]), host);
       case Stmt.SET_FIELD -> {
-        slots.write(1);
+        check.write(1);
         Field field = setter(code[pc + 1], (char) code[pc + 2], instanceTarget());
         if (nullTarget && field != Evolution.REMOVED) {
           throw check.reject(
               "sets " + field + " of an object cast to a class its class no longer has");
         }
-        slots.value((char) code[pc + 2], code[pc + 3], field.getType());
+        check.value((char) code[pc + 2], code[pc + 3], field.getType());
       }
       case Stmt.PUT_FIELD -> {
-        slots.write(1);
+        check.write(1);
         Class<?> owner = hostClass(host, check.name(code[pc + 1]));
         boolean detached = classes.detached(owner);
         if (!detached && !owner.isAssignableFrom(instanceTarget())) {
@@ -123,18 +120,18 @@ final class SetCheck {
                   + ", a class removed since capture from the hierarchy of the object, which was"
                   + " no recorded field");
         }
-        slots.value((char) code[pc + 5], code[pc + 6], field.getType());
+        check.value((char) code[pc + 5], code[pc + 6], field.getType());
       }
       case Stmt.PUT_ELEMENT -> {
-        slots.write(1);
+        check.write(1);
         Class<?> component = element(code[pc + 1], (char) code[pc + 2]);
-        slots.value((char) code[pc + 2], code[pc + 3], component);
+        check.value((char) code[pc + 2], code[pc + 3], component);
       }
       case Stmt.ELEMENT_LOOP -> {
         int[] refs = check.intArray(code[pc + 1]);
-        slots.write(refs.length);
+        check.write(refs.length);
         Class<?> component = element(refs.length - 1, 'L');
-        slots.refs(refs, refs.length, component);
+        check.refs(refs, refs.length, component);
         target = -1;
       }
       case Stmt.CLUSTER_LOOP -> {
@@ -148,14 +145,14 @@ final class SetCheck {
   }
 
   private void select(int id, String cast, int host) throws ObjectStreamException {
-    int at = slots.own(id);
+    int at = check.own(id);
     if (kind[at] != INSTANCE && kind[at] != ARRAY) {
       throw check.reject(
           "writes to table slot " + id + ", which holds no object this" + " snapshot allocated");
     }
     Class<?> to = cast == null ? null : cast(cast, host);
     nullTarget = to != null && kind[at] == INSTANCE && classes.detached(to);
-    if (to != null && !nullTarget && !slots.fits(to, type[at])) {
+    if (to != null && !nullTarget && !check.fits(to, type[at])) {
       throw check.reject(
           "casts slot " + id + " (" + type[at].getTypeName() + ") to " + TypeNames.javaName(cast));
     }
@@ -286,7 +283,7 @@ final class SetCheck {
     }
     Class<?>[] types = reflective ? new Class<?>[ids.length] : null;
     // slots an allocation loop filled keep their class through the set phase
-    Class<?> allocated = slots.loopClasses.get(code[pc + 2]);
+    Class<?> allocated = check.loopClasses.get(code[pc + 2]);
     if (allocated != null && (targets == null || targets.isAssignableFrom(allocated))) {
       if (types != null) {
         java.util.Arrays.fill(types, allocated);
@@ -296,7 +293,7 @@ final class SetCheck {
         targetBlock(ids, from, Math.min(ids.length, from + BLOCK), targets, types);
       }
     }
-    slots.write((long) ids.length * Math.max(1, columns));
+    check.write((long) ids.length * Math.max(1, columns));
     for (int c = 0; c < columns; c++) {
       int col = pc + 4 + c * Stmt.COLUMN_SIZE;
       char t = (char) code[col];
@@ -345,7 +342,7 @@ final class SetCheck {
     for (int i = from; i < to; i++) {
       int at = ids[i] - first;
       if (at < 0 || at >= kinds.length) {
-        slots.own(ids[i]);
+        check.own(ids[i]);
       }
       if (kinds[at] == INSTANCE && type[at] == fits) {
         if (types != null) {
@@ -383,7 +380,7 @@ final class SetCheck {
               + " values");
     }
     if (t == 'L') {
-      slots.refs((int[]) values, rows, fieldType);
+      check.refs((int[]) values, rows, fieldType);
     }
   }
 
