@@ -29,9 +29,13 @@ import org.codese.verify.Stmt;
  * allocation is of a concrete class the class table lists (which the filter saw), every array and
  * value of a class the table lists, and every copy of elements stays inside its constant.
  *
+ * <p>Before any of that, {@link #slots} reads the whole program once, without per-slot memory, and
+ * bounds the table size the snapshot declares by what its program can fill; it throws an {@link
+ * UnsafeSnapshotException} that names no statement.
+ *
  * <p>One per program check; {@link #statement} is called for each create-phase statement, in
  * program order, before any statement of a later phase. Each check that fails throws the {@link
- * org.codese.UnsafeSnapshotException} of {@link ProgramCheck#reject}.
+ * UnsafeSnapshotException} of {@link ProgramCheck#reject}.
  */
 final class CreateCheck {
   private final ProgramCheck check;

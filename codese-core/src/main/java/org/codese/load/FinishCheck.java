@@ -40,7 +40,7 @@ final class FinishCheck {
   private final List<ClassEntry> entries;
   private final int version;
 
-  /** {@link ProgramCheck}' per-slot kinds, classes and lengths, and its table ids. */
+  /** {@link ProgramCheck}'s per-slot kinds, classes and lengths, and its table ids. */
   private final byte[] kind;
 
   private final Class<?>[] type;

@@ -34,7 +34,7 @@ final class SetCheck {
   private final ClassTable classes;
   private final Object[] resolved;
 
-  /** {@link ProgramCheck}' per-slot kinds, classes and lengths, and its first table id. */
+  /** {@link ProgramCheck}'s per-slot kinds, classes and lengths, and its first table id. */
   private final byte[] kind;
 
   private final Class<?>[] type;
