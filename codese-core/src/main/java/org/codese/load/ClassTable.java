@@ -1,19 +1,12 @@
 package org.codese.load;
 
-import java.io.Externalizable;
 import java.io.ObjectInputStream;
-import java.io.ObjectStreamClass;
-import java.io.ObjectStreamField;
 import java.io.Serializable;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodType;
 import java.lang.reflect.Field;
-import java.lang.reflect.Modifier;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -24,8 +17,6 @@ import org.codese.jvm.SerialField;
 import org.codese.jvm.Slot;
 import org.codese.jvm.Types;
 import org.codese.program.ClassEntry;
-import org.codese.program.Constant;
-import org.codese.program.TypeNames;
 
 /**
  * Resolves a snapshot's class table against the live classes, loading each without initialising it,
@@ -33,6 +24,12 @@ import org.codese.program.TypeNames;
  * fingerprint ({@link #checkFields()}, {@link #checkSuids(boolean)}): the fields the snapshot
  * relies on must be serializable fields of the class with the same types, and a declared {@code
  * serialVersionUID} must be unchanged.
+ *
+ * <p>The fingerprint and hierarchy checks are {@link Fingerprints}'; what changed since capture and
+ * is adapted to (removed fields, classes removed from a hierarchy, added {@code readObject}
+ * methods) is recorded in {@link ClassChanges}, made only when something changed. This class
+ * resolves the names, makes proxy classes, gives the classes and their slot views, and answers for
+ * both.
  */
 final class ClassTable {
   private static final MethodType READ_OBJECT =
@@ -58,25 +55,6 @@ final class ClassTable {
   private Map<Integer, int[]> proxyArrays;
 
   private final AllowList allowed;
-  private final Map<Class<?>, Map<String, Class<?>>> serialFields = new HashMap<>();
-
-  /** The classes whose serializable fields {@code serialPersistentFields} names. */
-  private final Set<Class<?>> fromPersistentFields = new HashSet<>();
-
-  /** Per class-table index, the recorded fields removed since capture; null if none. */
-  private Map<Integer, Set<String>> removed;
-
-  /**
-   * The class-table indices of classes whose fields the code sets directly although they declare
-   * {@code readObject} now (added since capture); null if none.
-   */
-  private Set<Integer> hookAdded;
-
-  /**
-   * The classes removed since capture from the hierarchy of every object the snapshot allocates
-   * ({@link #detach}); null if none.
-   */
-  private Set<Class<?>> detached;
 
   /**
    * Per class-table index, the failure to find a class the loader does not have, kept until {@link
@@ -85,8 +63,11 @@ final class ClassTable {
    */
   private ClassMismatchException[] notFound;
 
-  /** Per class-table index, the fields {@link #writableField} allowed already. */
-  private final Map<Integer, Map<String, Field>> writable = new HashMap<>();
+  /** The checks of the table's fingerprints ({@link #fingerprints()}); null until first used. */
+  private Fingerprints fingerprints;
+
+  /** What changed since capture ({@link #changes()}); null while nothing did. */
+  private ClassChanges changes;
 
   /**
    * Loads every class the snapshot names, without initialising any.
@@ -290,7 +271,7 @@ final class ClassTable {
 
   /**
    * Checks the fields of every class's fingerprint: the fields the snapshot relies on must be
-   * serializable fields of the class ({@link #writableField}). Initialises no class.
+   * serializable fields of the class ({@link Fingerprints#checkField}). Initialises no class.
    *
    * @throws ClassMismatchException at the first field that differs
    */
@@ -298,9 +279,9 @@ final class ClassTable {
     for (int i = 0; i < classes.length; i++) {
       for (ClassEntry.FieldEntry f : entries.get(i).fields()) {
         if (gone(i)) {
-          markRemoved(i, f.name()); // the JDK reads and discards a gone superclass's data
+          changes().markRemoved(i, f.name()); // the JDK reads and discards a gone superclass's data
         } else {
-          checkField(i, f);
+          fingerprints().checkField(i, f);
         }
       }
     }
@@ -308,12 +289,12 @@ final class ClassTable {
 
   /**
    * Checks every declared {@code serialVersionUID} ({@link Jvm#declaredSuid}), and every value
-   * computed at capture for a class that declared none ({@link #checkComputedSuid}). Reading one by
-   * reflection initialises the class, so the loader runs this last, once {@link Surface}, the
-   * filter and every other check accepted the snapshot, and never for a class that is not {@code
-   * Serializable} and not admitted, as {@code ObjectStreamClass} never reads one there. The JDK's
-   * own classes (of the boot and platform loaders) are skipped for a snapshot captured on the
-   * running JDK's version, whose classes they are: the JDK fixes their values per release, and
+   * computed at capture for a class that declared none ({@link Fingerprints#checkComputedSuid}).
+   * Reading one by reflection initialises the class, so the loader runs this last, once {@link
+   * Surface}, the filter and every other check accepted the snapshot, and never for a class that is
+   * not {@code Serializable} and not admitted, as {@code ObjectStreamClass} never reads one there.
+   * The JDK's own classes (of the boot and platform loaders) are skipped for a snapshot captured on
+   * the running JDK's version, whose classes they are: the JDK fixes their values per release, and
    * reading one from a package the JDK does not open costs a read of its class file.
    *
    * @param sameJdk whether the snapshot was captured on the running JDK's version
@@ -328,9 +309,9 @@ final class ClassTable {
         continue;
       }
       if (e.hasSuid() && (admitted(i) || Serializable.class.isAssignableFrom(c))) {
-        checkSuid(e, c);
+        Fingerprints.checkSuid(e, c);
       } else if (!e.hasSuid() && e.suid() != 0) {
-        checkComputedSuid(e, c);
+        Fingerprints.checkComputedSuid(e, c);
       }
     }
   }
@@ -375,7 +356,7 @@ final class ClassTable {
       List<SerialField> fields = new ArrayList<>();
       boolean accessible = true;
       for (ClassEntry.FieldEntry f : entries.get(index).fields()) {
-        Field field = f.real() && !removed(index, f.name()) ? field(c, f) : null;
+        Field field = f.real() && !removed(index, f.name()) ? Fingerprints.field(c, f) : null;
         if (field != null && !field.trySetAccessible()) {
           accessible = false;
         }
@@ -490,269 +471,51 @@ final class ClassTable {
   }
 
   /**
-   * Compares the {@code serialVersionUID} computed at capture for a class that declared none
-   * ({@code plan.Tables}) with the class's value now, declared or computed, as {@code
-   * ObjectStreamClass.initNonProxy} compares a stream's value with the local class's: a field or a
-   * non-private method added or removed changes a computed value. Not for the classes whose value
-   * the JDK does not compare (not {@code Serializable} now, arrays, enums, records: a class made
-   * one of those since capture is rejected elsewhere, as by the JDK). Snapshots written before
-   * Codese recorded the computed value hold 0 there and are not compared.
+   * @return the checks of the table's fingerprints, made on first use (after {@link Surface} and
+   *     the filter accepted every class, so the code-check thread may have loaded the class)
    */
-  private static void checkComputedSuid(ClassEntry e, Class<?> c) throws ClassMismatchException {
-    if (!Serializable.class.isAssignableFrom(c) || c.isArray() || c.isEnum() || c.isRecord()) {
-      return;
+  private Fingerprints fingerprints() {
+    if (fingerprints == null) {
+      fingerprints = new Fingerprints(this, entries, classes);
     }
-    long now;
-    try {
-      now = ObjectStreamClass.lookup(c).getSerialVersionUID(); // not null: c is Serializable
-    } catch (RuntimeException | LinkageError x) {
-      ClassMismatchException m =
-          new ClassMismatchException(
-              e.name(),
-              null,
-              "its serialVersionUID, which the class does not declare, cannot be computed here ("
-                  + x
-                  + "), so it cannot be compared with the value at capture, "
-                  + e.suid()
-                  + "; put the classes its members name on the class path");
-      m.initCause(x);
-      throw m;
-    }
-    if (now != e.suid()) {
-      throw new ClassMismatchException(
-          e.name(),
-          null,
-          "local class incompatible: stream classdesc serialVersionUID = "
-              + e.suid()
-              + ", local class serialVersionUID = "
-              + now
-              + " (the class declared no serialVersionUID at capture, and the value computed from"
-              + " its fields and methods changed, which ObjectInputStream rejects too); declare"
-              + " private static final long serialVersionUID = "
-              + e.suid()
-              + "L in the class to read such data, or capture the graph again");
-    }
-  }
-
-  private static void checkSuid(ClassEntry e, Class<?> c) throws ClassMismatchException {
-    Long now;
-    try {
-      now = Jvm.declaredSuid(c);
-    } catch (IllegalStateException x) {
-      throw new ClassMismatchException(
-          e.name(),
-          null,
-          "its serialVersionUID cannot be read in this JVM ("
-              + x.getMessage()
-              + "); start it with --add-opens "
-              + c.getModule().getName()
-              + "/"
-              + c.getPackageName()
-              + "="
-              + Jvm.openTarget());
-    }
-    if (now == null) {
-      throw new ClassMismatchException(
-          e.name(),
-          null,
-          "serialVersionUID was "
-              + e.suid()
-              + " at capture, but the class declares none now; the class changed, capture the"
-              + " graph again");
-    }
-    if (now != e.suid()) {
-      throw new ClassMismatchException(
-          e.name(),
-          null,
-          "serialVersionUID was "
-              + e.suid()
-              + " at capture but is "
-              + now
-              + " now; the class changed, capture the graph again");
-    }
+    return fingerprints;
   }
 
   /**
-   * A field of a class entry, classified as {@code ObjectStreamClass.matchFields} classifies a
-   * stream field against the local class: one the class still has as a serializable field (for an
-   * admitted class: as a declared instance field) must have the same kind of type, else the change
-   * is incompatible; one it no longer has (gone, static or transient now, or left out of {@code
-   * serialPersistentFields}) was removed since capture and is skipped ({@link #removed}). An entry
-   * without a declared field must be a {@code serialPersistentFields} entry, as at capture.
+   * @return the record of what changed in the table's classes since capture, made when the first
+   *     change is recorded (each query below answers "nothing changed" while there is none)
    */
-  private void checkField(int index, ClassEntry.FieldEntry f) throws ClassMismatchException {
-    Class<?> c = classes[index];
-    Class<?> type = liveType(index, f);
-    if (type == null) {
-      removed(index, f);
-      return;
+  ClassChanges changes() {
+    if (changes == null) {
+      changes = new ClassChanges();
     }
-    if (!f.real() && !fromPersistentFields.contains(c)) {
-      // only serialPersistentFields name fields that no declared field backs
-      throw new ClassMismatchException(
-          c.getName(),
-          f.name(),
-          "the snapshot relies on field "
-              + f.name()
-              + " as a serialPersistentFields entry without a declared field, but the class"
-              + " declares it and names no serialPersistentFields; the snapshot is damaged or"
-              + " crafted");
-    }
-    boolean sameKind =
-        f.primitive()
-            ? type.isPrimitive() && Types.descriptor(type).equals(f.descriptor())
-            : !type.isPrimitive();
-    if (!sameKind) {
-      throw new ClassMismatchException(
-          c.getName(),
-          f.name(),
-          "incompatible types for field "
-              + f.name()
-              + ": field "
-              + f.name()
-              + " had type "
-              + TypeNames.javaName(f.descriptor())
-              + " at capture but has type "
-              + type.getTypeName()
-              + " now, a change ObjectInputStream rejects too; capture the graph again");
-    }
+    return changes;
   }
 
   /**
-   * The live type of a recorded field, or {@code null} if the class no longer has it as a field the
-   * snapshot may restore.
-   */
-  private Class<?> liveType(int index, ClassEntry.FieldEntry f) {
-    Class<?> c = classes[index];
-    if (f.real() && admitted(index)) {
-      Field field = declared(c, f.name());
-      return field == null || Modifier.isStatic(field.getModifiers()) ? null : field.getType();
-    }
-    return serialFields(c).get(f.name());
-  }
-
-  /**
-   * Records field {@code f} of class {@code index} as removed since capture. A class that declares
-   * no {@code serialVersionUID} and is not a record is rejected instead: {@code ObjectInputStream}
-   * computes its value from the class's shape, which the removal changed, and rejects the data.
-   */
-  private void removed(int index, ClassEntry.FieldEntry f) throws ClassMismatchException {
-    Class<?> c = classes[index];
-    if (!entries.get(index).hasSuid() && !c.isRecord()) {
-      throw new ClassMismatchException(
-          c.getName(),
-          f.name(),
-          "field "
-              + f.name()
-              + " existed at capture but is no longer a serializable field, and the class"
-              + " declares no serialVersionUID: ObjectInputStream computes one from the class's"
-              + " shape, which changed, and rejects the data too; declare serialVersionUID in"
-              + " every version of a class that evolves, or capture the graph again");
-    }
-    markRemoved(index, f.name());
-  }
-
-  private void markRemoved(int index, String name) {
-    if (removed == null) {
-      removed = new HashMap<>();
-    }
-    Set<String> names = removed.get(index);
-    if (names == null) {
-      names = new LinkedHashSet<>();
-      removed.put(index, names);
-    }
-    names.add(name);
-  }
-
-  /**
-   * Finds the {@code Serializable} classes removed since capture from the hierarchy of the objects
-   * of the snapshot (the specification's section 5.6.2, "removing classes"): a {@code Serializable}
-   * class of the table, not final, not an enum and not the JDK's, whose data (recorded fields or a
-   * {@code readObject} replay) the snapshot carries, none of whose objects the snapshot allocates,
-   * neither of it nor of a subclass of it now. Its recorded fields are all removed ({@link
-   * #removed(int, String)}): the stores into them, which could only fail, are taken out of the
-   * code, as {@code ObjectInputStream} reads and discards the data of a class its local class's
-   * hierarchy lacks. Their kinds were compared with the live class's ({@link #checkFields()}), and
-   * the class's {@code serialVersionUID} is compared as any other's ({@link #checkSuids}), as the
-   * JDK still matches such a class's descriptor against the local class of that name.
-   *
-   * <p>A snapshot that allocates an object of the class and stores into the class's fields on an
-   * object that no longer is one is refused by {@link ProgramCheck} (not detached here). Run once
-   * per class table, after {@link #checkFields()}; a table with a detached class is not shared with
-   * another segment, whose allocations may differ.
+   * Finds the classes removed since capture from the hierarchy of the snapshot's objects, and
+   * removes their recorded fields ({@link Fingerprints#detach}). Run once per class table, after
+   * {@link #checkFields()}.
    *
    * @param file the snapshot whose allocations decide
    */
   void detach(SnapshotFile file) {
-    Set<Class<?>> candidates = null;
-    for (int i = 0; i < classes.length; i++) {
-      Class<?> c = classes[i];
-      if (c != null
-          && !entries.get(i).isProxy()
-          && !c.isArray()
-          && !c.isInterface()
-          && !Modifier.isFinal(c.getModifiers()) // a final class is no one's superclass
-          && !Jvm.isJdkClass(c)
-          && !Enum.class.isAssignableFrom(c) // restored by name, never a removed superclass
-          && Serializable.class.isAssignableFrom(c)) {
-        if (candidates == null) {
-          candidates = new HashSet<>();
-        }
-        candidates.add(c);
-      }
-    }
-    if (candidates == null) {
-      return;
-    }
-    Set<Class<?>> seen = new HashSet<>();
-    boolean[] replayed = new boolean[classes.length];
-    for (Constant k : file.constants()) {
-      if (k instanceof Constant.Hook h
-          && h.kind() == Constant.HookKind.SLOT
-          && h.type() >= 0
-          && h.type() < classes.length) {
-        replayed[h.type()] = true;
-      } else if (k instanceof Constant.Allocator a && a.type() >= 0 && a.type() < classes.length) {
-        // an allocated class and its superclasses are no candidates; unknown: none is
-        Class<?> made = classes[a.type()];
-        if (made == null) {
-          return;
-        }
-        for (Class<?> s = made; s != null && seen.add(s); s = s.getSuperclass()) {
-          candidates.remove(s);
-        }
-      }
-    }
-    for (int i = 0; i < classes.length && !candidates.isEmpty(); i++) {
-      // a class whose data the snapshot does not carry (no recorded field, no readObject replay:
-      // one named only as a type, an array's element class) has nothing a removal would change
-      if (!candidates.contains(classes[i]) || entries.get(i).fields().isEmpty() && !replayed[i]) {
-        continue;
-      }
-      if (detached == null) {
-        detached = new HashSet<>();
-      }
-      detached.add(classes[i]);
-      for (ClassEntry.FieldEntry f : entries.get(i).fields()) {
-        markRemoved(i, f.name());
-      }
-    }
+    fingerprints().detach(file);
   }
 
   /**
    * @return whether class {@code c} was removed since capture from the hierarchy of every object
-   *     the snapshot allocates ({@link #detach}): the code may cast an object to it only to store
-   *     into its removed fields, which are taken out of the code
+   *     the snapshot allocates ({@link ClassChanges#detached})
    */
   boolean detached(Class<?> c) {
-    return detached != null && detached.contains(c);
+    return changes != null && changes.detached(c);
   }
 
   /**
    * @return whether the table has a class removed from the hierarchy of the snapshot's objects
    */
   boolean hasDetached() { // or not found (GoneClasses): stores are taken out the same way
-    return detached != null || notFound != null;
+    return (changes != null && changes.anyDetached()) || notFound != null;
   }
 
   /**
@@ -760,59 +523,32 @@ final class ClassTable {
    *     empty if none
    */
   Set<Class<?>> detachedClasses() {
-    return detached == null ? Set.of() : detached;
+    return changes == null ? Set.of() : changes.detachedClasses();
   }
 
   /**
    * @return whether recorded field {@code name} of class {@code index} was removed since capture
-   *     (gone, or no longer a serializable field): the snapshot's stores into it are skipped
+   *     ({@link ClassChanges#removed(int, String)}): the snapshot's stores into it are skipped
    */
   boolean removed(int index, String name) {
-    if (removed == null) {
-      return false;
-    }
-    Set<String> names = removed.get(index);
-    return names != null && names.contains(name);
+    return changes != null && changes.removed(index, name);
   }
 
   /**
    * @return whether a recorded field was removed since capture ({@link #removedFields()})
    */
   boolean evolved() {
-    return removed != null;
+    return changes != null && changes.evolved();
   }
 
   /**
-   * Whether a class the snapshot allocates through its serialization constructor has a {@code
-   * Serializable} superclass the table does not list: capture lists every such class, so one was
-   * inserted since capture ({@link AddedHooks}). Per allocated class, only {@code getSuperclass}:
-   * most hierarchies end at a class that is not {@code Serializable} at once.
-   *
    * @param file the snapshot
    * @param sameJdk whether it was captured on the running JDK's version, whose classes are skipped
-   * @return whether some hierarchy gained a class
+   * @return whether some hierarchy gained a {@code Serializable} class since capture ({@link
+   *     Fingerprints#hierarchyChanged})
    */
   boolean hierarchyChanged(SnapshotFile file, boolean sameJdk) {
-    Set<Class<?>> listed = null;
-    for (Constant k : file.constants()) {
-      if (!(k instanceof Constant.Allocator a) || a.mode() != Constant.Mode.SERIAL) {
-        continue;
-      }
-      Class<?> c = classes[a.type()];
-      Class<?> s = c.getSuperclass();
-      if (s == null || !Serializable.class.isAssignableFrom(s) || (sameJdk && Jvm.isJdkClass(c))) {
-        continue;
-      }
-      if (listed == null) {
-        listed = new HashSet<>(Arrays.asList(classes));
-      }
-      for (; s != null && Serializable.class.isAssignableFrom(s); s = s.getSuperclass()) {
-        if (!listed.contains(s)) {
-          return true;
-        }
-      }
-    }
-    return false;
+    return fingerprints().hierarchyChanged(file, sameJdk);
   }
 
   /**
@@ -820,7 +556,7 @@ final class ClassTable {
    *     whose fields the code sets directly; empty if none
    */
   Set<Integer> hookAdded() {
-    return hookAdded == null ? Set.of() : hookAdded;
+    return changes == null ? Set.of() : changes.hookAdded();
   }
 
   /**
@@ -828,14 +564,12 @@ final class ClassTable {
    *     common case, where the generated code is defined as it is)
    */
   Map<Integer, Set<String>> removedFields() {
-    return removed == null ? Map.of() : removed;
+    return changes == null ? Map.of() : changes.removedFields();
   }
 
   /**
-   * The field {@code name} of class {@code index} that generated code may set, through a setter or
-   * {@code putfield}: for an admitted class any declared instance field; otherwise a serializable
-   * field of a class that has no {@code readObject} (whose fields {@code ObjectInputStream} writes
-   * only through that method) and is not {@code Externalizable}.
+   * The field {@code name} of class {@code index} that generated code may set ({@link
+   * Fingerprints#writableField}).
    *
    * @param index a class-table index
    * @param name the field's name
@@ -844,167 +578,6 @@ final class ClassTable {
    * @throws ClassMismatchException if the field is not one the snapshot may set
    */
   Field writableField(int index, String name) throws ClassMismatchException {
-    if (removed(index, name)) {
-      return null;
-    }
-    if (gone(index)) {
-      throw new ClassMismatchException(
-          entries.get(index).name(),
-          name,
-          "the snapshot sets field "
-              + name
-              + " of a class the loader does not find, which its class entry does not record;"
-              + " the snapshot is damaged or crafted");
-    }
-    Map<String, Field> known = writable.get(index);
-    if (known == null) {
-      known = new HashMap<>();
-      writable.put(index, known);
-    }
-    Field f = known.get(name);
-    if (f == null) {
-      f = checkWritable(index, name);
-      known.put(name, f);
-    }
-    return f;
-  }
-
-  private Field checkWritable(int index, String name) throws ClassMismatchException {
-    Class<?> c = classes[index];
-    Field f;
-    try {
-      f = c.getDeclaredField(name);
-    } catch (NoSuchFieldException | RuntimeException | LinkageError e) {
-      throw new ClassMismatchException(
-          c.getName(), name, "field " + name + " cannot be set: it is not declared by the class");
-    }
-    if (Modifier.isStatic(f.getModifiers())) {
-      throw new ClassMismatchException(
-          c.getName(), name, "field " + name + " is static; snapshots only set instance fields");
-    }
-    if (admitted(index)) {
-      return f;
-    }
-    Class<?> type = serialFields(c).get(name);
-    if (type == null
-        || type.isPrimitive() != f.getType().isPrimitive()
-        || type.isPrimitive() && type != f.getType()) {
-      throw new ClassMismatchException(
-          c.getName(),
-          name,
-          "field "
-              + name
-              + " is not a"
-              + " serializable field of the class, so ObjectInputStream never sets it; the snapshot"
-              + " is damaged or crafted");
-    }
-    boolean readObject = Jvm.declaresReadObject(c);
-    boolean external = Externalizable.class.isAssignableFrom(c);
-    if (readObject && !external && !Jvm.isJdkClass(c)) {
-      // readObject added since capture (5.6.2): the loader runs it on every object of the class
-      // over the values set here, reset to their defaults first (AddedHooks), so it is not bypassed
-      if (hookAdded == null) {
-        hookAdded = new LinkedHashSet<>();
-      }
-      hookAdded.add(index);
-      return f;
-    }
-    if (readObject || external) {
-      throw new ClassMismatchException(
-          c.getName(),
-          name,
-          "field "
-              + name
-              + " is set directly,"
-              + " but ObjectInputStream sets the fields of this class only through its "
-              + (readObject ? "readObject" : "readExternal")
-              + "; the snapshot is damaged or crafted");
-    }
-    return f;
-  }
-
-  /**
-   * The serializable fields of {@code c} by name, with their types, as {@code ObjectStreamClass}
-   * finds them: the declared non-static, non-transient fields, or those {@code
-   * serialPersistentFields} names where the class declares it (reading it initialises the class).
-   * None for classes that are not {@code Serializable}, and for enums.
-   */
-  private Map<String, Class<?>> serialFields(Class<?> c) {
-    Map<String, Class<?>> m = serialFields.get(c);
-    if (m != null) {
-      return m;
-    }
-    m = new HashMap<>();
-    serialFields.put(c, m);
-    if (!Serializable.class.isAssignableFrom(c) || c.isEnum()) {
-      return m;
-    }
-    Field[] declared = c.getDeclaredFields();
-    Field persistent = c.isRecord() ? null : persistentFields(declared);
-    ObjectStreamField[] named =
-        persistent == null ? null : Jvm.serialPersistentFields(c, persistent);
-    if (named != null) {
-      fromPersistentFields.add(c);
-      for (ObjectStreamField f : named) {
-        m.put(f.getName(), f.getType());
-      }
-      return m;
-    }
-    for (Field f : declared) {
-      if ((f.getModifiers() & (Modifier.STATIC | Modifier.TRANSIENT)) == 0) {
-        m.put(f.getName(), f.getType());
-      }
-    }
-    return m;
-  }
-
-  /** The {@code private static final ObjectStreamField[] serialPersistentFields}, or null. */
-  private static Field persistentFields(Field[] declared) {
-    int mask = Modifier.PRIVATE | Modifier.STATIC | Modifier.FINAL;
-    for (Field f : declared) {
-      if (f.getName().equals("serialPersistentFields")
-          && (f.getModifiers() & mask) == mask
-          && f.getType() == ObjectStreamField[].class) {
-        return f;
-      }
-    }
-    return null;
-  }
-
-  /** The declared field {@code name} of {@code c}, or {@code null}. */
-  private static Field declared(Class<?> c, String name) {
-    try {
-      return c.getDeclaredField(name);
-    } catch (NoSuchFieldException e) {
-      return null;
-    }
-  }
-
-  private static Field field(Class<?> c, ClassEntry.FieldEntry f) throws ClassMismatchException {
-    Field field;
-    try {
-      field = c.getDeclaredField(f.name());
-    } catch (NoSuchFieldException e) {
-      throw new ClassMismatchException(
-          c.getName(),
-          f.name(),
-          "field " + f.name() + " existed at capture but is gone now; capture the graph again");
-    }
-    String now = org.codese.jvm.Types.descriptor(field.getType());
-    boolean sameKind = f.primitive() ? now.equals(f.descriptor()) : now.length() > 1;
-    if (!sameKind || Modifier.isStatic(field.getModifiers())) {
-      throw new ClassMismatchException(
-          c.getName(),
-          f.name(),
-          "field "
-              + f.name()
-              + " had type "
-              + TypeNames.javaName(f.descriptor())
-              + " at capture but has type "
-              + field.getType().getTypeName()
-              + (Modifier.isStatic(field.getModifiers()) ? " and is static" : "")
-              + " now; capture the graph again");
-    }
-    return field;
+    return fingerprints().writableField(index, name);
   }
 }

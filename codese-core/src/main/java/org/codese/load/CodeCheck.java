@@ -21,7 +21,13 @@ final class CodeCheck extends Thread {
    * millisecond, on the loader's thread otherwise.
    */
   static final String[] LOAD_CLASSES = {
-    "org.codese.load.ProgramCheck", "org.codese.load.CheckLoops", "org.codese.load.RestoreRun"
+    "org.codese.load.ProgramCheck",
+    "org.codese.load.CreateCheck",
+    "org.codese.load.SetCheck",
+    "org.codese.load.FinishCheck",
+    "org.codese.load.CheckLoops",
+    "org.codese.load.Fingerprints",
+    "org.codese.load.RestoreRun"
   };
 
   /** Classes a restore needs that allocates without constructors ({@link Constants}). */

@@ -1,0 +1,317 @@
+package org.codese.load;
+
+import static org.codese.load.ProgramCheck.EMPTY;
+import static org.codese.load.ProgramCheck.FILLABLE;
+import static org.codese.load.ProgramCheck.FILLED;
+import static org.codese.load.ProgramCheck.INSTANCE;
+import static org.codese.load.ProgramCheck.RECORD;
+import static org.codese.load.ProgramCheck.RESOLVED;
+
+import java.io.Externalizable;
+import java.io.ObjectStreamException;
+import java.lang.reflect.Field;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.codese.program.ClassEntry;
+import org.codese.program.Constant;
+import org.codese.program.Fills;
+import org.codese.program.Grammar;
+import org.codese.program.Tape;
+import org.codese.verify.Stmt;
+
+/**
+ * The program check of the finish phase ({@link ProgramCheck}): its only statement runs the finish
+ * program, whose steps are checked in order: fill steps fill a JDK collection this snapshot made to
+ * be filled, once, with whole elements; hook steps run a {@code readObject}, {@code readExternal},
+ * record or {@code readResolve} hook of a fitting class on a fitting slot, each constant once and
+ * each class's hook at most once per object, over data ({@link Tape}) that refers only to table
+ * slots; field and element steps store as the set phase does ({@link SetCheck}).
+ *
+ * <p>One per program check; {@link #statement} is called for each finish-phase statement, in
+ * program order, after every statement of the earlier phases. Each check that fails throws the
+ * {@link org.codese.UnsafeSnapshotException} of {@link ProgramCheck#reject}, or what {@link
+ * SetCheck#setter} throws for a field step.
+ */
+final class FinishCheck {
+  private final ProgramCheck check;
+  private final SetCheck set;
+  private final ClassTable classes;
+  private final List<ClassEntry> entries;
+  private final int version;
+
+  /** {@link ProgramCheck}'s per-slot kinds, classes and lengths, and its table ids. */
+  private final byte[] kind;
+
+  private final Class<?>[] type;
+  private final int[] length;
+  private final int first;
+  private final int end;
+
+  /**
+   * Per array class, the longest array the fills' collections hold, which {@code readObject} would
+   * have asked the serialization filter about.
+   */
+  private final Map<Class<?>, Integer> fillArrays = new HashMap<>(4);
+
+  /** Per constant, whether the finish program ran it as a hook already. */
+  private final boolean[] hooksRun;
+
+  private final Map<Class<?>, Integer> depths = new HashMap<>();
+  private Class<?> depthOf;
+  private int depth;
+
+  /**
+   * @param check the program check, for what each slot holds, constants and rejections
+   * @param set the set phase's check, for the stores of field and element steps
+   * @param classes the snapshot's resolved class table
+   * @param entries its class entries
+   * @param version its format version
+   * @param constants the number of its constants
+   */
+  FinishCheck(
+      ProgramCheck check,
+      SetCheck set,
+      ClassTable classes,
+      List<ClassEntry> entries,
+      int version,
+      int constants) {
+    this.check = check;
+    this.set = set;
+    this.classes = classes;
+    this.entries = entries;
+    this.version = version;
+    this.hooksRun = new boolean[constants];
+    this.kind = check.kind;
+    this.type = check.type;
+    this.length = check.length;
+    this.first = check.first;
+    this.end = check.end;
+  }
+
+  /**
+   * @return per array class, the longest storage array a filled JDK collection has, which its
+   *     {@code readObject} would have asked the serialization filter about ({@link Fills})
+   */
+  Map<Class<?>, Integer> fillArrays() {
+    return fillArrays;
+  }
+
+  /**
+   * Checks the finish-phase statement at {@code code[pc]}, which must run the finish program, and
+   * each step of that program.
+   *
+   * @param code a lifted method of a generated class
+   * @param pc the statement's offset in {@code code}
+   * @throws ObjectStreamException if the statement or a step breaks an invariant
+   */
+  void statement(int[] code, int pc) throws ObjectStreamException {
+    if (code[pc] != Stmt.RUN_STEPS) {
+      throw check.reject(
+          "the finish phase only runs the finish program, not statement " + code[pc]);
+    }
+    int[] p = check.intArray(code[pc + 1]);
+    int i = 0;
+    while (i < p.length) {
+      int step = p[i];
+      int size =
+          step == Grammar.STEP_HOOK
+              ? 2
+              : step == Grammar.STEP_FILL ? (i + 2 < p.length ? 3 + Math.max(0, p[i + 2]) : 3) : 4;
+      int last = version < Grammar.FILL_VERSION ? Grammar.STEP_ELEMENT : Grammar.STEP_FILL;
+      if (step < Grammar.STEP_HOOK || step > last || (long) i + size > p.length) {
+        throw check.reject("finish step " + step + " at " + i + " is unknown or cut short");
+      }
+      if (step == Grammar.STEP_FILL) {
+        fillStep(p, i);
+      } else if (step == Grammar.STEP_HOOK) {
+        hook(p[i + 1]);
+      } else if (step == Grammar.STEP_FIELD) {
+        check.write(1);
+        int at = check.own(p[i + 2]);
+        if (kind[at] != INSTANCE) {
+          throw check.reject(
+              "a finish step sets a field of slot "
+                  + p[i + 2]
+                  + ", which holds no object this snapshot allocated");
+        }
+        Field f = set.setter(p[i + 1], 'L', type[at]);
+        check.ref(p[i + 3], f.getType());
+      } else {
+        check.write(1);
+        set.target = check.own(p[i + 1]);
+        check.ref(p[i + 3], set.element(p[i + 2], 'L'));
+        set.target = -1;
+      }
+      i += size;
+    }
+  }
+
+  /**
+   * A fill step: its target must be a collection this snapshot made to be filled, filled once, with
+   * whole elements (pairs for maps), an initial capacity within {@link Fills#maxCapacity} of them,
+   * and references to table check.
+   */
+  private void fillStep(int[] p, int i) throws ObjectStreamException {
+    int id = p[i + 1];
+    int n = p[i + 2];
+    int at = check.own(id);
+    if (kind[at] != FILLABLE) {
+      throw check.reject(
+          "fills slot "
+              + id
+              + ", which holds no JDK collection this snapshot made to be filled"
+              + (kind[at] == FILLED ? " (it was filled before)" : ""));
+    }
+    Class<?> c = type[at];
+    int width = Fills.width(Fills.kind(c));
+    if (n < 0 || n % width != 0) {
+      throw check.reject(
+          "fills a " + c.getTypeName() + " with " + n + " references, not whole elements");
+    }
+    if (length[at] > Fills.maxCapacity(n / width)) {
+      throw check.reject(
+          "makes a "
+              + c.getTypeName()
+              + " of initial capacity "
+              + length[at]
+              + " for "
+              + n / width
+              + " elements");
+    }
+    for (int k = i + 3; k < i + 3 + n; k++) {
+      check.ref(p[k], Object.class);
+    }
+    Class<?> array = Fills.checkedArray(c);
+    int storage = Math.max(length[at], 0);
+    if (array != null && storage > 0) {
+      Integer longest = fillArrays.get(array);
+      if (longest == null || longest < storage) {
+        fillArrays.put(array, storage);
+      }
+    }
+    kind[at] = FILLED;
+    check.unfilled--;
+  }
+
+  private void hook(int constant) throws ObjectStreamException {
+    if (!(check.raw(constant) instanceof Constant.Hook h)) {
+      throw check.reject("runs constant " + constant + " as a hook, which it is not");
+    }
+    int at = check.own(h.id());
+    Class<?> c = classes.get(h.type());
+    if (hooksRun[constant]) {
+      throw check.reject("runs hook constant " + constant + " a second time");
+    }
+    hooksRun[constant] = true;
+    if (h.kind() != Constant.HookKind.RESOLVE && h.tape() == null) {
+      throw check.reject("runs a " + h.kind() + " hook without the data it reads");
+    }
+    // an if-chain, not a switch over the enum: a switch would load a synthetic class per load
+    Constant.HookKind hk = h.kind();
+    boolean gone = classes.gone(h.type());
+    if (hk == Constant.HookKind.SLOT && kind[at] == INSTANCE && (gone || classes.detached(c))) {
+      // removed since capture from the object's hierarchy: the step is skipped (Constants)
+      tape(h.tape());
+      return;
+    }
+    if (gone) {
+      throw check.reject(
+          "runs a "
+              + hk
+              + " hook of "
+              + entries.get(h.type()).name()
+              + ", a class the loader does not find, on slot "
+              + h.id()
+              + ", which holds no object this snapshot allocated");
+    }
+    if (hk == Constant.HookKind.SLOT || hk == Constant.HookKind.EXTERNAL) {
+      if (kind[at] != INSTANCE
+          || !check.fits(c, type[at])
+          || (hk == Constant.HookKind.EXTERNAL
+              && !Externalizable.class.isAssignableFrom(type[at]))) {
+        throw check.reject(
+            "runs a "
+                + hk
+                + " hook of "
+                + c.getTypeName()
+                + " on slot "
+                + h.id()
+                + ", which holds no such object this snapshot allocated");
+      }
+    } else if (hk == Constant.HookKind.RECORD) {
+      if (kind[at] != EMPTY || !c.isRecord()) {
+        throw check.reject(
+            "makes record "
+                + c.getTypeName()
+                + " in slot "
+                + h.id()
+                + ", which is filled already or not a record");
+      }
+      kind[at] = RECORD;
+      type[at] = c;
+    } else {
+      if ((kind[at] != INSTANCE && kind[at] != RECORD) || !check.fits(c, type[at])) {
+        throw check.reject(
+            "resolves slot "
+                + h.id()
+                + ", which holds no "
+                + c.getTypeName()
+                + " this snapshot made");
+      }
+      kind[at] = RESOLVED;
+      type[at] = null;
+    }
+    if (kind[at] != EMPTY && ++length[at] > depth(type[at] == null ? c : type[at]) + 1) {
+      throw check.reject(
+          "runs more hooks on slot "
+              + h.id()
+              + " than its class has classes,"
+              + " plus readResolve; a restore runs each class's hook once per object");
+    }
+    tape(h.tape());
+  }
+
+  /** The number of classes in {@code c}'s hierarchy, {@code Object} excluded. */
+  private int depth(Class<?> c) {
+    if (c == depthOf) {
+      return depth;
+    }
+    depthOf = c;
+    Integer d = depths.get(c);
+    if (d == null) {
+      int n = 0;
+      for (Class<?> k = c; k != null && k != Object.class; k = k.getSuperclass()) {
+        n++;
+      }
+      d = n;
+      depths.put(c, d);
+    }
+    depth = d;
+    return d;
+  }
+
+  private void tape(Tape tape) throws ObjectStreamException {
+    if (tape == null) {
+      return;
+    }
+    int[] items = tape.items();
+    long blocks = 0;
+    if (items.length % 2 != 0) {
+      throw check.reject("a hook's data has an item without its argument");
+    }
+    for (int i = 0; i < items.length; i += 2) {
+      int arg = items[i + 1];
+      if (items[i] == Tape.OBJECT && (arg < -1 || arg > end)) {
+        throw check.reject("a hook's data refers to table slot " + arg);
+      } else if (items[i] == Tape.OBJECT && arg >= 0 && arg < first) {
+        check.prior(arg, Object.class);
+      } else if (items[i] == Tape.BLOCK && (arg < 0 || (blocks += arg) > tape.data().length)) {
+        throw check.reject(
+            "a hook's data has blocks longer than its " + tape.data().length + " bytes");
+      } else if (items[i] < Tape.BLOCK || items[i] > Tape.FIELDS) {
+        throw check.reject("a hook's data has an item of unknown kind " + items[i]);
+      }
+    }
+  }
+}

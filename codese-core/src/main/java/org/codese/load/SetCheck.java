@@ -1,0 +1,478 @@
+package org.codese.load;
+
+import static org.codese.load.ProgramCheck.ARRAY;
+import static org.codese.load.ProgramCheck.BLOCK;
+import static org.codese.load.ProgramCheck.INSTANCE;
+
+import java.io.ObjectStreamException;
+import java.lang.reflect.Array;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import org.codese.jvm.Types;
+import org.codese.program.Constant;
+import org.codese.program.TypeNames;
+import org.codese.verify.Stmt;
+
+/**
+ * The program check of the set phase ({@link ProgramCheck}): each statement writes fields or
+ * elements of an object or array this snapshot allocated, selected by a cast that succeeds and that
+ * the generated class may name (accessible and resolved to the same class by its loader); every
+ * field set through a setter or {@code putfield} fits the object's class and the value's type,
+ * every element index is inside its array, and every column of a cluster loop holds values of the
+ * field's type. Also checks, for {@link FinishCheck}, the field and element stores of finish steps
+ * ({@link #setter}, {@link #element}).
+ *
+ * <p>One per program check; {@link #statement} is called for each set-phase statement, in program
+ * order, after every create-phase statement. Each check that fails throws the {@link
+ * org.codese.UnsafeSnapshotException} of {@link ProgramCheck#reject}, or, for a field of a class
+ * removed from the object's hierarchy since capture, a {@link org.codese.ClassMismatchException}
+ * ({@link #notInHierarchy}); a field whose class the loader cannot check throws what {@link
+ * ClassTable#writableField} throws.
+ */
+final class SetCheck {
+  private final ProgramCheck check;
+  private final ClassTable classes;
+  private final Object[] resolved;
+
+  /** {@link ProgramCheck}'s per-slot kinds, classes and lengths, and its first table id. */
+  private final byte[] kind;
+
+  private final Class<?>[] type;
+  private final int[] length;
+  private final int first;
+
+  /**
+   * The slot index of the object or array selected to write to, or -1: reset at the start of each
+   * method, and set by a finish step that stores an element.
+   */
+  int target = -1;
+
+  /**
+   * Whether the target was selected through a cast to a class removed since capture from its
+   * hierarchy ({@link ClassTable#detach}): the adapted code holds {@code null} there, so only
+   * stores into removed fields, which are taken out, may follow.
+   */
+  private boolean nullTarget;
+
+  private String lastCast;
+  private int lastCastHost;
+  private Class<?> lastCastClass;
+
+  /**
+   * @param check the program check, for what each slot holds, constants, names and rejections
+   * @param classes the snapshot's resolved class table
+   * @param resolved its resolved constants
+   */
+  SetCheck(ProgramCheck check, ClassTable classes, Object[] resolved) {
+    this.check = check;
+    this.classes = classes;
+    this.resolved = resolved;
+    this.kind = check.kind;
+    this.type = check.type;
+    this.length = check.length;
+    this.first = check.first;
+  }
+
+  /**
+   * Checks the set-phase statement at {@code code[pc]}.
+   *
+   * @param host the class-table index whose nest the generated class joins, or -1
+   * @param code a lifted method of the generated class
+   * @param pc the statement's offset in {@code code}
+   * @throws ObjectStreamException if the statement breaks an invariant
+   */
+  void statement(int host, int[] code, int pc) throws ObjectStreamException {
+    switch (code[pc]) {
+      case Stmt.SELECT -> select(code[pc + 1], check.name(code[pc + 2]), host);
+      case Stmt.SET_FIELD -> {
+        check.write(1);
+        Field field = setter(code[pc + 1], (char) code[pc + 2], instanceTarget());
+        if (nullTarget && field != Evolution.REMOVED) {
+          throw check.reject(
+              "sets " + field + " of an object cast to a class its class no longer has");
+        }
+        check.value((char) code[pc + 2], code[pc + 3], field.getType());
+      }
+      case Stmt.PUT_FIELD -> {
+        check.write(1);
+        Class<?> owner = hostClass(host, check.name(code[pc + 1]));
+        boolean detached = classes.detached(owner);
+        if (!detached && !owner.isAssignableFrom(instanceTarget())) {
+          throw check.reject(
+              "puts into a field of "
+                  + owner.getTypeName()
+                  + " of an object of "
+                  + instanceTarget().getTypeName());
+        }
+        Field field =
+            putfield(
+                owner,
+                check.name(code[pc + 2]),
+                check.name(code[pc + 3]),
+                check.name(code[pc + 4]),
+                host);
+        if ((detached || nullTarget) && field != Evolution.REMOVED) {
+          throw check.reject(
+              "puts into field "
+                  + check.name(code[pc + 2])
+                  + " of "
+                  + owner.getTypeName()
+                  + ", a class removed since capture from the hierarchy of the object, which was"
+                  + " no recorded field");
+        }
+        check.value((char) code[pc + 5], code[pc + 6], field.getType());
+      }
+      case Stmt.PUT_ELEMENT -> {
+        check.write(1);
+        Class<?> component = element(code[pc + 1], (char) code[pc + 2]);
+        check.value((char) code[pc + 2], code[pc + 3], component);
+      }
+      case Stmt.ELEMENT_LOOP -> {
+        int[] refs = check.intArray(code[pc + 1]);
+        check.write(refs.length);
+        Class<?> component = element(refs.length - 1, 'L');
+        check.refs(refs, refs.length, component);
+        target = -1;
+      }
+      case Stmt.CLUSTER_LOOP -> {
+        cluster(host, code, pc);
+        target = -1;
+      }
+      default ->
+          throw check.reject(
+              "the set phase only writes fields and elements, not statement " + code[pc]);
+    }
+  }
+
+  private void select(int id, String cast, int host) throws ObjectStreamException {
+    int at = check.own(id);
+    if (kind[at] != INSTANCE && kind[at] != ARRAY) {
+      throw check.reject(
+          "writes to table slot " + id + ", which holds no object this" + " snapshot allocated");
+    }
+    Class<?> to = cast == null ? null : cast(cast, host);
+    nullTarget = to != null && kind[at] == INSTANCE && classes.detached(to);
+    if (to != null && !nullTarget && !check.fits(to, type[at])) {
+      throw check.reject(
+          "casts slot " + id + " (" + type[at].getTypeName() + ") to " + TypeNames.javaName(cast));
+    }
+    target = at;
+  }
+
+  private Class<?> cast(String internalName, int host) throws ObjectStreamException {
+    if (internalName.equals(lastCast) && host == lastCastHost) {
+      return lastCastClass;
+    }
+    Class<?> c = check.named(internalName);
+    if (!accessible(c, host)) {
+      throw check.reject(
+          "casts to "
+              + c.getTypeName()
+              + ", which generated code in "
+              + (host < 0 ? "Codese's package" : "the nest of " + classes.get(host).getTypeName())
+              + " cannot access");
+    }
+    if (!visible(c, host)) {
+      throw check.reject(
+          "casts to "
+              + c.getTypeName()
+              + ", which the class loader of generated code in "
+              + (host < 0 ? "Codese's package" : "the nest of " + classes.get(host).getTypeName())
+              + " resolves to another class or not at all");
+    }
+    lastCast = internalName;
+    lastCastHost = host;
+    lastCastClass = c;
+    return c;
+  }
+
+  /**
+   * Whether a generated class of {@code host} (-1: Codese's own package) may name {@code c} in a
+   * cast: {@code c} is public in a package exported to it, or in the same runtime package.
+   */
+  private boolean accessible(Class<?> c, int host) {
+    Class<?> e = elementOf(c);
+    if (e.isPrimitive()) {
+      return true;
+    }
+    Class<?> from = beside(host);
+    if (Modifier.isPublic(e.getModifiers())) {
+      return e.getModule().isExported(e.getPackageName(), from.getModule());
+    }
+    return e.getPackageName().equals(from.getPackageName())
+        && e.getClassLoader() == from.getClassLoader();
+  }
+
+  /**
+   * Whether the loader that will define the generated class of {@code host} resolves {@code c}'s
+   * name to {@code c}: the class table resolves names through the snapshot's loader, the JVM a cast
+   * through the loader of the class it sits in.
+   */
+  private boolean visible(Class<?> c, int host) {
+    Class<?> e = elementOf(c);
+    ClassLoader from = beside(host).getClassLoader();
+    ClassLoader own = e.getClassLoader();
+    if (e.isPrimitive() || own == null || own == from) {
+      return true;
+    }
+    try {
+      return Class.forName(e.getName(), false, from) == e;
+    } catch (ClassNotFoundException | LinkageError x) {
+      return false;
+    }
+  }
+
+  /** The class whose package and loader generated code of {@code host} (-1: none) shares. */
+  private Class<?> beside(int host) {
+    return host < 0 ? ProgramCheck.class : classes.get(host);
+  }
+
+  /** {@code c}'s element class if it is an array class, else {@code c}. */
+  private static Class<?> elementOf(Class<?> c) {
+    Class<?> e = c;
+    while (e.isArray()) {
+      e = e.getComponentType();
+    }
+    return e;
+  }
+
+  private Class<?> instanceTarget() throws ObjectStreamException {
+    if (target < 0 || kind[target] != INSTANCE) {
+      throw check.reject("sets a field with no object selected");
+    }
+    return type[target];
+  }
+
+  /**
+   * Checks an element store into the target array at {@code index} of kind {@code store}; returns
+   * the component type.
+   */
+  Class<?> element(int index, char store) throws ObjectStreamException {
+    if (target < 0 || kind[target] != ARRAY) {
+      throw check.reject("sets an element with no array selected");
+    }
+    Class<?> component = type[target].getComponentType();
+    if (index < 0 || index >= length[target]) {
+      throw check.reject("sets element " + index + " of an array of length " + length[target]);
+    }
+    boolean fits =
+        store == 'L'
+            ? !component.isPrimitive()
+            : component.isPrimitive()
+                && (Types.primitiveCode(component) == store
+                    || (store == 'B' && component == boolean.class));
+    if (!fits) {
+      throw check.reject(
+          "stores a value of kind " + store + " into a " + type[target].getSimpleName());
+    }
+    return component;
+  }
+
+  /** {@code CLUSTER_LOOP owner ids n} and its {@code n} columns. */
+  private void cluster(int host, int[] code, int pc) throws ObjectStreamException {
+    int[] ids = check.intArray(code[pc + 2]);
+    int columns = code[pc + 3];
+    String ownerName = check.name(code[pc + 1]);
+    Class<?> owner = ownerName == null ? null : hostClass(host, ownerName);
+    // a class removed from the hierarchy of the objects: the adapted loop casts nothing
+    boolean detached = owner != null && classes.detached(owner);
+    Class<?> targets = detached ? null : owner;
+    boolean reflective = false;
+    for (int c = 0; c < columns; c++) {
+      reflective |= code[pc + 4 + c * Stmt.COLUMN_SIZE + 2] >= 0;
+    }
+    Class<?>[] types = reflective ? new Class<?>[ids.length] : null;
+    // slots an allocation loop filled keep their class through the set phase
+    Class<?> allocated = check.loopClasses.get(code[pc + 2]);
+    if (allocated != null && (targets == null || targets.isAssignableFrom(allocated))) {
+      if (types != null) {
+        java.util.Arrays.fill(types, allocated);
+      }
+    } else {
+      for (int from = 0; from < ids.length; from += BLOCK) {
+        targetBlock(ids, from, Math.min(ids.length, from + BLOCK), targets, types);
+      }
+    }
+    check.write((long) ids.length * Math.max(1, columns));
+    for (int c = 0; c < columns; c++) {
+      int col = pc + 4 + c * Stmt.COLUMN_SIZE;
+      char t = (char) code[col];
+      Field field;
+      if (code[col + 2] >= 0) {
+        field = setter(code[col + 2], t, null);
+        Class<?> ok = null;
+        for (Class<?> k : types) {
+          if (k != ok
+              && !(classes.evolved() && field == Evolution.REMOVED)
+              && !field.getDeclaringClass().isAssignableFrom(k)) {
+            throw notInHierarchy(field, k);
+          }
+          ok = k;
+        }
+      } else {
+        if (owner == null) {
+          throw check.reject("a cluster loop stores with putfield but casts to no class");
+        }
+        field =
+            putfield(
+                owner,
+                check.name(code[col + 3]),
+                check.name(code[col + 4]),
+                check.name(code[col + 5]),
+                host);
+      }
+      if (detached && field != Evolution.REMOVED) {
+        throw check.reject(
+            "a cluster loop over objects cast to a class removed since capture from their"
+                + " hierarchy stores into "
+                + field);
+      }
+      column(t, code[col + 1], ids.length, field.getType());
+    }
+  }
+
+  /**
+   * Checks that slots {@code ids[from..to)} hold objects this snapshot allocated, of {@code owner}
+   * unless that is null, and records their classes in {@code types} unless that is null.
+   */
+  private void targetBlock(int[] ids, int from, int to, Class<?> owner, Class<?>[] types)
+      throws ObjectStreamException {
+    Class<?> fits = null;
+    byte[] kinds = kind;
+    for (int i = from; i < to; i++) {
+      int at = ids[i] - first;
+      if (at < 0 || at >= kinds.length) {
+        check.own(ids[i]);
+      }
+      if (kinds[at] == INSTANCE && type[at] == fits) {
+        if (types != null) {
+          types[i] = fits;
+        }
+        continue;
+      }
+      if (kind[at] != INSTANCE || (owner != null && !owner.isAssignableFrom(type[at]))) {
+        throw check.reject(
+            "a cluster loop writes to slot "
+                + ids[i]
+                + ", which holds no "
+                + (owner == null ? "object" : owner.getTypeName())
+                + " this snapshot allocated");
+      }
+      if (types != null) {
+        types[i] = type[at];
+      }
+      fits = type[at];
+    }
+  }
+
+  /** A column of kind {@code t} whose values are constant {@code k}. */
+  private void column(char t, int k, int rows, Class<?> fieldType) throws ObjectStreamException {
+    Object values = check.raw(k) instanceof Constant.PrimArray p ? p.array() : null;
+    Class<?> expected = t == 'L' ? int[].class : Types.primitiveClass(t).arrayType();
+    if (values == null || values.getClass() != expected || Array.getLength(values) < rows) {
+      throw check.reject(
+          "column constant "
+              + k
+              + " is not a "
+              + expected.getSimpleName()
+              + " of at least "
+              + rows
+              + " values");
+    }
+    if (t == 'L') {
+      check.refs((int[]) values, rows, fieldType);
+    }
+  }
+
+  /** The field of a setter constant, whose setter kind and declaring class must fit. */
+  Field setter(int constant, char setterKind, Class<?> targetType) throws ObjectStreamException {
+    if (!(check.raw(constant) instanceof Constant.Setter)
+        || !(resolved[constant] instanceof Field f)) {
+      throw check.reject("sets a field through constant " + constant + ", which is not a field");
+    }
+    if (classes.evolved() && f == Evolution.REMOVED) {
+      return f; // removed since capture: the loader takes the store out of the code
+    }
+    boolean fits =
+        setterKind == 'L'
+            ? !f.getType().isPrimitive()
+            : f.getType().isPrimitive() && Types.primitiveCode(f.getType()) == setterKind;
+    if (!fits) {
+      throw check.reject("sets " + f + " with a setter of kind " + setterKind);
+    }
+    if (targetType != null && !f.getDeclaringClass().isAssignableFrom(targetType)) {
+      throw notInHierarchy(f, targetType);
+    }
+    return f;
+  }
+
+  /**
+   * The rejection of a store into field {@code f} of an object of {@code target}, which is not of
+   * {@code f}'s class: where both classes are {@code Serializable}, the class was removed from
+   * {@code target}'s hierarchy since capture while the snapshot also holds objects of the class
+   * itself (else {@link ClassTable#detach} would have taken the stores out), which Codese does not
+   * restore; anything else (a final class, a field the class table does not record) is crafted.
+   */
+  private ObjectStreamException notInHierarchy(Field f, Class<?> target) {
+    Class<?> owner = f.getDeclaringClass();
+    if (!java.io.Serializable.class.isAssignableFrom(owner)
+        || !java.io.Serializable.class.isAssignableFrom(target)
+        || Modifier.isFinal(owner.getModifiers())
+        || classes.detached(owner)) {
+      return check.reject("sets " + f + " of an object of " + target.getTypeName());
+    }
+    return new org.codese.ClassMismatchException(
+        target.getName(),
+        f.getName(),
+        owner.getName()
+            + " is no longer a superclass of "
+            + target.getName()
+            + ", but the snapshot holds objects of it too: Codese skips the data of a class"
+            + " removed from a hierarchy (as ObjectInputStream does) only when no object of the"
+            + " snapshot is of that class or a subclass of it; read such data with"
+            + " ObjectInputStream, or capture the graph again");
+  }
+
+  private Class<?> hostClass(int host, String owner) throws ObjectStreamException {
+    if (host < 0 || !Types.internalName(classes.get(host)).equals(owner)) {
+      throw check.reject(
+          "stores with putfield into " + TypeNames.javaName(owner) + " outside its nest");
+    }
+    return classes.get(host);
+  }
+
+  /** The live field {@code owner.name}: an instance field, not final, of the recorded type. */
+  private Field putfield(Class<?> owner, String name, String descriptor, String cast, int host)
+      throws ObjectStreamException {
+    Field f = classes.writableField(host, name);
+    if (f == null) {
+      return Evolution.REMOVED; // removed since capture: the loader takes the store out of the code
+    }
+    if (Modifier.isFinal(f.getModifiers()) || !Types.descriptor(f.getType()).equals(descriptor)) {
+      throw check.reject(
+          "putfield into "
+              + owner.getTypeName()
+              + "."
+              + name
+              + " of type "
+              + TypeNames.javaName(descriptor)
+              + ", which is not a non-final instance field of that type");
+    }
+    if (cast != null && !Types.internalName(f.getType()).equals(cast)) {
+      throw check.reject(
+          "casts a value to "
+              + TypeNames.javaName(cast)
+              + " before storing it into a field of type "
+              + f.getType().getTypeName());
+    }
+    if (cast != null && !accessible(f.getType(), host)) {
+      throw check.reject(
+          "casts to "
+              + f.getType().getTypeName()
+              + ", which the nest of "
+              + owner.getTypeName()
+              + " cannot access");
+    }
+    return f;
+  }
+}
