@@ -169,7 +169,7 @@ final class SetCheck {
           "casts to "
               + c.getTypeName()
               + ", which generated code in "
-              + (host < 0 ? "Codese's package" : "the nest of " + classes.get(host).getTypeName())
+              + generatedIn(host)
               + " cannot access");
     }
     if (!visible(c, host)) {
@@ -177,13 +177,18 @@ final class SetCheck {
           "casts to "
               + c.getTypeName()
               + ", which the class loader of generated code in "
-              + (host < 0 ? "Codese's package" : "the nest of " + classes.get(host).getTypeName())
+              + generatedIn(host)
               + " resolves to another class or not at all");
     }
     lastCast = internalName;
     lastCastHost = host;
     lastCastClass = c;
     return c;
+  }
+
+  /** Where generated code of {@code host} (-1: Codese's own package) lives, for messages. */
+  private String generatedIn(int host) {
+    return host < 0 ? "Codese's package" : "the nest of " + classes.get(host).getTypeName();
   }
 
   /**
