@@ -102,6 +102,23 @@ class MoreCollectionFillTest {
   }
 
   @Test
+  void theListingShowsEachFillAsItsCalls() throws IOException {
+    Hashtable<String, String> table = new Hashtable<>(Map.of("k", "v"));
+    Vector<String> vector = new Vector<>(List.of("e"));
+    List<String> fills = new ArrayList<>();
+    SnapshotContents.read(Codese.toBytes(new Object[] {table, vector}))
+        .list(
+            new ProgramListener() {
+              @Override
+              public void fill(int object, String type, String statement, int references) {
+                fills.add(type + ": " + statement.replaceAll("o[0-9]+", "o"));
+              }
+            });
+    assertEquals(
+        List.of("java.util.Hashtable: o.put(o, o);", "java.util.Vector: o.add(o);"), fills);
+  }
+
+  @Test
   void aVectorKeepsItsCapacityAndSharedElements() {
     Vector<Object> v = new Vector<>(40);
     String shared = new String("shared");

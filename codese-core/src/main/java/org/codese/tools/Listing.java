@@ -524,7 +524,7 @@ public final class Listing {
   private void fill(int[] p, int i) throws DecodeException {
     int target = tableRef(p[i + 1]);
     String type = types.get(target);
-    boolean map = type != null && type.endsWith("Map");
+    boolean map = type != null && (type.endsWith("Map") || type.equals("java.util.Hashtable"));
     int width = map ? 2 : 1;
     int n = p[i + 2];
     StringBuilder text = new StringBuilder();
