@@ -222,11 +222,17 @@ class MoreCollectionFillTest {
     Hashtable<Integer, Integer> table = new Hashtable<>();
     IdentityHashMap<Integer, Integer> identity = new IdentityHashMap<>();
     PriorityQueue<Integer> queue = new PriorityQueue<>();
+    Vector<Integer> vector = new Vector<>(150);
     for (int i = 0; i < 100; i++) {
       table.put(i, i);
       identity.put(1000 + i, i);
       queue.add(i);
+      vector.add(i);
     }
+    // the stream's storage copy is an array object, whose class the JDK asks about first (-1)
+    List<String> jdkVector = jdkArrays(vector);
+    jdkVector.remove("java.lang.Object[-1");
+    assertEquals(jdkVector, fillArrays(vector));
     assertEquals(jdkArrays(table), fillArrays(table));
     assertEquals(jdkArrays(identity), fillArrays(identity));
     assertEquals(jdkArrays(queue), fillArrays(queue));
