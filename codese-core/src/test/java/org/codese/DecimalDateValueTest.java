@@ -128,6 +128,29 @@ class DecimalDateValueTest {
         .run();
   }
 
+  /**
+   * With static constants captured as themselves, a decimal whose BigInteger is such a constant
+   * ({@code BigInteger.ZERO}, {@code BigInteger.TEN}) is replayed and refers to that constant, as
+   * its {@code writeObject} finds it; a decimal that is one is itself; the others are values.
+   */
+  @Test
+  void withStaticConstantsADecimalOfAConstantBigIntegerIsReplayed() throws IOException {
+    CodeseOptions statics = CodeseOptions.defaults().withStaticConstants(true);
+    List<Object> g = new ArrayList<>();
+    g.add(BigDecimal.valueOf(0, 5)); // its unscaled value: BigInteger.ZERO
+    g.add(new BigDecimal(BigInteger.TEN, 1));
+    g.add(BigDecimal.ZERO);
+    g.add(BigDecimal.valueOf(-987_654, 3));
+    g.add(new Date(99));
+    byte[] snapshot = Codese.toBytes(g, statics);
+    List<?> back = (List<?>) Codese.fromBytes(snapshot, statics);
+    assertEquals(g, back);
+    assertSame(BigInteger.ZERO, ((BigDecimal) back.get(0)).unscaledValue());
+    assertSame(BigInteger.TEN, ((BigDecimal) back.get(1)).unscaledValue());
+    assertSame(BigDecimal.ZERO, back.get(2));
+    assertEquals(2, hooks(snapshot), "the two decimals of constants are replayed");
+  }
+
   /** Accounts in a ring, sharing decimals, BigIntegers and dates. */
   static Account ring(int n) {
     Account first = new Account();
