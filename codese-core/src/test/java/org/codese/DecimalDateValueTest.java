@@ -480,6 +480,10 @@ class DecimalDateValueTest {
       assertRefused(withDecimal(-1, 2), "from the BigInteger of slot -1, outside");
       assertRefused(withDecimal(Long.MAX_VALUE, 2), "outside this snapshot's table slots");
       assertRefused(withDecimal(1L << 32, 2), "slot 4294967296, outside");
+      int end = SnapshotFile.parse(edit().bytes()).tableSize(); // one past the last slot
+      assertRefused(
+          withDecimal(end, 2),
+          "slot " + end + ", outside this snapshot's table slots 0 to " + (end - 1));
     }
 
     @Test
