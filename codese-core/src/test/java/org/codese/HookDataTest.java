@@ -77,10 +77,14 @@ class HookDataTest {
         set.addAll(five);
         yield set;
       }
-      case "PriorityQueue" -> new PriorityQueue<>(five);
+      case "PriorityQueue" -> {
+        PriorityQueue<String> q = new PriorityQueue<>(Collections.reverseOrder());
+        q.addAll(five);
+        yield q;
+      }
       case "ArrayDeque" -> new HookedArrayDeque<>(five);
       case "IdentityHashMap" -> {
-        IdentityHashMap<String, String> m = new IdentityHashMap<>();
+        IdentityHashMap<String, String> m = new HookedIdentityHashMap<>();
         for (String s : five) {
           m.put(s, s);
         }
@@ -129,7 +133,9 @@ class HookDataTest {
   private static String hookedClass(Object root) {
     return root.getClass().getName().startsWith("java.util.ImmutableCollections")
         ? "java.util.CollSer"
-        : root instanceof HookedArrayList || root instanceof HookedArrayDeque
+        : root instanceof HookedArrayList
+                || root instanceof HookedArrayDeque
+                || root instanceof HookedIdentityHashMap
             ? root.getClass().getSuperclass().getName()
             : root.getClass().getName();
   }
@@ -141,6 +147,11 @@ class HookDataTest {
     HookedArrayList(java.util.Collection<E> c) {
       super(c);
     }
+  }
+
+  /** An {@code IdentityHashMap} restored through its {@code readObject}, not filled. */
+  static final class HookedIdentityHashMap<K, V> extends IdentityHashMap<K, V> {
+    private static final long serialVersionUID = 1L;
   }
 
   /** An {@code ArrayDeque} restored through its {@code readObject}, not filled. */
@@ -200,7 +211,9 @@ class HookDataTest {
 
   @Test
   void theLimitIsCodeseLimitsMaxArrayLength() throws IOException {
-    java.util.Queue<Integer> thousand = new PriorityQueue<>(Collections.nCopies(1000, 7));
+    // with a comparator, so that readObject restores it (a natural-order queue is a fill)
+    java.util.Queue<Integer> thousand = new PriorityQueue<>(Collections.reverseOrder());
+    thousand.addAll(Collections.nCopies(1000, 7));
     byte[] bytes = Codese.toBytes(thousand);
     CodeseOptions tight =
         CodeseOptions.defaults().withLimits(CodeseLimits.defaults().withMaxArrayLength(999));

@@ -9,17 +9,21 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Hashtable;
+import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.LinkedList;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.Vector;
 import org.codese.program.Fills;
 
 /**
@@ -52,7 +56,9 @@ final class CollectionFills {
         || c == ArrayDeque.class
         || c == LinkedList.class
         || c == HashSet.class
-        || c == LinkedHashSet.class) {
+        || c == LinkedHashSet.class
+        || c == Vector.class
+        || c == PriorityQueue.class) {
       Collection col = (Collection) target;
       for (int k = from; k < to; k++) {
         col.add(table[p[k]]);
@@ -62,6 +68,8 @@ final class CollectionFills {
       for (int k = from; k < to; k += 2) {
         map.put(table[p[k]], table[p[k + 1]]);
       }
+    } else if (c == Hashtable.class || c == IdentityHashMap.class) {
+      putEach((Map) target, table, p, from, to);
     } else if (c == TreeMap.class) {
       // TreeMap.putAll of a sorted map with the same (natural) order into an empty map builds the
       // tree from the sorted entries in linear time, as readObject does, without comparing keys
@@ -73,6 +81,30 @@ final class CollectionFills {
           "a fill step targets a " + (c == null ? "null" : c.getName()) + ", not a JDK collection");
     }
     return to;
+  }
+
+  /**
+   * Puts each pair into a {@code Hashtable} or {@code IdentityHashMap}, refusing what their {@code
+   * readObject} refuses: a key twice, and in a {@code Hashtable} a {@code null} key or value.
+   */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static void putEach(Map map, Object[] table, int[] p, int from, int to)
+      throws StreamCorruptedException {
+    boolean nulls = map instanceof IdentityHashMap;
+    for (int k = from; k < to; k += 2) {
+      Object key = table[p[k]];
+      Object value = table[p[k + 1]];
+      if (!nulls && (key == null || value == null)) {
+        throw new StreamCorruptedException(
+            "a fill puts a null " + (key == null ? "key" : "value") + " into a Hashtable");
+      }
+      int size = map.size();
+      map.put(key, value);
+      if (map.size() == size) {
+        throw new StreamCorruptedException(
+            "a fill puts a key into a " + map.getClass().getName() + " twice");
+      }
+    }
   }
 
   /**

@@ -122,13 +122,14 @@ final class Constants implements Constant.Visitor<Object, ClassMismatchException
   /**
    * A JDK collection's maker, which calls its public constructor directly: the no-arg one, or the
    * one taking an initial capacity; {@code null} for a class that is not one of {@link Fills}'
-   * classes or has no constructor taking a capacity, which {@link ProgramCheck} rejects if the code
-   * allocates with it.
+   * classes, has no constructor taking a capacity or refuses the one given ({@link
+   * Fills#minCapacity}), which {@link ProgramCheck} rejects if the code allocates with it.
    */
   @Override
   public Object visitSized(Constant.Sized s) throws ClassMismatchException {
     Class<?> c = classes.get(s.type());
-    if (Fills.kind(c) == Fills.NONE || (s.capacity() >= 0 && !Fills.sized(c))) {
+    if (Fills.kind(c) == Fills.NONE
+        || (s.capacity() >= 0 && (!Fills.sized(c) || s.capacity() < Fills.minCapacity(c)))) {
       return null;
     }
     return NewCollection.of(c, s.capacity());

@@ -16,6 +16,7 @@ import org.codese.UnsafeSnapshotException;
 import org.codese.format.SnapshotFile;
 import org.codese.jvm.Types;
 import org.codese.program.Constant;
+import org.codese.program.Fills;
 import org.codese.program.Grammar;
 import org.codese.program.TypeNames;
 import org.codese.program.Values;
@@ -347,6 +348,16 @@ final class CreateCheck {
     }
     if (check.raw(constant) instanceof Constant.Sized s) {
       Class<?> c = classes.get(s.type());
+      if (s.capacity() >= 0 && Fills.sized(c) && s.capacity() < Fills.minCapacity(c)) {
+        throw check.reject(
+            "makes a "
+                + c.getTypeName()
+                + " of initial capacity "
+                + s.capacity()
+                + " (constant "
+                + constant
+                + "), which its constructor refuses");
+      }
       if (version < Grammar.FILL_VERSION || resolved[constant] == null) {
         throw check.reject(
             "allocates "

@@ -183,8 +183,9 @@ final class FinishCheck {
       check.ref(p[k], Object.class);
     }
     Class<?> array = Fills.checkedArray(c);
-    int storage = Math.max(length[at], 0);
-    if (array != null && storage > 0) {
+    int storage =
+        array == null ? 0 : (int) Fills.checkedLength(c, Math.max(length[at], 0), n / width);
+    if (storage > 0) {
       Integer longest = fillArrays.get(array);
       if (longest == null || longest < storage) {
         fillArrays.put(array, storage);

@@ -1,6 +1,8 @@
 package org.codese.plan;
 
 import java.nio.ByteBuffer;
+import java.util.Arrays;
+import org.codese.capture.Graph;
 import org.codese.capture.Node;
 import org.codese.jvm.Slot;
 import org.codese.program.Fills;
@@ -32,9 +34,10 @@ record CollectionFill(Class<?> type, int capacity, int[] refs) {
 
   /**
    * @param node a captured object
+   * @param graph its graph, where a {@code Vector}'s storage array is
    * @return its fill, or {@code null} if it is restored by its hooks
    */
-  static CollectionFill of(Node.Instance node) {
+  static CollectionFill of(Node.Instance node, Graph graph) {
     Class<?> c = node.type().type();
     int kind = Fills.kind(c);
     if (kind == Fills.NONE) {
@@ -73,6 +76,32 @@ record CollectionFill(Class<?> type, int capacity, int[] refs) {
       return in.nextFloat() == DEFAULT_LOAD_FACTOR
           ? in.elements(c, 1, in.nextInt(), Capacity.HASH_SET)
           : null;
+    } else if (c == java.util.Vector.class) {
+      return vector(in, graph);
+    } else if (c == java.util.PriorityQueue.class) {
+      // the default fields comparator and size, then the array length the JDK 1.5 form had
+      if (!in.fields(1, 0) || !in.has(4)) {
+        return null;
+      }
+      int size = in.nextInt();
+      return in.nextRef() == -1 && in.block(4) && in.skip(4)
+          ? in.elements(c, 1, size, Capacity.AT_LEAST_ONE)
+          : null;
+    } else if (c == java.util.Hashtable.class) {
+      // the default fields loadFactor and threshold, then the table length and the size
+      if (!in.fields(0, 0)
+          || !in.has(8)
+          || in.nextFloat() != DEFAULT_LOAD_FACTOR
+          || !in.skip(4)
+          || !in.block(8)) {
+        return null;
+      }
+      int length = in.nextInt();
+      int n = in.nextInt();
+      return in.elements(c, 2, n, hashtableLength(n, length));
+    } else if (c == java.util.IdentityHashMap.class) {
+      // the default field size, then the size again
+      return in.fields(0, 4) && in.block(4) ? in.elements(c, 2, in.nextInt(), Capacity.SIZE) : null;
     } else if (c == java.util.TreeMap.class) {
       return in.fields(1, 0) && in.nextRef() == -1 && in.block(4)
           ? in.elements(c, 2, in.nextInt(), Capacity.NONE)
@@ -137,12 +166,15 @@ record CollectionFill(Class<?> type, int capacity, int[] refs) {
     /** {@code HashMap.readObject}'s table for the mappings. */
     HASH_MAP,
     /** {@code HashSet.readObject}'s capacity for the elements, as its table size. */
-    HASH_SET;
+    HASH_SET,
+    /** The number of elements, at least 1 ({@code PriorityQueue}'s constructor refuses 0). */
+    AT_LEAST_ONE;
 
     int of(int n) {
       return switch (this) {
         case NONE -> -1;
         case SIZE -> n;
+        case AT_LEAST_ONE -> Math.max(n, 1);
         case HASH_MAP -> n == 0 ? -1 : hashMapTable(n);
         case HASH_SET ->
             tableSizeFor(
@@ -167,6 +199,61 @@ record CollectionFill(Class<?> type, int capacity, int[] refs) {
     return wanted < DEFAULT_INITIAL_CAPACITY
         ? DEFAULT_INITIAL_CAPACITY
         : wanted >= MAXIMUM_CAPACITY ? MAXIMUM_CAPACITY : tableSizeFor((int) wanted);
+  }
+
+  /**
+   * A {@code Vector} written by its {@code writeObject} ({@code capacityIncrement}, the count, and
+   * a copy of its storage array, a node of its own): filled with the first {@code count} elements
+   * of that array and made with the array's length as capacity, so that it writes the same array
+   * again; the increment is left 0, as {@code readObject} leaves it. {@code null} where the array
+   * holds more than the count, or is longer than the loader allows a fill's capacity ({@link
+   * Fills#maxCapacity}).
+   */
+  private static CollectionFill vector(Cursor in, Graph graph) {
+    if (!in.fields(1, 0) || !in.skip(4) || !in.has(4)) {
+      return null;
+    }
+    int count = in.nextInt();
+    int array = in.nextRef();
+    if (in.more()
+        || array < graph.firstId()
+        || array >= graph.endId()
+        || !(graph.nodes().get(array - graph.firstId()) instanceof Node.Array a)
+        || a.type() != Object[].class
+        || !(a.elements() instanceof int[] ids)
+        || count < 0
+        || count > ids.length
+        || ids.length > Fills.maxCapacity(count)) {
+      return null;
+    }
+    for (int i = count; i < ids.length; i++) {
+      if (ids[i] != -1) {
+        return null;
+      }
+    }
+    return new CollectionFill(java.util.Vector.class, ids.length, Arrays.copyOf(ids, count));
+  }
+
+  /**
+   * Whether this JDK's {@code Hashtable.readObject} computes the table length with {@code elements
+   * * 1.05f} (JDK 19 on, JDK-8280459) rather than {@code elements + elements / 20}.
+   */
+  private static final boolean FLOAT_GROWTH = Runtime.version().feature() >= 19;
+
+  /**
+   * The table length {@code Hashtable.readObject} allocates for {@code n} elements of a table that
+   * had {@code length} buckets, with the default load factor: the capacity a fill gives the {@code
+   * Hashtable}, whose constructor then sets the same threshold, so that no {@code put} rehashes.
+   */
+  private static int hashtableLength(int n, int length) {
+    float lf = DEFAULT_LOAD_FACTOR;
+    int original = Math.max(length, (int) (n / lf) + 1);
+    int wanted = FLOAT_GROWTH ? (int) (n * 1.05f / lf) + 3 : (int) ((n + n / 20) / lf) + 3;
+    if (wanted > n && (wanted & 1) == 0) {
+      wanted--;
+    }
+    wanted = Math.min(wanted, original);
+    return wanted < 0 ? original : wanted;
   }
 
   /** {@code HashMap.tableSizeFor}: the smallest power of two at least {@code c}, at least 1. */
@@ -209,6 +296,11 @@ record CollectionFill(Class<?> type, int capacity, int[] refs) {
       return item + 2 <= items.length && items[item] == Tape.OBJECT;
     }
 
+    /** Whether anything is left: items or data. */
+    boolean more() {
+      return item < items.length || data.hasRemaining();
+    }
+
     int nextRef() {
       if (!ref()) {
         return Integer.MIN_VALUE;
@@ -245,6 +337,11 @@ record CollectionFill(Class<?> type, int capacity, int[] refs) {
      * {@code n} elements of {@code width} references each, which must end the tape and its data.
      */
     CollectionFill elements(Class<?> c, int width, int n, Capacity capacity) {
+      return n < 0 ? null : elements(c, width, n, capacity.of(n));
+    }
+
+    /** {@link #elements(Class, int, int, Capacity)} with the capacity given. */
+    CollectionFill elements(Class<?> c, int width, int n, int capacity) {
       long refs = (long) n * width;
       if (n < 0 || data.hasRemaining() || item + 2 * refs != items.length) {
         return null;
@@ -256,7 +353,7 @@ record CollectionFill(Class<?> type, int capacity, int[] refs) {
         }
         ids[i] = nextRef();
       }
-      return new CollectionFill(c, capacity.of(n), ids);
+      return new CollectionFill(c, capacity, ids);
     }
   }
 }

@@ -105,7 +105,7 @@ final class PlanContext {
       noFill = node.type();
       return null;
     }
-    CollectionFill fill = CollectionFill.of(node);
+    CollectionFill fill = CollectionFill.of(node, graph);
     fills[node.id() - graph.firstId()] = fill;
     return fill;
   }

@@ -14,11 +14,18 @@ package org.codese.program;
  * <table>
  *   <caption>Fills</caption>
  *   <tr><th>class</th><th>kind</th><th>fill of {@code n} references</th></tr>
- *   <tr><td>{@code ArrayList}, {@code ArrayDeque}, {@code LinkedList}</td><td>{@link #ADD}</td>
- *       <td>{@code add} of each element, in order</td></tr>
+ *   <tr><td>{@code ArrayList}, {@code ArrayDeque}, {@code LinkedList}, {@code Vector}</td>
+ *       <td>{@link #ADD}</td><td>{@code add} of each element, in order</td></tr>
+ *   <tr><td>{@code PriorityQueue} (natural order)</td><td>{@link #ADD}</td><td>{@code add} of
+ *       each element in the order of its heap array, which leaves a heap where it is (as {@code
+ *       readObject}'s {@code heapify} does)</td></tr>
  *   <tr><td>{@code HashMap}, {@code LinkedHashMap}, {@code HashSet}, {@code LinkedHashSet}</td>
  *       <td>{@link #PUT}, {@link #ADD}</td><td>{@code put(key, value)} of each pair, or {@code
  *       add}</td></tr>
+ *   <tr><td>{@code Hashtable}, {@code IdentityHashMap}</td><td>{@link #PUT}</td><td>{@code
+ *       put(key, value)} of each pair; a key put twice (which their {@code readObject} refuses
+ *       with a {@code StreamCorruptedException}) and, for {@code Hashtable}, a {@code null} key or
+ *       value, fail the restore the same way</td></tr>
  *   <tr><td>{@code TreeMap}, {@code TreeSet} (natural order)</td><td>{@link #SORTED_PUT},
  *       {@link #SORTED_ADD}</td><td>{@code putAll} or {@code addAll} of a sorted view of the
  *       data, which both build in linear time without comparing keys, as their {@code
@@ -50,10 +57,16 @@ public final class Fills {
     java.util.HashSet.class,
     java.util.LinkedHashSet.class,
     java.util.TreeMap.class,
-    java.util.TreeSet.class
+    java.util.TreeSet.class,
+    java.util.Vector.class,
+    java.util.PriorityQueue.class,
+    java.util.Hashtable.class,
+    java.util.IdentityHashMap.class
   };
 
-  private static final int[] KINDS = {ADD, ADD, ADD, PUT, PUT, ADD, ADD, SORTED_PUT, SORTED_ADD};
+  private static final int[] KINDS = {
+    ADD, ADD, ADD, PUT, PUT, ADD, ADD, SORTED_PUT, SORTED_ADD, ADD, ADD, PUT, PUT
+  };
 
   private Fills() {}
 
@@ -89,24 +102,70 @@ public final class Fills {
   }
 
   /**
+   * The smallest initial capacity the class's constructor accepts: 1 for {@code PriorityQueue},
+   * whose constructor throws for less, 0 for the others.
+   *
+   * @param c a fill class with a constructor taking a capacity ({@link #sized})
+   * @return the smallest capacity a snapshot may give it
+   */
+  public static int minCapacity(Class<?> c) {
+    return c == java.util.PriorityQueue.class ? 1 : 0;
+  }
+
+  /**
    * The array class whose length {@code ObjectInputStream} asks the filter about when the class's
    * {@code readObject} allocates its storage ({@code ObjectInputStream.checkArray}), or {@code
-   * null} where it asks about none.
+   * null} where it asks about none ({@code Vector}'s storage is an array of the snapshot itself,
+   * asked about as every array is).
    *
    * @param c a fill class
    * @return the array class, or {@code null}
    */
   public static Class<?> checkedArray(Class<?> c) {
-    if (c == java.util.ArrayList.class || c == java.util.ArrayDeque.class) {
+    if (c == java.util.ArrayList.class
+        || c == java.util.ArrayDeque.class
+        || c == java.util.PriorityQueue.class
+        || c == java.util.IdentityHashMap.class) {
       return Object[].class;
     }
     if (c == java.util.HashMap.class
         || c == java.util.LinkedHashMap.class
         || c == java.util.HashSet.class
-        || c == java.util.LinkedHashSet.class) {
+        || c == java.util.LinkedHashSet.class
+        || c == java.util.Hashtable.class) {
       return java.util.Map.Entry[].class;
     }
     return null;
+  }
+
+  /**
+   * The length {@code ObjectInputStream} asks the filter about for {@link #checkedArray}: the
+   * initial capacity, except for {@code PriorityQueue} (its size) and {@code IdentityHashMap}
+   * (twice the table capacity its constructor gives {@code capacity} expected mappings, as its
+   * {@code readObject} asks).
+   *
+   * @param c a fill class whose {@link #checkedArray} is not {@code null}
+   * @param capacity the initial capacity the snapshot gives it, at least 0
+   * @param elements the number of elements (pairs for maps) it is filled with
+   * @return the length
+   */
+  public static long checkedLength(Class<?> c, int capacity, int elements) {
+    if (c == java.util.PriorityQueue.class) {
+      return elements;
+    }
+    if (c == java.util.IdentityHashMap.class) {
+      return 2L * identityCapacity(capacity);
+    }
+    return capacity;
+  }
+
+  /** {@code IdentityHashMap.capacity}: the table capacity for {@code expected} mappings. */
+  private static int identityCapacity(int expected) {
+    int minimum = 4;
+    int maximum = 1 << 29;
+    return expected > maximum / 3
+        ? maximum
+        : expected <= 2 * minimum / 3 ? minimum : Integer.highestOneBit(expected + (expected << 1));
   }
 
   /**

@@ -4,11 +4,15 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Hashtable;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.LinkedList;
+import java.util.PriorityQueue;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.Vector;
 
 /**
  * A resolved {@code Constant.Sized}: makes one empty JDK collection with its public constructor,
@@ -31,6 +35,9 @@ public final class NewCollection {
   private static final int LINKED_HASH_SET = 6;
   private static final int TREE_MAP = 7;
   private static final int TREE_SET = 8;
+  private static final int VECTOR = 9;
+  private static final int PRIORITY_QUEUE = 10;
+  private static final int HASHTABLE = 11;
 
   private static final Class<?>[] CLASSES = {
     ArrayList.class,
@@ -41,7 +48,11 @@ public final class NewCollection {
     HashSet.class,
     LinkedHashSet.class,
     TreeMap.class,
-    TreeSet.class
+    TreeSet.class,
+    Vector.class,
+    PriorityQueue.class,
+    Hashtable.class,
+    IdentityHashMap.class
   };
 
   /** Which of {@link #CLASSES}. */
@@ -61,7 +72,8 @@ public final class NewCollection {
    * @param type the collection's class
    * @param capacity the initial capacity, or a negative number for the no-argument constructor;
    *     ignored for the classes without a constructor taking one ({@code LinkedList}, {@code
-   *     TreeMap}, {@code TreeSet}), which the caller rejects first
+   *     TreeMap}, {@code TreeSet}), which the caller rejects first, as it rejects a capacity their
+   *     constructor refuses ({@code PriorityQueue}'s 0)
    * @return the maker, or {@code null} if {@code type} is not one of the classes this makes
    */
   public static NewCollection of(Class<?> type, int capacity) {
@@ -93,8 +105,16 @@ public final class NewCollection {
         return n < 0 ? new LinkedHashSet<>() : new LinkedHashSet<>(n);
       case TREE_MAP:
         return new TreeMap<>();
-      default:
+      case TREE_SET:
         return new TreeSet<>();
+      case VECTOR:
+        return n < 0 ? new Vector<>() : new Vector<>(n);
+      case PRIORITY_QUEUE:
+        return n < 0 ? new PriorityQueue<>() : new PriorityQueue<>(n);
+      case HASHTABLE:
+        return n < 0 ? new Hashtable<>() : new Hashtable<>(n);
+      default:
+        return n < 0 ? new IdentityHashMap<>() : new IdentityHashMap<>(n);
     }
   }
 }

@@ -1,0 +1,326 @@
+package org.codese;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.ObjectInputFilter;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.io.StreamCorruptedException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Hashtable;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.Vector;
+import java.util.function.Function;
+import org.codese.format.SnapshotFile;
+import org.codese.program.Constant;
+import org.codese.program.Grammar;
+import org.codese.testkit.RoundTrip;
+import org.codese.testkit.SnapshotEdit;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code Vector}, {@code PriorityQueue}, {@code Hashtable} and {@code IdentityHashMap} restored by
+ * fills ({@code program.Fills}) rather than by replaying their {@code readObject}: the JDK round
+ * trip's bytes at every size (table lengths, storage capacity, heap order), what keeps {@code
+ * readObject}, the filter's view of their storage, and hostile files (format writer, checksums
+ * valid).
+ */
+class MoreCollectionFillTest {
+  private static final int[] SIZES = {0, 1, 2, 3, 11, 12, 13, 20, 21, 24, 25, 47, 48, 49, 100, 385};
+
+  private static final List<Function<List<Integer>, Object>> MAKERS =
+      List.of(
+          Vector::new,
+          keys -> {
+            PriorityQueue<Integer> q = new PriorityQueue<>();
+            q.addAll(keys);
+            return q;
+          },
+          keys -> {
+            Hashtable<Integer, String> t = new Hashtable<>();
+            keys.forEach(k -> t.put(k, "v" + k));
+            return t;
+          });
+
+  private static List<Integer> keys(int n) {
+    List<Integer> keys = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      keys.add(i * 7919 % 100_003 - 500);
+    }
+    return keys;
+  }
+
+  private static Object jdkCopy(Object o) {
+    try {
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+        out.writeObject(o);
+      }
+      try (ObjectInputStream in =
+          new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+        return in.readObject();
+      }
+    } catch (IOException | ClassNotFoundException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  private static long count(Object root, Class<? extends Constant> kind) throws IOException {
+    return SnapshotFile.parse(Codese.toBytes(root)).constants().stream()
+        .filter(kind::isInstance)
+        .count();
+  }
+
+  @Test
+  void everyClassRestoresToTheJdkRoundTripsBytesAtEverySize() throws IOException {
+    for (Function<List<Integer>, Object> maker : MAKERS) {
+      for (int n : SIZES) {
+        Object original = maker.apply(keys(n));
+        String name = original.getClass().getSimpleName() + " of " + n;
+        assertEquals(0, count(original, Constant.Hook.class), name);
+        assertEquals(1, count(original, Constant.Sized.class), name);
+        // as the JDK's own round trip leaves it (a Hashtable's table length is what readObject
+        // computes), and a Vector's capacity and a queue's heap order as written
+        RoundTrip.of(jdkCopy(original)).name(name).run();
+        if (!(original instanceof Hashtable)) {
+          RoundTrip.of(original).name(name + ", as made").run();
+        }
+      }
+    }
+  }
+
+  @Test
+  void aVectorKeepsItsCapacityAndSharedElements() {
+    Vector<Object> v = new Vector<>(40);
+    String shared = new String("shared");
+    v.add(shared);
+    v.add(shared);
+    v.add(v);
+    RoundTrip.of(v)
+        .check(
+            o -> {
+              Vector<?> r = (Vector<?>) o;
+              assertEquals(40, r.capacity());
+              assertSame(r.get(0), r.get(1));
+              assertSame(r, r.get(2));
+            })
+        .run();
+  }
+
+  @Test
+  void anIdentityHashMapKeepsItsMappingsByIdentity() throws IOException {
+    for (int n : SIZES) {
+      IdentityHashMap<Object, Object> m = new IdentityHashMap<>();
+      List<String> keys = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        String k = new String("k" + (i % 5)); // equal keys, distinct objects
+        keys.add(k);
+        m.put(k, i % 3 == 0 ? null : keys);
+      }
+      m.put(null, "null key");
+      assertEquals(0, count(m, Constant.Hook.class));
+      Holder h = new Holder(m, keys);
+      Holder r = (Holder) Codese.fromBytes(Codese.toBytes(h));
+      assertEquals(n + 1, r.map.size());
+      assertEquals("null key", r.map.get(null));
+      for (int i = 0; i < n; i++) {
+        Object k = r.keys.get(i);
+        assertTrue(r.map.containsKey(k), "key " + i);
+        assertEquals(i % 3 == 0 ? null : r.keys, r.map.get(k));
+        if (i % 3 != 0) {
+          assertSame(r.keys, r.map.get(k));
+        }
+      }
+    }
+    // one mapping has one order: the bytes are the JDK round trip's
+    IdentityHashMap<Object, Object> one = new IdentityHashMap<>();
+    one.put("k", List.of(1));
+    RoundTrip.of(one).run();
+  }
+
+  /** A holder of an identity map and, in order, its keys (their identities are the point). */
+  static final class Holder implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+    final IdentityHashMap<Object, Object> map;
+    final List<String> keys;
+
+    Holder(IdentityHashMap<Object, Object> map, List<String> keys) {
+      this.map = map;
+      this.keys = keys;
+    }
+  }
+
+  @Test
+  void aVectorsCapacityIncrementIsLostAsTheJdkLosesIt() throws IOException {
+    // Vector.readObject reads only the count and the storage: the increment the stream holds
+    // is not restored, and the JDK's own round trip of such a vector writes 0
+    Vector<String> increment = new Vector<>(4, 3);
+    increment.add("a");
+    assertEquals(0, count(increment, Constant.Hook.class));
+    assertArrayEquals(
+        jdkBytes(jdkCopy(increment)), jdkBytes(Codese.fromBytes(Codese.toBytes(increment))));
+  }
+
+  private static byte[] jdkBytes(Object o) throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+      out.writeObject(o);
+    }
+    return bytes.toByteArray();
+  }
+
+  @Test
+  void whatAFillCannotReproduceKeepsReadObject() throws IOException {
+    Vector<String> roomy = new Vector<>(1000);
+    PriorityQueue<String> ordered = new PriorityQueue<>(Comparator.reverseOrder());
+    Hashtable<String, String> loadFactor = new Hashtable<>(16, 0.5f);
+    java.util.Properties subclass = new java.util.Properties();
+    for (String k : List.of("b", "a", "C")) {
+      roomy.add(k);
+      ordered.add(k);
+      loadFactor.put(k, k + k);
+      subclass.put(k, k + k);
+    }
+    for (Object o : List.of(roomy, ordered, loadFactor, subclass)) {
+      assertEquals(0, count(o, Constant.Sized.class), o.getClass().getName());
+      assertTrue(count(o, Constant.Hook.class) > 0, o.getClass().getName());
+      RoundTrip.of(jdkCopy(o)).name(o.getClass().getName()).run();
+    }
+  }
+
+  @Test
+  void theFilterIsAskedAboutTheStorageReadObjectWouldAllocate() throws IOException {
+    Hashtable<Integer, Integer> table = new Hashtable<>();
+    IdentityHashMap<Integer, Integer> identity = new IdentityHashMap<>();
+    PriorityQueue<Integer> queue = new PriorityQueue<>();
+    for (int i = 0; i < 100; i++) {
+      table.put(i, i);
+      identity.put(1000 + i, i);
+      queue.add(i);
+    }
+    assertEquals(jdkArrays(table), fillArrays(table));
+    assertEquals(jdkArrays(identity), fillArrays(identity));
+    assertEquals(jdkArrays(queue), fillArrays(queue));
+  }
+
+  /** The array lengths the filter sees restoring {@code o} from a snapshot. */
+  private static List<String> fillArrays(Object o) throws IOException {
+    List<String> seen = new ArrayList<>();
+    Codese.fromBytes(
+        Codese.toBytes(o), CodeseOptions.defaults().withObjectInputFilter(arrays(seen)));
+    return seen;
+  }
+
+  /** The array lengths the filter sees when {@code ObjectInputStream} reads {@code o}. */
+  private static List<String> jdkArrays(Object o) throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+      out.writeObject(o);
+    }
+    List<String> seen = new ArrayList<>();
+    try (ObjectInputStream in =
+        new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+      in.setObjectInputFilter(arrays(seen));
+      in.readObject();
+    } catch (ClassNotFoundException e) {
+      throw new AssertionError(e);
+    }
+    return seen;
+  }
+
+  private static ObjectInputFilter arrays(List<String> seen) {
+    return info -> {
+      if (info.serialClass() != null && info.serialClass().isArray()) {
+        seen.add(info.serialClass().getComponentType().getName() + "[" + info.arrayLength());
+      }
+      return ObjectInputFilter.Status.UNDECIDED;
+    };
+  }
+
+  /** Hostile snapshots that misuse these fills, written by the format's own writer. */
+  @Nested
+  class Hostile {
+    private SnapshotEdit edit(Object root) throws IOException {
+      return SnapshotEdit.of(Codese.toBytes(root));
+    }
+
+    private int program(SnapshotEdit e) {
+      return e.programIndex(Grammar.STEP_FILL);
+    }
+
+    private int sizedIndex(SnapshotEdit e) {
+      return e.constantIndex(c -> c instanceof Constant.Sized);
+    }
+
+    private void assertMentions(String message, String part) {
+      assertTrue(message.contains(part), () -> "expected \"" + part + "\" in: " + message);
+    }
+
+    @Test
+    void aPriorityQueueOfCapacityZeroIsRejectedBeforeAnythingRuns() throws IOException {
+      PriorityQueue<Integer> q = new PriorityQueue<>(List.of(3, 1, 2));
+      SnapshotEdit e = edit(q);
+      int k = sizedIndex(e);
+      e.setConstant(k, new Constant.Sized(((Constant.Sized) e.constant(k)).type(), 0));
+      String m =
+          assertThrows(UnsafeSnapshotException.class, () -> Codese.load(e.bytes())).getMessage();
+      assertMentions(m, "makes a java.util.PriorityQueue of initial capacity 0");
+      assertMentions(m, "which its constructor refuses");
+    }
+
+    @Test
+    void aKeyPutTwiceFailsAsReadObjectFails() throws IOException {
+      for (Map<Object, Object> m :
+          List.<Map<Object, Object>>of(new Hashtable<>(), new IdentityHashMap<>())) {
+        m.put("a", "x");
+        m.put("b", "y");
+        SnapshotEdit e = edit(m);
+        int[] p = e.program(program(e));
+        p[5] = p[3]; // the second pair's key is the first's
+        e.setConstant(program(e), new Constant.PrimArray(p));
+        StreamCorruptedException x =
+            assertThrows(StreamCorruptedException.class, () -> Codese.fromBytes(e.bytes()));
+        assertMentions(x.getMessage(), "puts a key into a " + m.getClass().getName() + " twice");
+      }
+    }
+
+    @Test
+    void aNullInAHashtableFailsAsReadObjectFails() throws IOException {
+      Pair pair = new Pair();
+      pair.table.put("a", "x");
+      pair.identity.put("k", null); // a null the snapshot fills with, for the edit to point at
+      SnapshotEdit e = edit(pair);
+      int at = program(e);
+      int[] p = e.program(at);
+      // two fill steps {STEP_FILL, target, 2, key, value}: the identity map's value is the null
+      assertEquals(10, p.length, java.util.Arrays.toString(p));
+      int identity = p[4] > p[9] ? 0 : 5;
+      int table = 5 - identity;
+      assertEquals(Grammar.STEP_FILL, p[table]);
+      p[table + 4] = p[identity + 4];
+      e.setConstant(at, new Constant.PrimArray(p));
+      StreamCorruptedException x =
+          assertThrows(StreamCorruptedException.class, () -> Codese.fromBytes(e.bytes()));
+      assertMentions(x.getMessage(), "puts a null value into a Hashtable");
+    }
+  }
+
+  /** A Hashtable and an identity map with a null value. */
+  static final class Pair implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+    final Hashtable<Object, Object> table = new Hashtable<>();
+    final IdentityHashMap<Object, Object> identity = new IdentityHashMap<>();
+  }
+}
