@@ -67,7 +67,7 @@ class BigIntegerValueTest {
     List<Object> small = new ArrayList<>(List.of(BigInteger.ZERO, BigInteger.valueOf(-5)));
     small.add(BigInteger.valueOf(Long.MIN_VALUE));
     SnapshotFile file = SnapshotFile.parse(Codese.toBytes(small));
-    assertEquals(Grammar.BIG_INTEGER_VERSION, file.version());
+    assertTrue(file.version() >= Grammar.BIG_INTEGER_VERSION, "format " + file.version());
     assertEquals(0, hooks(file), "no replayed hook");
     small.add(BigInteger.ONE.shiftLeft(63));
     assertEquals(1, hooks(SnapshotFile.parse(Codese.toBytes(small))), "2^63 is replayed");

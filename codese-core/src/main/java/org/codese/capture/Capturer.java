@@ -475,10 +475,36 @@ public final class Capturer {
     // a value made from data: the original, unless the writer's replaceObject put another in
     char kind = global || rep != replaced ? 0 : Values.kindOf(obj);
     // a stream replays a value whose serial form holds an object, so that its hooks see that too
-    boolean value = kind != 0 && (hooks == null || !Values.holdsArray(kind));
+    boolean value = kind != 0 && (hooks == null || Values.inStreams(kind));
     discovered.add(value ? new Node.Value(id, obj, rep.getClass(), kind) : rep);
     nodes.add(null);
     return id;
+  }
+
+  /**
+   * A {@code BigDecimal} value ({@link Values#referredKind}) with the id of its unscaled value,
+   * which it refers to as a JDK stream writes its {@code intVal} field: the {@code BigInteger}
+   * itself if it has one, else the one {@code writeObject} would make ({@code BigInteger.valueOf},
+   * the JDK's cached instance for small values). Without hooks only.
+   *
+   * @return the value, or {@code null} if that {@code BigInteger} is not a value of this segment (a
+   *     global constant, a subclass): then the {@code BigDecimal} is replayed, and its {@code
+   *     writeObject} finds the same {@code BigInteger} ({@code valueOf} of a small value is a
+   *     cached instance, and a fresh one is never a global)
+   */
+  private Node.Value referring(Node.Value v, ChildList children) throws IOException {
+    Object intVal = ((java.math.BigDecimal) v.value()).unscaledValue();
+    int ref = ref(intVal, v.id(), "intVal", 0, false);
+    int at = ref - firstId;
+    if (at < 0 || at >= nodes.size()) {
+      return null;
+    }
+    Object made = nodes.get(at) != null ? nodes.get(at) : discovered.get(at);
+    if (!(made instanceof Node.Value b) || b.kind() != Values.referredKind(v.kind())) {
+      return null;
+    }
+    children.add(ref);
+    return new Node.Value(v.id(), v.value(), v.streamClass(), v.kind(), ref);
   }
 
   private boolean needsExpansion(int id) {
@@ -605,12 +631,16 @@ public final class Capturer {
   private ChildList expand(int id, int level, ChildList children) throws IOException {
     Object obj = discovered.set(id - firstId, null);
     if (obj instanceof Node.Value v) {
-      nodes.set(id - firstId, v);
-      if (Values.holdsArray(v.kind())) {
-        // a BigInteger's magnitude array, one level below it in a JDK stream: the filter's depth
-        depth = Math.max(depth, level + 1);
+      Node.Value made = Values.referredKind(v.kind()) == 0 ? v : referring(v, children);
+      if (made != null) {
+        nodes.set(id - firstId, made);
+        if (Values.holdsArray(v.kind())) {
+          // a BigInteger's magnitude array, one level below it in a JDK stream: the filter's depth
+          depth = Math.max(depth, level + 1);
+        }
+        return children;
       }
-      return children;
+      obj = v.value(); // its BigInteger is not a value: replayed, as that BigInteger is
     }
     Node.Global global = globals == null ? null : globals.node(id, obj);
     if (global != null) {

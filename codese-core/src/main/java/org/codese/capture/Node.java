@@ -36,8 +36,15 @@ public sealed interface Node {
    * @param streamClass the class {@code ObjectOutputStream} writes for it (after {@code
    *     writeReplace})
    * @param kind its kind code ({@link org.codese.program.Values#kindOf(Object)})
+   * @param ref the id of the value it refers to ({@link org.codese.program.Values#referredKind}: a
+   *     {@code BigDecimal}'s {@code BigInteger}), or -1
    */
-  record Value(int id, Object value, Class<?> streamClass, char kind) implements Node {}
+  record Value(int id, Object value, Class<?> streamClass, char kind, int ref) implements Node {
+    /** A value that refers to none. */
+    public Value(int id, Object value, Class<?> streamClass, char kind) {
+      this(id, value, streamClass, kind, -1);
+    }
+  }
 
   /**
    * A global reference: an object restored as the same instance, the value of static final field

@@ -59,7 +59,8 @@ final class Renumbering {
     } else if (node instanceof Node.Constant c) {
       return new Node.Constant(id, c.value());
     } else if (node instanceof Node.Value v) {
-      return new Node.Value(id, v.value(), v.streamClass(), v.kind());
+      return new Node.Value(
+          id, v.value(), v.streamClass(), v.kind(), v.ref() < 0 ? -1 : id(v.ref()));
     } else if (node instanceof Node.Global g) {
       return new Node.Global(id, g.value(), g.owner(), g.name());
     } else if (node instanceof Node.Array a) {

@@ -470,9 +470,12 @@ final class CreateCheck {
    * stream class and then the class {@code readResolve} returned), and the other classes a JDK
    * stream holds descriptors of for such a value (a {@code BigInteger}'s {@code Number} and {@code
    * byte[]}, whose length counts among the arrays' the filter is told), into empty slots of this
-   * snapshot, from inside a {@code long[]} constant.
+   * snapshot, from inside a {@code long[]} constant; a {@code BigDecimal} from a {@code BigInteger}
+   * the same program made before it ({@link #referred}).
    */
   private void valuesProgram(int[] p) throws ObjectStreamException {
+    // the BigIntegers this program made so far, by slot minus the first id
+    java.util.BitSet made = new java.util.BitSet();
     for (int i = 0; i < p.length; ) {
       if (p[i] != Grammar.STEP_VALUES || i + 4 > p.length) {
         throw check.reject("create program step " + p[i] + " at " + i + " is unknown or cut short");
@@ -482,7 +485,7 @@ final class CreateCheck {
       if (!Values.isKind(kind)) {
         throw check.reject("makes values of unknown kind " + kind);
       }
-      if (segment && Values.holdsArray(kind)) {
+      if (segment && !Values.inStreams(kind)) {
         // its serial form holds objects (a BigInteger's magnitude) a stream's hooks would see
         throw check.reject(
             "makes values of " + Values.className(kind) + ", which streams do not make");
@@ -534,9 +537,51 @@ final class CreateCheck {
         }
         // the array a JDK stream holds for the value: the filter is asked about its length
         longestDataArray = Math.max(longestDataArray, Values.magnitudeLength(kind, data[offset]));
+        if (Values.referredKind(kind) != 0) {
+          referred(made, kind, p[at], data[offset], data[offset + 1]);
+        }
         check.fill(p[at], VALUE, type, 0);
+        if (kind == 'B') {
+          made.set(p[at] - first);
+        }
       }
       i += 4 + 2 * n;
+    }
+  }
+
+  /**
+   * Checks a {@code BigDecimal} value ({@link Values#referredKind}) to be made at table slot {@code
+   * id}: the slot its data name must hold a {@code BigInteger} that a {@code 'B'} step of this
+   * program made before it ({@code made}, by slot minus the first id; never an object of another
+   * kind, of another program, which may run on another thread, or not made yet), and its scale must
+   * be an {@code int}. So it is never made from null, as {@code BigDecimal.readObject} refuses.
+   */
+  private void referred(java.util.BitSet made, int kind, int id, long slot, long scale)
+      throws ObjectStreamException {
+    String what = "makes the " + Values.type(kind).getName() + " of table slot " + id;
+    if (slot < first || slot >= check.end) {
+      throw check.reject(
+          what
+              + " from the BigInteger of slot "
+              + slot
+              + ", outside this snapshot's table slots "
+              + first
+              + " to "
+              + (check.end - 1));
+    }
+    if (!made.get((int) slot - first)) {
+      throw check.reject(
+          what
+              + " from slot "
+              + slot
+              + ", which holds no BigInteger an earlier step of its program made (it holds "
+              + (check.type[(int) slot - first] == null
+                  ? "nothing yet"
+                  : "a " + check.type[(int) slot - first].getName())
+              + ")");
+    }
+    if ((int) scale != scale) {
+      throw check.reject(what + " with scale " + scale + ", which is not an int");
     }
   }
 }

@@ -1,21 +1,37 @@
 package org.codese.load;
 
+import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
+import java.util.Date;
 import java.util.UUID;
 import org.codese.program.Grammar;
 
 /**
- * Runs a create program of {@link Grammar#STEP_VALUES} steps: makes a graph's dates, times, UUIDs
- * and {@code BigInteger}s with their public factories and constructors from {@code long} data
- * ({@link org.codese.program.Values}). {@link ProgramCheck} has checked every id, offset and
- * source; a factory's {@code DateTimeException} for data out of range leaves inside a {@link
- * HookFailure}, as the class's own {@code readExternal} would throw it from {@code
- * ObjectInputStream.readObject}.
+ * Runs a create program of {@link Grammar#STEP_VALUES} steps: makes a graph's dates, times, UUIDs,
+ * {@code BigInteger}s, {@code java.util.Date}s and {@code BigDecimal}s with their public factories
+ * and constructors from {@code long} data ({@link org.codese.program.Values}). {@link ProgramCheck}
+ * has checked every id, offset and source, and that the slot a {@code BigDecimal}'s data name holds
+ * a {@code BigInteger} an earlier step of the same program made ({@link CreateCheck}); a factory's
+ * {@code DateTimeException} for data out of range leaves inside a {@link HookFailure}, as the
+ * class's own {@code readExternal} would throw it from {@code ObjectInputStream.readObject}.
+ *
+ * <table>
+ *   <caption>What each kind runs, and what the JDK's reader runs</caption>
+ *   <tr><th>kind</th><th>here</th><th>{@code ObjectInputStream}</th></tr>
+ *   <tr><td>{@code 'B'}</td><td>{@code new BigInteger(signum, magnitude)}</td>
+ *       <td>{@code BigInteger.readObject}: a new object of that signum and magnitude</td></tr>
+ *   <tr><td>{@code 'J'}</td><td>{@code new Date(ms)}: {@code fastTime = ms}</td>
+ *       <td>{@code Date.readObject}: {@code fastTime = readLong()}</td></tr>
+ *   <tr><td>{@code 'N'}</td><td>{@code new BigDecimal(table[slot], scale)}: {@code intVal} that
+ *       very {@code BigInteger}, {@code intCompact} from it, the scale</td>
+ *       <td>{@code BigDecimal.readObject}: the same three fields from the stream's {@code
+ *       BigInteger} (never null here) and scale (JDK 17 and 25)</td></tr>
+ * </table>
  */
 final class ValueSteps {
   private ValueSteps() {}
@@ -35,7 +51,7 @@ final class ValueSteps {
       int at = i + 4;
       try {
         for (int k = 0; k < n; k++, at += 2) {
-          table[p[at]] = make(kind, data, p[at + 1]);
+          table[p[at]] = make(table, kind, data, p[at + 1]);
         }
       } catch (RuntimeException e) {
         throw new HookFailure(e);
@@ -44,7 +60,7 @@ final class ValueSteps {
     }
   }
 
-  private static Object make(int kind, long[] d, int at) {
+  private static Object make(Object[] table, int kind, long[] d, int at) {
     switch (kind) {
       case 'U':
         return new UUID(d[at], d[at + 1]);
@@ -58,6 +74,10 @@ final class ValueSteps {
         return Instant.ofEpochSecond(d[at], d[at + 1]);
       case 'B':
         return bigInteger(d[at]);
+      case 'J':
+        return new Date(d[at]);
+      case 'N':
+        return new BigDecimal((BigInteger) table[(int) d[at]], (int) d[at + 1]);
       default:
         return Duration.ofSeconds(d[at], d[at + 1]);
     }

@@ -17,7 +17,9 @@ import org.codese.program.Values;
 /**
  * Plans the values ({@link Node.Value}) of a graph as one create program of {@link
  * Grammar#STEP_VALUES} steps, one per kind, with the data of all of a kind's values in one {@code
- * long[]} constant.
+ * long[]} constant; the steps of kinds that refer to other values ({@link Values#referredKind}: a
+ * {@code BigDecimal}'s {@code BigInteger}) come after all the others, so that what they refer to is
+ * made first.
  *
  * <p>Contract: {@link #add} takes each value node in graph order; {@link #flush} then returns the
  * program, or nothing when the graph has no values.
@@ -64,12 +66,13 @@ final class ValueData {
       g = new Group();
       groups.put(kind, g);
     }
-    g.add(v.id(), data(kind, v.value()));
+    g.add(v.id(), data(v));
   }
 
-  /** The data of value {@code o} of kind {@code kind}, as {@link Values} lays it out. */
-  static long[] data(char kind, Object o) {
-    return switch (kind) {
+  /** The data of value {@code v}, as {@link Values} lays it out. */
+  static long[] data(Node.Value v) {
+    Object o = v.value();
+    return switch (v.kind()) {
       case 'U' ->
           new long[] {((UUID) o).getMostSignificantBits(), ((UUID) o).getLeastSignificantBits()};
       case 'D' -> new long[] {((LocalDate) o).toEpochDay()};
@@ -82,7 +85,9 @@ final class ValueData {
       case 'I' -> new long[] {((Instant) o).getEpochSecond(), ((Instant) o).getNano()};
       case 'R' -> new long[] {((Duration) o).getSeconds(), ((Duration) o).getNano()};
       case 'B' -> new long[] {((java.math.BigInteger) o).longValueExact()};
-      default -> throw new IllegalArgumentException("not a value kind: " + kind);
+      case 'J' -> new long[] {((java.util.Date) o).getTime()};
+      case 'N' -> new long[] {v.ref(), ((java.math.BigDecimal) o).scale()};
+      default -> throw new IllegalArgumentException("not a value kind: " + v.kind());
     };
   }
 
@@ -95,18 +100,30 @@ final class ValueData {
     }
     IntList program = new IntList();
     for (Map.Entry<Character, Group> e : groups.entrySet()) {
-      Group g = e.getValue();
-      program.add(Grammar.STEP_VALUES);
-      program.add(e.getKey());
-      program.add(cx.tables.constant(new Constant.PrimArray(Arrays.copyOf(g.data, g.size))));
-      program.add(g.ids.size());
-      int offset = 0;
-      for (int i = 0; i < g.ids.size(); i++) {
-        program.add(g.ids.get(i));
-        program.add(offset);
-        offset += Values.arity(e.getKey());
+      if (Values.referredKind(e.getKey()) == 0) {
+        step(program, e.getKey(), e.getValue());
+      }
+    }
+    // values that refer to values of other kinds (a BigDecimal's BigInteger) after all of those
+    for (Map.Entry<Character, Group> e : groups.entrySet()) {
+      if (Values.referredKind(e.getKey()) != 0) {
+        step(program, e.getKey(), e.getValue());
       }
     }
     return new Op.RunSteps(cx.intArray(program.toArray()));
+  }
+
+  /** Adds the step that makes the values of group {@code g}, of kind {@code kind}. */
+  private void step(IntList program, char kind, Group g) {
+    program.add(Grammar.STEP_VALUES);
+    program.add(kind);
+    program.add(cx.tables.constant(new Constant.PrimArray(Arrays.copyOf(g.data, g.size))));
+    program.add(g.ids.size());
+    int offset = 0;
+    for (int i = 0; i < g.ids.size(); i++) {
+      program.add(g.ids.get(i));
+      program.add(offset);
+      offset += Values.arity(kind);
+    }
   }
 }

@@ -72,8 +72,11 @@ public final class Grammar {
    * Step {@code (STEP_VALUES, kind, source, n, id1, offset1 ... idn, offsetn)} of a <em>create</em>
    * program (format version {@link #VALUE_VERSION} on): {@code table[id]} is the value of {@link
    * Values} kind {@code kind} made from {@code Values.arity(kind)} elements of the {@code long[]}
-   * constant {@code source} from {@code offset}. So dates, times, UUIDs and (format {@link
-   * #BIG_INTEGER_VERSION} on) {@code BigInteger}s are data, not replayed serial forms.
+   * constant {@code source} from {@code offset}. So dates, times, UUIDs, (format {@link
+   * #BIG_INTEGER_VERSION} on) {@code BigInteger}s and (format {@link #DECIMAL_VERSION} on) {@code
+   * java.util.Date}s and {@code BigDecimal}s are data, not replayed serial forms. A {@code
+   * BigDecimal}'s data name the slot of its {@code BigInteger}, which an earlier step of the same
+   * program made.
    */
   public static final int STEP_VALUES = 5;
 
@@ -130,6 +133,15 @@ public final class Grammar {
    * stream's {@code resolveClass} sees.
    */
   public static final int BIG_INTEGER_VERSION = 11;
+
+  /**
+   * The first snapshot format version whose {@link #STEP_VALUES} steps make {@code java.util.Date}s
+   * ({@link Values} kind {@code 'J'}) and {@code BigDecimal}s whose unscaled value fits in a {@code
+   * long} (kind {@code 'N'}, made from the {@code BigInteger} of a {@code 'B'} value of the same
+   * program and a scale) instead of replaying their serial form; its code is that of {@link
+   * #STORE_VERSION}. Object streams keep replaying them, as they replay {@code BigInteger}s.
+   */
+  public static final int DECIMAL_VERSION = 12;
 
   /**
    * The collection entry ({@link RuntimeContract#allocateOwner()}, format version {@link

@@ -107,6 +107,12 @@ public record RuntimeContract(
         Grammar.BIG_INTEGER_VERSION,
         RUNTIME_PACKAGE,
         RUNTIME_PACKAGE + "/Entry",
+        RUNTIME_PACKAGE + "/Entry"),
+    // format 12 adds Date and BigDecimal values (data only): the code is format 10's
+    new RuntimeContract(
+        Grammar.DECIMAL_VERSION,
+        RUNTIME_PACKAGE,
+        RUNTIME_PACKAGE + "/Entry",
         RUNTIME_PACKAGE + "/Entry")
   };
 

@@ -8,7 +8,7 @@ import java.util.List;
  * each, how many {@code long}s of data make one value, and the class {@code ObjectOutputStream}
  * writes for it (for {@code java.time}, the {@code writeReplace} proxy {@code java.time.Ser}),
  * which the class table lists so that the serialization filter is asked about the class it would
- * see in a JDK stream. Exactly these classes (all final).
+ * see in a JDK stream. Exactly these classes (subclasses are not values).
  *
  * <table>
  *   <caption>Values</caption>
@@ -29,6 +29,15 @@ import java.util.List;
  *       Grammar#BIG_INTEGER_VERSION} on)</td><td>the value</td>
  *       <td>{@code new BigInteger(signum, magnitude)}, a new object as the JDK's
  *       {@code readObject} makes</td></tr>
+ *   <tr><td>{@code 'J'}</td><td>{@code java.util.Date} (format {@link
+ *       Grammar#DECIMAL_VERSION} on)</td><td>the time in milliseconds, which its {@code
+ *       writeObject} writes</td><td>{@code new Date(ms)}, as {@code readObject} sets {@code
+ *       fastTime}</td></tr>
+ *   <tr><td>{@code 'N'}</td><td>{@code BigDecimal} whose unscaled value fits in a {@code long}
+ *       (format {@link Grammar#DECIMAL_VERSION} on)</td><td>the table slot of its unscaled value
+ *       (its {@code intVal}, a {@code 'B'} value an earlier step of the same program made), the
+ *       scale</td><td>{@code new BigDecimal(intVal, scale)}, which keeps that very {@code
+ *       BigInteger} as {@code readObject} does</td></tr>
  * </table>
  *
  * <p>Each factory validates its data as the class's own deserialization does and throws the same
@@ -36,10 +45,15 @@ import java.util.List;
  * magnitude as a {@code byte[]}, which the class table also lists ({@link #otherStreamClasses}) and
  * whose length the loader counts ({@link #magnitudeLength}), so that the filter is asked about what
  * a JDK stream holds.
+ *
+ * <p>A {@code BigDecimal} is the one value that refers to another: its {@code intVal} is the {@code
+ * BigInteger} of the table slot its data names ({@link #referredKind}), so that a {@code
+ * BigInteger} shared with the rest of the graph stays one object, as in a JDK stream. A {@code
+ * BigDecimal} whose unscaled value does not fit in a {@code long} is replayed, as that value is.
  */
 public final class Values {
   /** The kind codes, in table order. */
-  static final String KINDS = "UDTLIRB";
+  static final String KINDS = "UDTLIRBJN";
 
   /** The classes, in table order (all of {@code java.base}, loaded with it). */
   private static final Class<?>[] TYPES = {
@@ -49,10 +63,12 @@ public final class Values {
     java.time.LocalDateTime.class,
     java.time.Instant.class,
     java.time.Duration.class,
-    java.math.BigInteger.class
+    java.math.BigInteger.class,
+    java.util.Date.class,
+    java.math.BigDecimal.class
   };
 
-  private static final int[] ARITY = {2, 1, 1, 2, 2, 2, 1};
+  private static final int[] ARITY = {2, 1, 1, 2, 2, 2, 1, 1, 2};
 
   /** The largest {@code BigInteger} bit length (sign excluded) a value of kind 'B' has. */
   private static final int LONG_BITS = 63;
@@ -77,11 +93,17 @@ public final class Values {
   /**
    * @param o an object
    * @return the kind code of the value it is, or 0 if it is none: its class is one of this table's,
-   *     and a {@code BigInteger} fits in a {@code long}
+   *     and a {@code BigInteger}, or a {@code BigDecimal}'s unscaled value, fits in a {@code long}
    */
   public static char kindOf(Object o) {
     char kind = kindOf(o.getClass());
-    return kind == 'B' && ((java.math.BigInteger) o).bitLength() > LONG_BITS ? 0 : kind;
+    if (kind == 'B') {
+      return ((java.math.BigInteger) o).bitLength() > LONG_BITS ? 0 : kind;
+    }
+    if (kind == 'N') {
+      return ((java.math.BigDecimal) o).unscaledValue().bitLength() > LONG_BITS ? 0 : kind;
+    }
+    return kind;
   }
 
   /**
@@ -89,24 +111,48 @@ public final class Values {
    * @return the first snapshot format version that makes values of that kind
    */
   public static int since(int kind) {
-    return kind == 'B' ? Grammar.BIG_INTEGER_VERSION : Grammar.VALUE_VERSION;
+    return kind == 'B'
+        ? Grammar.BIG_INTEGER_VERSION
+        : kind == 'J' || kind == 'N' ? Grammar.DECIMAL_VERSION : Grammar.VALUE_VERSION;
+  }
+
+  /**
+   * @param kind a kind code of this table
+   * @return whether an object stream's segments make such values: those of format {@link
+   *     Grammar#VALUE_VERSION}, whose code segments carry; a stream replays the others (a {@code
+   *     BigInteger}'s magnitude, a {@code BigDecimal}'s {@code BigInteger}, are objects its hooks
+   *     see)
+   */
+  public static boolean inStreams(int kind) {
+    return since(kind) == Grammar.VALUE_VERSION;
+  }
+
+  /**
+   * @param kind a kind code of this table
+   * @return the kind of the value in the table slot that such a value's first {@code long} of data
+   *     names, which an earlier step of the same program must have made: {@code 'B'} for a {@code
+   *     BigDecimal} (its {@code intVal}); 0 for a kind whose data are numbers only
+   */
+  public static char referredKind(int kind) {
+    return kind == 'N' ? 'B' : 0;
   }
 
   /**
    * @param kind a kind code of this table
    * @return the classes other than the value's class and stream class that a JDK stream holds a
    *     descriptor of for such a value, which the filter is asked about: for a {@code BigInteger},
-   *     its serializable superclass {@code Number} and its magnitude's {@code byte[]}
+   *     its serializable superclass {@code Number} and its magnitude's {@code byte[]}; for a {@code
+   *     BigDecimal}, {@code Number} (its {@code BigInteger} is a value of its own)
    */
   public static List<Class<?>> otherStreamClasses(int kind) {
-    return kind == 'B' ? BIG_INTEGER_STREAM_CLASSES : List.of();
+    return kind == 'B' ? BIG_INTEGER_STREAM_CLASSES : kind == 'N' ? NUMBER : List.of();
   }
 
   /**
    * @param kind a kind code of this table
    * @return whether a JDK stream holds an object one level below such a value (a {@code
-   *     BigInteger}'s magnitude array), which the depth the filter is told counts; an object
-   *     stream's segments do not make such values, so that the stream's hooks see that object
+   *     BigInteger}'s magnitude array), which the depth the filter is told counts (a {@code
+   *     BigDecimal}'s {@code BigInteger} is a value of its own, below it in the graph)
    */
   public static boolean holdsArray(int kind) {
     return kind == 'B';
@@ -114,6 +160,8 @@ public final class Values {
 
   private static final List<Class<?>> BIG_INTEGER_STREAM_CLASSES =
       List.of(Number.class, byte[].class);
+
+  private static final List<Class<?>> NUMBER = List.of(Number.class);
 
   /**
    * @param kind a kind code of this table
@@ -166,6 +214,6 @@ public final class Values {
    * @return the internal name of the class {@code ObjectOutputStream} writes for such a value
    */
   public static String streamClassName(int kind) {
-    return kind == 'U' || kind == 'B' ? className(kind) : TIME_PROXY;
+    return kind == 'U' || kind == 'B' || kind == 'J' || kind == 'N' ? className(kind) : TIME_PROXY;
   }
 }

@@ -587,7 +587,11 @@ public final class Listing {
     }
   }
 
-  /** Reports the values step at {@code i}: {@code LocalDate.ofEpochDay(15000)} and the like. */
+  /**
+   * Reports the values step at {@code i}: {@code LocalDate.of(15000)} and the like, {@code new
+   * Date(ms)}, and {@code new BigDecimal(o12, 2)} for a {@code BigDecimal} of the {@code
+   * BigInteger} of slot 12 and scale 2.
+   */
   private void values(int[] p, int i) throws DecodeException {
     int kind = p[i + 1];
     if (!Values.isKind(kind)) {
@@ -608,9 +612,18 @@ public final class Listing {
       types.put(id, type);
       StringBuilder args = new StringBuilder();
       for (int k = 0; k < arity; k++) {
-        args.append(k == 0 ? "" : ", ").append(data[from + k]);
+        args.append(k == 0 ? "" : ", ");
+        if (k == 0 && Values.referredKind(kind) != 0) {
+          args.append('o').append(data[from]); // the table slot of the value it refers to
+        } else {
+          args.append(data[from + k]);
+        }
       }
-      sink.create(id, type, simple + ".of(" + args + ") /* from data */");
+      boolean constructed = kind == 'J' || kind == 'N';
+      sink.create(
+          id,
+          type,
+          (constructed ? "new " + simple + "(" : simple + ".of(") + args + ") /* from data */");
     }
   }
 

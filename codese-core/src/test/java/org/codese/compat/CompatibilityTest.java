@@ -68,7 +68,8 @@ class CompatibilityTest {
 
   /**
    * The graphs of snapshot format {@code version}: {@link #graphs()}, and from format 5 on, which
-   * makes them from data, dates, times and UUIDs; from format 11 on, {@code BigInteger}s.
+   * makes them from data, dates, times and UUIDs; from format 11 on, {@code BigInteger}s; from
+   * format 12 on, {@code BigDecimal}s and {@code java.util.Date}s.
    */
   private static Map<String, Serializable> graphs(int version) {
     Map<String, Serializable> g = graphs();
@@ -98,6 +99,22 @@ class CompatibilityTest {
       big.add(java.math.BigInteger.ONE.shiftLeft(64)); // no long: replayed
       big.add(java.math.BigDecimal.valueOf(-271_828, 5));
       g.put("big", big);
+    }
+    if (version >= Grammar.DECIMAL_VERSION) {
+      ArrayList<Object> decimals = new ArrayList<>();
+      java.math.BigInteger shared = java.math.BigInteger.valueOf(-123_456_789);
+      java.math.BigDecimal price = new java.math.BigDecimal(shared, 4);
+      decimals.add(price);
+      decimals.add(shared); // the decimal's own BigInteger
+      decimals.add(price);
+      decimals.add(java.math.BigDecimal.valueOf(7, -3));
+      decimals.add(java.math.BigDecimal.ZERO);
+      decimals.add(new java.math.BigDecimal("12345678901234567890.5")); // no long: replayed
+      java.util.Date day = new java.util.Date(1_795_000_000_000L);
+      decimals.add(day);
+      decimals.add(day);
+      decimals.add(new java.util.Date(Long.MIN_VALUE));
+      g.put("decimals", decimals);
     }
     return g;
   }
