@@ -91,7 +91,8 @@ class HookDataTest {
         yield m;
       }
       case "CopyOnWriteArrayList" -> new CopyOnWriteArrayList<>(five);
-      case "List.of" -> List.copyOf(five);
+      // with an element first written inside it, so that its proxy's readObject restores it
+      case "List.of" -> List.of("e0", "e1", "e2", "e3", new ArrayList<>());
       default -> throw new IllegalArgumentException(kind);
     };
   }

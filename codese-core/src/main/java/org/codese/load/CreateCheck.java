@@ -93,8 +93,8 @@ final class CreateCheck {
    * defines no more classes than its statements need (the emitter starts a class per phase and host
    * and a new one only after {@link Grammar#MAX_OPS_PER_CLASS} statements, and none is empty), and
    * that the table size it declares is justified by what its program can fill (stores, loop ids,
-   * record hooks), so a lying table size cannot make the loader or the restore allocate more than
-   * the file's contents justify.
+   * record hooks, immutable-collection steps), so a lying table size cannot make the loader or the
+   * restore allocate more than the file's contents justify.
    *
    * @return the number of table slots the snapshot declares
    */
@@ -122,6 +122,13 @@ final class CreateCheck {
               && raw.get(code[pc + 1]) instanceof Constant.PrimArray p
               && p.array() instanceof int[] a) {
             fills += a.length / 2; // a create program makes an object per two ints at most
+          } else if (op == Stmt.RUN_STEPS
+              && code[pc + 1] >= 0
+              && code[pc + 1] < raw.size()
+              && raw.get(code[pc + 1]) instanceof Constant.PrimArray p
+              && p.array() instanceof int[] a) {
+            // a finish program makes an immutable collection per five ints at most
+            fills += a.length / 5;
           } else if (ids >= 0
               && ids < raw.size()
               && raw.get(ids) instanceof Constant.PrimArray p

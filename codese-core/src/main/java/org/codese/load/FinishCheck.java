@@ -114,15 +114,20 @@ final class FinishCheck {
     int i = 0;
     while (i < p.length) {
       int step = p[i];
+      boolean immutable = step == Grammar.STEP_IMMUTABLE && version >= Grammar.IMMUTABLE_VERSION;
       int size =
           step == Grammar.STEP_HOOK
               ? 2
-              : step == Grammar.STEP_FILL ? (i + 2 < p.length ? 3 + Math.max(0, p[i + 2]) : 3) : 4;
+              : step == Grammar.STEP_FILL
+                  ? (i + 2 < p.length ? 3 + Math.max(0, p[i + 2]) : 3)
+                  : immutable ? (i + 4 < p.length ? 5 + Math.max(0, p[i + 4]) : 5) : 4;
       int last = version < Grammar.FILL_VERSION ? Grammar.STEP_ELEMENT : Grammar.STEP_FILL;
-      if (step < Grammar.STEP_HOOK || step > last || (long) i + size > p.length) {
+      if ((!immutable && (step < Grammar.STEP_HOOK || step > last)) || (long) i + size > p.length) {
         throw check.reject("finish step " + step + " at " + i + " is unknown or cut short");
       }
-      if (step == Grammar.STEP_FILL) {
+      if (immutable) {
+        immutableStep(p, i);
+      } else if (step == Grammar.STEP_FILL) {
         fillStep(p, i);
       } else if (step == Grammar.STEP_HOOK) {
         hook(p[i + 1]);
@@ -193,6 +198,56 @@ final class FinishCheck {
     }
     kind[at] = FILLED;
     check.unfilled--;
+  }
+
+  /** {@code CollSer}'s binary name: the class a JDK stream holds for an immutable collection. */
+  private static final String COLL_SER = "java.util.CollSer";
+
+  /**
+   * An immutable-collection step: of class {@code java.util.CollSer} of the JDK, with a tag {@code
+   * readResolve} knows, whole pairs for a map, references to table slots, into a slot nothing made
+   * before, which then holds an object of no class the checks rely on (as after {@code
+   * readResolve}). The elements' array is what {@code readObject} would have asked the filter
+   * about.
+   */
+  private void immutableStep(int[] p, int i) throws ObjectStreamException {
+    int t = p[i + 1];
+    int tag = p[i + 2];
+    int n = p[i + 4];
+    Class<?> c = t >= 0 && t < classes.size() && !classes.gone(t) ? classes.get(t) : null;
+    if (c == null || c.getClassLoader() != null || !c.getName().equals(COLL_SER)) {
+      throw check.reject(
+          "makes an immutable collection as class "
+              + t
+              + (c == null ? "" : " (" + c.getTypeName() + ")")
+              + ", not as "
+              + COLL_SER);
+    }
+    if (tag < Immutables.LIST || tag > Immutables.MAP) {
+      throw check.reject("makes an immutable collection of unknown tag " + tag);
+    }
+    if (n < 0 || (tag == Immutables.MAP && n % 2 != 0)) {
+      throw check.reject(
+          "makes an immutable "
+              + (tag == Immutables.MAP ? "map" : "collection")
+              + " of "
+              + n
+              + " references, not whole elements");
+    }
+    int at = check.own(p[i + 3]);
+    if (kind[at] != EMPTY) {
+      throw check.reject(
+          "makes an immutable collection in slot " + p[i + 3] + ", which is filled already");
+    }
+    for (int k = i + 5; k < i + 5 + n; k++) {
+      check.ref(p[k], Object.class);
+    }
+    Integer longest = fillArrays.get(Object[].class);
+    if (n > 0 && (longest == null || longest < n)) {
+      fillArrays.put(Object[].class, n);
+    }
+    kind[at] = RESOLVED;
+    type[at] = null;
   }
 
   private void hook(int constant) throws ObjectStreamException {

@@ -185,6 +185,9 @@ final class Hooks {
       case org.codese.program.Grammar.STEP_FILL -> {
         return CollectionFills.run(table, p, i);
       }
+      case org.codese.program.Grammar.STEP_IMMUTABLE -> {
+        return Immutables.run(table, p, i);
+      }
       default ->
           throw new java.io.StreamCorruptedException("unknown finish step " + p[i] + " at " + i);
     }
@@ -203,6 +206,8 @@ final class Hooks {
           : Integer.MIN_VALUE;
     } else if (p[i] == org.codese.program.Grammar.STEP_FIELD && i + 2 < p.length) {
       return p[i + 2];
+    } else if (p[i] == org.codese.program.Grammar.STEP_IMMUTABLE && i + 3 < p.length) {
+      return p[i + 3];
     } else if ((p[i] == org.codese.program.Grammar.STEP_ELEMENT
             || p[i] == org.codese.program.Grammar.STEP_FILL)
         && i + 1 < p.length) {

@@ -1,12 +1,10 @@
 package org.codese.plan;
 
-import java.nio.ByteBuffer;
 import java.util.Arrays;
 import org.codese.capture.Graph;
 import org.codese.capture.Node;
 import org.codese.jvm.Slot;
 import org.codese.program.Fills;
-import org.codese.program.Tape;
 
 /**
  * A JDK collection restored by a fill ({@link Fills}) instead of its {@code readObject}: its class,
@@ -51,12 +49,14 @@ record CollectionFill(Class<?> type, int capacity, int[] refs) {
         || !restLeavesDefaults(node)) {
       return null;
     }
-    Cursor in = new Cursor(slots[0].tape());
+    TapeCursor in = new TapeCursor(slots[0].tape());
     if (c == java.util.ArrayList.class) {
-      return in.fields(0, 4) && in.block(4) ? in.elements(c, 1, in.nextInt(), Capacity.SIZE) : null;
+      return in.fields(0, 4) && in.block(4)
+          ? elements(in, c, 1, in.nextInt(), Capacity.SIZE)
+          : null;
     } else if (c == java.util.ArrayDeque.class || c == java.util.LinkedList.class) {
       Capacity k = c == java.util.LinkedList.class ? Capacity.NONE : Capacity.SIZE;
-      return in.fields(0, 0) && in.block(4) ? in.elements(c, 1, in.nextInt(), k) : null;
+      return in.fields(0, 0) && in.block(4) ? elements(in, c, 1, in.nextInt(), k) : null;
     } else if (c == java.util.HashMap.class || c == java.util.LinkedHashMap.class) {
       // the default fields loadFactor and threshold, then the number of buckets and the size
       if (!in.fields(0, 0)
@@ -67,14 +67,14 @@ record CollectionFill(Class<?> type, int capacity, int[] refs) {
         return null;
       }
       in.nextInt(); // the number of buckets, which readObject ignores
-      return in.elements(c, 2, in.nextInt(), Capacity.HASH_MAP);
+      return elements(in, c, 2, in.nextInt(), Capacity.HASH_MAP);
     } else if (c == java.util.HashSet.class || c == java.util.LinkedHashSet.class) {
       if (!in.fields(0, 0) || !in.block(12)) {
         return null;
       }
       in.nextInt(); // the capacity, which readObject recomputes
       return in.nextFloat() == DEFAULT_LOAD_FACTOR
-          ? in.elements(c, 1, in.nextInt(), Capacity.HASH_SET)
+          ? elements(in, c, 1, in.nextInt(), Capacity.HASH_SET)
           : null;
     } else if (c == java.util.Vector.class) {
       return vector(in, graph);
@@ -85,7 +85,7 @@ record CollectionFill(Class<?> type, int capacity, int[] refs) {
       }
       int size = in.nextInt();
       return in.nextRef() == -1 && in.block(4) && in.skip(4)
-          ? in.elements(c, 1, size, Capacity.AT_LEAST_ONE)
+          ? elements(in, c, 1, size, Capacity.AT_LEAST_ONE)
           : null;
     } else if (c == java.util.Hashtable.class) {
       // the default fields loadFactor and threshold, then the table length and the size
@@ -98,17 +98,19 @@ record CollectionFill(Class<?> type, int capacity, int[] refs) {
       }
       int length = in.nextInt();
       int n = in.nextInt();
-      return in.elements(c, 2, n, hashtableLength(n, length));
+      return elements(in, c, 2, n, hashtableLength(n, length));
     } else if (c == java.util.IdentityHashMap.class) {
       // the default field size, then the size again
-      return in.fields(0, 4) && in.block(4) ? in.elements(c, 2, in.nextInt(), Capacity.SIZE) : null;
+      return in.fields(0, 4) && in.block(4)
+          ? elements(in, c, 2, in.nextInt(), Capacity.SIZE)
+          : null;
     } else if (c == java.util.TreeMap.class) {
       return in.fields(1, 0) && in.nextRef() == -1 && in.block(4)
-          ? in.elements(c, 2, in.nextInt(), Capacity.NONE)
+          ? elements(in, c, 2, in.nextInt(), Capacity.NONE)
           : null;
     } else {
       return in.fields(0, 0) && in.ref() && in.nextRef() == -1 && in.block(4)
-          ? in.elements(c, 1, in.nextInt(), Capacity.NONE)
+          ? elements(in, c, 1, in.nextInt(), Capacity.NONE)
           : null;
     }
   }
@@ -209,7 +211,7 @@ record CollectionFill(Class<?> type, int capacity, int[] refs) {
    * holds more than the count, or is longer than the loader allows a fill's capacity ({@link
    * Fills#maxCapacity}).
    */
-  private static CollectionFill vector(Cursor in, Graph graph) {
+  private static CollectionFill vector(TapeCursor in, Graph graph) {
     if (!in.fields(1, 0) || !in.skip(4) || !in.has(4)) {
       return null;
     }
@@ -262,98 +264,16 @@ record CollectionFill(Class<?> type, int capacity, int[] refs) {
     return n < 0 ? 1 : n >= MAXIMUM_CAPACITY ? MAXIMUM_CAPACITY : n + 1;
   }
 
-  /** Reads a tape in order, answering {@code false} where it differs from what is expected. */
-  private static final class Cursor {
-    private final int[] items;
-    private final ByteBuffer data;
-    private int item;
+  /** {@code n} elements of {@code width} references each, which must end the tape and its data. */
+  private static CollectionFill elements(
+      TapeCursor in, Class<?> c, int width, int n, Capacity capacity) {
+    return n < 0 ? null : elements(in, c, width, n, capacity.of(n));
+  }
 
-    Cursor(Tape tape) {
-      this.items = tape.items();
-      this.data = ByteBuffer.wrap(tape.data());
-    }
-
-    /** A default-fields record with {@code refs} references and {@code bytes} of primitives. */
-    boolean fields(int refs, int bytes) {
-      if (item + 2 > items.length || items[item] != Tape.FIELDS || items[item + 1] != refs) {
-        return false;
-      }
-      item += 2;
-      return skipData(bytes);
-    }
-
-    /** A block of exactly {@code bytes} bytes, read by the next calls. */
-    boolean block(int bytes) {
-      if (item + 2 > items.length || items[item] != Tape.BLOCK || items[item + 1] != bytes) {
-        return false;
-      }
-      item += 2;
-      return data.remaining() >= bytes;
-    }
-
-    /** Whether an object reference follows. */
-    boolean ref() {
-      return item + 2 <= items.length && items[item] == Tape.OBJECT;
-    }
-
-    /** Whether anything is left: items or data. */
-    boolean more() {
-      return item < items.length || data.hasRemaining();
-    }
-
-    int nextRef() {
-      if (!ref()) {
-        return Integer.MIN_VALUE;
-      }
-      item += 2;
-      return items[item - 1];
-    }
-
-    int nextInt() {
-      return data.getInt();
-    }
-
-    float nextFloat() {
-      return data.getFloat();
-    }
-
-    boolean has(int bytes) {
-      return data.remaining() >= bytes;
-    }
-
-    boolean skip(int bytes) {
-      return skipData(bytes);
-    }
-
-    private boolean skipData(int bytes) {
-      if (data.remaining() < bytes) {
-        return false;
-      }
-      data.position(data.position() + bytes);
-      return true;
-    }
-
-    /**
-     * {@code n} elements of {@code width} references each, which must end the tape and its data.
-     */
-    CollectionFill elements(Class<?> c, int width, int n, Capacity capacity) {
-      return n < 0 ? null : elements(c, width, n, capacity.of(n));
-    }
-
-    /** {@link #elements(Class, int, int, Capacity)} with the capacity given. */
-    CollectionFill elements(Class<?> c, int width, int n, int capacity) {
-      long refs = (long) n * width;
-      if (n < 0 || data.hasRemaining() || item + 2 * refs != items.length) {
-        return null;
-      }
-      int[] ids = new int[(int) refs];
-      for (int i = 0; i < ids.length; i++) {
-        if (!ref()) {
-          return null;
-        }
-        ids[i] = nextRef();
-      }
-      return new CollectionFill(c, capacity, ids);
-    }
+  /** {@link #elements(TapeCursor, Class, int, int, Capacity)} with the capacity given. */
+  private static CollectionFill elements(
+      TapeCursor in, Class<?> c, int width, int n, int capacity) {
+    int[] ids = n < 0 ? null : in.lastRefs((long) n * width);
+    return ids == null ? null : new CollectionFill(c, capacity, ids);
   }
 }

@@ -186,6 +186,10 @@ final class CreatePhase {
   private IntList lastInstanceAllocs;
 
   private void instance(Node.Instance node) {
+    if (cx.immutable(node) != null) {
+      cx.finishes(node.id()); // made by its step in the finish phase
+      return;
+    }
     CollectionFill fill = cx.fill(node);
     if (fill != null || node.type().resolves() || hasSlotData(node)) {
       cx.finishes(node.id());

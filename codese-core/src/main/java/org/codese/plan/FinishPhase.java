@@ -37,7 +37,15 @@ final class FinishPhase {
   void node(Node node) {
     program.complete(node.id());
     CollectionFill fill = node instanceof Node.Instance ? cx.fill(node.id()) : null;
-    if (fill != null) {
+    ImmutableFill immutable = node instanceof Node.Instance ? cx.immutable(node.id()) : null;
+    if (immutable != null) {
+      program.immutable(
+          cx.tables.type(ImmutableFill.COLL_SER),
+          immutable.tag(),
+          node.id(),
+          immutable.refs(),
+          cx.nullSlot);
+    } else if (fill != null) {
       program.fill(node.id(), fill.refs(), cx.nullSlot);
     } else if (node instanceof Node.Instance i) {
       for (Node.SlotData data : i.slots()) {

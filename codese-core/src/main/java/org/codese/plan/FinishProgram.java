@@ -4,9 +4,9 @@ import org.codese.program.Grammar;
 
 /**
  * Builds the finish phase: the program of {@link Grammar#STEP_HOOK}, {@link Grammar#STEP_FIELD},
- * {@link Grammar#STEP_ELEMENT} and {@link Grammar#STEP_FILL} steps that Codese's runtime runs in
- * order (one {@link Op.RunSteps}), so that graphs with many hooks need no large amount of
- * straight-line code.
+ * {@link Grammar#STEP_ELEMENT}, {@link Grammar#STEP_FILL} and {@link Grammar#STEP_IMMUTABLE} steps
+ * that Codese's runtime runs in order (one {@link Op.RunSteps}), so that graphs with many hooks
+ * need no large amount of straight-line code.
  *
  * <p>Contract: reference stores into an object that must wait for a late object are {@linkplain
  * #deferField deferred} to the object's completion; {@link #complete} appends them, and the caller
@@ -67,6 +67,22 @@ final class FinishProgram {
     IntList d = deferred[id - firstId];
     for (int i = 0; d != null && i < d.size(); i++) {
       steps.add(d.get(i));
+    }
+  }
+
+  /**
+   * Appends the making of immutable collection {@code target} of class-table type {@code type}
+   * ({@code CollSer}) with tag {@code tag} and the objects {@code refs} (-1 for {@code null}, which
+   * becomes {@code nullSlot}).
+   */
+  void immutable(int type, int tag, int target, int[] refs, int nullSlot) {
+    steps.add(Grammar.STEP_IMMUTABLE);
+    steps.add(type);
+    steps.add(tag);
+    steps.add(target);
+    steps.add(refs.length);
+    for (int r : refs) {
+      steps.add(r < 0 ? nullSlot : r);
     }
   }
 

@@ -56,7 +56,22 @@ final class PlanContext {
    */
   private final Map<Integer, int[]> allocLoopIds = new LinkedHashMap<>();
 
-  PlanContext(Graph graph, int loopMin) {
+  /**
+   * Whether the plan is of a whole snapshot, which makes immutable collections by {@link
+   * ImmutableFill}s (snapshot format {@code Grammar.IMMUTABLE_VERSION}); a stream replays them.
+   */
+  private final boolean immutables;
+
+  /**
+   * Per node, its {@link ImmutableFill}, {@link #NOT_IMMUTABLE}, or {@code null} until asked;
+   * {@code null} as a whole until a {@code CollSer} is asked about.
+   */
+  private Object[] immutableFills;
+
+  private static final Object NOT_IMMUTABLE = new Object();
+
+  PlanContext(Graph graph, int loopMin, boolean immutables) {
+    this.immutables = immutables;
     this.graph = graph;
     this.loopMin = loopMin;
     this.nullSlot = graph.endId();
@@ -75,6 +90,35 @@ final class PlanContext {
   /** Whether {@link #finishes(int)} was noted for object {@code id}. */
   boolean hasFinish(int id) {
     return finishes[id - graph.firstId()];
+  }
+
+  /**
+   * The immutable fill of {@code node}, or {@code null} if it is no {@code CollSer} to make as one
+   * ({@link ImmutableFill#of}); decided once per node, by the create phase or by an enclosing
+   * collection asking about its elements first.
+   */
+  ImmutableFill immutable(Node.Instance node) {
+    if (!immutables
+        || node.type().type() != ImmutableFill.COLL_SER
+        || node.id() < graph.firstId()) {
+      return null;
+    }
+    if (immutableFills == null) {
+      immutableFills = new Object[graph.nodes().size()];
+    }
+    int at = node.id() - graph.firstId();
+    if (immutableFills[at] == null) {
+      ImmutableFill fill = ImmutableFill.of(node, graph, this);
+      immutableFills[at] = fill == null ? NOT_IMMUTABLE : fill;
+    }
+    return immutableFills[at] instanceof ImmutableFill f ? f : null;
+  }
+
+  /** {@link #immutable(Node.Instance)} once decided, by id. */
+  ImmutableFill immutable(int id) {
+    return immutableFills != null && immutableFills[id - graph.firstId()] instanceof ImmutableFill f
+        ? f
+        : null;
   }
 
   /** Whether {@code id} is an object of this graph that is late. */

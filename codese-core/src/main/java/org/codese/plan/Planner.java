@@ -33,7 +33,7 @@ public final class Planner {
    * @return its restore program
    */
   public static Plan plan(Graph graph) {
-    return run(graph, LOOP_MIN);
+    return run(graph, LOOP_MIN, true);
   }
 
   /**
@@ -46,15 +46,15 @@ public final class Planner {
    * @return its restore program
    */
   public static Plan planSegment(Graph graph) {
-    return run(graph, 1);
+    return run(graph, 1, false);
   }
 
   /**
    * Plans the phases in the order that numbers the constants: every node's create and set ops, the
    * grouped creations, the set-phase stores, then the finish phase in post order.
    */
-  private static Plan run(Graph graph, int loopMin) {
-    PlanContext cx = new PlanContext(graph, loopMin);
+  private static Plan run(Graph graph, int loopMin, boolean snapshot) {
+    PlanContext cx = new PlanContext(graph, loopMin, snapshot);
     FinishProgram program = new FinishProgram(graph.firstId(), graph.nodes().size());
     SetPhase set = new SetPhase(cx, program);
     CreatePhase create = new CreatePhase(cx, set, program);

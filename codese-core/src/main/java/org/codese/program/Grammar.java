@@ -80,6 +80,25 @@ public final class Grammar {
    */
   public static final int STEP_VALUES = 5;
 
+  /**
+   * Step {@code (STEP_IMMUTABLE, t, tag, target, n, r1 ... rn)} of the finish program (format
+   * version {@link #IMMUTABLE_VERSION} on): {@code table[target]} is the immutable collection
+   * {@code java.util.CollSer.readResolve} makes of its tag and the objects {@code table[r1] ...
+   * table[rn]}: {@code List.of} (tag 1), {@code Set.of} (tag 2) or the map of the key and value
+   * pairs (tag 3, {@code Map.of}/{@code Map.ofEntries}). {@code t} is the class-table index of
+   * {@code java.util.CollSer}, the class a JDK stream holds for it, which the filter is asked
+   * about. The slot holds nothing before; the step runs where the {@code CollSer}'s {@code
+   * readResolve} would have run. So {@code List.of}, {@code Set.of} and {@code Map.of} are data,
+   * not a replayed {@code readObject} and {@code readResolve}.
+   */
+  public static final int STEP_IMMUTABLE = 6;
+
+  /**
+   * The first snapshot format version with {@link #STEP_IMMUTABLE} steps; its code is that of
+   * {@link #STORE_VERSION}. Object streams keep replaying {@code CollSer}.
+   */
+  public static final int IMMUTABLE_VERSION = 12;
+
   /** The first snapshot format version with {@link #STEP_VALUES}. */
   public static final int VALUE_VERSION = 5;
 

@@ -482,11 +482,13 @@ public final class Listing {
               ? 2
               : p[i] == Grammar.STEP_FILL && i + 2 < p.length
                   ? 3 + Math.max(0, p[i + 2])
-                  : p[i] == Grammar.STEP_ARRAYS && i + 3 < p.length
-                      ? 4 + 3 * Math.max(0, p[i + 3])
-                      : p[i] == Grammar.STEP_VALUES && i + 3 < p.length
-                          ? 4 + 2 * Math.max(0, p[i + 3])
-                          : 4;
+                  : p[i] == Grammar.STEP_IMMUTABLE && i + 4 < p.length
+                      ? 5 + Math.max(0, p[i + 4])
+                      : p[i] == Grammar.STEP_ARRAYS && i + 3 < p.length
+                          ? 4 + 3 * Math.max(0, p[i + 3])
+                          : p[i] == Grammar.STEP_VALUES && i + 3 < p.length
+                              ? 4 + 2 * Math.max(0, p[i + 3])
+                              : 4;
       if (i + size > p.length) {
         throw fail("finish program step at " + i + " is truncated");
       }
@@ -506,6 +508,8 @@ public final class Listing {
             tableRef(p[i + 1]), types.get(p[i + 1]), p[i + 2], refText(value), true, value != NULL);
       } else if (p[i] == Grammar.STEP_FILL) {
         fill(p, i);
+      } else if (p[i] == Grammar.STEP_IMMUTABLE) {
+        immutable(p, i);
       } else if (p[i] == Grammar.STEP_ARRAYS) {
         arrays(p, i);
       } else if (p[i] == Grammar.STEP_VALUES) {
@@ -547,6 +551,28 @@ public final class Listing {
       text.append("// o").append(target).append(" stays empty");
     }
     sink.fill(target, type, text.toString(), references);
+  }
+
+  /**
+   * Reports the immutable collection the step at {@code i} makes, as {@code List.of(o4, o5)}, the
+   * first few elements shown.
+   */
+  private void immutable(int[] p, int i) throws DecodeException {
+    int tag = p[i + 2];
+    int target = tableRef(p[i + 3]);
+    int n = p[i + 4];
+    String factory = tag == 1 ? "List" : tag == 2 ? "Set" : tag == 3 ? "Map" : null;
+    if (factory == null) {
+      throw fail("immutable collection step at " + i + " has unknown tag " + tag);
+    }
+    StringBuilder text = new StringBuilder(factory).append(".of(");
+    for (int k = 0; k < Math.min(n, 2 * FILL_SHOWN); k++) {
+      text.append(k == 0 ? "" : ", ").append(refText(value(p[i + 5 + k])));
+    }
+    text.append(n > 2 * FILL_SHOWN ? ", ... /* " + n + " in all */)" : ")");
+    String type = "java.util." + factory;
+    types.put(target, type);
+    sink.create(target, type, text + " /* as java.util.CollSer */");
   }
 
   /** The component of an array class's name: {@code a.B} for {@code [La.B;}. */
