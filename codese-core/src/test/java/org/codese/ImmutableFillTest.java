@@ -2,6 +2,7 @@ package org.codese;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -264,6 +265,19 @@ class ImmutableFillTest {
   }
 
   @Test
+  void theFilterIsToldOfTheLongestElementsArray() throws IOException {
+    // Codese asks once per array class, about the longest: the longest the JDK asks about
+    Object[] root = {List.copyOf(strings(50)), List.copyOf(strings(49)), List.of()};
+    Object[] reversed = {root[2], root[1], root[0]};
+    for (Object o : List.of(root, reversed)) {
+      List<String> codese = codeseFilterCalls(o);
+      assertTrue(codese.contains("[Ljava.lang.Object;[50"), codese.toString());
+      assertTrue(jdkFilterCalls(o).contains("[Ljava.lang.Object;[50"));
+      assertFalse(codese.contains("[Ljava.lang.Object;[49"), codese.toString());
+    }
+  }
+
+  @Test
   void aFilterRejectingTheProxyRejectsTheSnapshot() throws IOException {
     byte[] bytes = Codese.toBytes(List.of("a", "b"));
     ObjectInputFilter noProxy = ObjectInputFilter.Config.createFilter("!java.util.CollSer");
@@ -327,6 +341,15 @@ class ImmutableFillTest {
       p[1] = e.classIndex(Tree.class);
       e.setConstant(at, new Constant.PrimArray(p));
       assertMentions(rejection(e), "(" + Tree.class.getTypeName() + "), not as java.util.CollSer");
+    }
+
+    @Test
+    void aClassIndexOutsideTheTableIsRefused() throws IOException {
+      for (int t : new int[] {-1, 1_000_000}) {
+        assertMentions(
+            rejection(edited(List.of("a", "b"), p -> p[1] = t)),
+            "makes an immutable collection as class " + t + ", not as java.util.CollSer");
+      }
     }
 
     @Test
