@@ -2,6 +2,7 @@ package org.codese;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -99,6 +100,50 @@ class MoreCollectionFillTest {
         }
       }
     }
+  }
+
+  /** An enum with a constant of its own class body, whose class is not the key type. */
+  enum Color {
+    RED,
+    GREEN {
+      @Override
+      public String toString() {
+        return "green";
+      }
+    },
+    BLUE,
+    CYAN,
+    MAGENTA
+  }
+
+  /** A holder of an enum map whose values may refer back to it. */
+  static final class Palette implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+    final java.util.EnumMap<Color, Object> map = new java.util.EnumMap<>(Color.class);
+  }
+
+  @Test
+  void anEnumMapIsMadeWithItsKeyTypeAndFilled() throws IOException {
+    for (int n = 0; n <= Color.values().length; n++) {
+      java.util.EnumMap<Color, Object> m = new java.util.EnumMap<>(Color.class);
+      for (int i = n - 1; i >= 0; i--) {
+        m.put(Color.values()[i], i == 2 ? null : "v" + i);
+      }
+      assertEquals(0, count(m, Constant.Hook.class), "of " + n);
+      assertEquals(1, count(m, Constant.Sized.class), "of " + n);
+      RoundTrip.of(m).name("EnumMap of " + n).run();
+    }
+    Palette p = new Palette();
+    p.map.put(Color.GREEN, p);
+    p.map.put(Color.RED, p.map);
+    RoundTrip.of(p)
+        .check(
+            o -> {
+              Palette r = (Palette) o;
+              assertSame(r, r.map.get(Color.GREEN));
+              assertSame(r.map, r.map.get(Color.RED));
+            })
+        .run();
   }
 
   @Test
@@ -301,6 +346,35 @@ class MoreCollectionFillTest {
           assertThrows(UnsafeSnapshotException.class, () -> Codese.load(e.bytes())).getMessage();
       assertMentions(m, "makes a java.util.PriorityQueue of initial capacity 0");
       assertMentions(m, "which its constructor refuses");
+    }
+
+    @Test
+    void anEnumMapKeyedByAClassThatIsNoEnumIsRefused() throws IOException {
+      java.util.EnumMap<Color, String> root = new java.util.EnumMap<>(Map.of(Color.RED, "r"));
+      for (int key : new int[] {-1, 1_000_000, -2}) {
+        SnapshotEdit e = edit(root);
+        int k = sizedIndex(e);
+        int type = ((Constant.Sized) e.constant(k)).type();
+        int notEnum = key == -2 ? type : key; // -2: EnumMap itself, a class but no enum
+        e.setConstant(k, new Constant.Sized(type, notEnum));
+        String m =
+            assertThrows(UnsafeSnapshotException.class, () -> Codese.load(e.bytes())).getMessage();
+        assertMentions(m, "makes an java.util.EnumMap keyed by class " + notEnum);
+        assertMentions(m, "which is no enum class of the table");
+      }
+    }
+
+    @Test
+    void aKeyOfAnotherTypeFailsAsReadObjectFails() throws IOException {
+      Object[] root = {new java.util.EnumMap<>(Map.of(Color.RED, "r")), Grammar.class.getName()};
+      SnapshotEdit e = edit(root);
+      int at = program(e);
+      int[] p = e.program(at);
+      p[3] = p[4]; // the key is the value, a String
+      e.setConstant(at, new Constant.PrimArray(p));
+      // EnumMap.put's own type check, which its readObject would have failed on
+      RestoreException x = assertThrows(RestoreException.class, () -> Codese.fromBytes(e.bytes()));
+      assertInstanceOf(ClassCastException.class, x.getCause());
     }
 
     @Test

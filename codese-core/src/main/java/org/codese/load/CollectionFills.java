@@ -7,6 +7,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Hashtable;
@@ -63,7 +64,7 @@ final class CollectionFills {
       for (int k = from; k < to; k++) {
         col.add(table[p[k]]);
       }
-    } else if (c == HashMap.class || c == LinkedHashMap.class) {
+    } else if (c == HashMap.class || c == LinkedHashMap.class || c == EnumMap.class) {
       Map map = (Map) target;
       for (int k = from; k < to; k += 2) {
         map.put(table[p[k]], table[p[k + 1]]);

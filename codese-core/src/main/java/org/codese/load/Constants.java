@@ -123,11 +123,18 @@ final class Constants implements Constant.Visitor<Object, ClassMismatchException
    * A JDK collection's maker, which calls its public constructor directly: the no-arg one, or the
    * one taking an initial capacity; {@code null} for a class that is not one of {@link Fills}'
    * classes, has no constructor taking a capacity or refuses the one given ({@link
-   * Fills#minCapacity}), which {@link ProgramCheck} rejects if the code allocates with it.
+   * Fills#minCapacity}), or for an {@code EnumMap} a key type that is no enum class of the table
+   * ({@link Fills#keyed}), which {@link ProgramCheck} rejects if the code allocates with it.
    */
   @Override
   public Object visitSized(Constant.Sized s) throws ClassMismatchException {
     Class<?> c = classes.get(s.type());
+    if (Fills.keyed(c)) {
+      int k = s.capacity();
+      return k >= 0 && k < classes.size() && !classes.gone(k) && classes.get(k).isEnum()
+          ? NewCollection.enumMap(classes.get(k))
+          : null;
+    }
     if (Fills.kind(c) == Fills.NONE
         || (s.capacity() >= 0 && (!Fills.sized(c) || s.capacity() < Fills.minCapacity(c)))) {
       return null;

@@ -164,6 +164,11 @@ final class CreateCheck {
     return (int) declared;
   }
 
+  /** A collection maker's initial capacity; none (-1) for a map made with its key type. */
+  private static int capacity(Constant.Sized s, Class<?> c) {
+    return Fills.keyed(c) ? -1 : s.capacity();
+  }
+
   private static UnsafeSnapshotException unsafe(String what) {
     return new UnsafeSnapshotException(List.of(what));
   }
@@ -215,7 +220,7 @@ final class CreateCheck {
         check.fillBlock(ids, from, Math.min(ids.length, from + BLOCK), k, c);
       }
       if (k == FILLABLE) {
-        int initial = ((Constant.Sized) check.raw(code[pc + 2])).capacity();
+        int initial = capacity((Constant.Sized) check.raw(code[pc + 2]), c);
         for (int id : ids) {
           length[id - first] = initial;
         }
@@ -281,7 +286,7 @@ final class CreateCheck {
       case Stmt.STORE_ALLOC, Stmt.STORE_COLLECTION -> {
         Class<?> c = allocated(k, code[pc] == Stmt.STORE_COLLECTION);
         if (allocKind(k) == FILLABLE) {
-          check.fill(id, FILLABLE, c, ((Constant.Sized) check.raw(k)).capacity());
+          check.fill(id, FILLABLE, c, capacity((Constant.Sized) check.raw(k), c));
           check.unfilled++;
         } else {
           check.fill(id, INSTANCE, c, 0);
@@ -355,6 +360,16 @@ final class CreateCheck {
     }
     if (check.raw(constant) instanceof Constant.Sized s) {
       Class<?> c = classes.get(s.type());
+      if (Fills.keyed(c) && resolved[constant] == null) {
+        throw check.reject(
+            "makes an "
+                + c.getTypeName()
+                + " keyed by class "
+                + s.capacity()
+                + " (constant "
+                + constant
+                + "), which is no enum class of the table");
+      }
       if (s.capacity() >= 0 && Fills.sized(c) && s.capacity() < Fills.minCapacity(c)) {
         throw check.reject(
             "makes a "

@@ -20,8 +20,14 @@ import org.codese.program.Fills;
  * @param type the class, one of {@link Fills}'
  * @param capacity the initial capacity, or {@code -1}
  * @param refs the object ids it is filled with (pairs for maps; -1 for {@code null})
+ * @param keyType an {@code EnumMap}'s key type, which it is made with in place of a capacity
+ *     ({@link Fills#keyed}), else {@code null}
  */
-record CollectionFill(Class<?> type, int capacity, int[] refs) {
+record CollectionFill(Class<?> type, int capacity, int[] refs, Class<?> keyType) {
+  CollectionFill(Class<?> type, int capacity, int[] refs) {
+    this(type, capacity, refs, null);
+  }
+
   /** {@code HashMap.MAXIMUM_CAPACITY}. */
   private static final int MAXIMUM_CAPACITY = 1 << 30;
 
@@ -104,6 +110,8 @@ record CollectionFill(Class<?> type, int capacity, int[] refs) {
       return in.fields(0, 4) && in.block(4)
           ? elements(in, c, 2, in.nextInt(), Capacity.SIZE)
           : null;
+    } else if (c == java.util.EnumMap.class) {
+      return enumMap(in, graph);
     } else if (c == java.util.TreeMap.class) {
       return in.fields(1, 0) && in.nextRef() == -1 && in.block(4)
           ? elements(in, c, 2, in.nextInt(), Capacity.NONE)
@@ -234,6 +242,30 @@ record CollectionFill(Class<?> type, int capacity, int[] refs) {
       }
     }
     return new CollectionFill(java.util.Vector.class, ids.length, Arrays.copyOf(ids, count));
+  }
+
+  /**
+   * An {@code EnumMap} written by its {@code writeObject} (the default field {@code keyType}, a
+   * class the snapshot holds as a constant, the size, the pairs in the order of the keys'
+   * ordinals), filled by {@code put} in that order into {@code new EnumMap(keyType)}, as its {@code
+   * readObject} puts them into the map its default fields made.
+   */
+  private static CollectionFill enumMap(TapeCursor in, Graph graph) {
+    if (!in.fields(1, 0)) {
+      return null;
+    }
+    int key = in.nextRef();
+    if (key < graph.firstId()
+        || key >= graph.endId()
+        || !(graph.nodes().get(key - graph.firstId()) instanceof Node.Constant k)
+        || !(k.value() instanceof Class<?> keyType)
+        || !keyType.isEnum()
+        || !in.block(4)) {
+      return null;
+    }
+    int n = in.nextInt();
+    int[] refs = n < 0 ? null : in.lastRefs(2L * n);
+    return refs == null ? null : new CollectionFill(java.util.EnumMap.class, -1, refs, keyType);
   }
 
   /**

@@ -196,7 +196,9 @@ final class CreatePhase {
     }
     if (fill != null) {
       int t = cx.tables.type(fill.type());
-      allocate(cx.tables.constant(new Constant.Sized(t, fill.capacity())), node.id());
+      // an EnumMap is made with its key type, whose class-table index stands for the capacity
+      int capacity = fill.keyType() != null ? cx.tables.type(fill.keyType()) : fill.capacity();
+      allocate(cx.tables.constant(new Constant.Sized(t, capacity)), node.id());
       return; // the finish program fills it; none of its slots sets a field
     }
     SerialClass sc = node.type();

@@ -22,6 +22,8 @@ package org.codese.program;
  *   <tr><td>{@code HashMap}, {@code LinkedHashMap}, {@code HashSet}, {@code LinkedHashSet}</td>
  *       <td>{@link #PUT}, {@link #ADD}</td><td>{@code put(key, value)} of each pair, or {@code
  *       add}</td></tr>
+ *   <tr><td>{@code EnumMap}</td><td>{@link #PUT}</td><td>{@code put(key, value)} of each pair,
+ *       into a map made with {@code new EnumMap(keyType)} ({@link #keyed})</td></tr>
  *   <tr><td>{@code Hashtable}, {@code IdentityHashMap}</td><td>{@link #PUT}</td><td>{@code
  *       put(key, value)} of each pair; a key put twice (which their {@code readObject} refuses
  *       with a {@code StreamCorruptedException}) and, for {@code Hashtable}, a {@code null} key or
@@ -61,11 +63,12 @@ public final class Fills {
     java.util.Vector.class,
     java.util.PriorityQueue.class,
     java.util.Hashtable.class,
-    java.util.IdentityHashMap.class
+    java.util.IdentityHashMap.class,
+    java.util.EnumMap.class
   };
 
   private static final int[] KINDS = {
-    ADD, ADD, ADD, PUT, PUT, ADD, ADD, SORTED_PUT, SORTED_ADD, ADD, ADD, PUT, PUT
+    ADD, ADD, ADD, PUT, PUT, ADD, ADD, SORTED_PUT, SORTED_ADD, ADD, ADD, PUT, PUT, PUT
   };
 
   private Fills() {}
@@ -99,6 +102,18 @@ public final class Fills {
     return c != java.util.LinkedList.class
         && c != java.util.TreeMap.class
         && c != java.util.TreeSet.class;
+  }
+
+  /**
+   * Whether {@code c} is made with a class, not a capacity: {@code EnumMap}, whose {@code
+   * Constant.Sized} gives the class-table index of its key type (an enum class) in place of a
+   * capacity, and which allocates only as many slots as the enum has constants, never from data.
+   *
+   * @param c a fill class
+   * @return whether it is {@code EnumMap}
+   */
+  public static boolean keyed(Class<?> c) {
+    return c == java.util.EnumMap.class;
   }
 
   /**

@@ -2,6 +2,7 @@ package org.codese.runtime;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Hashtable;
@@ -38,6 +39,8 @@ public final class NewCollection {
   private static final int VECTOR = 9;
   private static final int PRIORITY_QUEUE = 10;
   private static final int HASHTABLE = 11;
+  private static final int IDENTITY_HASH_MAP = 12;
+  private static final int ENUM_MAP = 13;
 
   private static final Class<?>[] CLASSES = {
     ArrayList.class,
@@ -61,9 +64,27 @@ public final class NewCollection {
   /** The initial capacity passed to the constructor, or -1 for the no-argument constructor. */
   private final int capacity;
 
-  private NewCollection(int which, int capacity) {
+  /** An {@code EnumMap}'s key type, else {@code null}. */
+  private final Class<?> keyType;
+
+  private NewCollection(int which, int capacity, Class<?> keyType) {
     this.which = which;
     this.capacity = capacity;
+    this.keyType = keyType;
+  }
+
+  /**
+   * The maker of empty {@code EnumMap}s of key type {@code keyType}.
+   *
+   * @param keyType an enum class
+   * @return the maker
+   * @throws IllegalArgumentException if {@code keyType} is not an enum class
+   */
+  public static NewCollection enumMap(Class<?> keyType) {
+    if (!keyType.isEnum()) {
+      throw new IllegalArgumentException(keyType + " is not an enum class");
+    }
+    return new NewCollection(ENUM_MAP, -1, keyType);
   }
 
   /**
@@ -74,12 +95,13 @@ public final class NewCollection {
    *     ignored for the classes without a constructor taking one ({@code LinkedList}, {@code
    *     TreeMap}, {@code TreeSet}), which the caller rejects first, as it rejects a capacity their
    *     constructor refuses ({@code PriorityQueue}'s 0)
-   * @return the maker, or {@code null} if {@code type} is not one of the classes this makes
+   * @return the maker, or {@code null} if {@code type} is not one of the classes this makes with a
+   *     capacity ({@code EnumMap} is made by {@link #enumMap})
    */
   public static NewCollection of(Class<?> type, int capacity) {
     for (int i = 0; i < CLASSES.length; i++) {
       if (CLASSES[i] == type) {
-        return new NewCollection(i, Math.max(capacity, -1));
+        return new NewCollection(i, Math.max(capacity, -1), null);
       }
     }
     return null;
@@ -113,8 +135,15 @@ public final class NewCollection {
         return n < 0 ? new PriorityQueue<>() : new PriorityQueue<>(n);
       case HASHTABLE:
         return n < 0 ? new Hashtable<>() : new Hashtable<>(n);
-      default:
+      case IDENTITY_HASH_MAP:
         return n < 0 ? new IdentityHashMap<>() : new IdentityHashMap<>(n);
+      default:
+        return newEnumMap(keyType);
     }
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static Object newEnumMap(Class<?> keyType) {
+    return new EnumMap(keyType);
   }
 }

@@ -456,8 +456,11 @@ public final class Listing {
   private Made allocation(V allocator, String call) throws DecodeException {
     if (allocator instanceof K k && k.c instanceof Constant.Sized z) {
       String type = className(z.type());
-      return new Made(
-          type, "new " + Names.simple(type) + "(" + (z.capacity() < 0 ? "" : z.capacity()) + ")");
+      String argument =
+          type.equals("java.util.EnumMap")
+              ? Names.simple(className(z.capacity())) + ".class"
+              : z.capacity() < 0 ? "" : String.valueOf(z.capacity());
+      return new Made(type, "new " + Names.simple(type) + "(" + argument + ")");
     }
     if (!(allocator instanceof K k && k.c instanceof Constant.Allocator a)) {
       throw fail(call + " with " + kind(allocator));
