@@ -147,6 +147,34 @@ class MoreCollectionFillTest {
   }
 
   @Test
+  void aBitSetHasTheWordsAndSizeItsReadObjectGivesIt() throws IOException {
+    List<java.util.BitSet> sets = new ArrayList<>();
+    sets.add(new java.util.BitSet());
+    sets.add(new java.util.BitSet(0));
+    sets.add(new java.util.BitSet(1000)); // sticky: its empty words are written
+    java.util.BitSet sticky = new java.util.BitSet(1000);
+    sticky.set(3);
+    sticky.set(130);
+    sets.add(sticky);
+    java.util.BitSet grown = new java.util.BitSet();
+    grown.set(70);
+    grown.set(5000);
+    grown.clear(5000); // no longer sticky, trimmed when written
+    sets.add(grown);
+    sets.add(java.util.BitSet.valueOf(new long[] {1, 0, -1}));
+    sets.add(java.util.BitSet.valueOf(new long[] {0, 0, 0, Long.MIN_VALUE}));
+    for (java.util.BitSet b : sets) {
+      String name = "BitSet " + b + " of size " + b.size();
+      assertEquals(0, count(b, Constant.Hook.class), name);
+      java.util.BitSet jdk = (java.util.BitSet) jdkCopy(b);
+      RoundTrip.of(b)
+          .name(name)
+          .check(o -> assertEquals(jdk.size(), ((java.util.BitSet) o).size(), name + ": size"))
+          .run();
+    }
+  }
+
+  @Test
   void theListingShowsEachFillAsItsCalls() throws IOException {
     Hashtable<String, String> table = new Hashtable<>(Map.of("k", "v"));
     Vector<String> vector = new Vector<>(List.of("e"));
@@ -221,6 +249,32 @@ class MoreCollectionFillTest {
     Holder(IdentityHashMap<Object, Object> map, List<String> keys) {
       this.map = map;
       this.keys = keys;
+    }
+  }
+
+  @Test
+  void aQueueWhoseArrayIsNoHeapKeepsReadObject() throws IOException {
+    java.util.Date d1 = new java.util.Date(1);
+    java.util.Date d2 = new java.util.Date(2);
+    java.util.Date d3 = new java.util.Date(3);
+    PriorityQueue<java.util.Date> q = new PriorityQueue<>(List.of(d1, d2, d3));
+    assertEquals(0, count(q, Constant.Hook.class), "a heap of dates");
+    d1.setTime(3); // changed after they were added: the array [3, 2, 1] is no heap
+    d3.setTime(1);
+    assertTrue(count(q, Constant.Hook.class) > 0);
+    // readObject's heapify orders it as the JDK does
+    assertArrayEquals(jdkBytes(jdkCopy(q)), jdkBytes(Codese.fromBytes(Codese.toBytes(q))));
+    // elements whose compareTo is not the JDK's are not compared at capture
+    PriorityQueue<Rank> ranks = new PriorityQueue<>(List.of(new Rank(2), new Rank(1)));
+    assertTrue(count(ranks, Constant.Hook.class) > 0);
+    RoundTrip.of(ranks).run();
+  }
+
+  /** An element of a priority queue with its own ordering. */
+  record Rank(int value) implements Comparable<Rank>, java.io.Serializable {
+    @Override
+    public int compareTo(Rank o) {
+      return Integer.compare(value, o.value);
     }
   }
 
@@ -375,6 +429,53 @@ class MoreCollectionFillTest {
       // EnumMap.put's own type check, which its readObject would have failed on
       RestoreException x = assertThrows(RestoreException.class, () -> Codese.fromBytes(e.bytes()));
       assertInstanceOf(ClassCastException.class, x.getCause());
+    }
+
+    @Test
+    void aBitSetIsFilledFromOneLongArrayOfItsSizeOnly() throws IOException {
+      java.util.BitSet b = new java.util.BitSet(640); // 10 words, sticky
+      b.set(5);
+      Object[] root = {b, new long[] {1, 2}, "x"};
+      SnapshotEdit e = edit(root);
+      int k = sizedIndex(e);
+      int type = ((Constant.Sized) e.constant(k)).type();
+      e.setConstant(k, new Constant.Sized(type, 641));
+      assertMentions(
+          assertThrows(UnsafeSnapshotException.class, () -> Codese.load(e.bytes())).getMessage(),
+          "makes a java.util.BitSet of 641 bits for 10 words");
+      for (int change = 0; change < 2; change++) {
+        SnapshotEdit f = edit(root);
+        int at = program(f);
+        int[] p = f.program(at);
+        int c = change;
+        int[] q =
+            c == 0
+                ? new int[] {p[0], p[1], 2, p[3], p[3]} // two references
+                : new int[] {p[0], p[1], 1, 0}; // the root Object[], no long[]
+        f.setConstant(at, new Constant.PrimArray(q));
+        assertMentions(
+            assertThrows(UnsafeSnapshotException.class, () -> Codese.load(f.bytes())).getMessage(),
+            "fills a java.util.BitSet with "
+                + (c == 0 ? 2 : 1)
+                + " references, not with one long[]");
+      }
+    }
+
+    @Test
+    void aFillCountNearTheLargestIntIsRefusedNotThrown() throws IOException {
+      for (int n : new int[] {Integer.MAX_VALUE, Integer.MAX_VALUE - 2, Integer.MAX_VALUE - 3}) {
+        SnapshotEdit e = edit(new Vector<>(List.of("a", "b")));
+        int at = program(e);
+        int[] p = e.program(at);
+        p[2] = n;
+        e.setConstant(at, new Constant.PrimArray(p));
+        String m =
+            assertThrows(UnsafeSnapshotException.class, () -> Codese.load(e.bytes())).getMessage();
+        assertMentions(m, "is unknown or cut short");
+        assertThrows(
+            CorruptSnapshotException.class,
+            () -> SnapshotContents.read(e.bytes()).list(new ProgramListener() {}));
+      }
     }
 
     @Test

@@ -5,6 +5,7 @@ import java.util.AbstractMap;
 import java.util.AbstractSet;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.EnumMap;
@@ -69,6 +70,8 @@ final class CollectionFills {
       for (int k = from; k < to; k += 2) {
         map.put(table[p[k]], table[p[k + 1]]);
       }
+    } else if (c == BitSet.class) {
+      ((BitSet) target).or(BitSet.valueOf((long[]) table[p[from]]));
     } else if (c == Hashtable.class || c == IdentityHashMap.class) {
       putEach((Map) target, table, p, from, to);
     } else if (c == TreeMap.class) {
@@ -86,7 +89,9 @@ final class CollectionFills {
 
   /**
    * Puts each pair into a {@code Hashtable} or {@code IdentityHashMap}, refusing what their {@code
-   * readObject} refuses: a key twice, and in a {@code Hashtable} a {@code null} key or value.
+   * readObject} refuses: a key twice, and in a {@code Hashtable} a {@code null} value ({@code
+   * StreamCorruptedException}) or key ({@code NullPointerException}, from {@code put} as from
+   * {@code readObject}'s {@code key.hashCode()}).
    */
   @SuppressWarnings({"unchecked", "rawtypes"})
   private static void putEach(Map map, Object[] table, int[] p, int from, int to)
@@ -95,9 +100,8 @@ final class CollectionFills {
     for (int k = from; k < to; k += 2) {
       Object key = table[p[k]];
       Object value = table[p[k + 1]];
-      if (!nulls && (key == null || value == null)) {
-        throw new StreamCorruptedException(
-            "a fill puts a null " + (key == null ? "key" : "value") + " into a Hashtable");
+      if (!nulls && value == null) {
+        throw new StreamCorruptedException("a fill puts a null value into a Hashtable");
       }
       int size = map.size();
       map.put(key, value);

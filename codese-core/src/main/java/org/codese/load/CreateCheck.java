@@ -104,6 +104,7 @@ final class CreateCheck {
     long fills = 0;
     long statements = 0;
     java.util.Set<Long> sections = new java.util.HashSet<>();
+    java.util.Set<Integer> finishPrograms = new java.util.HashSet<>(2);
     List<Constant> raw = file.constants();
     for (GrammarCheck.Lifted c : program) {
       sections.add(((long) c.phase() << 32) | (c.host() & 0xFFFFFFFFL));
@@ -123,10 +124,12 @@ final class CreateCheck {
               && p.array() instanceof int[] a) {
             fills += a.length / 2; // a create program makes an object per two ints at most
           } else if (op == Stmt.RUN_STEPS
+              && file.version() >= Grammar.IMMUTABLE_VERSION
               && code[pc + 1] >= 0
               && code[pc + 1] < raw.size()
               && raw.get(code[pc + 1]) instanceof Constant.PrimArray p
-              && p.array() instanceof int[] a) {
+              && p.array() instanceof int[] a
+              && finishPrograms.add(code[pc + 1])) {
             // a finish program makes an immutable collection per five ints at most
             fills += a.length / 5;
           } else if (ids >= 0

@@ -1,5 +1,6 @@
 package org.codese.load;
 
+import static org.codese.load.ProgramCheck.ARRAY;
 import static org.codese.load.ProgramCheck.EMPTY;
 import static org.codese.load.ProgramCheck.FILLABLE;
 import static org.codese.load.ProgramCheck.FILLED;
@@ -54,6 +55,8 @@ final class FinishCheck {
    */
   private final Map<Class<?>, Integer> fillArrays = new HashMap<>(4);
 
+  private final boolean segment;
+
   /** Per constant, whether the finish program ran it as a hook already. */
   private final boolean[] hooksRun;
 
@@ -68,6 +71,8 @@ final class FinishCheck {
    * @param entries its class entries
    * @param version its format version
    * @param constants the number of its constants
+   * @param segment whether the file is a segment of an object stream, which makes no immutable
+   *     collection (a stream replays them)
    */
   FinishCheck(
       ProgramCheck check,
@@ -75,7 +80,9 @@ final class FinishCheck {
       ClassTable classes,
       List<ClassEntry> entries,
       int version,
-      int constants) {
+      int constants,
+      boolean segment) {
+    this.segment = segment;
     this.check = check;
     this.set = set;
     this.classes = classes;
@@ -115,14 +122,15 @@ final class FinishCheck {
     while (i < p.length) {
       int step = p[i];
       boolean immutable = step == Grammar.STEP_IMMUTABLE && version >= Grammar.IMMUTABLE_VERSION;
-      int size =
+      // a long: a count near Integer.MAX_VALUE must not wrap the size around to a negative one
+      long size =
           step == Grammar.STEP_HOOK
               ? 2
               : step == Grammar.STEP_FILL
-                  ? (i + 2 < p.length ? 3 + Math.max(0, p[i + 2]) : 3)
-                  : immutable ? (i + 4 < p.length ? 5 + Math.max(0, p[i + 4]) : 5) : 4;
+                  ? (i + 2 < p.length ? 3L + Math.max(0, p[i + 2]) : 3)
+                  : immutable ? (i + 4 < p.length ? 5L + Math.max(0, p[i + 4]) : 5) : 4;
       int last = version < Grammar.FILL_VERSION ? Grammar.STEP_ELEMENT : Grammar.STEP_FILL;
-      if ((!immutable && (step < Grammar.STEP_HOOK || step > last)) || (long) i + size > p.length) {
+      if ((!immutable && (step < Grammar.STEP_HOOK || step > last)) || i + size > p.length) {
         throw check.reject("finish step " + step + " at " + i + " is unknown or cut short");
       }
       if (immutable) {
@@ -148,7 +156,7 @@ final class FinishCheck {
         check.ref(p[i + 3], set.element(p[i + 2], 'L'));
         set.target = -1;
       }
-      i += size;
+      i += (int) size; // at most p.length - i
     }
   }
 
@@ -174,7 +182,9 @@ final class FinishCheck {
       throw check.reject(
           "fills a " + c.getTypeName() + " with " + n + " references, not whole elements");
     }
-    if (length[at] > Fills.maxCapacity(n / width)) {
+    if (Fills.kind(c) == Fills.WORDS) {
+      wordsFill(p, i, at);
+    } else if (length[at] > Fills.maxCapacity(n / width)) {
       throw check.reject(
           "makes a "
               + c.getTypeName()
@@ -185,7 +195,7 @@ final class FinishCheck {
               + " elements");
     }
     for (int k = i + 3; k < i + 3 + n; k++) {
-      check.ref(p[k], Object.class);
+      check.ref(p[k], Fills.kind(c) == Fills.WORDS ? long[].class : Object.class);
     }
     Class<?> array = Fills.checkedArray(c);
     int storage =
@@ -200,6 +210,25 @@ final class FinishCheck {
     check.unfilled--;
   }
 
+  /**
+   * A {@code BitSet}'s fill: one reference, to a {@code long[]} this snapshot made, and a capacity
+   * of at most 64 bits per word of it, so that the set allocates no more than the array holds.
+   */
+  private void wordsFill(int[] p, int i, int at) throws ObjectStreamException {
+    int n = p[i + 2];
+    int words = n == 1 && p[i + 3] >= first && p[i + 3] < end ? p[i + 3] - first : -1;
+    if (words < 0 || kind[words] != ARRAY || type[words] != long[].class) {
+      throw check.reject(
+          "fills a java.util.BitSet with "
+              + n
+              + " references, not with one long[] this snapshot made");
+    }
+    if (length[at] > (long) length[words] * Long.SIZE) {
+      throw check.reject(
+          "makes a java.util.BitSet of " + length[at] + " bits for " + length[words] + " words");
+    }
+  }
+
   /** {@code CollSer}'s binary name: the class a JDK stream holds for an immutable collection. */
   private static final String COLL_SER = "java.util.CollSer";
 
@@ -211,6 +240,10 @@ final class FinishCheck {
    * about.
    */
   private void immutableStep(int[] p, int i) throws ObjectStreamException {
+    if (segment) {
+      throw check.reject(
+          "makes an immutable collection in an object stream's segment, which replays them");
+    }
     int t = p[i + 1];
     int tag = p[i + 2];
     int n = p[i + 4];

@@ -170,7 +170,7 @@ final class ProgramCheck {
     named.put("[Ljava/lang/Object;", Object[].class);
     this.create = new CreateCheck(this, classes, resolved, file.version(), segment, named);
     this.set = new SetCheck(this, classes, resolved);
-    this.finish = new FinishCheck(this, set, classes, entries, file.version(), raw.size());
+    this.finish = new FinishCheck(this, set, classes, entries, file.version(), raw.size(), segment);
   }
 
   /**

@@ -90,9 +90,11 @@ record CollectionFill(Class<?> type, int capacity, int[] refs, Class<?> keyType)
         return null;
       }
       int size = in.nextInt();
-      return in.nextRef() == -1 && in.block(4) && in.skip(4)
-          ? elements(in, c, 1, size, Capacity.AT_LEAST_ONE)
-          : null;
+      CollectionFill fill =
+          in.nextRef() == -1 && in.block(4) && in.skip(4)
+              ? elements(in, c, 1, size, Capacity.AT_LEAST_ONE)
+              : null;
+      return fill != null && isHeapOfValues(fill.refs(), graph) ? fill : null;
     } else if (c == java.util.Hashtable.class) {
       // the default fields loadFactor and threshold, then the table length and the size
       if (!in.fields(0, 0)
@@ -112,6 +114,8 @@ record CollectionFill(Class<?> type, int capacity, int[] refs, Class<?> keyType)
           : null;
     } else if (c == java.util.EnumMap.class) {
       return enumMap(in, graph);
+    } else if (c == java.util.BitSet.class) {
+      return bitSet(in, graph);
     } else if (c == java.util.TreeMap.class) {
       return in.fields(1, 0) && in.nextRef() == -1 && in.block(4)
           ? elements(in, c, 2, in.nextInt(), Capacity.NONE)
@@ -242,6 +246,78 @@ record CollectionFill(Class<?> type, int capacity, int[] refs, Class<?> keyType)
       }
     }
     return new CollectionFill(java.util.Vector.class, ids.length, Arrays.copyOf(ids, count));
+  }
+
+  /**
+   * Whether {@code refs} name values of JDK classes (strings, boxes, dates and the like, enum
+   * constants) in an order that is a heap under their natural ordering: then adding them in order
+   * moves none, as {@code PriorityQueue.readObject}'s {@code heapify} moves none. An array that is
+   * no heap (elements changed after they were added) would come out of the two in different orders,
+   * and other elements' {@code compareTo} is not run at capture; both keep {@code readObject}.
+   */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static boolean isHeapOfValues(int[] refs, Graph graph) {
+    Comparable[] values = new Comparable[refs.length];
+    for (int i = 0; i < refs.length; i++) {
+      int id = refs[i];
+      Node n =
+          id < graph.firstId() || id >= graph.endId()
+              ? null
+              : graph.nodes().get(id - graph.firstId());
+      Object v =
+          n instanceof Node.Text t
+              ? t.value()
+              : n instanceof Node.Box b
+                  ? b.value()
+                  : n instanceof Node.Value x
+                      ? x.value()
+                      : n instanceof Node.Constant k && k.value() instanceof Enum<?> e ? e : null;
+      if (!(v instanceof Comparable<?> cv) || !isJdkClass(v)) {
+        return false;
+      }
+      values[i] = cv;
+    }
+    try {
+      for (int i = 1; i < values.length; i++) {
+        Comparable parent = values[(i - 1) >>> 1];
+        if (parent.compareTo(values[i]) > 0 || values[i].compareTo(parent) < 0) {
+          return false;
+        }
+      }
+    } catch (ClassCastException e) {
+      return false; // elements of classes that do not compare with each other
+    }
+    return true;
+  }
+
+  /** Whether {@code v}'s {@code compareTo} is the JDK's own, or an enum's (final). */
+  private static boolean isJdkClass(Object v) {
+    return v instanceof Enum<?> || v.getClass().getClassLoader() == null;
+  }
+
+  /**
+   * A {@code BitSet} written by its {@code writeObject} (the field {@code bits}, a {@code long[]}
+   * of the snapshot): made with no capacity where the last word is not zero, and with 64 bits per
+   * word where it is (or there is none), so that after {@code or(BitSet.valueOf(bits))} it has the
+   * words, the words in use and the stickiness of size {@code readObject} gives it ({@code
+   * sizeIsSticky} is whether the last word read is zero).
+   */
+  private static CollectionFill bitSet(TapeCursor in, Graph graph) {
+    if (!in.fields(1, 0)) {
+      return null;
+    }
+    int bits = in.nextRef();
+    if (in.more()
+        || bits < graph.firstId()
+        || bits >= graph.endId()
+        || !(graph.nodes().get(bits - graph.firstId()) instanceof Node.Array a)
+        || !(a.elements() instanceof long[] words)
+        || words.length > Integer.MAX_VALUE / Long.SIZE) {
+      return null;
+    }
+    boolean sticky = words.length == 0 || words[words.length - 1] == 0;
+    int capacity = sticky ? words.length * Long.SIZE : -1;
+    return new CollectionFill(java.util.BitSet.class, capacity, new int[] {bits});
   }
 
   /**

@@ -22,6 +22,11 @@ package org.codese.program;
  *   <tr><td>{@code HashMap}, {@code LinkedHashMap}, {@code HashSet}, {@code LinkedHashSet}</td>
  *       <td>{@link #PUT}, {@link #ADD}</td><td>{@code put(key, value)} of each pair, or {@code
  *       add}</td></tr>
+ *   <tr><td>{@code BitSet}</td><td>{@link #WORDS}</td><td>{@code or(BitSet.valueOf(words))} of
+ *       the one {@code long[]} its {@code writeObject} wrote, into a set made with no capacity
+ *       (last word not zero) or with 64 bits per word (its {@code readObject} then keeps the
+ *       size: {@code sizeIsSticky}), so that its words and stickiness are {@code readObject}'s;
+ *       the capacity is at most 64 bits per word of that array</td></tr>
  *   <tr><td>{@code EnumMap}</td><td>{@link #PUT}</td><td>{@code put(key, value)} of each pair,
  *       into a map made with {@code new EnumMap(keyType)} ({@link #keyed})</td></tr>
  *   <tr><td>{@code Hashtable}, {@code IdentityHashMap}</td><td>{@link #PUT}</td><td>{@code
@@ -50,6 +55,9 @@ public final class Fills {
   /** {@code addAll} of a sorted set view of the elements. */
   public static final int SORTED_ADD = 4;
 
+  /** {@code or(BitSet.valueOf(words))} of the one {@code long[]} referenced. */
+  public static final int WORDS = 5;
+
   private static final Class<?>[] CLASSES = {
     java.util.ArrayList.class,
     java.util.ArrayDeque.class,
@@ -64,11 +72,12 @@ public final class Fills {
     java.util.PriorityQueue.class,
     java.util.Hashtable.class,
     java.util.IdentityHashMap.class,
-    java.util.EnumMap.class
+    java.util.EnumMap.class,
+    java.util.BitSet.class
   };
 
   private static final int[] KINDS = {
-    ADD, ADD, ADD, PUT, PUT, ADD, ADD, SORTED_PUT, SORTED_ADD, ADD, ADD, PUT, PUT, PUT
+    ADD, ADD, ADD, PUT, PUT, ADD, ADD, SORTED_PUT, SORTED_ADD, ADD, ADD, PUT, PUT, PUT, WORDS
   };
 
   private Fills() {}

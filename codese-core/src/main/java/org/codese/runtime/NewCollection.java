@@ -2,6 +2,7 @@ package org.codese.runtime;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -41,6 +42,7 @@ public final class NewCollection {
   private static final int HASHTABLE = 11;
   private static final int IDENTITY_HASH_MAP = 12;
   private static final int ENUM_MAP = 13;
+  private static final int BIT_SET = 14;
 
   private static final Class<?>[] CLASSES = {
     ArrayList.class,
@@ -55,7 +57,9 @@ public final class NewCollection {
     Vector.class,
     PriorityQueue.class,
     Hashtable.class,
-    IdentityHashMap.class
+    IdentityHashMap.class,
+    EnumMap.class,
+    BitSet.class
   };
 
   /** Which of {@link #CLASSES}. */
@@ -137,6 +141,8 @@ public final class NewCollection {
         return n < 0 ? new Hashtable<>() : new Hashtable<>(n);
       case IDENTITY_HASH_MAP:
         return n < 0 ? new IdentityHashMap<>() : new IdentityHashMap<>(n);
+      case BIT_SET:
+        return n < 0 ? new BitSet() : new BitSet(n);
       default:
         return newEnumMap(keyType);
     }

@@ -480,17 +480,18 @@ public final class Listing {
   /** Replays a finish program: hook calls and deferred reference stores, in order. */
   private void steps(int[] p) throws DecodeException {
     for (int i = 0; i < p.length; ) {
-      int size =
+      // a long: a count near Integer.MAX_VALUE must not wrap the size around to a negative one
+      long size =
           p[i] == Grammar.STEP_HOOK
               ? 2
               : p[i] == Grammar.STEP_FILL && i + 2 < p.length
-                  ? 3 + Math.max(0, p[i + 2])
+                  ? 3L + Math.max(0, p[i + 2])
                   : p[i] == Grammar.STEP_IMMUTABLE && i + 4 < p.length
-                      ? 5 + Math.max(0, p[i + 4])
+                      ? 5L + Math.max(0, p[i + 4])
                       : p[i] == Grammar.STEP_ARRAYS && i + 3 < p.length
-                          ? 4 + 3 * Math.max(0, p[i + 3])
+                          ? 4L + 3L * Math.max(0, p[i + 3])
                           : p[i] == Grammar.STEP_VALUES && i + 3 < p.length
-                              ? 4 + 2 * Math.max(0, p[i + 3])
+                              ? 4L + 2L * Math.max(0, p[i + 3])
                               : 4;
       if (i + size > p.length) {
         throw fail("finish program step at " + i + " is truncated");
@@ -520,7 +521,7 @@ public final class Listing {
       } else {
         throw fail("unknown finish program step " + p[i] + " at " + i);
       }
-      i += size;
+      i += (int) size; // at most p.length - i
     }
   }
 
