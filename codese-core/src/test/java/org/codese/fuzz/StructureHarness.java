@@ -611,6 +611,12 @@ final class StructureHarness implements AutoCloseable {
           || e instanceof org.codese.ClassMismatchException) {
         return "rejected: " + e.getClass().getSimpleName();
       }
+      StackTraceElement[] at = e.getStackTrace();
+      if (at.length > 0 && at[0].getClassName().equals("org.codese.load.Immutables")) {
+        // CollSer.readResolve's InvalidObjectException("invalid object") around the factory's
+        // exception (whose stack the JIT may have omitted)
+        return "class code: " + e.getClass().getSimpleName();
+      }
       if (thrownByClassCode(cause)) {
         return "class code: "
             + e.getClass().getSimpleName()
@@ -705,6 +711,9 @@ final class StructureHarness implements AutoCloseable {
    */
   static boolean thrownByClassCode(Throwable t) {
     StackTraceElement[] st = t.getStackTrace();
+    if (byCollectionApi(st)) {
+      return true;
+    }
     int i = 0;
     while (i < st.length && plumbing(st[i].getClassName())) {
       i++;
@@ -722,6 +731,26 @@ final class StructureHarness implements AutoCloseable {
           || m.equals("<init>")) {
         return true;
       }
+    }
+    return false;
+  }
+
+  /**
+   * Whether an exception was thrown by a JDK collection's or factory's own argument checks, called
+   * by a fill or an immutable-collection step of the finish program ({@code CollectionFills},
+   * {@code Immutables}) where the class's {@code readObject} or {@code readResolve} would have
+   * called them and thrown the same: {@code put}'s type check, {@code add}'s null check.
+   */
+  private static boolean byCollectionApi(StackTraceElement[] st) {
+    boolean jdk = false;
+    for (StackTraceElement e : st) {
+      String cls = e.getClassName();
+      if (codese(cls)) {
+        return jdk
+            && (cls.equals("org.codese.load.CollectionFills")
+                || cls.equals("org.codese.load.Immutables"));
+      }
+      jdk |= cls.startsWith("java.util.");
     }
     return false;
   }

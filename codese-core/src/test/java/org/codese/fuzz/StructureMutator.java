@@ -544,13 +544,33 @@ final class StructureMutator {
     int[] steps = new int[0];
     for (int i = 0; i < n; i++) {
       int[] step =
-          switch (c.below(5)) {
+          switch (c.below(7)) {
             case 0 -> new int[] {Grammar.STEP_HOOK, d.anyConstant(c)};
             case 1 ->
                 new int[] {Grammar.STEP_FIELD, d.anyConstant(c), d.randomId(c), d.randomId(c)};
             case 2 ->
                 new int[] {Grammar.STEP_ELEMENT, d.randomId(c), c.interestingInt(), d.randomId(c)};
             case 3 -> new int[] {Grammar.STEP_HOOK, d.hookConstant(c)};
+            // a fill or an immutable collection whose count may be anything, up to the largest
+            // int, with a few references after it
+            case 4 ->
+                new int[] {
+                  Grammar.STEP_FILL,
+                  d.randomId(c),
+                  c.oneIn(2) ? c.interestingInt() : 2,
+                  d.randomId(c),
+                  d.randomId(c)
+                };
+            case 5 ->
+                new int[] {
+                  Grammar.STEP_IMMUTABLE,
+                  c.below(Math.max(1, d.classes.size())),
+                  c.oneIn(2) ? c.interestingInt() : 1 + c.below(3),
+                  d.randomId(c),
+                  c.oneIn(2) ? c.interestingInt() : 2,
+                  d.randomId(c),
+                  d.randomId(c)
+                };
             default -> new int[] {c.interestingInt(), c.interestingInt()};
           };
       steps = concat(steps, step);

@@ -305,6 +305,15 @@ final class StructureSeeds {
     em.put(TimeUnit.SECONDS, "s");
     em.put(TimeUnit.DAYS, "d");
     g.put("enummap", em);
+    // the fills and immutable collections of snapshot format 12
+    g.put("listof", List.of("a", 2, List.of(3L)));
+    g.put("setof", java.util.Set.of("p", "q", "r"));
+    g.put("mapof", Map.of("k", 1, "l", 2, "m", 3));
+    g.put("vector", new java.util.Vector<>(List.of("v", "w")));
+    g.put("hashtable", new java.util.Hashtable<>(Map.of("h", 1)));
+    g.put("identity", new java.util.IdentityHashMap<>(Map.of("i", 1)));
+    g.put("naturalqueue", new PriorityQueue<>(List.of(5, 1, 3)));
+    g.put("bits", java.util.BitSet.valueOf(new long[] {5, 0, 9}));
     PriorityQueue<Point> pq = new PriorityQueue<>(new PointOrder());
     pq.add(new Point(3, 1));
     pq.add(new Point(1, 2));
