@@ -8,13 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InvalidObjectException;
 import java.io.ObjectInputFilter;
-import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -25,6 +21,8 @@ import java.util.Set;
 import org.codese.format.SnapshotFile;
 import org.codese.program.Constant;
 import org.codese.program.Grammar;
+import org.codese.testkit.FilterCalls;
+import org.codese.testkit.JdkBytes;
 import org.codese.testkit.RoundTrip;
 import org.codese.testkit.SnapshotEdit;
 import org.junit.jupiter.api.Nested;
@@ -72,7 +70,9 @@ class ImmutableFillTest {
           // a SetN or MapN iterates in an order that depends on the order it was made in, so that
           // not even the JDK's own round trip is byte-stable: both restores must make the same
           // collection from the same stream order
-          assertArrayEquals(jdkBytes(jdkCopy(o)), jdkBytes(Codese.fromBytes(Codese.toBytes(o))));
+          assertArrayEquals(
+              JdkBytes.serialize(JdkBytes.deserialize(JdkBytes.serialize(o))),
+              JdkBytes.serialize(Codese.fromBytes(Codese.toBytes(o))));
           assertEquals(o, Codese.fromBytes(Codese.toBytes(o)), name);
           continue;
         }
@@ -207,61 +207,10 @@ class ImmutableFillTest {
     RoundTrip.of(root).run();
   }
 
-  private static byte[] jdkBytes(Object o) throws IOException {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
-      out.writeObject(o);
-    }
-    return bytes.toByteArray();
-  }
-
-  private static Object jdkCopy(Object o) throws IOException {
-    try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(jdkBytes(o)))) {
-      return in.readObject();
-    } catch (ClassNotFoundException e) {
-      throw new AssertionError(e);
-    }
-  }
-
   @Test
   void theFilterIsAskedAboutTheProxyAndItsArray() throws IOException {
     Object o = List.copyOf(strings(50));
-    assertEquals(jdkFilterCalls(o), codeseFilterCalls(o));
-  }
-
-  private static List<String> codeseFilterCalls(Object o) throws IOException {
-    List<String> seen = new ArrayList<>();
-    Codese.fromBytes(
-        Codese.toBytes(o), CodeseOptions.defaults().withObjectInputFilter(record(seen)));
-    return seen;
-  }
-
-  private static List<String> jdkFilterCalls(Object o) throws IOException {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
-      out.writeObject(o);
-    }
-    List<String> seen = new ArrayList<>();
-    try (ObjectInputStream in =
-        new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
-      in.setObjectInputFilter(record(seen));
-      in.readObject();
-    } catch (ClassNotFoundException e) {
-      throw new AssertionError(e);
-    }
-    return seen.stream().distinct().sorted().toList();
-  }
-
-  private static ObjectInputFilter record(List<String> seen) {
-    return info -> {
-      if (info.serialClass() != null
-          && (info.serialClass().isArray() || info.serialClass().getName().endsWith("CollSer"))
-          && !seen.contains(info.serialClass().getName() + "[" + info.arrayLength())) {
-        seen.add(info.serialClass().getName() + "[" + info.arrayLength());
-        seen.sort(null);
-      }
-      return ObjectInputFilter.Status.UNDECIDED;
-    };
+    assertEquals(FilterCalls.jdk(o, "CollSer"), FilterCalls.codese(o, "CollSer"));
   }
 
   @Test
@@ -270,10 +219,10 @@ class ImmutableFillTest {
     Object[] root = {List.copyOf(strings(50)), List.copyOf(strings(49)), List.of()};
     Object[] reversed = {root[2], root[1], root[0]};
     for (Object o : List.of(root, reversed)) {
-      List<String> codese = codeseFilterCalls(o);
-      assertTrue(codese.contains("[Ljava.lang.Object;[50"), codese.toString());
-      assertTrue(jdkFilterCalls(o).contains("[Ljava.lang.Object;[50"));
-      assertFalse(codese.contains("[Ljava.lang.Object;[49"), codese.toString());
+      List<String> codese = FilterCalls.codese(o, "CollSer");
+      assertTrue(codese.contains("java.lang.Object[50"), codese.toString());
+      assertTrue(FilterCalls.jdk(o, "CollSer").contains("java.lang.Object[50"));
+      assertFalse(codese.contains("java.lang.Object[49"), codese.toString());
     }
   }
 

@@ -7,12 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.ObjectInputFilter;
-import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
 import java.io.StreamCorruptedException;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -26,6 +21,8 @@ import java.util.function.Function;
 import org.codese.format.SnapshotFile;
 import org.codese.program.Constant;
 import org.codese.program.Grammar;
+import org.codese.testkit.FilterCalls;
+import org.codese.testkit.JdkBytes;
 import org.codese.testkit.RoundTrip;
 import org.codese.testkit.SnapshotEdit;
 import org.junit.jupiter.api.Nested;
@@ -65,15 +62,8 @@ class MoreCollectionFillTest {
 
   private static Object jdkCopy(Object o) {
     try {
-      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-      try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
-        out.writeObject(o);
-      }
-      try (ObjectInputStream in =
-          new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
-        return in.readObject();
-      }
-    } catch (IOException | ClassNotFoundException e) {
+      return JdkBytes.deserialize(JdkBytes.serialize(o));
+    } catch (IOException e) {
       throw new AssertionError(e);
     }
   }
@@ -263,7 +253,8 @@ class MoreCollectionFillTest {
     d3.setTime(1);
     assertTrue(count(q, Constant.Hook.class) > 0);
     // readObject's heapify orders it as the JDK does
-    assertArrayEquals(jdkBytes(jdkCopy(q)), jdkBytes(Codese.fromBytes(Codese.toBytes(q))));
+    assertArrayEquals(
+        JdkBytes.serialize(jdkCopy(q)), JdkBytes.serialize(Codese.fromBytes(Codese.toBytes(q))));
     // elements whose compareTo is not the JDK's are not compared at capture
     PriorityQueue<Rank> ranks = new PriorityQueue<>(List.of(new Rank(2), new Rank(1)));
     assertTrue(count(ranks, Constant.Hook.class) > 0);
@@ -286,15 +277,8 @@ class MoreCollectionFillTest {
     increment.add("a");
     assertEquals(0, count(increment, Constant.Hook.class));
     assertArrayEquals(
-        jdkBytes(jdkCopy(increment)), jdkBytes(Codese.fromBytes(Codese.toBytes(increment))));
-  }
-
-  private static byte[] jdkBytes(Object o) throws IOException {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
-      out.writeObject(o);
-    }
-    return bytes.toByteArray();
+        JdkBytes.serialize(jdkCopy(increment)),
+        JdkBytes.serialize(Codese.fromBytes(Codese.toBytes(increment))));
   }
 
   @Test
@@ -329,46 +313,12 @@ class MoreCollectionFillTest {
       vector.add(i);
     }
     // the stream's storage copy is an array object, whose class the JDK asks about first (-1)
-    List<String> jdkVector = jdkArrays(vector);
+    List<String> jdkVector = FilterCalls.jdk(vector, "[]");
     jdkVector.remove("java.lang.Object[-1");
-    assertEquals(jdkVector, fillArrays(vector));
-    assertEquals(jdkArrays(table), fillArrays(table));
-    assertEquals(jdkArrays(identity), fillArrays(identity));
-    assertEquals(jdkArrays(queue), fillArrays(queue));
-  }
-
-  /** The array lengths the filter sees restoring {@code o} from a snapshot. */
-  private static List<String> fillArrays(Object o) throws IOException {
-    List<String> seen = new ArrayList<>();
-    Codese.fromBytes(
-        Codese.toBytes(o), CodeseOptions.defaults().withObjectInputFilter(arrays(seen)));
-    return seen;
-  }
-
-  /** The array lengths the filter sees when {@code ObjectInputStream} reads {@code o}. */
-  private static List<String> jdkArrays(Object o) throws IOException {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
-      out.writeObject(o);
-    }
-    List<String> seen = new ArrayList<>();
-    try (ObjectInputStream in =
-        new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
-      in.setObjectInputFilter(arrays(seen));
-      in.readObject();
-    } catch (ClassNotFoundException e) {
-      throw new AssertionError(e);
-    }
-    return seen;
-  }
-
-  private static ObjectInputFilter arrays(List<String> seen) {
-    return info -> {
-      if (info.serialClass() != null && info.serialClass().isArray()) {
-        seen.add(info.serialClass().getComponentType().getName() + "[" + info.arrayLength());
-      }
-      return ObjectInputFilter.Status.UNDECIDED;
-    };
+    assertEquals(jdkVector, FilterCalls.codese(vector, "[]"));
+    assertEquals(FilterCalls.jdk(table, "[]"), FilterCalls.codese(table, "[]"));
+    assertEquals(FilterCalls.jdk(identity, "[]"), FilterCalls.codese(identity, "[]"));
+    assertEquals(FilterCalls.jdk(queue, "[]"), FilterCalls.codese(queue, "[]"));
   }
 
   /** Hostile snapshots that misuse these fills, written by the format's own writer. */

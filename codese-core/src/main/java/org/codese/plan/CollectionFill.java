@@ -65,11 +65,7 @@ record CollectionFill(Class<?> type, int capacity, int[] refs, Class<?> keyType)
       return in.fields(0, 0) && in.block(4) ? elements(in, c, 1, in.nextInt(), k) : null;
     } else if (c == java.util.HashMap.class || c == java.util.LinkedHashMap.class) {
       // the default fields loadFactor and threshold, then the number of buckets and the size
-      if (!in.fields(0, 0)
-          || !in.has(8)
-          || in.nextFloat() != DEFAULT_LOAD_FACTOR
-          || !in.skip(4)
-          || !in.block(8)) {
+      if (!defaultLoadFactor(in)) {
         return null;
       }
       in.nextInt(); // the number of buckets, which readObject ignores
@@ -97,11 +93,7 @@ record CollectionFill(Class<?> type, int capacity, int[] refs, Class<?> keyType)
       return fill != null && isHeapOfValues(fill.refs(), graph) ? fill : null;
     } else if (c == java.util.Hashtable.class) {
       // the default fields loadFactor and threshold, then the table length and the size
-      if (!in.fields(0, 0)
-          || !in.has(8)
-          || in.nextFloat() != DEFAULT_LOAD_FACTOR
-          || !in.skip(4)
-          || !in.block(8)) {
+      if (!defaultLoadFactor(in)) {
         return null;
       }
       int length = in.nextInt();
@@ -246,6 +238,19 @@ record CollectionFill(Class<?> type, int capacity, int[] refs, Class<?> keyType)
       }
     }
     return new CollectionFill(java.util.Vector.class, ids.length, Arrays.copyOf(ids, count));
+  }
+
+  /**
+   * Reads the default fields {@code loadFactor} (which must be 0.75) and {@code threshold} of a
+   * {@code HashMap} or {@code Hashtable}, and opens the block of the two {@code int}s its {@code
+   * writeObject} writes next.
+   */
+  private static boolean defaultLoadFactor(TapeCursor in) {
+    return in.fields(0, 0)
+        && in.has(8)
+        && in.nextFloat() == DEFAULT_LOAD_FACTOR
+        && in.skip(4)
+        && in.block(8);
   }
 
   /**
