@@ -35,6 +35,15 @@ public record Graph(
   }
 
   /**
+   * @param id an object id
+   * @return the node of object {@code id}, or {@code null} if it is not one of this graph's (an
+   *     earlier segment's, or none)
+   */
+  public Node node(int id) {
+    return id < firstId || id >= endId() ? null : nodes.get(id - firstId);
+  }
+
+  /**
    * Empties {@link #nodes}, once the graph is planned and no longer read; {@link #endId()} is then
    * {@link #firstId()}. A large graph's list is an array G1 allocates in old regions (a humongous
    * object); dropped but still full, it would keep every node alive until the old generation is

@@ -346,6 +346,14 @@ final class ClassTable {
   }
 
   /**
+   * @return class {@code index}, or {@code null} if there is no such index or its class is {@link
+   *     #gone}: for indices that come from data, not from the table's own checked constants
+   */
+  Class<?> found(int index) {
+    return index >= 0 && index < classes.length && !gone(index) ? classes[index] : null;
+  }
+
+  /**
    * @return the slot view of class {@code index}, with the fields the snapshot recorded and its
    *     {@code readObject} adapted to {@code (Object, ObjectInputStream)void}, which {@link Hooks}
    *     calls exactly

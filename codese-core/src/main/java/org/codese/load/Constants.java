@@ -130,10 +130,8 @@ final class Constants implements Constant.Visitor<Object, ClassMismatchException
   public Object visitSized(Constant.Sized s) throws ClassMismatchException {
     Class<?> c = classes.get(s.type());
     if (Fills.keyed(c)) {
-      int k = s.capacity();
-      return k >= 0 && k < classes.size() && !classes.gone(k) && classes.get(k).isEnum()
-          ? NewCollection.enumMap(classes.get(k))
-          : null;
+      Class<?> key = classes.found(s.capacity());
+      return key != null && key.isEnum() ? NewCollection.enumMap(key) : null;
     }
     if (Fills.kind(c) == Fills.NONE
         || (s.capacity() >= 0 && (!Fills.sized(c) || s.capacity() < Fills.minCapacity(c)))) {

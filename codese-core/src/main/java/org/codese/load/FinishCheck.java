@@ -177,12 +177,14 @@ final class FinishCheck {
               + (kind[at] == FILLED ? " (it was filled before)" : ""));
     }
     Class<?> c = type[at];
-    int width = Fills.width(Fills.kind(c));
+    int fillKind = Fills.kind(c);
+    int width = Fills.width(fillKind);
     if (n < 0 || n % width != 0) {
       throw check.reject(
           "fills a " + c.getTypeName() + " with " + n + " references, not whole elements");
     }
-    if (Fills.kind(c) == Fills.WORDS) {
+    boolean words = fillKind == Fills.WORDS;
+    if (words) {
       wordsFill(p, i, at);
     } else if (length[at] > Fills.maxCapacity(n / width)) {
       throw check.reject(
@@ -195,19 +197,25 @@ final class FinishCheck {
               + " elements");
     }
     for (int k = i + 3; k < i + 3 + n; k++) {
-      check.ref(p[k], Fills.kind(c) == Fills.WORDS ? long[].class : Object.class);
+      check.ref(p[k], words ? long[].class : Object.class);
     }
     Class<?> array = Fills.checkedArray(c);
-    int storage =
-        array == null ? 0 : (int) Fills.checkedLength(c, Math.max(length[at], 0), n / width);
-    if (storage > 0) {
-      Integer longest = fillArrays.get(array);
-      if (longest == null || longest < storage) {
-        fillArrays.put(array, storage);
-      }
+    if (array != null) {
+      storage(array, (int) Fills.checkedLength(c, Math.max(length[at], 0), n / width));
     }
     kind[at] = FILLED;
     check.unfilled--;
+  }
+
+  /**
+   * Notes an array of class {@code array} and {@code length} elements that the class's {@code
+   * readObject} would have asked the filter about ({@link #fillArrays}: the longest per class).
+   */
+  private void storage(Class<?> array, int length) {
+    Integer longest = fillArrays.get(array);
+    if (length > 0 && (longest == null || longest < length)) {
+      fillArrays.put(array, length);
+    }
   }
 
   /**
@@ -247,7 +255,7 @@ final class FinishCheck {
     int t = p[i + 1];
     int tag = p[i + 2];
     int n = p[i + 4];
-    Class<?> c = t >= 0 && t < classes.size() && !classes.gone(t) ? classes.get(t) : null;
+    Class<?> c = classes.found(t);
     if (c == null || c.getClassLoader() != null || !c.getName().equals(COLL_SER)) {
       throw check.reject(
           "makes an immutable collection as class "
@@ -256,13 +264,13 @@ final class FinishCheck {
               + ", not as "
               + COLL_SER);
     }
-    if (tag < Immutables.LIST || tag > Immutables.MAP) {
+    if (tag < Grammar.IMMUTABLE_LIST || tag > Grammar.IMMUTABLE_MAP) {
       throw check.reject("makes an immutable collection of unknown tag " + tag);
     }
-    if (n < 0 || (tag == Immutables.MAP && n % 2 != 0)) {
+    if (n < 0 || (tag == Grammar.IMMUTABLE_MAP && n % 2 != 0)) {
       throw check.reject(
           "makes an immutable "
-              + (tag == Immutables.MAP ? "map" : "collection")
+              + (tag == Grammar.IMMUTABLE_MAP ? "map" : "collection")
               + " of "
               + n
               + " references, not whole elements");
@@ -275,10 +283,7 @@ final class FinishCheck {
     for (int k = i + 5; k < i + 5 + n; k++) {
       check.ref(p[k], Object.class);
     }
-    Integer longest = fillArrays.get(Object[].class);
-    if (n > 0 && (longest == null || longest < n)) {
-      fillArrays.put(Object[].class, n);
-    }
+    storage(Object[].class, n);
     kind[at] = RESOLVED;
     type[at] = null;
   }

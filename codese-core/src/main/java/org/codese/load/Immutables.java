@@ -18,15 +18,6 @@ import org.codese.program.Grammar;
  * {@code InvalidObjectException("invalid object")} whose cause is the factory's exception.
  */
 final class Immutables {
-  /** {@code CollSer.IMM_LIST}. */
-  static final int LIST = 1;
-
-  /** {@code CollSer.IMM_SET}. */
-  static final int SET = 2;
-
-  /** {@code CollSer.IMM_MAP}. */
-  static final int MAP = 3;
-
   private Immutables() {}
 
   /**
@@ -53,11 +44,11 @@ final class Immutables {
   }
 
   private static Object make(int tag, Object[] a) throws InvalidObjectException {
-    if (tag == LIST) {
+    if (tag == Grammar.IMMUTABLE_LIST) {
       return List.of(a);
-    } else if (tag == SET) {
+    } else if (tag == Grammar.IMMUTABLE_SET) {
       return Set.of(a);
-    } else if (tag != MAP) {
+    } else if (tag != Grammar.IMMUTABLE_MAP) {
       throw new InvalidObjectException("invalid flags 0x" + Integer.toHexString(tag));
     } else if (a.length == 0) {
       return Map.of();

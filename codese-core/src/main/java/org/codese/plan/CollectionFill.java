@@ -222,9 +222,7 @@ record CollectionFill(Class<?> type, int capacity, int[] refs, Class<?> keyType)
     int count = in.nextInt();
     int array = in.nextRef();
     if (in.more()
-        || array < graph.firstId()
-        || array >= graph.endId()
-        || !(graph.nodes().get(array - graph.firstId()) instanceof Node.Array a)
+        || !(graph.node(array) instanceof Node.Array a)
         || a.type() != Object[].class
         || !(a.elements() instanceof int[] ids)
         || count < 0
@@ -264,11 +262,7 @@ record CollectionFill(Class<?> type, int capacity, int[] refs, Class<?> keyType)
   private static boolean isHeapOfValues(int[] refs, Graph graph) {
     Comparable[] values = new Comparable[refs.length];
     for (int i = 0; i < refs.length; i++) {
-      int id = refs[i];
-      Node n =
-          id < graph.firstId() || id >= graph.endId()
-              ? null
-              : graph.nodes().get(id - graph.firstId());
+      Node n = graph.node(refs[i]);
       Object v =
           n instanceof Node.Text t
               ? t.value()
@@ -313,9 +307,7 @@ record CollectionFill(Class<?> type, int capacity, int[] refs, Class<?> keyType)
     }
     int bits = in.nextRef();
     if (in.more()
-        || bits < graph.firstId()
-        || bits >= graph.endId()
-        || !(graph.nodes().get(bits - graph.firstId()) instanceof Node.Array a)
+        || !(graph.node(bits) instanceof Node.Array a)
         || !(a.elements() instanceof long[] words)
         || words.length > Integer.MAX_VALUE / Long.SIZE) {
       return null;
@@ -336,9 +328,7 @@ record CollectionFill(Class<?> type, int capacity, int[] refs, Class<?> keyType)
       return null;
     }
     int key = in.nextRef();
-    if (key < graph.firstId()
-        || key >= graph.endId()
-        || !(graph.nodes().get(key - graph.firstId()) instanceof Node.Constant k)
+    if (!(graph.node(key) instanceof Node.Constant k)
         || !(k.value() instanceof Class<?> keyType)
         || !keyType.isEnum()
         || !in.block(4)) {

@@ -27,9 +27,6 @@ record ImmutableFill(int tag, int[] refs) {
   /** {@code java.util.CollSer}, package-private in {@code java.base}. */
   static final Class<?> COLL_SER = collSer();
 
-  private static final int LIST = 1;
-  private static final int MAP = 3;
-
   private static Class<?> collSer() {
     try {
       return Class.forName("java.util.CollSer", false, null);
@@ -55,11 +52,11 @@ record ImmutableFill(int tag, int[] refs) {
       return null;
     }
     int tag = in.nextInt();
-    if (tag < LIST || tag > MAP || !in.block(4)) {
+    if (tag < Grammar.IMMUTABLE_LIST || tag > Grammar.IMMUTABLE_MAP || !in.block(4)) {
       return null;
     }
     int n = in.nextInt();
-    int[] refs = n < 0 || (tag == MAP && n % 2 != 0) ? null : in.lastRefs(n);
+    int[] refs = n < 0 || (tag == Grammar.IMMUTABLE_MAP && n % 2 != 0) ? null : in.lastRefs(n);
     if (refs == null) {
       return null;
     }
@@ -73,10 +70,7 @@ record ImmutableFill(int tag, int[] refs) {
 
   /** Whether object {@code id}, written inside the collection, can refer to nothing before it. */
   private static boolean cannotReferBack(Graph graph, int id, PlanContext cx) {
-    if (id >= graph.endId()) {
-      return false;
-    }
-    Node n = graph.nodes().get(id - graph.firstId());
+    Node n = graph.node(id);
     return n instanceof Node.Text
         || n instanceof Node.Box
         || n instanceof Node.Value

@@ -93,6 +93,15 @@ public final class Grammar {
    */
   public static final int STEP_IMMUTABLE = 6;
 
+  /** A {@link #STEP_IMMUTABLE} tag: {@code List.of} ({@code CollSer.IMM_LIST}). */
+  public static final int IMMUTABLE_LIST = 1;
+
+  /** A {@link #STEP_IMMUTABLE} tag: {@code Set.of} ({@code CollSer.IMM_SET}). */
+  public static final int IMMUTABLE_SET = 2;
+
+  /** A {@link #STEP_IMMUTABLE} tag: a map of key and value pairs ({@code CollSer.IMM_MAP}). */
+  public static final int IMMUTABLE_MAP = 3;
+
   /**
    * The first snapshot format version with {@link #STEP_IMMUTABLE} steps; its code is that of
    * {@link #STORE_VERSION}. Object streams keep replaying {@code CollSer}.

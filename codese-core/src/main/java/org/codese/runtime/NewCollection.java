@@ -41,8 +41,10 @@ public final class NewCollection {
   private static final int PRIORITY_QUEUE = 10;
   private static final int HASHTABLE = 11;
   private static final int IDENTITY_HASH_MAP = 12;
-  private static final int ENUM_MAP = 13;
-  private static final int BIT_SET = 14;
+  private static final int BIT_SET = 13;
+
+  /** Not one of {@link #CLASSES}: made with a key type, by {@link #enumMap} only. */
+  private static final int ENUM_MAP = 14;
 
   private static final Class<?>[] CLASSES = {
     ArrayList.class,
@@ -58,7 +60,6 @@ public final class NewCollection {
     PriorityQueue.class,
     Hashtable.class,
     IdentityHashMap.class,
-    EnumMap.class,
     BitSet.class
   };
 

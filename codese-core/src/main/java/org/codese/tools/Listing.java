@@ -565,7 +565,10 @@ public final class Listing {
     int tag = p[i + 2];
     int target = tableRef(p[i + 3]);
     int n = p[i + 4];
-    String factory = tag == 1 ? "List" : tag == 2 ? "Set" : tag == 3 ? "Map" : null;
+    String factory =
+        tag == Grammar.IMMUTABLE_LIST
+            ? "List"
+            : tag == Grammar.IMMUTABLE_SET ? "Set" : tag == Grammar.IMMUTABLE_MAP ? "Map" : null;
     if (factory == null) {
       throw fail("immutable collection step at " + i + " has unknown tag " + tag);
     }
