@@ -96,6 +96,21 @@ public final class Fills {
   }
 
   /**
+   * {@link #kind} by name, for readers of a snapshot that do not load its classes.
+   *
+   * @param binaryName a class's binary name
+   * @return how the class of that name is filled, {@link #NONE} if it is not a fill class
+   */
+  public static int kind(String binaryName) {
+    for (int i = 0; i < CLASSES.length; i++) {
+      if (CLASSES[i].getName().equals(binaryName)) {
+        return KINDS[i];
+      }
+    }
+    return NONE;
+  }
+
+  /**
    * @param kind a fill kind other than {@link #NONE}
    * @return the number of references per element: 2 for maps, 1 for collections
    */

@@ -14,6 +14,7 @@ import org.codese.ProgramListener;
 import org.codese.format.SnapshotFile;
 import org.codese.program.ClassEntry;
 import org.codese.program.Constant;
+import org.codese.program.Fills;
 import org.codese.program.Grammar;
 import org.codese.program.Placement;
 import org.codese.program.RuntimeContract;
@@ -532,7 +533,8 @@ public final class Listing {
   private void fill(int[] p, int i) throws DecodeException {
     int target = tableRef(p[i + 1]);
     String type = types.get(target);
-    boolean map = type != null && (type.endsWith("Map") || type.equals("java.util.Hashtable"));
+    int fill = type == null ? Fills.NONE : Fills.kind(type);
+    boolean map = fill != Fills.NONE && Fills.width(fill) == 2;
     int width = map ? 2 : 1;
     int n = p[i + 2];
     StringBuilder text = new StringBuilder();
