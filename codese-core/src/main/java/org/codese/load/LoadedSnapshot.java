@@ -65,14 +65,22 @@ public final class LoadedSnapshot {
   /** Per phase, the work of each of its classes ({@link ProgramCheck#classCost}). */
   private final long[][] costs;
 
+  /**
+   * The serialization filter the snapshot was loaded under, or {@code null}: asked about what the
+   * finish program's steps make where the JDK's {@code readResolve} would have returned it.
+   */
+  private final ObjectInputFilter filter;
+
   private LoadedSnapshot(
       SnapshotFile file,
       Object[] constants,
       List<List<BiConsumer<Object[], Object[]>>> phases,
       long[][] costs,
       ProgramCheck checked,
-      AddedHooks addedHooks) {
+      AddedHooks addedHooks,
+      ObjectInputFilter filter) {
     this.file = file;
+    this.filter = filter;
     this.addedHooks = addedHooks;
     this.constants = constants;
     this.phases = phases;
@@ -354,7 +362,8 @@ public final class LoadedSnapshot {
         checked,
         table.hookAdded().isEmpty() && !table.hierarchyChanged(file, sameJdk)
             ? null // nothing changed since capture: AddedHooks is not even loaded
-            : AddedHooks.of(file, table, checked, sameJdk, f, limits.maxArrayLength()));
+            : AddedHooks.of(file, table, checked, sameJdk, f, limits.maxArrayLength()),
+        f);
   }
 
   /**
@@ -529,7 +538,7 @@ public final class LoadedSnapshot {
    */
   public Object[] restoreInto(Object[] table, int threads) throws IOException {
     try {
-      return run(table, threads, new RestoreRun());
+      return run(table, threads, new RestoreRun(filter));
     } catch (HookFailure f) {
       if (f.getCause() instanceof VirtualMachineError e) {
         throw e; // as ObjectInputStream lets it leave

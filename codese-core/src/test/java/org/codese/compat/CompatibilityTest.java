@@ -116,6 +116,17 @@ class CompatibilityTest {
       decimals.add(new java.util.Date(Long.MIN_VALUE));
       g.put("decimals", decimals);
     }
+    if (version >= Grammar.FACTORY_VERSION) {
+      ArrayList<Object> made = new ArrayList<>();
+      ArrayList<Object> items = new ArrayList<>(List.of("a", "b"));
+      made.add(items);
+      made.add(java.util.Collections.unmodifiableList(items)); // a view of a list written before
+      made.add(java.util.Collections.synchronizedSet(new java.util.TreeSet<>(List.of(3, 1))));
+      made.add(java.util.Collections.emptyMap());
+      made.add(java.util.Collections.singletonList("one"));
+      made.add(java.util.Arrays.asList(4L, 5L));
+      g.put("factories", made);
+    }
     return g;
   }
 
