@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.codese.format.SnapshotFile;
 import org.codese.program.Constant;
@@ -92,6 +93,9 @@ class FactoryFillTest {
     all.add(Arrays.asList("a", "b"));
     all.add(Arrays.asList(new Integer[] {1, 2}));
     all.add(Arrays.asList());
+    all.add(java.util.EnumSet.of(java.util.concurrent.TimeUnit.DAYS, TimeUnit.SECONDS));
+    all.add(java.util.EnumSet.noneOf(TimeUnit.class));
+    all.add(java.util.EnumSet.allOf(Character.UnicodeScript.class)); // more than 64: a jumbo set
     List<Object> stable = new ArrayList<>();
     for (Object o : all) {
       stable.add(stable(o));
@@ -141,7 +145,10 @@ class FactoryFillTest {
       List<Integer> kinds = factorySteps(o);
       assertEquals(1, kinds.size(), name + ": made by one factory step");
       // the JDK writes a random-access list wrapper as its plain form
-      String written = o.getClass().getName().replace("RandomAccessList", "List");
+      String written =
+          o instanceof java.util.EnumSet<?>
+              ? "java.util.EnumSet$SerializationProxy"
+              : o.getClass().getName().replace("RandomAccessList", "List");
       assertEquals(Factories.kind(written), kinds.get(0), name);
       assertEquals(0, hooks(o), name + ": nothing replayed");
       RoundTrip.of(o)
@@ -497,6 +504,32 @@ class FactoryFillTest {
         }
       }
       assertTrue(string >= 0, "some slot holds the string");
+    }
+
+    @Test
+    void anEnumSetOfANonEnumOrAForeignOrNullElementFailsAsReadResolveFails() throws IOException {
+      // an enum set of TimeUnit next to a string, a Thread.State constant and a list
+      Object[] root = {
+        java.util.EnumSet.of(TimeUnit.DAYS), "s", Thread.State.NEW, new ArrayList<>(List.of(1))
+      };
+      int nullSlot = nullSlot(root);
+      List<Class<?>> causes = new ArrayList<>();
+      for (int slot = 0; slot <= nullSlot; slot++) {
+        for (int arg = 0; arg < 2; arg++) {
+          int at = arg;
+          int to = slot;
+          SnapshotEdit e = edited(root, p -> p[5 + at] = to);
+          try {
+            Codese.fromBytes(e.bytes());
+          } catch (RestoreException x) {
+            causes.add(x.getCause().getClass());
+          } catch (UnsafeSnapshotException | InvalidObjectException x) {
+            // refused by the checks: fine too
+          }
+        }
+      }
+      assertTrue(causes.contains(ClassCastException.class), causes.toString());
+      assertTrue(causes.contains(NullPointerException.class), causes.toString());
     }
 
     @Test

@@ -54,6 +54,11 @@ final class FactorySteps {
       made = make(kind, a, b);
     } catch (ClassCastException e) {
       throw new HookFailure(e);
+    } catch (NullPointerException e) {
+      if (kind != Factories.ENUM_SET) {
+        throw e;
+      }
+      throw new HookFailure(e); // as the proxy's readResolve throws it
     }
     if (made == a && Factories.wraps(kind)) {
       throw new InvalidObjectException(
@@ -71,12 +76,28 @@ final class FactorySteps {
   }
 
   /**
+   * The set {@code EnumSet.SerializationProxy.readResolve} makes: {@code noneOf(type)}, then each
+   * element added; a type that is no enum class, an element of another type and a {@code null} fail
+   * with {@code noneOf}'s and {@code add}'s exceptions, as there.
+   */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static Object enumSet(Object type, Object elements) {
+    java.util.EnumSet set = java.util.EnumSet.noneOf((Class) type);
+    for (Object e : (Object[]) elements) {
+      set.add((Enum) e);
+    }
+    return set;
+  }
+
+  /**
    * Whether the JDK's {@code readResolve} returns another object than it read: always for the
-   * empties and {@code reverseOrder} (their constants), for a list wrapper of a random-access list
-   * (its random-access form); the JDK then asks the filter about that object.
+   * empties and {@code reverseOrder} (their constants) and an {@code EnumSet}'s proxy (the set),
+   * for a list wrapper of a random-access list (its random-access form); the JDK then asks the
+   * filter about that object.
    */
   private static boolean resolvedByJdk(int kind, Object a) {
     return (kind >= Factories.EMPTY_LIST && kind <= Factories.REVERSE_ORDER)
+        || kind == Factories.ENUM_SET
         || ((kind == Factories.UNMODIFIABLE_LIST || kind == Factories.SYNCHRONIZED_LIST)
             && a instanceof java.util.RandomAccess);
   }
@@ -118,6 +139,7 @@ final class FactorySteps {
       case Factories.SINGLETON -> Collections.singleton(a);
       case Factories.SINGLETON_MAP -> Collections.singletonMap(a, b);
       case Factories.ARRAY_LIST -> Arrays.asList((Object[]) a);
+      case Factories.ENUM_SET -> enumSet(a, b);
       default -> throw new InvalidObjectException("unknown factory kind " + kind);
     };
   }

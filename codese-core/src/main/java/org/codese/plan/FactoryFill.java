@@ -74,7 +74,9 @@ record FactoryFill(int kind, int[] refs) {
       }
       args[taken++] = wrapped;
     }
-    if (taken != args.length || (kind == Factories.ARRAY_LIST && !isObjectArray(graph, args[0]))) {
+    if (taken != args.length
+        || (kind == Factories.ARRAY_LIST && !isObjectArray(graph, args[0]))
+        || (kind == Factories.ENUM_SET && !isEnumSetProxy(graph, args))) {
       return null;
     }
     for (int a : args) {
@@ -105,6 +107,26 @@ record FactoryFill(int kind, int[] refs) {
 
   private static boolean isWrapper(Node n) {
     return n instanceof Node.Instance i && Factories.wraps(Factories.kind(i.type().type()));
+  }
+
+  /** Whether an {@code EnumSet}'s proxy holds an enum class and an array of its constants. */
+  private static boolean isEnumSetProxy(Graph graph, int[] args) {
+    if (!(args[0] >= 0
+        && graph.node(args[0]) instanceof Node.Constant c
+        && c.value() instanceof Class<?> type
+        && type.isEnum()
+        && isObjectArray(graph, args[1]))) {
+      return false;
+    }
+    for (int e : (int[]) ((Node.Array) graph.node(args[1])).elements()) {
+      if (e < 0
+          || !(graph.node(e) instanceof Node.Constant k)
+          || !(k.value() instanceof Enum<?> constant)
+          || constant.getDeclaringClass() != type) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static boolean isObjectArray(Graph graph, int id) {

@@ -3,10 +3,10 @@ package org.codese.program;
 /**
  * The JDK objects a snapshot makes with a public static factory of {@code java.util} ({@link
  * Grammar#STEP_FACTORY}) instead of replaying their default reads and {@code readResolve}: the
- * {@code Collections} wrappers, empties and singletons, {@code Arrays.asList} and {@code
- * Collections.reverseOrder()}. Each kind is one class of {@code java.base}, named here by its
- * binary name (most are private), and the factory that makes an object equal to what {@code
- * ObjectInputStream} restores of it:
+ * {@code Collections} wrappers, empties and singletons, {@code Arrays.asList}, {@code
+ * Collections.reverseOrder()} and {@code EnumSet}s (from their serial proxy). Each kind is one
+ * class of {@code java.base}, named here by its binary name (most are private), and the factory
+ * that makes an object equal to what {@code ObjectInputStream} restores of it:
  *
  * <table>
  *   <caption>Factories</caption>
@@ -28,6 +28,9 @@ package org.codese.program;
  *       Collections.singletonList(e)}, {@code singleton(e)}, {@code singletonMap(k, v)}</td></tr>
  *   <tr><td>{@code java.util.Arrays$ArrayList}</td><td>{@code Arrays.asList(array)}, which keeps
  *       the array itself, as the JDK's restored list does</td></tr>
+ *   <tr><td>{@code java.util.EnumSet$SerializationProxy}</td><td>{@code EnumSet.noneOf(type)} and
+ *       {@code add} of each element of the array, as the proxy's {@code readResolve} makes the
+ *       set</td></tr>
  * </table>
  *
  * <p>Kinds are numbered from 1 in the order of the table's rows and classes; the numbers are part
@@ -109,6 +112,12 @@ public final class Factories {
   /** The kind of {@code Arrays$ArrayList}. */
   public static final int ARRAY_LIST = 24;
 
+  /**
+   * The kind of {@code EnumSet$SerializationProxy}: two arguments, the element type and an array of
+   * the elements, made into the set its {@code readResolve} makes.
+   */
+  public static final int ENUM_SET = 25;
+
   private static final String C = "java.util.Collections$";
 
   /** By kind: the class's binary name ({@code null} for {@link #NONE}). */
@@ -137,7 +146,8 @@ public final class Factories {
     C + "SingletonList",
     C + "SingletonSet",
     C + "SingletonMap",
-    "java.util.Arrays$ArrayList"
+    "java.util.Arrays$ArrayList",
+    "java.util.EnumSet$SerializationProxy"
   };
 
   /** By kind: the factory, as the listing shows it. */
@@ -166,7 +176,8 @@ public final class Factories {
     "Collections.singletonList",
     "Collections.singleton",
     "Collections.singletonMap",
-    "Arrays.asList"
+    "Arrays.asList",
+    "EnumSet.noneOf"
   };
 
   /** The last kind. */
@@ -217,10 +228,12 @@ public final class Factories {
   /**
    * @param kind a kind, 1 to {@link #LAST}
    * @return how many objects its factory takes: 0 for the empties and {@code reverseOrder}, 2 for
-   *     {@code singletonMap}, else 1
+   *     {@code singletonMap} and an {@code EnumSet}, else 1
    */
   public static int arity(int kind) {
-    return kind >= EMPTY_LIST && kind <= REVERSE_ORDER ? 0 : kind == SINGLETON_MAP ? 2 : 1;
+    return kind >= EMPTY_LIST && kind <= REVERSE_ORDER
+        ? 0
+        : kind == SINGLETON_MAP || kind == ENUM_SET ? 2 : 1;
   }
 
   /**

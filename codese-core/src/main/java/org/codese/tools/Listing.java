@@ -601,7 +601,9 @@ public final class Listing {
     }
     StringBuilder text = new StringBuilder(Factories.factory(kind)).append('(');
     for (int k = 0; k < n; k++) {
-      text.append(k == 0 ? "" : ", ").append(refText(value(p[i + 5 + k])));
+      // an EnumSet: noneOf(type) with the elements of an array added
+      text.append(k == 0 ? "" : kind == Factories.ENUM_SET ? ").addAll(" : ", ")
+          .append(refText(value(p[i + 5 + k])));
     }
     String type = Factories.className(kind);
     types.put(target, type);

@@ -321,6 +321,7 @@ final class StructureSeeds {
     g.put("empty", java.util.Collections.emptySet());
     g.put("singleton", java.util.Collections.singletonMap("k", 2L));
     g.put("aslist", java.util.Arrays.asList("a", "b"));
+    g.put("enumset", java.util.EnumSet.of(TimeUnit.SECONDS, TimeUnit.HOURS));
     PriorityQueue<Point> pq = new PriorityQueue<>(new PointOrder());
     pq.add(new Point(3, 1));
     pq.add(new Point(1, 2));
