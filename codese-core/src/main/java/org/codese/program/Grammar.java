@@ -126,6 +126,14 @@ public final class Grammar {
    */
   public static final int FACTORY_VERSION = 13;
 
+  /**
+   * The first snapshot format version that makes the other {@code java.time} values from data
+   * ({@code ZoneOffset}, {@code ZoneRegion}, {@code ZonedDateTime}, {@code OffsetDateTime}, {@code
+   * OffsetTime}, {@code Period}, {@code Year}, {@code YearMonth}, {@code MonthDay}: {@link
+   * Values}); the same format as {@link #FACTORY_VERSION}.
+   */
+  public static final int TIME_VERSION = FACTORY_VERSION;
+
   /** The first snapshot format version with {@link #STEP_VALUES}. */
   public static final int VALUE_VERSION = 5;
 

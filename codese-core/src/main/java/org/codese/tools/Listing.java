@@ -672,13 +672,21 @@ public final class Listing {
       }
       types.put(id, type);
       StringBuilder args = new StringBuilder();
-      for (int k = 0; k < arity; k++) {
+      // a zone region's id, packed into four longs, alone or after a ZonedDateTime's numbers
+      boolean region = kind == 'G' || (kind == 'W' && data[from + 3] == Long.MIN_VALUE);
+      int shown = !region ? arity : kind == 'G' ? 0 : 3; // not a region's marker
+      for (int k = 0; k < shown; k++) {
         args.append(k == 0 ? "" : ", ");
         if (k == 0 && Values.referredKind(kind) != 0) {
           args.append('o').append(data[from]); // the table slot of the value it refers to
         } else {
           args.append(data[from + k]);
         }
+      }
+      if (region) {
+        args.append(shown == 0 ? "\"" : ", \"")
+            .append(Values.unpackZoneId(data, from + arity - 4))
+            .append('"');
       }
       boolean constructed = kind == 'J' || kind == 'N';
       sink.create(

@@ -322,6 +322,11 @@ final class StructureSeeds {
     g.put("singleton", java.util.Collections.singletonMap("k", 2L));
     g.put("aslist", java.util.Arrays.asList("a", "b"));
     g.put("enumset", java.util.EnumSet.of(TimeUnit.SECONDS, TimeUnit.HOURS));
+    g.put(
+        "zoned",
+        java.time.ZonedDateTime.of(
+            java.time.LocalDateTime.of(2026, 3, 29, 2, 30), java.time.ZoneId.of("Europe/Paris")));
+    g.put("period", java.time.Period.of(1, 2, 3));
     PriorityQueue<Point> pq = new PriorityQueue<>(new PointOrder());
     pq.add(new Point(3, 1));
     pq.add(new Point(1, 2));
