@@ -1,6 +1,7 @@
 package org.codese;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -63,14 +64,45 @@ class BigIntegerValueTest {
   }
 
   @Test
-  void thoseThatFitInALongAreDataTheOthersReplayed() throws IOException {
+  void thoseThatFitInALongAreDataAndFromFormat13AllOthersToo() throws IOException {
     List<Object> small = new ArrayList<>(List.of(BigInteger.ZERO, BigInteger.valueOf(-5)));
     small.add(BigInteger.valueOf(Long.MIN_VALUE));
     SnapshotFile file = SnapshotFile.parse(Codese.toBytes(small));
     assertTrue(file.version() >= Grammar.BIG_INTEGER_VERSION, "format " + file.version());
     assertEquals(0, hooks(file), "no replayed hook");
     small.add(BigInteger.ONE.shiftLeft(63));
-    assertEquals(1, hooks(SnapshotFile.parse(Codese.toBytes(small))), "2^63 is replayed");
+    small.add(BigInteger.ONE.shiftLeft(64).negate());
+    small.add(new BigInteger("-123456789012345678901234567890123456789012345678901234567890"));
+    small.add(BigInteger.ONE.shiftLeft(10_000).subtract(BigInteger.TWO)); // 157 words
+    assertEquals(0, hooks(SnapshotFile.parse(Codese.toBytes(small))), "nor of any size");
+    RoundTrip.of(small).run();
+  }
+
+  @Test
+  void aBigIntegerOfWordsIsCheckedAgainstItsData() throws IOException {
+    // the word count of an 'M' value names more words than the data hold, or a negative count
+    for (long words : new long[] {3, -1, Long.MAX_VALUE, 1L << 40}) {
+      SnapshotEdit e =
+          SnapshotEdit.of(Codese.toBytes(new ArrayList<>(List.of(BigInteger.ONE.shiftLeft(70)))));
+      int at =
+          e.constantIndex(c -> c instanceof Constant.PrimArray p && p.array() instanceof long[]);
+      long[] d = ((long[]) ((Constant.PrimArray) e.constant(at)).array()).clone();
+      d[1] = words;
+      e.setConstant(at, new Constant.PrimArray(d));
+      String m =
+          assertThrows(UnsafeSnapshotException.class, () -> Codese.load(e.bytes())).getMessage();
+      assertTrue(m.contains("makes a BigInteger of " + words + " words"), m);
+    }
+    // a signum that does not match the magnitude fails as BigInteger's constructor fails
+    SnapshotEdit e =
+        SnapshotEdit.of(Codese.toBytes(new ArrayList<>(List.of(BigInteger.ONE.shiftLeft(70)))));
+    int at = e.constantIndex(c -> c instanceof Constant.PrimArray p && p.array() instanceof long[]);
+    long[] d = ((long[]) ((Constant.PrimArray) e.constant(at)).array()).clone();
+    d[0] = 0;
+    e.setConstant(at, new Constant.PrimArray(d));
+    Snapshot s = Codese.load(e.bytes());
+    assertInstanceOf(
+        NumberFormatException.class, assertThrows(RestoreException.class, s::restore).getCause());
   }
 
   private static long hooks(SnapshotFile file) {

@@ -500,7 +500,7 @@ public final class Capturer {
       return null;
     }
     Object made = nodes.get(at) != null ? nodes.get(at) : discovered.get(at);
-    if (!(made instanceof Node.Value b) || b.kind() != Values.referredKind(v.kind())) {
+    if (!(made instanceof Node.Value b) || !Values.refers(v.kind(), b.kind())) {
       return null;
     }
     children.add(ref);

@@ -560,17 +560,39 @@ final class CreateCheck {
           throw check.reject(
               "makes a value from offset " + offset + " of " + data.length + " longs");
         }
+        if (kind == 'M') {
+          bigWords(data, offset);
+        }
         // the array a JDK stream holds for the value: the filter is asked about its length
-        longestDataArray = Math.max(longestDataArray, Values.magnitudeLength(kind, data[offset]));
+        longestDataArray = Math.max(longestDataArray, Values.magnitudeLength(kind, data, offset));
         if (Values.referredKind(kind) != 0) {
           referred(made, kind, p[at], data[offset], data[offset + 1]);
         }
         check.fill(p[at], VALUE, type, 0);
-        if (kind == 'B') {
+        if (kind == 'B' || kind == 'M') {
           made.set(p[at] - first);
         }
       }
       i += 4 + 2 * n;
+    }
+  }
+
+  /**
+   * Checks a {@code BigInteger} of words ({@code 'M'}) at {@code offset}: its word count is from 0
+   * to {@link Values#MAX_MAGNITUDE_WORDS}, and its words lie in the data, so that its magnitude's
+   * bytes fit in an array and a lying count cannot read past them.
+   */
+  private void bigWords(long[] data, int offset) throws ObjectStreamException {
+    long words = data[offset + 1];
+    if (words < 0 || words > Values.MAX_MAGNITUDE_WORDS || offset + 2 + words > data.length) {
+      throw check.reject(
+          "makes a BigInteger of "
+              + words
+              + " words from offset "
+              + offset
+              + " of "
+              + data.length
+              + " longs");
     }
   }
 

@@ -84,6 +84,8 @@ final class ValueSteps {
         return Instant.ofEpochSecond(d[at], d[at + 1]);
       case 'B':
         return bigInteger(d[at]);
+      case 'M':
+        return bigMagnitude(d, at);
       case 'J':
         return new Date(d[at]);
       case 'N':
@@ -141,6 +143,25 @@ final class ValueSteps {
       throw new java.time.DateTimeException("not a zone region id: " + id);
     }
     return zone;
+  }
+
+  /**
+   * The {@code BigInteger} of a signum and magnitude words ({@link CreateCheck} checked their count
+   * against the data), made as {@code readObject} makes it: {@code new BigInteger(signum,
+   * magnitude)}, which refuses a signum other than -1, 0, 1 and a zero signum with a magnitude
+   * ({@code NumberFormatException}, where the JDK's {@code readObject} throws a {@code
+   * StreamCorruptedException} with the same words).
+   */
+  private static BigInteger bigMagnitude(long[] d, int at) {
+    int words = (int) d[at + 1];
+    byte[] magnitude = new byte[Long.BYTES * words];
+    for (int i = 0; i < words; i++) {
+      long w = d[at + 2 + i];
+      for (int b = 0; b < Long.BYTES; b++) {
+        magnitude[Long.BYTES * i + b] = (byte) (w >>> (Byte.SIZE * (Long.BYTES - 1 - b)));
+      }
+    }
+    return new BigInteger(Math.toIntExact(d[at]), magnitude);
   }
 
   /**

@@ -34,8 +34,9 @@ import java.util.List;
  *       writeObject} writes</td><td>{@code new Date(ms)}, as {@code readObject} sets {@code
  *       fastTime}</td></tr>
  *   <tr><td>{@code 'N'}</td><td>{@code BigDecimal} whose unscaled value fits in a {@code long}
- *       (format {@link Grammar#DECIMAL_VERSION} on)</td><td>the table slot of its unscaled value
- *       (its {@code intVal}, a {@code 'B'} value an earlier step of the same program made), the
+ *       (format {@link Grammar#DECIMAL_VERSION} on; any from format 13)</td><td>the table slot of
+ *       its unscaled value (its {@code intVal}, a {@code 'B'} or {@code 'M'} value an earlier step
+ *       of the same program made), the
  *       scale</td><td>{@code new BigDecimal(intVal, scale)}, which keeps that very {@code
  *       BigInteger} as {@code readObject} does</td></tr>
  *   <tr><td>{@code 'Z'}, {@code 'O'}, {@code 'E'}</td><td>{@code ZoneOffset}, {@code
@@ -49,6 +50,9 @@ import java.util.List;
  *   <tr><td>{@code 'G'}</td><td>{@code ZoneRegion} (a {@code ZoneId} such as {@code
  *       Europe/Paris}) whose id is at most 32 printable ASCII characters</td><td>the id, 8
  *       characters a {@code long}</td><td>{@code ZoneId.of(id)}, which must give a region</td></tr>
+ *   <tr><td>{@code 'M'}</td><td>{@code BigInteger} that does not fit in a {@code long}</td>
+ *       <td>the signum, the number of 64-bit words of the magnitude, the words, most significant
+ *       first</td><td>{@code new BigInteger(signum, magnitude)}, as {@code readObject}</td></tr>
  *   <tr><td>{@code 'W'}</td><td>{@code ZonedDateTime} whose zone is an offset or such a
  *       region</td><td>epoch day, nano of day, offset seconds, the zone's offset seconds or
  *       {@code Long.MIN_VALUE} for a region, then the region's id as for {@code 'G'}</td><td>{@code
@@ -66,11 +70,12 @@ import java.util.List;
  * <p>A {@code BigDecimal} is the one value that refers to another: its {@code intVal} is the {@code
  * BigInteger} of the table slot its data names ({@link #referredKind}), so that a {@code
  * BigInteger} shared with the rest of the graph stays one object, as in a JDK stream. A {@code
- * BigDecimal} whose unscaled value does not fit in a {@code long} is replayed, as that value is.
+ * BigDecimal} whose unscaled value does not fit in a {@code long} was replayed before format 13, as
+ * that value was; from format 13 its {@code BigInteger} is an {@code 'M'} value.
  */
 public final class Values {
   /** The kind codes, in table order. */
-  static final String KINDS = "UDTLIRBJNZOEPYHKGW";
+  static final String KINDS = "UDTLIRBJNZOEPYHKGWM";
 
   /** {@code java.time.ZoneRegion}, package-private: found by name, not initialised. */
   private static final Class<?> ZONE_REGION = zoneRegion();
@@ -105,10 +110,18 @@ public final class Values {
     java.time.YearMonth.class,
     java.time.MonthDay.class,
     ZONE_REGION,
-    java.time.ZonedDateTime.class
+    java.time.ZonedDateTime.class,
+    java.math.BigInteger.class // 'M', of any size: after 'B', which kindOf(Class) finds first
   };
 
-  private static final int[] ARITY = {2, 1, 1, 2, 2, 2, 1, 1, 2, 1, 3, 2, 3, 1, 2, 2, 4, 8};
+  /** The longs of a value: for {@code 'M'} the least, its signum and word count. */
+  private static final int[] ARITY = {2, 1, 1, 2, 2, 2, 1, 1, 2, 1, 3, 2, 3, 1, 2, 2, 4, 8, 2};
+
+  /**
+   * The most 64-bit words a {@code 'M'} value's magnitude has: {@code BigInteger}'s own limit
+   * ({@code Integer.MAX_VALUE / Integer.SIZE + 1} ints), so that its bytes fit in an array.
+   */
+  public static final int MAX_MAGNITUDE_WORDS = (Integer.MAX_VALUE / Integer.SIZE + 1) / 2;
 
   /** The largest {@code BigInteger} bit length (sign excluded) a value of kind 'B' has. */
   private static final int LONG_BITS = 63;
@@ -132,16 +145,14 @@ public final class Values {
 
   /**
    * @param o an object
-   * @return the kind code of the value it is, or 0 if it is none: its class is one of this table's,
-   *     and a {@code BigInteger}, or a {@code BigDecimal}'s unscaled value, fits in a {@code long}
+   * @return the kind code of the value it is, or 0 if it is none: its class is one of this table's
+   *     ({@code 'M'} for a {@code BigInteger} that does not fit in a {@code long}), and a zone
+   *     region's id fits {@link #packZoneId}
    */
   public static char kindOf(Object o) {
     char kind = kindOf(o.getClass());
     if (kind == 'B') {
-      return ((java.math.BigInteger) o).bitLength() > LONG_BITS ? 0 : kind;
-    }
-    if (kind == 'N') {
-      return ((java.math.BigDecimal) o).unscaledValue().bitLength() > LONG_BITS ? 0 : kind;
+      return ((java.math.BigInteger) o).bitLength() > LONG_BITS ? 'M' : kind;
     }
     if (kind == 'G') {
       return isShortAscii(((java.time.ZoneId) o).getId()) ? kind : 0;
@@ -243,13 +254,25 @@ public final class Values {
 
   /**
    * @param kind a kind code of this table
+   * @param other another kind code
+   * @return whether a value of {@code kind} may refer to one of {@code other}: a {@code BigDecimal}
+   *     to its {@code BigInteger}, of either kind ({@code 'B'}, or from format 13 {@code 'M'})
+   */
+  public static boolean refers(int kind, int other) {
+    return kind == 'N' && (other == 'B' || other == 'M');
+  }
+
+  /**
+   * @param kind a kind code of this table
    * @return the classes other than the value's class and stream class that a JDK stream holds a
    *     descriptor of for such a value, which the filter is asked about: for a {@code BigInteger},
    *     its serializable superclass {@code Number} and its magnitude's {@code byte[]}; for a {@code
    *     BigDecimal}, {@code Number} (its {@code BigInteger} is a value of its own)
    */
   public static List<Class<?>> otherStreamClasses(int kind) {
-    return kind == 'B' ? BIG_INTEGER_STREAM_CLASSES : kind == 'N' ? NUMBER : List.of();
+    return kind == 'B' || kind == 'M'
+        ? BIG_INTEGER_STREAM_CLASSES
+        : kind == 'N' ? NUMBER : List.of();
   }
 
   /**
@@ -259,7 +282,7 @@ public final class Values {
    *     BigDecimal}'s {@code BigInteger} is a value of its own, below it in the graph)
    */
   public static boolean holdsArray(int kind) {
-    return kind == 'B';
+    return kind == 'B' || kind == 'M';
   }
 
   private static final List<Class<?>> BIG_INTEGER_STREAM_CLASSES =
@@ -269,16 +292,40 @@ public final class Values {
 
   /**
    * @param kind a kind code of this table
-   * @param data a value's first {@code long} of data
+   * @param data a value's data
+   * @param at where the value's data start; {@link #length} of them lie in {@code data}
    * @return the length of the array a JDK stream holds for the value: for a {@code BigInteger}, its
    *     magnitude's bytes; 0 for the other kinds
    */
-  public static int magnitudeLength(int kind, long data) {
-    if (kind != 'B') {
+  public static int magnitudeLength(int kind, long[] data, int at) {
+    if (kind == 'B') {
+      long magnitude = data[at] < 0 ? -data[at] : data[at]; // Long.MIN_VALUE: 2^63 unsigned
+      return (Long.SIZE - Long.numberOfLeadingZeros(magnitude) + Byte.SIZE - 1) / Byte.SIZE;
+    }
+    if (kind != 'M') {
       return 0;
     }
-    long magnitude = data < 0 ? -data : data; // Long.MIN_VALUE stays itself: 2^63 unsigned
-    return (Long.SIZE - Long.numberOfLeadingZeros(magnitude) + Byte.SIZE - 1) / Byte.SIZE;
+    int words = (int) data[at + 1];
+    for (int i = 0; i < words; i++) {
+      long w = data[at + 2 + i];
+      if (w != 0) {
+        int top = (Long.SIZE - Long.numberOfLeadingZeros(w) + Byte.SIZE - 1) / Byte.SIZE;
+        return top + Long.BYTES * (words - i - 1);
+      }
+    }
+    return 0;
+  }
+
+  /**
+   * @param kind a kind code of this table
+   * @param data a kind's data
+   * @param at where a value's data start
+   * @return how many longs the value's data take: {@link #arity} but for {@code 'M'}, whose second
+   *     long counts the 64-bit words of its magnitude that follow (unchecked: the loader checks it
+   *     is from 0 to {@link #MAX_MAGNITUDE_WORDS} and that they lie in {@code data})
+   */
+  public static long length(int kind, long[] data, int at) {
+    return kind == 'M' && at + 1 < data.length ? 2 + data[at + 1] : arity(kind);
   }
 
   /**
@@ -318,6 +365,8 @@ public final class Values {
    * @return the internal name of the class {@code ObjectOutputStream} writes for such a value
    */
   public static String streamClassName(int kind) {
-    return kind == 'U' || kind == 'B' || kind == 'J' || kind == 'N' ? className(kind) : TIME_PROXY;
+    return kind == 'U' || kind == 'B' || kind == 'J' || kind == 'N' || kind == 'M'
+        ? className(kind)
+        : TIME_PROXY;
   }
 }

@@ -667,8 +667,16 @@ public final class Listing {
     for (int at = i + 4; at < i + 4 + 2 * p[i + 3]; at += 2) {
       int id = tableRef(p[at]);
       int from = p[at + 1];
-      if (from < 0 || from + arity > data.length) {
+      if (from < 0
+          || from + arity > data.length
+          || from + Values.length(kind, data, from) > data.length
+          || Values.length(kind, data, from) < arity) {
         throw fail("value data at " + from + " is outside its constant");
+      }
+      if (kind == 'M') {
+        types.put(id, type);
+        sink.create(id, type, "new BigInteger(" + bigText(data, from) + ") /* from data */");
+        continue;
       }
       types.put(id, type);
       StringBuilder args = new StringBuilder();
@@ -695,6 +703,24 @@ public final class Listing {
           (constructed ? "new " + simple + "(" : simple + ".of(") + args + ") /* from data */");
     }
   }
+
+  /** The number a {@code 'M'} value's data make, or its size where it is long. */
+  private static String bigText(long[] data, int from) {
+    long words = data[from + 1];
+    if (words > FILL_SHOWN) {
+      return "/* " + words + " words */";
+    }
+    java.math.BigInteger b = java.math.BigInteger.ZERO;
+    for (int k = 0; k < words; k++) {
+      b =
+          b.shiftLeft(Long.SIZE)
+              .or(java.math.BigInteger.valueOf(data[from + 2 + k]).and(LONG_MASK));
+    }
+    return "\"" + (data[from] < 0 ? b.negate() : b) + "\", signum " + data[from];
+  }
+
+  private static final java.math.BigInteger LONG_MASK =
+      java.math.BigInteger.ONE.shiftLeft(Long.SIZE).subtract(java.math.BigInteger.ONE);
 
   private Constant constant(int index) throws DecodeException {
     if (index < 0 || index >= file.constants().size()) {

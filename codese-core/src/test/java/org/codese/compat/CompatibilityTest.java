@@ -139,6 +139,13 @@ class CompatibilityTest {
       times.add(java.time.YearMonth.of(2000, 2));
       times.add(java.time.MonthDay.of(12, 31));
       g.put("times", times);
+      ArrayList<Object> words = new ArrayList<>();
+      java.math.BigInteger huge =
+          java.math.BigInteger.ONE.shiftLeft(200).subtract(java.math.BigInteger.TEN);
+      words.add(huge.negate());
+      words.add(new java.math.BigDecimal(huge, 7));
+      words.add(java.math.BigInteger.ONE.shiftLeft(63));
+      g.put("bigwords", words);
     }
     return g;
   }
