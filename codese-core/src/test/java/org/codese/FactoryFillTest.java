@@ -271,6 +271,107 @@ class FactoryFillTest {
     RoundTrip.of(twice).run();
   }
 
+  /** JDK bytes of the JDK round trip and of Codese's restore must be equal. */
+  private static void sameAsJdk(Object g) throws IOException {
+    byte[] jdk = JdkBytes.serialize(JdkBytes.deserialize(JdkBytes.serialize(g)));
+    byte[] codese = JdkBytes.serialize(Codese.fromBytes(Codese.toBytes(g)));
+    assertArrayEquals(jdk, codese, () -> JdkBytes.explainDifference(jdk, codese));
+  }
+
+  /** A list whose readResolve returns an unmodifiable (random-access) view (a review's case). */
+  static final class ResolvesToView extends java.util.AbstractList<String>
+      implements Serializable, java.util.RandomAccess {
+    private static final long serialVersionUID = 1L;
+    final ArrayList<String> items = new ArrayList<>(List.of("a", "b"));
+
+    @Override
+    public String get(int i) {
+      return items.get(i);
+    }
+
+    @Override
+    public int size() {
+      return items.size();
+    }
+
+    private Object readResolve() {
+      return Collections.unmodifiableList(items);
+    }
+  }
+
+  @Test
+  void aViewOfAnObjectWhoseReadResolveReturnsAViewKeepsTheReplayAndWrapsTwice() throws IOException {
+    // the unmodifiable factories return a view of their own class unchanged; a JDK stream wraps
+    ResolvesToView u = new ResolvesToView();
+    Object[] root = {u, Collections.unmodifiableList(u)};
+    Object[] jdk = (Object[]) JdkBytes.deserialize(JdkBytes.serialize(root));
+    assertEquals(jdk[0].getClass(), jdk[1].getClass(), "the JDK wraps the view once more");
+    assertEquals(List.of(), factorySteps(root));
+    sameAsJdk(root);
+  }
+
+  /** A record holding a list that holds a view of the record. */
+  record Rec(List<Object> items) implements Serializable {}
+
+  @Test
+  void aViewOfARecordBeingReadHoldsNullAsInAJdkStream() throws IOException {
+    List<Object> items = new ArrayList<>();
+    Rec r = new Rec(items);
+    items.add(Collections.singletonList(r));
+    items.add(Collections.unmodifiableCollection(new RecordList(r)));
+    Rec jdk = (Rec) JdkBytes.deserialize(JdkBytes.serialize(r));
+    Rec back = (Rec) Codese.fromBytes(Codese.toBytes(r));
+    assertEquals(((List<?>) jdk.items().get(0)).get(0), ((List<?>) back.items().get(0)).get(0));
+    sameAsJdk(r);
+  }
+
+  /** A serializable list of one record. */
+  static final class RecordList extends ArrayList<Object> {
+    private static final long serialVersionUID = 1L;
+
+    RecordList(Object o) {
+      add(o);
+    }
+  }
+
+  @Test
+  void aFilterRejectingAWrappersSuperclassRejectsAsTheJdkDoes() throws IOException {
+    Object[][] cases = {
+      {
+        Collections.unmodifiableList(new ArrayList<>(List.of("a"))),
+        "java.util.Collections$UnmodifiableCollection"
+      },
+      {
+        Collections.unmodifiableSortedSet(new TreeSet<>(List.of("a"))),
+        "java.util.Collections$UnmodifiableSet"
+      },
+      {
+        Collections.synchronizedSet(new HashSet<>(List.of("a"))),
+        "java.util.Collections$SynchronizedCollection"
+      },
+    };
+    for (Object[] c : cases) {
+      ObjectInputFilter f = ObjectInputFilter.Config.createFilter("!" + c[1]);
+      assertThrows(
+          java.io.InvalidClassException.class,
+          () -> {
+            try (java.io.ObjectInputStream in =
+                new java.io.ObjectInputStream(
+                    new java.io.ByteArrayInputStream(JdkBytes.serialize(c[0])))) {
+              in.setObjectInputFilter(f);
+              in.readObject();
+            }
+          },
+          "the JDK rejects " + c[1]);
+      assertThrows(
+          java.io.InvalidClassException.class,
+          () ->
+              Codese.fromBytes(
+                  Codese.toBytes(c[0]), CodeseOptions.defaults().withObjectInputFilter(f)),
+          "Codese rejects " + c[1]);
+    }
+  }
+
   @Test
   void theSampleGraphsWrappersAreNoLongerReplayed() throws IOException {
     Object g = org.codese.samples.SampleGraphs.jdkCollections();
@@ -530,6 +631,49 @@ class FactoryFillTest {
       }
       assertTrue(causes.contains(ClassCastException.class), causes.toString());
       assertTrue(causes.contains(NullPointerException.class), causes.toString());
+    }
+
+    @Test
+    void aFactoryStepCutShortAtTheProgramsEndIsRefusedAndTheListingThrowsTyped()
+        throws IOException {
+      SnapshotEdit e = SnapshotEdit.of(Codese.toBytes(list));
+      int at = e.constantIndex(c -> factoryStep(c) >= 0);
+      int[] p = e.program(at);
+      int[] cut = Arrays.copyOf(p, p.length + 4);
+      System.arraycopy(p, factoryStep(e.constant(at)), cut, p.length, 4); // no count, no refs
+      e.setConstant(at, new Constant.PrimArray(cut));
+      assertMentions(rejection(e), "is unknown or cut short");
+      assertThrows(
+          CorruptSnapshotException.class,
+          () -> SnapshotContents.read(e.bytes()).list(new ProgramListener() {}));
+    }
+
+    @Test
+    void aFactoryStepInAStreamSegmentIsRefused() throws Exception {
+      byte[] stream = SnapshotEdit.stream(Codese.toBytes(list));
+      try (CodeseInputStream in = new CodeseInputStream(new java.io.ByteArrayInputStream(stream))) {
+        Exception x = assertThrows(Exception.class, in::readObject);
+        String all = x + " " + x.getCause();
+        assertTrue(all.contains("makes an object by a factory in an object stream's segment"), all);
+      }
+    }
+
+    @Test
+    void anArraysAsListOfASlotThatHoldsNoArrayIsRefused() throws IOException {
+      // the immutable list's slot, made by its own finish step: no array this snapshot made
+      Object[] root = {Arrays.asList("a"), List.of("b", "c", "d")};
+      SnapshotEdit e = SnapshotEdit.of(Codese.toBytes(root));
+      int at = e.constantIndex(c -> factoryStep(c) >= 0);
+      int[] p = e.program(at);
+      int f = factoryStep(e.constant(at));
+      int m = 0;
+      while (p[m] != Grammar.STEP_IMMUTABLE) {
+        m +=
+            p[m] == Grammar.STEP_FILL ? 3 + p[m + 2] : p[m] == Grammar.STEP_HOOK ? 2 : 5 + p[m + 4];
+      }
+      p[f + 5] = p[m + 3];
+      e.setConstant(at, new Constant.PrimArray(p));
+      assertMentions(rejection(e), "which holds no array this snapshot made");
     }
 
     @Test

@@ -31,7 +31,7 @@ final class NodeMarks {
   }
 
   /** The class {@link #isLate} found last, and whether it is made by a factory. */
-  private Object lastType;
+  private org.codese.jvm.SerialClass lastType;
 
   private boolean lastMade;
 

@@ -63,8 +63,9 @@ final class FactorySteps {
     if (made == a && Factories.wraps(kind)) {
       throw new InvalidObjectException(
           Factories.className(kind)
-              + " of an object of its own class: the JDK wraps it once more, its factory does not;"
-              + " capture the graph again");
+              + " of an object of its own class, which its factory returns unchanged where a JDK"
+              + " stream wraps it once more: the snapshot was not planned by Codese, do not load"
+              + " it");
     }
     if (resolvedByJdk(kind, a)) {
       // as ObjectInputStream filters what readResolve returned; the depth, reference and byte

@@ -299,7 +299,8 @@ final class FinishCheck {
    * class of the JDK (the boot loader's), with as many references as the kind's factory takes, to
    * table slots, into a slot nothing made before, which then holds an object of no class the checks
    * rely on. An {@code Arrays.asList}'s array must be one this snapshot made, of a reference
-   * component type.
+   * component type, or {@code null} (the table's last slot), which fails at run time. The
+   * references count into the store capacity ({@link ProgramCheck#holds}).
    */
   private void factoryStep(int[] p, int i) throws ObjectStreamException {
     if (segment) {
@@ -333,6 +334,14 @@ final class FinishCheck {
     }
     for (int k = i + 5; k < i + 5 + n; k++) {
       check.ref(p[k], made == Factories.ARRAY_LIST ? Object[].class : Object.class);
+    }
+    if (made == Factories.ARRAY_LIST
+        && p[i + 5] != end
+        && (p[i + 5] < first || kind[p[i + 5] - first] != ARRAY)) {
+      throw check.reject(
+          "makes an object by Arrays.asList of slot "
+              + p[i + 5]
+              + ", which holds no array this snapshot made");
     }
     check.holds(n);
     kind[at] = RESOLVED;

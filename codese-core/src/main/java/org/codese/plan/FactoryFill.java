@@ -16,7 +16,8 @@ import org.codese.program.Grammar;
  *
  * <p>{@link #of} accepts only what the factory makes exactly as {@code ObjectInputStream} restores
  * it: every reference field of a wrapper holds the same non-null object, not itself a wrapper of
- * the factories (whose factory would return it unchanged), and a synchronized wrapper's mutex is
+ * the factories nor a record or an object with its own {@code readResolve} (the unmodifiable
+ * factories return a wrapper of their own class unchanged), and a synchronized wrapper's mutex is
  * the wrapper itself (what its factory sets); no primitive field. The object is made only once its
  * arguments are complete, so nothing written inside it may refer back to it before it exists: each
  * argument is written before it, or refers to nothing (a string, box, value, enum constant, global
@@ -69,7 +70,7 @@ record FactoryFill(int kind, int[] refs) {
       }
     }
     if (wraps) {
-      if (wrapped < 0 || isWrapper(graph.node(wrapped))) {
+      if (wrapped < 0 || isWrapper(graph.node(wrapped)) || mayResolve(graph.node(wrapped))) {
         return null;
       }
       args[taken++] = wrapped;
@@ -80,7 +81,7 @@ record FactoryFill(int kind, int[] refs) {
       return null;
     }
     for (int a : args) {
-      if (a > node.id() && !closed(graph, a, node.id(), cx)) {
+      if (a >= node.id() && !closed(graph, a, node.id(), cx)) {
         return null;
       }
     }
@@ -127,6 +128,21 @@ record FactoryFill(int kind, int[] refs) {
       }
     }
     return true;
+  }
+
+  /**
+   * Whether {@code n} may be restored as an object of a class the plan cannot know, or as {@code
+   * null} while the wrapper is made: a record (a reference to one still being read is {@code null}
+   * in a JDK stream, and a wrapper of it holds {@code null}) or an object whose class has its own
+   * {@code readResolve} (which may return a wrapper of the wrapper's class, which the unmodifiable
+   * factories would return unchanged where a JDK stream wraps it once more).
+   */
+  private static boolean mayResolve(Node n) {
+    return n instanceof Node.Record
+        || (n instanceof Node.Instance i
+            && i.type().resolves()
+            && Factories.kind(i.type().type()) == Factories.NONE)
+        || (n instanceof Node.External e && e.type().resolves());
   }
 
   private static boolean isObjectArray(Graph graph, int id) {

@@ -7,6 +7,7 @@ import org.codese.capture.Node;
 import org.codese.jvm.SerialClass;
 import org.codese.jvm.SerialField;
 import org.codese.program.Constant;
+import org.codese.program.Factories;
 import org.codese.program.Fills;
 
 /**
@@ -126,16 +127,15 @@ final class PlanContext {
   private SerialClass noFactory;
 
   /**
-   * The factory step of {@code node}, or {@code null} if it is of no {@link
-   * org.codese.program.Factories} class or is replayed ({@link FactoryFill#of}); the create phase
-   * asks once per instance, in id order, the finish phase then by id.
+   * The factory step of {@code node}, or {@code null} if it is of no {@link Factories} class or is
+   * replayed ({@link FactoryFill#of}); the create phase asks once per instance, in id order, the
+   * finish phase then by id.
    */
   FactoryFill factory(Node.Instance node) {
     if (!immutables || node.type() == noFactory || node.id() < graph.firstId()) {
       return null;
     }
-    if (org.codese.program.Factories.kind(node.type().type())
-        == org.codese.program.Factories.NONE) {
+    if (Factories.kind(node.type().type()) == Factories.NONE) {
       noFactory = node.type();
       return null;
     }

@@ -488,9 +488,8 @@ public final class Listing {
               ? 2
               : p[i] == Grammar.STEP_FILL && i + 2 < p.length
                   ? 3L + Math.max(0, p[i + 2])
-                  : (p[i] == Grammar.STEP_IMMUTABLE || p[i] == Grammar.STEP_FACTORY)
-                          && i + 4 < p.length
-                      ? 5L + Math.max(0, p[i + 4])
+                  : p[i] == Grammar.STEP_IMMUTABLE || p[i] == Grammar.STEP_FACTORY
+                      ? (i + 4 < p.length ? 5L + Math.max(0, p[i + 4]) : 5)
                       : p[i] == Grammar.STEP_ARRAYS && i + 3 < p.length
                           ? 4L + 3L * Math.max(0, p[i + 3])
                           : p[i] == Grammar.STEP_VALUES && i + 3 < p.length
