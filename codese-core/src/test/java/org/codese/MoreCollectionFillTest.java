@@ -471,4 +471,34 @@ class MoreCollectionFillTest {
     final Hashtable<Object, Object> table = new Hashtable<>();
     final IdentityHashMap<Object, Object> identity = new IdentityHashMap<>();
   }
+
+  @Test
+  void aFilterRejectingAFilledCollectionsSuperclassRejectsAsTheJdkDoes() throws IOException {
+    // a JDK stream holds the superclass's descriptor too, and asks the filter about it
+    Object[][] cases = {
+      {new java.util.LinkedHashMap<>(java.util.Map.of("a", 1)), "java.util.HashMap"},
+      {new java.util.LinkedHashSet<>(java.util.List.of("a")), "java.util.HashSet"},
+    };
+    for (Object[] c : cases) {
+      java.io.ObjectInputFilter f = java.io.ObjectInputFilter.Config.createFilter("!" + c[1]);
+      assertThrows(
+          java.io.InvalidClassException.class,
+          () -> {
+            try (java.io.ObjectInputStream in =
+                new java.io.ObjectInputStream(
+                    new java.io.ByteArrayInputStream(
+                        org.codese.testkit.JdkBytes.serialize(c[0])))) {
+              in.setObjectInputFilter(f);
+              in.readObject();
+            }
+          },
+          "the JDK rejects " + c[1]);
+      assertThrows(
+          java.io.InvalidClassException.class,
+          () ->
+              Codese.fromBytes(
+                  Codese.toBytes(c[0]), CodeseOptions.defaults().withObjectInputFilter(f)),
+          "Codese rejects " + c[1]);
+    }
+  }
 }

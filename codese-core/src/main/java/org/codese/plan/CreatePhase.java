@@ -196,6 +196,12 @@ final class CreatePhase {
     }
     if (fill != null) {
       int t = cx.tables.type(fill.type());
+      List<Slot> slots = node.type().slots();
+      for (int s = 0; s + 1 < slots.size(); s++) {
+        // a superclass's descriptor, which a JDK stream holds and asks the filter about (a
+        // LinkedHashMap's HashMap)
+        cx.tables.type(slots.get(s).type());
+      }
       // an EnumMap is made with its key type, whose class-table index stands for the capacity
       int capacity = fill.keyType() != null ? cx.tables.type(fill.keyType()) : fill.capacity();
       allocate(cx.tables.constant(new Constant.Sized(t, capacity)), node.id());
