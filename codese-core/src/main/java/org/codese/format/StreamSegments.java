@@ -292,7 +292,7 @@ public final class StreamSegments {
           }
         }
       }
-      return SnapshotFile.withTrailer(out.toByteArray());
+      return Encoding.withTrailer(out.toByteArray());
     }
 
     /** A class file as a dictionary key, hashed once per array. */
@@ -374,7 +374,7 @@ public final class StreamSegments {
         return fresh >= 0 ? p.newClassWeights.get(fresh) : classWeights.get(c);
       }
       Out one = new Out(true);
-      SnapshotFile.writeClass(one, c);
+      Encoding.writeClass(one, c);
       out.u4(0).raw(one.toByteArray());
       p.classIdx[i] = classCount + p.newClasses.size();
       p.newClasses.add(c);

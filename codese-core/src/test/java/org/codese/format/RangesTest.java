@@ -208,7 +208,7 @@ class RangesTest {
     } catch (CorruptSnapshotException e) {
       throw new AssertionError(e);
     }
-    return SnapshotFile.withTrailer(out.toByteArray());
+    return Encoding.withTrailer(out.toByteArray());
   }
 
   private static int indexOf(byte[] b, byte[] part) {
