@@ -125,7 +125,7 @@ final class Encoding {
     section(file, 1, cls);
     Out con = new Out(compact).u4(snap.constants().size());
     for (Constant c : snap.constants()) {
-      ConstantCodec.write(con, c);
+      ConstantWriter.write(con, c);
     }
     section(file, 2, con);
     Out code = new Out(compact).u4(snap.classFiles().size());
@@ -139,7 +139,7 @@ final class Encoding {
     }
     section(file, 3, code);
     Out it = new Out(compact);
-    ConstantCodec.writeTape(it, snap.items());
+    ConstantWriter.writeTape(it, snap.items());
     section(file, 4, it);
     return withTrailer(file.toByteArray());
   }
@@ -185,7 +185,7 @@ final class Encoding {
         new Out(true).str(snap.jdk()).u4(snap.firstId()).u4(snap.tableSize()).u4(snap.depth());
     PackedBlock block = packed(snap);
     Out it = new Out(true);
-    ConstantCodec.writeTape(it, snap.items());
+    ConstantWriter.writeTape(it, snap.items());
     Out con = constants(snap, true);
     int deflated = block.deflated().length;
     int before =
@@ -221,7 +221,7 @@ final class Encoding {
     }
     con.u4(snap.constants().size());
     for (Constant c : snap.constants()) {
-      ConstantCodec.write(con, c);
+      ConstantWriter.write(con, c);
     }
     return con;
   }
