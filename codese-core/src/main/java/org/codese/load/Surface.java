@@ -212,9 +212,21 @@ final class Surface {
     return null;
   }
 
+  /**
+   * Whether {@code c} is a dynamic proxy class, as {@code Proxy.isProxyClass} says; asked only of a
+   * subclass of {@code Proxy}, found by name, so that a snapshot without proxy classes does not
+   * load the {@code Proxy} class (of the runtime image, not of the class-data archive).
+   */
+  private static boolean proxyClass(Class<?> c) {
+    Class<?> s = c.getSuperclass();
+    return s != null
+        && s.getName().equals("java.lang.reflect.Proxy")
+        && java.lang.reflect.Proxy.isProxyClass(c);
+  }
+
   /** Rejects roles no snapshot Codese writes gives a class of this kind, admitted or not. */
   private static void shape(Class<?> c, int roles) throws ClassMismatchException {
-    if ((roles & ~(ALLOC_SERIAL | RESOLVE)) != 0 && java.lang.reflect.Proxy.isProxyClass(c)) {
+    if ((roles & ~(ALLOC_SERIAL | RESOLVE)) != 0 && proxyClass(c)) {
       // ObjectInputStream only allocates a proxy object and sets Proxy.h, a field of Proxy's slot
       crafted(
           c,

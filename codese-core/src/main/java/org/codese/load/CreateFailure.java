@@ -1,0 +1,85 @@
+package org.codese.load;
+
+import java.io.InvalidClassException;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.InvocationTargetException;
+import java.util.List;
+import org.codese.format.SnapshotFile;
+import org.codese.program.Constant;
+
+/**
+ * The exception of a constructor that threw while a restore allocated an object, as {@code
+ * ObjectInputStream} reports it. Apart from {@link LoadedSnapshot} so that a restore that succeeds
+ * never loads, parses and verifies this code, nor the verifier the exception classes it handles.
+ */
+final class CreateFailure {
+  private CreateFailure() {}
+
+  /**
+   * What {@code ObjectInputStream} throws when the constructor it runs to create an instance (the
+   * no-argument constructor of the first non-serializable superclass, or an {@code Externalizable}
+   * class's public one) throws: {@code InvalidClassException(class, "unable to create instance")}
+   * with the {@code InvocationTargetException} as cause; an {@code Error} leaves as it is from JDK
+   * 24 on, where {@code ObjectStreamClass.newInstance} rethrows it (JDK 17 and 21 wrap it like an
+   * exception).
+   *
+   * @param e what the constructor threw, wrapped by reflection
+   * @param file the snapshot whose restore failed
+   * @param constants its resolved constants, whose allocators name the classes
+   * @return the exception to throw
+   * @throws HookFailure carrying an {@code Error} from JDK 24 on, which the restore lets leave as
+   *     it is
+   */
+  static InvalidClassException unableToCreate(
+      InvocationTargetException e, SnapshotFile file, Object[] constants) {
+    Throwable cause = e.getCause();
+    if (cause instanceof Error && Runtime.version().feature() >= 24) {
+      throw new HookFailure(cause);
+    }
+    InvalidClassException x =
+        new InvalidClassException(
+            instantiated(cause, file, constants), "unable to create instance");
+    x.initCause(e);
+    return x;
+  }
+
+  /**
+   * The class whose allocation failed with {@code cause}: the first in the class table whose
+   * allocator runs the constructor that threw, the outermost {@code <init>} frame of {@code cause}
+   * before reflection (the generated code that called it is not in the stack trace's first frames).
+   * The grammar calls constructors only through allocator constants.
+   */
+  private static String instantiated(Throwable cause, SnapshotFile file, Object[] constants) {
+    String thrower = null;
+    StackTraceElement[] st = cause == null ? new StackTraceElement[0] : cause.getStackTrace();
+    for (StackTraceElement f : st) {
+      String c = f.getClassName();
+      if (c.startsWith("java.lang.reflect.")
+          || c.startsWith("jdk.internal.reflect.")
+          || c.startsWith("java.lang.invoke.")
+          || c.startsWith("sun.reflect.")) {
+        break;
+      }
+      if (f.getMethodName().equals("<init>")) {
+        thrower = c;
+      }
+    }
+    String first = null;
+    List<Constant> raw = file.constants();
+    for (int k = 0; k < raw.size(); k++) {
+      if (raw.get(k) instanceof Constant.Allocator a
+          && constants[k] instanceof Constructor<?> ctor) {
+        String name = file.classes().get(a.type()).name();
+        for (Class<?> c = ctor.getDeclaringClass(); c != null; c = c.getSuperclass()) {
+          if (c.getName().equals(thrower)) {
+            return name;
+          }
+        }
+        if (first == null && ctor.getDeclaringClass() != Object.class) {
+          first = name;
+        }
+      }
+    }
+    return first != null ? first : "(unknown class)";
+  }
+}
