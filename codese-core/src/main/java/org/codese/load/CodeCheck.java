@@ -148,7 +148,9 @@ final class CodeCheck extends Thread {
       boolean streams = false;
       boolean fills = false;
       for (Constant c : file.constants()) {
-        if (c instanceof Constant.Hook h) {
+        int tag = c.tag(); // not instanceof tests, which would load the record classes
+        if (tag == Constant.HOOK) {
+          Constant.Hook h = (Constant.Hook) c;
           if (!hooks) {
             preload(HOOK_CLASSES);
             hooks = true;
@@ -159,7 +161,7 @@ final class CodeCheck extends Thread {
             org.codese.jvm.Jvm.prepareFilterConfig();
             streams = true;
           }
-        } else if (c instanceof Constant.Sized && !fills) {
+        } else if (tag == Constant.SIZED && !fills) {
           preload(FILL_CLASSES);
           fills = true;
         }

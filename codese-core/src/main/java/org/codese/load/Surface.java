@@ -142,14 +142,18 @@ final class Surface {
   private static int[] roles(SnapshotFile file) {
     int[] roles = new int[file.classes().size()];
     for (Constant k : file.constants()) {
-      // if chains, not switches on the enums: a switch costs a synthetic class to load
-      if (k instanceof Constant.Allocator a) {
+      // if chains, not switches on the enums: a switch costs a synthetic class to load; tags, not
+      // instanceof tests, which would load the record classes the snapshot holds none of
+      int tag = k.tag();
+      if (tag == Constant.ALLOCATOR) {
+        Constant.Allocator a = (Constant.Allocator) k;
         Constant.Mode m = a.mode();
         roles[a.type()] |=
             m == Constant.Mode.SERIAL
                 ? ALLOC_SERIAL
                 : m == Constant.Mode.BARE ? ALLOC_BARE : ALLOC_EXTERNAL;
-      } else if (k instanceof Constant.Hook h) {
+      } else if (tag == Constant.HOOK) {
+        Constant.Hook h = (Constant.Hook) k;
         Constant.HookKind kind = h.kind();
         roles[h.type()] |=
             kind == Constant.HookKind.SLOT
@@ -157,8 +161,8 @@ final class Surface {
                 : kind == Constant.HookKind.EXTERNAL
                     ? READ_EXTERNAL
                     : kind == Constant.HookKind.RECORD ? RECORD : RESOLVE;
-      } else if (k instanceof Constant.Setter s) {
-        roles[s.type()] |= SETTER;
+      } else if (tag == Constant.SETTER) {
+        roles[((Constant.Setter) k).type()] |= SETTER;
       }
     }
     for (Placement placement : file.placements()) {
