@@ -569,7 +569,7 @@ public final class LoadedSnapshot {
       if (f.getCause() instanceof VirtualMachineError e) {
         throw e; // as ObjectInputStream lets it leave
       }
-      throw new RestoreException("restore failed: " + f.getCause(), f.getCause());
+      throw Failures.restoreFailed(f.getCause());
     }
   }
 
@@ -632,12 +632,12 @@ public final class LoadedSnapshot {
       throw e;
     } catch (Throwable t) {
       if (t instanceof InvocationTargetException e) {
-        throw CreateFailure.unableToCreate(e, file, constants);
+        throw Failures.unableToCreate(e, file, constants);
       }
       if (t instanceof VirtualMachineError e) {
         throw e; // out of memory or stack: not a failure of the snapshot
       }
-      throw new RestoreException("restore failed: " + t, t);
+      throw Failures.restoreFailed(t);
     } finally {
       run.abandon();
     }

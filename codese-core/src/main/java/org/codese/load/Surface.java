@@ -1,6 +1,7 @@
 package org.codese.load;
 
 import java.io.Externalizable;
+import java.io.InvalidClassException;
 import java.io.Serializable;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
@@ -74,7 +75,7 @@ final class Surface {
    * @throws ClassMismatchException if a class takes a role no snapshot Codese writes gives it
    */
   static void check(SnapshotFile file, ClassTable table, SegmentMemo memo)
-      throws ClassMismatchException, ClassNotAllowedException {
+      throws ClassMismatchException, InvalidClassException {
     int[] roles = roles(file);
     AllowList allowed = table.allowed();
     List<String> needed = new ArrayList<>();
@@ -102,18 +103,7 @@ final class Surface {
       }
     }
     if (firstReason != null) {
-      List<String> patterns = allowed.with(needed);
-      throw new ClassNotAllowedException(
-          firstClass,
-          firstReason
-              + ". If the snapshot comes from"
-              + " a trusted source, admit "
-              + (patterns.size() - allowed.patterns().size() > 1
-                  ? "it and the other classes it needs"
-                  : "it")
-              + " with "
-              + AllowList.optionsLine(patterns),
-          patterns);
+      throw Failures.notAllowed(allowed, needed, firstClass, firstReason);
     }
   }
 

@@ -1,19 +1,64 @@
 package org.codese.load;
 
 import java.io.InvalidClassException;
+import java.io.ObjectStreamException;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.util.List;
+import org.codese.ClassNotAllowedException;
+import org.codese.RestoreException;
 import org.codese.format.SnapshotFile;
 import org.codese.program.Constant;
 
 /**
- * The exception of a constructor that threw while a restore allocated an object, as {@code
- * ObjectInputStream} reports it. Apart from {@link LoadedSnapshot} so that a restore that succeeds
- * never loads, parses and verifies this code, nor the verifier the exception classes it handles.
+ * The exceptions of a load or restore that fails, made apart from the classes that throw them so
+ * that one that succeeds never loads, parses and verifies this code, nor the verifier the exception
+ * classes (each costs a cold load about a quarter of a millisecond): the factories return them as
+ * their superclasses, which the callers' verification loads anyway.
  */
-final class CreateFailure {
-  private CreateFailure() {}
+final class Failures {
+  private Failures() {}
+
+  /**
+   * The {@link RestoreException} of a restore that failed with {@code cause}: a class's own restore
+   * code threw anything but an {@code IOException} or a {@code VirtualMachineError}, or the restore
+   * failed in Codese.
+   *
+   * @param cause what was thrown
+   * @return the exception to throw, typed as its superclass so that the verifier of the caller does
+   *     not load its class
+   */
+  static ObjectStreamException restoreFailed(Throwable cause) {
+    return new RestoreException("restore failed: " + cause, cause);
+  }
+
+  /**
+   * The {@link ClassNotAllowedException} of a snapshot whose classes the allow-list does not admit
+   * ({@link Surface#check}): it names the first class refused and why, and the option that admits
+   * every class the snapshot needs.
+   *
+   * @param allowed the admitted classes
+   * @param needed the classes the snapshot needs admitted, in class-table order
+   * @param firstClass the first class that is not admitted
+   * @param firstReason why {@code ObjectInputStream} would refuse it
+   * @return the exception to throw, typed as its superclass so that the verifier of the caller does
+   *     not load its class
+   */
+  static InvalidClassException notAllowed(
+      AllowList allowed, List<String> needed, String firstClass, String firstReason) {
+    List<String> patterns = allowed.with(needed);
+    return new ClassNotAllowedException(
+        firstClass,
+        firstReason
+            + ". If the snapshot comes from"
+            + " a trusted source, admit "
+            + (patterns.size() - allowed.patterns().size() > 1
+                ? "it and the other classes it needs"
+                : "it")
+            + " with "
+            + AllowList.optionsLine(patterns),
+        patterns);
+  }
 
   /**
    * What {@code ObjectInputStream} throws when the constructor it runs to create an instance (the
