@@ -37,6 +37,7 @@ class RestoreClassesTest {
           "org.codese.AuthenticityException",
           "org.codese.ClassNotAllowedException",
           "org.codese.RestoreException",
+          "org.codese.UnsafeSnapshotException",
           "org.codese.format.Signing",
           "org.codese.format.Compression",
           "org.codese.format.Encoding",

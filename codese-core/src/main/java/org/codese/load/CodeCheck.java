@@ -1,5 +1,6 @@
 package org.codese.load;
 
+import java.io.ObjectStreamException;
 import org.codese.UnsafeSnapshotException;
 import org.codese.format.SnapshotFile;
 import org.codese.program.Constant;
@@ -113,10 +114,10 @@ final class CodeCheck extends Thread {
    * @throws UnsafeSnapshotException if the code breaks the restore grammar
    */
   static GrammarCheck.Result checkHere(SnapshotFile file, GrammarCheck.Checked[] known)
-      throws UnsafeSnapshotException {
+      throws ObjectStreamException {
     GrammarCheck.Result r = GrammarCheck.check(file, known);
     if (!r.violations().isEmpty()) {
-      throw new UnsafeSnapshotException(r.violations());
+      throw Failures.unsafe(r.violations());
     }
     return r;
   }
@@ -187,7 +188,7 @@ final class CodeCheck extends Thread {
    * @return the check's result
    * @throws UnsafeSnapshotException if the code breaks the restore grammar
    */
-  GrammarCheck.Result result() throws UnsafeSnapshotException {
+  GrammarCheck.Result result() throws ObjectStreamException {
     boolean interrupted = false;
     GrammarCheck.Result r;
     Throwable f;
@@ -210,7 +211,7 @@ final class CodeCheck extends Thread {
     } else if (f instanceof Error e) {
       throw e;
     } else if (!r.violations().isEmpty()) {
-      throw new UnsafeSnapshotException(r.violations());
+      throw Failures.unsafe(r.violations());
     }
     return r;
   }

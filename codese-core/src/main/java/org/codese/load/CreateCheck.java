@@ -175,8 +175,8 @@ final class CreateCheck {
     return Fills.keyed(c) ? -1 : s.capacity();
   }
 
-  private static UnsafeSnapshotException unsafe(String what) {
-    return new UnsafeSnapshotException(List.of(what));
+  private static ObjectStreamException unsafe(String what) {
+    return Failures.unsafe(List.of(what));
   }
 
   /** Whether statement {@code op} stores one value into the table ({@code table[id] = ...}). */

@@ -7,6 +7,7 @@ import java.lang.reflect.InvocationTargetException;
 import java.util.List;
 import org.codese.ClassNotAllowedException;
 import org.codese.RestoreException;
+import org.codese.UnsafeSnapshotException;
 import org.codese.format.SnapshotFile;
 import org.codese.program.Constant;
 
@@ -30,6 +31,17 @@ final class Failures {
    */
   static ObjectStreamException restoreFailed(Throwable cause) {
     return new RestoreException("restore failed: " + cause, cause);
+  }
+
+  /**
+   * The {@link UnsafeSnapshotException} of code outside the restore grammar.
+   *
+   * @param violations what breaks the grammar, where
+   * @return the exception to throw, typed as its superclass so that the verifier of the caller does
+   *     not load its class
+   */
+  static ObjectStreamException unsafe(List<String> violations) {
+    return new UnsafeSnapshotException(violations);
   }
 
   /**
