@@ -1,7 +1,6 @@
 package org.codese.format;
 
 import java.util.Arrays;
-import java.util.zip.DataFormatException;
 import java.util.zip.Inflater;
 import org.codese.CorruptSnapshotException;
 
@@ -128,7 +127,11 @@ final class Inflating {
             base + offset + data - trailing,
             trailing + " unexpected bytes after the end of the compressed data");
       }
-    } catch (DataFormatException e) {
+    } catch (RuntimeException | CorruptSnapshotException e) {
+      throw e;
+    } catch (Exception e) {
+      // the inflater's DataFormatException, the one other exception the block throws: not caught by
+      // name, whose class (of the runtime image) the verifier would load on every load
       throw new CorruptSnapshotException(
           section,
           base + offset + inflater.getBytesRead(),
