@@ -48,6 +48,7 @@ class RestoreClassesTest {
           "org.codese.load.SuidWarmUp",
           "org.codese.load.ProxyClasses",
           "org.codese.load.Failures",
+          "org.codese.load.HookFailure",
           "org.codese.load.Parallel",
           "org.codese.load.PhaseChoice",
           "org.codese.verify.Whitelist",

@@ -34,6 +34,17 @@ final class Failures {
   }
 
   /**
+   * The {@link HookFailure} carrying what a validation threw ({@link RestoreRun#finish}).
+   *
+   * @param cause what was thrown
+   * @return the exception to throw, typed as its superclass so that the verifier of the caller does
+   *     not load its class
+   */
+  static RuntimeException hookFailed(Throwable cause) {
+    return new HookFailure(cause);
+  }
+
+  /**
    * The {@link UnsafeSnapshotException} of code outside the restore grammar.
    *
    * @param violations what breaks the grammar, where
