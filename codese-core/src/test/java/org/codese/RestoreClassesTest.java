@@ -52,6 +52,7 @@ class RestoreClassesTest {
           "org.codese.load.Parallel",
           "org.codese.load.PhaseChoice",
           "org.codese.verify.Whitelist",
+          "org.codese.jvm.Slot",
           // record classes of constants the ring's snapshot holds none of: the loader asks every
           // constant its tag, never instanceof
           "org.codese.program.Constant$Hook",

@@ -34,7 +34,12 @@ import org.codese.program.ClassEntry;
 final class ClassTable {
   private final List<ClassEntry> entries;
   private final Class<?>[] classes;
-  private final Slot[] slots;
+
+  /**
+   * The slot views made so far, by class-table index; {@code null} until the first is asked for: a
+   * table whose snapshot replays no hook never loads the {@code Slot} class.
+   */
+  private Slot[] slots;
 
   /** Per class-table index, the interfaces of a proxy class, else null. */
   private final Class<?>[][] interfaces;
@@ -99,7 +104,6 @@ final class ClassTable {
     this.entries = entries;
     this.allowed = allowed;
     this.classes = new Class<?>[entries.size()];
-    this.slots = new Slot[entries.size()];
     this.interfaces = new Class<?>[entries.size()][];
     this.loader = loader;
     Map<String, Integer> proxyNames = proxyNames(entries);
@@ -275,6 +279,9 @@ final class ClassTable {
    *     calls exactly
    */
   Slot slot(int index) throws ClassMismatchException {
+    if (slots == null) {
+      slots = new Slot[classes.length];
+    }
     if (slots[index] == null) {
       Class<?> c = classes[index];
       List<SerialField> fields = new ArrayList<>();
