@@ -53,6 +53,7 @@ class RestoreClassesTest {
           "org.codese.load.PhaseChoice",
           "org.codese.verify.Whitelist",
           "org.codese.jvm.Slot",
+          "org.codese.load.HookRuns",
           // record classes of constants the ring's snapshot holds none of: the loader asks every
           // constant its tag, never instanceof
           "org.codese.program.Constant$Hook",
@@ -110,10 +111,34 @@ class RestoreClassesTest {
     System.out.println(n);
   }
 
-  @Test
-  void aPlainRestoreLoadsNeitherCaptureNorHookClasses(@TempDir Path dir) throws Exception {
-    Path snapshot = dir.resolve("ring.cdse");
-    Files.write(snapshot, Codese.toBytes(ring(500)));
+  /** A graph of JDK collections without hooks: their finish programs only fill them. */
+  static ArrayList<Object> fills() {
+    ArrayList<Object> list = new ArrayList<>();
+    java.util.HashMap<String, Node> map = new java.util.HashMap<>();
+    for (int i = 0; i < 50; i++) {
+      Node n = new Node();
+      n.value = i;
+      n.label = "node " + i;
+      map.put(n.label, n);
+      list.add(n);
+    }
+    list.add(map);
+    return list;
+  }
+
+  /** The child JVM's program for {@link #fills}: restores it and prints its size. */
+  static final class FillsMain {
+    public static void main(String[] args) throws Exception {
+      System.out.println(((List<?>) Codese.read(Path.of(args[0]))).size());
+    }
+  }
+
+  /**
+   * Restores {@code snapshot} in a fresh JVM with {@code main}, requires it to print {@code
+   * printed}, and returns the classes the JVM loaded, in order.
+   */
+  static List<String> loadedByChild(Path dir, Class<?> main, Path snapshot, String printed)
+      throws Exception {
     Path log = dir.resolve("classes.log");
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
     Process p =
@@ -122,7 +147,7 @@ class RestoreClassesTest {
                 "-Xlog:class+load=info:file=" + log,
                 "-cp",
                 System.getProperty("java.class.path"),
-                RestoreClassesTest.class.getName(),
+                main.getName(),
                 snapshot.toString())
             .redirectErrorStream(true)
             .start();
@@ -131,17 +156,50 @@ class RestoreClassesTest {
       throw new AssertionError("child JVM did not finish");
     }
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-    assertEquals("500", out, "the child JVM did not restore the ring");
-    List<String> codese = new ArrayList<>();
-    List<String> unwanted = new ArrayList<>();
+    assertEquals(printed, out, "the child JVM did not restore the graph");
+    List<String> names = new ArrayList<>();
     String tag = "[class,load] ";
-    boolean started = false;
     for (String line : Files.readAllLines(log)) {
       int at = line.indexOf(tag);
-      if (at < 0) {
-        continue;
+      if (at >= 0) {
+        names.add(line.substring(at + tag.length()).split(" ")[0]);
       }
-      String name = line.substring(at + tag.length()).split(" ")[0];
+    }
+    return names;
+  }
+
+  /**
+   * A restore whose finish programs only fill JDK collections runs no hook: it loads neither the
+   * hook runner nor the replay stream, nor, for the verifier, {@code ObjectInputStream}.
+   */
+  @Test
+  void fillingCollectionsLoadsNoReplayStream(@TempDir Path dir) throws Exception {
+    Path snapshot = dir.resolve("fills.cdse");
+    Files.write(snapshot, Codese.toBytes(fills()));
+    List<String> names = loadedByChild(dir, FillsMain.class, snapshot, "51");
+    assertTrue(names.contains("org.codese.load.Hooks"), "the finish program ran: " + names);
+    List<String> unwanted = new ArrayList<>();
+    for (String name :
+        List.of(
+            "org.codese.load.HookRuns",
+            "org.codese.load.HookFailure",
+            "org.codese.load.ReplayStream",
+            "java.io.ObjectInputStream")) {
+      if (names.contains(name)) {
+        unwanted.add(name);
+      }
+    }
+    assertEquals(List.of(), unwanted, "classes a restore of filled collections should not load");
+  }
+
+  @Test
+  void aPlainRestoreLoadsNeitherCaptureNorHookClasses(@TempDir Path dir) throws Exception {
+    Path snapshot = dir.resolve("ring.cdse");
+    Files.write(snapshot, Codese.toBytes(ring(500)));
+    List<String> codese = new ArrayList<>();
+    List<String> unwanted = new ArrayList<>();
+    boolean started = false;
+    for (String name : loadedByChild(dir, RestoreClassesTest.class, snapshot, "500")) {
       // the JDK's own classes count from the test's main class on: JVM start-up loads some itself
       started |= name.equals(RestoreClassesTest.class.getName());
       if (name.startsWith("org.codese.") && !name.startsWith("org.codese.RestoreClassesTest")) {

@@ -36,6 +36,7 @@ final class CodeCheck extends Thread {
 
   /** Classes a restore that runs hooks needs (readObject replays, records, readResolve). */
   static final String[] HOOK_CLASSES = {
+    "org.codese.load.HookRuns",
     "org.codese.load.ReplayStream",
     "org.codese.jvm.FieldValues",
     "org.codese.jvm.SlotFields",
