@@ -5,8 +5,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Objects;
 import org.codese.format.Compression;
@@ -109,19 +107,7 @@ public final class Codese {
    */
   public static void write(Object root, Path file, CodeseOptions options) throws IOException {
     Objects.requireNonNull(file, "file");
-    byte[] bytes = toBytes(root, options);
-    Path dir = file.toAbsolutePath().getParent();
-    Path tmp = dir.resolve("." + file.getFileName() + "." + System.nanoTime() + ".tmp");
-    try {
-      Files.write(tmp, bytes, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-      try {
-        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      } catch (java.nio.file.AtomicMoveNotSupportedException e) {
-        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-      }
-    } finally {
-      Files.deleteIfExists(tmp);
-    }
+    Pipeline.writeFile(toBytes(root, options), file);
   }
 
   /**
@@ -149,18 +135,7 @@ public final class Codese {
    */
   public static byte[] toBytes(Object root, CodeseOptions options) throws IOException {
     Objects.requireNonNull(options, "options");
-    return envelopes(Pipeline.capture(root, options).bytes(), options);
-  }
-
-  /**
-   * A snapshot's bytes as the options write them: compressed if they say so, then signed if they
-   * carry a key, so that a signature covers the compressed bytes and is checked before they are
-   * inflated.
-   */
-  static byte[] envelopes(byte[] snapshot, CodeseOptions options) {
-    byte[] bytes = options.compressed() ? Compression.compress(snapshot) : snapshot;
-    byte[] key = options.signingKey();
-    return key == null ? bytes : Signing.sign(bytes, key);
+    return Pipeline.envelopes(Pipeline.capture(root, options).bytes(), options);
   }
 
   /**
@@ -171,16 +146,15 @@ public final class Codese {
    */
   private static byte[] open(byte[] snapshot, CodeseOptions options) throws IOException {
     rejectOtherKind(snapshot);
-    boolean signed = Signing.isSigned(snapshot);
-    snapshot = Signing.unwrap(snapshot, options.signingKey());
+    // the constants are inlined: an unsigned load without a key does not load the Signing class,
+    // nor an uncompressed one the Compression class
+    boolean signed = magic(snapshot) == Signing.MAGIC;
+    byte[] key = options.signingKey();
+    if (signed || key != null) {
+      snapshot = Signing.unwrap(snapshot, key);
+    }
     long max = options.limits().maxBytes();
-    // the constant is inlined: an uncompressed load does not load the Compression class
-    if (snapshot.length >= 4
-        && ((snapshot[0] & 0xFF) << 24
-                | (snapshot[1] & 0xFF) << 16
-                | (snapshot[2] & 0xFF) << 8
-                | (snapshot[3] & 0xFF))
-            == Compression.MAGIC) {
+    if (magic(snapshot) == Compression.MAGIC) {
       snapshot = Compression.inflate(snapshot, signed ? Signing.HEADER : 0, max);
     }
     if (snapshot.length > max) {
@@ -404,7 +378,11 @@ public final class Codese {
       try (java.io.FileInputStream in = new java.io.FileInputStream(f)) {
         checkSize(file, f.length(), maxBytes);
         return in.readAllBytes();
-      } catch (java.io.FileNotFoundException e) {
+      } catch (IOException e) {
+        // the catch type is not FileNotFoundException, which the verifier would load on every load
+        if (!(e instanceof java.io.FileNotFoundException)) {
+          throw e;
+        }
         // not there, not readable or a directory: as Files reports it, below
       }
     }
@@ -511,6 +489,16 @@ public final class Codese {
             options.limits(),
             options.allowList()),
         options);
+  }
+
+  /** The first four bytes of {@code data} as a big-endian {@code int}, or 0 if it is shorter. */
+  private static int magic(byte[] data) {
+    return data.length < 4
+        ? 0
+        : (data[0] & 0xFF) << 24
+            | (data[1] & 0xFF) << 16
+            | (data[2] & 0xFF) << 8
+            | (data[3] & 0xFF);
   }
 
   /**

@@ -150,7 +150,7 @@ public final class Snapshot implements AutoCloseable {
    *     key
    */
   public byte[] toBytes() {
-    return Codese.envelopes(file.bytes(), options);
+    return Pipeline.envelopes(file.bytes(), options);
   }
 
   /**

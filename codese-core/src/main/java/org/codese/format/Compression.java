@@ -2,9 +2,7 @@ package org.codese.format;
 
 import java.io.InvalidObjectException;
 import java.util.Arrays;
-import java.util.zip.DataFormatException;
 import java.util.zip.Deflater;
-import java.util.zip.Inflater;
 import org.codese.CorruptSnapshotException;
 
 /**
@@ -52,9 +50,6 @@ public final class Compression {
 
   /** The largest array a JVM allocates: a snapshot is one. */
   private static final int MAX_ARRAY = Integer.MAX_VALUE - 8;
-
-  /** The first output buffer holds at most this many bytes unless the data's size says more. */
-  private static final int FIRST_BUFFER = 1 << 16;
 
   private static final String SECTION = "compression envelope";
 
@@ -237,7 +232,8 @@ public final class Compression {
               + " snapshot is trusted");
     }
     byte[] out =
-        inflate(envelope, HEADER, (int) data, (int) declared, SECTION, base, "the envelope", null);
+        Inflating.inflate(
+            envelope, HEADER, (int) data, (int) declared, SECTION, base, "the envelope", null);
     int inner = magic(out);
     if (inner == MAGIC || inner == Signing.MAGIC) {
       throw new CorruptSnapshotException(
@@ -247,128 +243,6 @@ public final class Compression {
               + (inner == MAGIC ? "compression" : "signature")
               + " envelope; Codese compresses a snapshot once and signs the compressed envelope,"
               + " never the other way round");
-    }
-    return out;
-  }
-
-  /**
-   * Inflates zlib data whose uncompressed length the caller has checked already: the output buffer
-   * grows only as data actually inflates, never past {@code length}.
-   *
-   * @param source holds the data
-   * @param offset where the data starts in {@code source}
-   * @param data how many bytes of data there are
-   * @param length the declared uncompressed length, at most {@link #MAX_RATIO} times {@code data}
-   *     plus {@link #MAX_RATIO}
-   * @param section the section messages name
-   * @param base where {@code source} starts in the file, for the offsets messages name
-   * @param declarer what declared the length, for messages ("the envelope")
-   * @param dictionary {@code null} for a zlib stream, which may not ask for a preset dictionary;
-   *     else the data is raw DEFLATE data made with this preset dictionary
-   * @return exactly {@code length} bytes
-   * @throws CorruptSnapshotException if the data is not valid zlib (or DEFLATE) data, inflates to
-   *     more or fewer bytes than declared, ends early, asks for a preset dictionary or is followed
-   *     by other bytes
-   */
-  static byte[] inflate(
-      byte[] source,
-      int offset,
-      int data,
-      int length,
-      String section,
-      long base,
-      String declarer,
-      byte[] dictionary)
-      throws CorruptSnapshotException {
-    byte[] out = new byte[(int) Math.min(length, Math.max(FIRST_BUFFER, 4L * data))];
-    int pos = 0;
-    Inflater inflater = new Inflater(dictionary != null);
-    try {
-      if (dictionary != null) {
-        inflater.setDictionary(dictionary);
-      }
-      inflater.setInput(source, offset, data);
-      long consumed = 0;
-      while (true) {
-        int n;
-        if (pos < out.length) {
-          n = inflater.inflate(out, pos, out.length - pos);
-        } else if (out.length < length) {
-          out = Arrays.copyOf(out, (int) Math.min(length, 2L * out.length));
-          continue;
-        } else {
-          byte[] probe = new byte[1];
-          n = inflater.inflate(probe, 0, 1);
-          if (n > 0) {
-            throw new CorruptSnapshotException(
-                section,
-                base + offset + inflater.getBytesRead(),
-                "the data inflates to more than the "
-                    + length
-                    + " bytes "
-                    + declarer
-                    + " declares (a false length, or a compression bomb);"
-                    + " inflating stopped there");
-          }
-        }
-        pos += n;
-        if (inflater.finished()) {
-          break;
-        }
-        long read = inflater.getBytesRead();
-        if (n == 0 && read == consumed) {
-          if (inflater.needsDictionary()) {
-            throw new CorruptSnapshotException(
-                section,
-                base + offset,
-                "the compressed data asks for a preset dictionary, which Codese never uses in a"
-                    + " zlib stream");
-          }
-          // Out of input, read is all of the data. With input and room left, zlib always reads,
-          // writes or fails: the second message guards the loop against an inflater that did not.
-          String problem;
-          if (inflater.needsInput()) {
-            problem =
-                "the compressed data ends after "
-                    + data
-                    + " bytes, before its end mark, having inflated to "
-                    + pos
-                    + " of "
-                    + length
-                    + " bytes: truncated";
-          } else {
-            problem = "the compressed data stops inflating after " + pos + " bytes";
-          }
-          throw new CorruptSnapshotException(section, base + offset + read, problem);
-        }
-        consumed = read;
-      }
-      if (pos != length) {
-        throw new CorruptSnapshotException(
-            section,
-            base + offset + inflater.getBytesRead(),
-            "the data inflates to "
-                + pos
-                + " bytes, but "
-                + declarer
-                + " declares "
-                + length
-                + " (a false length)");
-      }
-      int trailing = inflater.getRemaining();
-      if (trailing != 0) {
-        throw new CorruptSnapshotException(
-            section,
-            base + offset + data - trailing,
-            trailing + " unexpected bytes after the end of the compressed data");
-      }
-    } catch (DataFormatException e) {
-      throw new CorruptSnapshotException(
-          section,
-          base + offset + inflater.getBytesRead(),
-          "not valid zlib/DEFLATE data (" + e.getMessage() + ")");
-    } finally {
-      inflater.end();
     }
     return out;
   }

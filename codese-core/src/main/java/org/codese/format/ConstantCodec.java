@@ -1,6 +1,5 @@
 package org.codese.format;
 
-import java.lang.reflect.Array;
 import java.nio.ByteBuffer;
 import org.codese.CorruptSnapshotException;
 import org.codese.jvm.Types;
@@ -8,21 +7,24 @@ import org.codese.program.Constant;
 import org.codese.program.Grammar;
 import org.codese.program.Tape;
 
-/** Encodes and decodes constant-table entries, checking every index on the way in. */
+/**
+ * Decodes constant-table entries, checking every index on the way in; {@link ConstantWriter}
+ * encodes them.
+ */
 final class ConstantCodec {
-  private static final int TYPE_REF = 1;
-  private static final int ENUM_REF = 2;
-  private static final int ALLOCATOR = 3;
-  private static final int ARRAY_MAKER = 4;
-  private static final int SETTER = 5;
-  private static final int TEXT = 6;
+  static final int TYPE_REF = 1;
+  static final int ENUM_REF = 2;
+  static final int ALLOCATOR = 3;
+  static final int ARRAY_MAKER = 4;
+  static final int SETTER = 5;
+  static final int TEXT = 6;
   static final int PRIM_ARRAY = 7;
-  private static final int HOOK = 8;
-  private static final int TEXTS = 9;
-  private static final int STREAM_CLASS_REF = 10;
-  private static final int SIZED = 11;
-  private static final int STATIC_REF = 12;
-  private static final int NAMED_REF = 13;
+  static final int HOOK = 8;
+  static final int TEXTS = 9;
+  static final int STREAM_CLASS_REF = 10;
+  static final int SIZED = 11;
+  static final int STATIC_REF = 12;
+  static final int NAMED_REF = 13;
 
   private ConstantCodec() {}
 
@@ -46,103 +48,7 @@ final class ConstantCodec {
   static final int MIN_RANGE = 8;
 
   /** The elements {@link #fillRange} fills per call of its loop method. */
-  private static final int RANGE_CHUNK = 64;
-
-  static void write(Out out, Constant c) {
-    c.accept(new Writer(out));
-  }
-
-  /** Writes one constant: its tag, then its fields. */
-  private static final class Writer implements Constant.Visitor<Void, RuntimeException> {
-    private final Out out;
-
-    Writer(Out out) {
-      this.out = out;
-    }
-
-    @Override
-    public Void visitTypeRef(Constant.TypeRef t) {
-      out.u1(TYPE_REF).u4(t.type());
-      return null;
-    }
-
-    @Override
-    public Void visitStreamClassRef(Constant.StreamClassRef t) {
-      out.u1(STREAM_CLASS_REF).u4(t.type());
-      return null;
-    }
-
-    @Override
-    public Void visitEnumRef(Constant.EnumRef e) {
-      out.u1(ENUM_REF).u4(e.type()).str(e.name());
-      return null;
-    }
-
-    @Override
-    public Void visitStaticRef(Constant.StaticRef r) {
-      out.u1(STATIC_REF).u4(r.type()).str(r.field());
-      return null;
-    }
-
-    @Override
-    public Void visitNamedRef(Constant.NamedRef r) {
-      out.u1(NAMED_REF).str(r.name());
-      return null;
-    }
-
-    @Override
-    public Void visitAllocator(Constant.Allocator a) {
-      out.u1(ALLOCATOR).u4(a.type()).u1(a.mode().ordinal());
-      return null;
-    }
-
-    @Override
-    public Void visitSized(Constant.Sized s) {
-      // the no-arg constructor's -1 as 0: the compact form has no negative numbers
-      out.u1(SIZED).u4(s.type()).u4(s.capacity() + 1);
-      return null;
-    }
-
-    @Override
-    public Void visitArrayMaker(Constant.ArrayMaker a) {
-      out.u1(ARRAY_MAKER).u4(a.type());
-      return null;
-    }
-
-    @Override
-    public Void visitSetter(Constant.Setter s) {
-      out.u1(SETTER).u4(s.type()).str(s.field()).str(s.descriptor());
-      return null;
-    }
-
-    @Override
-    public Void visitText(Constant.Text t) {
-      out.u1(TEXT).str(t.value());
-      return null;
-    }
-
-    @Override
-    public Void visitPrimArray(Constant.PrimArray p) {
-      writeArray(out.u1(PRIM_ARRAY), p.array());
-      return null;
-    }
-
-    @Override
-    public Void visitTexts(Constant.Texts t) {
-      out.u1(TEXTS).u4(t.values().length);
-      for (String v : t.values()) {
-        out.str(v);
-      }
-      return null;
-    }
-
-    @Override
-    public Void visitHook(Constant.Hook h) {
-      out.u1(HOOK).u1(h.kind().ordinal()).u4(h.type()).u4(h.id());
-      writeTape(out, h.tape());
-      return null;
-    }
-  }
+  static final int RANGE_CHUNK = 64;
 
   /**
    * Reads one constant of a file of format {@code version}: the global references of format {@link
@@ -212,17 +118,6 @@ final class ConstantCodec {
     return values[ordinal];
   }
 
-  static void writeTape(Out out, Tape tape) {
-    if (tape == null) {
-      out.u1(0);
-      return;
-    }
-    out.u1(1).bytes(tape.data()).u4(tape.items().length);
-    for (int v : tape.items()) {
-      out.u4(v);
-    }
-  }
-
   static Tape readTape(In in, int tableSize) throws CorruptSnapshotException {
     int present = in.u1();
     if (present == 0) {
@@ -251,60 +146,6 @@ final class ConstantCodec {
       items[i + 1] = arg;
     }
     return new Tape(data, items);
-  }
-
-  private static void writeArray(Out out, Object array) {
-    char code = Types.primitiveCode(array.getClass().getComponentType());
-    int len = Array.getLength(array);
-    if (code == 'I' && isRange((int[]) array) && out.takeRange(len)) {
-      int[] a = (int[]) array;
-      out.u1(RANGE).varint(len).varint(a[0]).varint(a[1] - a[0]);
-      return;
-    }
-    if (out.compact() && code == 'I' && out.takeCompactInts(len)) {
-      // ids and int columns: each the zigzag difference from the one before, often one byte
-      out.u1(code).u4(len).intDeltas((int[]) array);
-      return;
-    }
-    if (out.compact() && code == 'J') {
-      out.u1(code).u4(len).varints((long[]) array);
-      return;
-    }
-    ByteBuffer b = ByteBuffer.allocate(len * Types.size(code));
-    switch (code) {
-      case 'Z' -> {
-        for (boolean v : (boolean[]) array) {
-          b.put((byte) (v ? 1 : 0));
-        }
-      }
-      case 'B' -> b.put((byte[]) array);
-      case 'C' -> b.asCharBuffer().put((char[]) array);
-      case 'S' -> b.asShortBuffer().put((short[]) array);
-      case 'I' -> b.asIntBuffer().put((int[]) array);
-      case 'J' -> b.asLongBuffer().put((long[]) array);
-      case 'F' -> b.asFloatBuffer().put((float[]) array);
-      case 'D' -> b.asDoubleBuffer().put((double[]) array);
-      default -> throw new IllegalArgumentException("not a primitive array: " + array);
-    }
-    // a compact int array past the budget stays raw: read by a bulk copy, not element by element
-    // in a cold JVM
-    out.u1(out.compact() && code == 'I' ? RAW_INTS : code).u4(len).raw(b.array());
-  }
-
-  /**
-   * Whether {@code a} has at least {@link #MIN_RANGE} elements, each the one before plus one step.
-   */
-  static boolean isRange(int[] a) {
-    if (a.length < MIN_RANGE) {
-      return false;
-    }
-    int step = a[1] - a[0];
-    for (int i = 2; i < a.length; i++) {
-      if (a[i] - a[i - 1] != step) {
-        return false;
-      }
-    }
-    return true;
   }
 
   /** Reads a range after its type code: length (bounded by {@link In#rangeLength}), first, step. */

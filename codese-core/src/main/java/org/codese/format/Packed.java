@@ -262,7 +262,7 @@ final class Packed {
     String jdk = head.str();
     int[] header = SnapshotFile.readHeader(head, true, bytes.length, declared);
     byte[] block =
-        Compression.inflate(bytes, at, data, declared, "code", 0, "the code section", DICTIONARY);
+        Inflating.inflate(bytes, at, data, declared, "code", 0, "the code section", DICTIONARY);
     In p = new In(block, 0, block.length, true);
     p.section("classes (inflated)");
     List<ClassEntry> classes = SnapshotFile.readClasses(p, version, true);

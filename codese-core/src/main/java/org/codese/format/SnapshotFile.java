@@ -1,19 +1,15 @@
 package org.codese.format;
 
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.WeakHashMap;
 import java.util.zip.CRC32C;
 import org.codese.CorruptSnapshotException;
 import org.codese.program.ClassEntry;
 import org.codese.program.Constant;
 import org.codese.program.Grammar;
-import org.codese.program.Phase;
 import org.codese.program.Placement;
 import org.codese.program.RuntimeContract;
 import org.codese.program.Tape;
@@ -33,12 +29,6 @@ import org.codese.program.Tape;
 public final class SnapshotFile {
   /** The magic number, {@code "CDSE"} in ASCII. */
   public static final int MAGIC = 0x43445345;
-
-  /** The bytes before a file's first section: the magic number and the version. */
-  private static final int FIXED_HEAD = 6;
-
-  /** The bytes of the checksum trailer. */
-  private static final int TRAILER = 4;
 
   /**
    * The magic number of a Codese object stream, {@code "CDSS"} in ASCII ({@code
@@ -99,34 +89,8 @@ public final class SnapshotFile {
    */
   static final int RANGE_RATIO = 16;
 
-  /**
-   * The packed blocks of recent captures, by their class files, with the class table and the
-   * placements they pack before the class files: as {@link #DEFLATED}, the block is made once per
-   * shape, when the tables are equal too, and then neither encoded nor compressed again.
-   */
-  private static final Map<List<byte[]>, PackedBlock> PACKED =
-      Collections.synchronizedMap(new WeakHashMap<>());
-
-  /**
-   * A packed block made before: what it was made from besides the class files, the length it
-   * inflates to and its bytes.
-   */
-  private record PackedBlock(
-      List<ClassEntry> classes, List<Placement> placements, int inflated, byte[] deflated) {}
-
-  /**
-   * The compressed class files of recent captures, by their list: {@code emit.CodeCache} hands
-   * captures of the same shapes the same class files, whose lists are equal (a list of arrays is
-   * equal to another holding the same arrays), so their zlib stream is made once. Held weakly, as
-   * long as the cache holds the class files.
-   */
-  private static final Map<List<byte[]>, byte[]> DEFLATED =
-      Collections.synchronizedMap(new WeakHashMap<>());
-
   /** The most bytes the class files of a compact snapshot may inflate to: a JVM array's limit. */
   static final int MAX_CODE = Integer.MAX_VALUE - 8;
-
-  private static final String[] SECTIONS = {"header", "classes", "constants", "code", "items"};
 
   private final int version;
   private final String jdk;
@@ -272,47 +236,7 @@ public final class SnapshotFile {
    *     which holds the class table too, given as 0
    */
   public Map<String, Integer> sectionSizes() {
-    byte[] b = bytes();
-    Map<String, Integer> sizes = new java.util.LinkedHashMap<>();
-    int[] at = {6};
-    if (version >= PACKED_VERSION) {
-      int header = varintAt(b, at);
-      at[0] += header;
-      sizes.put(SECTIONS[0], header);
-      sizes.put(SECTIONS[1], 0);
-      int code = varintAt(b, at);
-      varintAt(b, at);
-      at[0] += code;
-      int constants = varintAt(b, at);
-      at[0] += constants;
-      sizes.put(SECTIONS[2], constants);
-      sizes.put(SECTIONS[3], code);
-      sizes.put(SECTIONS[4], varintAt(b, at));
-    } else {
-      java.nio.ByteBuffer buf = java.nio.ByteBuffer.wrap(b);
-      for (String name : SECTIONS) {
-        int size = buf.getInt(at[0] + 1);
-        sizes.put(name, size);
-        at[0] += 9 + size;
-      }
-    }
-    return Collections.unmodifiableMap(sizes);
-  }
-
-  /**
-   * The section length at {@code at[0]} of a well-formed file, a zigzag variable-length integer of
-   * a non-negative value; moves past it.
-   */
-  private static int varintAt(byte[] b, int[] at) {
-    long z = 0;
-    int shift = 0;
-    int x;
-    do {
-      x = b[at[0]++];
-      z |= (long) (x & 0x7F) << shift;
-      shift += 7;
-    } while ((x & 0x80) != 0);
-    return (int) (z >>> 1);
+    return Encoding.sectionSizes(bytes(), version);
   }
 
   /**
@@ -320,173 +244,14 @@ public final class SnapshotFile {
    */
   public synchronized byte[] bytes() {
     if (bytes == null) {
-      bytes = encode();
+      bytes = Encoding.encode(this);
     }
     return bytes;
   }
 
-  private byte[] encode() {
-    if (version >= PACKED_VERSION) {
-      return encodePacked();
-    }
-    boolean compact = version >= COMPACT_VERSION;
-    Out file = new Out().u4(MAGIC).u2(version);
-    section(file, 0, new Out(compact).str(jdk).u4(firstId).u4(tableSize).u4(depth));
-    Out cls = new Out(compact).u4(classes.size());
-    for (ClassEntry c : classes) {
-      writeClass(cls, c);
-    }
-    section(file, 1, cls);
-    Out con = new Out(compact).u4(constants.size());
-    for (Constant c : constants) {
-      ConstantCodec.write(con, c);
-    }
-    section(file, 2, con);
-    Out code = new Out(compact).u4(classFiles.size());
-    if (compact) {
-      writeCompactCode(code);
-    } else {
-      for (int i = 0; i < classFiles.size(); i++) {
-        Placement p = placements.get(i);
-        code.u1(p.phase().ordinal()).u4(p.host()).bytes(classFiles.get(i));
-      }
-    }
-    section(file, 3, code);
-    Out it = new Out(compact);
-    ConstantCodec.writeTape(it, items);
-    section(file, 4, it);
-    return withTrailer(file.toByteArray());
-  }
-
   /**
-   * The compact code section after its count: per class file its phase, host and length, then all
-   * class files, one after the other, as one zlib stream (they share most of their constant pools).
-   */
-  private void writeCompactCode(Out code) {
-    for (int i = 0; i < classFiles.size(); i++) {
-      Placement p = placements.get(i);
-      code.u1(p.phase().ordinal()).u4(p.host()).u4(classFiles.get(i).length);
-    }
-    byte[] deflated = DEFLATED.get(classFiles);
-    if (deflated == null) {
-      int total = 0;
-      for (byte[] f : classFiles) {
-        total += f.length;
-      }
-      byte[] all = new byte[total];
-      int at = 0;
-      for (byte[] f : classFiles) {
-        System.arraycopy(f, 0, all, at, f.length);
-        at += f.length;
-      }
-      deflated = Compression.deflate(all);
-      DEFLATED.put(classFiles, deflated);
-    }
-    code.raw(deflated);
-  }
-
-  /**
-   * The packed form: magic, version, then the header, the packed block (class table, code table and
-   * class files), the constants and the items, each after its length as a variable-length integer
-   * (the packed block's also after the length it inflates to), then the trailer.
-   */
-  private byte[] encodePacked() {
-    // the header outside the block: its table size and depth change from capture to capture of
-    // one shape, whose block is made once
-    Out head = new Out(true).str(jdk).u4(firstId).u4(tableSize).u4(depth);
-    PackedBlock block = packed();
-    Out it = new Out(true);
-    ConstantCodec.writeTape(it, items);
-    Out con = constants(true);
-    int deflated = block.deflated().length;
-    int before =
-        FIXED_HEAD
-            + Out.varintSize(head.size())
-            + head.size()
-            + Out.varintSize(deflated)
-            + Out.varintSize(block.inflated())
-            + deflated;
-    // at most the file's length (each section length takes at least a byte): what a reader allows
-    long length = before + 1L + con.size() + 1 + it.size() + TRAILER;
-    if (con.rangeElements() > RANGE_RATIO * length) {
-      con = constants(false); // rare: ranges that a reader would refuse, as from a crafted file
-    }
-    int total =
-        before
-            + Out.varintSize(con.size())
-            + con.size()
-            + Out.varintSize(it.size())
-            + it.size()
-            + TRAILER;
-    Out file = new Out(false, total).u4(MAGIC).u2(version).sized(head);
-    file.varint(deflated).varint(block.inflated()).raw(block.deflated());
-    return file.sized(con).sized(it).withTrailer();
-  }
-
-  /** The constants section of the packed form, with or without ranges. */
-  private Out constants(boolean ranges) {
-    Out con = new Out(true);
-    if (ranges) {
-      con.withRanges();
-    }
-    con.u4(constants.size());
-    for (Constant c : constants) {
-      ConstantCodec.write(con, c);
-    }
-    return con;
-  }
-
-  /**
-   * The packed block of this snapshot's class table, code table and class files: one made before
-   * from equal tables and the same class files, or made now.
-   */
-  private PackedBlock packed() {
-    PackedBlock known = PACKED.get(classFiles);
-    if (known != null && known.classes().equals(classes) && known.placements().equals(placements)) {
-      return known;
-    }
-    Out tables = new Out(true).u4(classes.size());
-    for (ClassEntry c : classes) {
-      writeClass(tables, c, true);
-    }
-    tables.u4(classFiles.size());
-    int total = 0;
-    for (int i = 0; i < classFiles.size(); i++) {
-      Placement p = placements.get(i);
-      tables.u1(p.phase().ordinal()).u4(p.host()).u4(classFiles.get(i).length);
-      total += classFiles.get(i).length;
-    }
-    byte[] all = tables.toByteArray();
-    int at = all.length;
-    all = Arrays.copyOf(all, at + total);
-    for (byte[] f : classFiles) {
-      System.arraycopy(f, 0, all, at, f.length);
-      at += f.length;
-    }
-    PackedBlock made =
-        new PackedBlock(
-            List.copyOf(classes),
-            List.copyOf(placements),
-            all.length,
-            Compression.deflate(all, Packed.DICTIONARY));
-    PACKED.put(classFiles, made);
-    return made;
-  }
-
-  /**
-   * Appends the CRC-32C of {@code body} as the 4-byte big-endian trailer that snapshots and stream
-   * segments end with.
-   *
-   * @param body everything before the trailer
-   * @return the body followed by its checksum
-   */
-  static byte[] withTrailer(byte[] body) {
-    return new Out(false, body.length + TRAILER).raw(body).withTrailer();
-  }
-
-  /**
-   * Checks the trailer {@link #withTrailer} appended. The caller has checked that {@code bytes}
-   * holds at least the trailer.
+   * Checks the trailer {@link Encoding#withTrailer} appended. The caller has checked that {@code
+   * bytes} holds at least the trailer.
    *
    * @param bytes a whole snapshot or segment
    * @param what what it is, for the message ("file", "segment")
@@ -506,39 +271,10 @@ public final class SnapshotFile {
   }
 
   /** The flag byte of a class entry of a dynamic proxy class, from format version 7 on. */
-  private static final int PROXY_FLAG = 2;
+  static final int PROXY_FLAG = 2;
 
   /**
-   * Writes a class-table entry: name, flag (1 if it has a suid; {@value #PROXY_FLAG} for a proxy
-   * class), suid, fields, and for a proxy class its interfaces (u2 count, names).
-   */
-  static void writeClass(Out out, ClassEntry c) {
-    writeClass(out, c, false);
-  }
-
-  /**
-   * Writes a class-table entry as {@link #writeClass(Out, ClassEntry)} does, the class name in
-   * internal form ({@code java/util/ArrayList}) if {@code internal}: as the packed form (format
-   * version {@link #PACKED_VERSION}) writes it, so that the name matches the class files it is
-   * compressed with.
-   */
-  static void writeClass(Out out, ClassEntry c, boolean internal) {
-    int flag = c.isProxy() ? PROXY_FLAG : c.hasSuid() ? 1 : 0;
-    out.str(internal ? c.name().replace('.', '/') : c.name()).u1(flag).u8(c.suid());
-    out.u4(c.fields().size());
-    for (ClassEntry.FieldEntry f : c.fields()) {
-      out.str(f.name()).str(f.descriptor()).u1(f.real() ? 1 : 0);
-    }
-    if (c.isProxy()) {
-      out.u2(c.interfaces().size());
-      for (String i : c.interfaces()) {
-        out.str(i);
-      }
-    }
-  }
-
-  /**
-   * Reads a class-table entry as {@link #writeClass} writes it.
+   * Reads a class-table entry as {@link Encoding#writeClass} writes it.
    *
    * @throws CorruptSnapshotException if it is truncated, names a field twice (a class has one
    *     serializable field of each name, and the loader checks every field an entry lists: an entry
@@ -549,7 +285,7 @@ public final class SnapshotFile {
   }
 
   /**
-   * Reads a class-table entry as {@link #writeClass(Out, ClassEntry, boolean)} writes it.
+   * Reads a class-table entry as {@link Encoding#writeClass(Out, ClassEntry, boolean)} writes it.
    *
    * @param internal whether the name is in internal form, as the packed form writes it
    * @throws CorruptSnapshotException as {@link #readClass(In, int)}, and if {@code internal} and
@@ -629,13 +365,6 @@ public final class SnapshotFile {
     return ClassEntry.proxy(name, interfaces);
   }
 
-  private static void section(Out file, int tag, Out payload) {
-    byte[] p = payload.toByteArray();
-    CRC32C crc = new CRC32C();
-    crc.update(p);
-    file.u1(tag).u4(p.length).u4((int) crc.getValue()).raw(p);
-  }
-
   /**
    * Recognises data that is not a snapshot but another format this library reads elsewhere: a
    * Codese object stream or JDK serialization data.
@@ -709,31 +438,7 @@ public final class SnapshotFile {
       file.bytes = bytes;
       return file;
     }
-    In[] sec = new In[SECTIONS.length];
-    boolean compact = version >= COMPACT_VERSION;
-    In walk = new In(bytes, 6, bytes.length - 4);
-    for (int i = 0; i < SECTIONS.length; i++) {
-      walk.section(SECTIONS[i]);
-      int tag = walk.u1();
-      if (tag != i) {
-        throw walk.corrupt("expected section " + SECTIONS[i] + " but found tag " + tag);
-      }
-      int len = walk.count(1);
-      int sum = walk.u4();
-      int start = walk.pos();
-      walk.raw(len);
-      CRC32C c = new CRC32C();
-      c.update(bytes, start, len);
-      if ((int) c.getValue() != sum) {
-        throw new CorruptSnapshotException(SECTIONS[i], start, "section checksum mismatch");
-      }
-      sec[i] = new In(bytes, start, start + len, compact);
-      sec[i].section(SECTIONS[i]);
-    }
-    if (walk.remaining() != 0) {
-      throw walk.corrupt(walk.remaining() + " unexpected bytes after the last section");
-    }
-    SnapshotFile file = decode(version, sec);
+    SnapshotFile file = Sectioned.decode(bytes, version);
     file.bytes = bytes;
     return file;
   }
@@ -745,93 +450,6 @@ public final class SnapshotFile {
       throw code.corrupt("class " + i + " has phase " + phase + " after phase " + lastPhase);
     }
     return phase;
-  }
-
-  /**
-   * Reads the compact code section: the class files' phases, hosts and lengths, then their bytes as
-   * one zlib stream, inflated only after the lengths are checked against what DEFLATE can make of
-   * the bytes present. Hosts are checked against the class table by the caller.
-   *
-   * @return the number of bytes the class files inflated to
-   */
-  private static long readCompactCode(In code, List<byte[]> files, List<Placement> placements)
-      throws CorruptSnapshotException {
-    int nFiles = code.count(3);
-    int[] lengths = new int[nFiles];
-    long total = 0;
-    int lastPhase = 0;
-    for (int i = 0; i < nFiles; i++) {
-      lastPhase = phase(code, i, lastPhase);
-      int host = code.u4();
-      if (host < Placement.CODESE) {
-        throw code.corrupt("host class index " + host + " is negative");
-      }
-      placements.add(new Placement(Phase.of(lastPhase), host));
-      lengths[i] = code.u4();
-      if (lengths[i] < 0) {
-        throw code.corrupt("class file " + i + " has a negative length " + lengths[i]);
-      }
-      total += lengths[i];
-    }
-    int data = code.remaining();
-    if (total > Compression.MAX_RATIO * data + Compression.MAX_RATIO || total > MAX_CODE) {
-      throw code.corrupt(
-          "the class files declare "
-              + total
-              + " bytes, which "
-              + data
-              + " bytes of DEFLATE data cannot inflate to (at most "
-              + Compression.MAX_RATIO
-              + " bytes of one, and "
-              + MAX_CODE
-              + " in all)");
-    }
-    int at = code.pos();
-    byte[] all =
-        Compression.inflate(
-            code.raw(data), 0, data, (int) total, "code", at, "the code section", null);
-    int from = 0;
-    for (int n : lengths) {
-      files.add(java.util.Arrays.copyOfRange(all, from, from + n));
-      from += n;
-    }
-    return total;
-  }
-
-  private static SnapshotFile decode(int version, In[] sec) throws CorruptSnapshotException {
-    boolean compact = version >= COMPACT_VERSION;
-    List<byte[]> files = null;
-    List<Placement> placements = null;
-    long inflated = 0;
-    if (compact) {
-      // the code first: what it inflates to bounds the objects the header may claim
-      files = new ArrayList<>();
-      placements = new ArrayList<>();
-      inflated = readCompactCode(sec[3], files, placements);
-    }
-    String jdk = sec[0].str();
-    int[] header = readHeader(sec[0], compact, sec[0].fileLength(), inflated);
-    List<ClassEntry> classes = readClasses(sec[1], version, false);
-    int nClasses = classes.size();
-    List<Constant> constants = readConstants(sec[2], version, nClasses, header[1]);
-    if (!compact) {
-      In code = sec[3];
-      int nFiles = code.count(9);
-      files = new ArrayList<>(nFiles);
-      placements = new ArrayList<>(nFiles);
-      int lastPhase = 0;
-      for (int i = 0; i < nFiles; i++) {
-        lastPhase = phase(code, i, lastPhase);
-        placements.add(
-            new Placement(
-                Phase.of(lastPhase), code.index(Placement.CODESE, nClasses, "host class index")));
-        files.add(code.bytes());
-      }
-    } else {
-      checkHosts(sec[3], placements, nClasses);
-    }
-    Tape items = ConstantCodec.readTape(sec[4], header[1]);
-    return assemble(version, jdk, header, classes, constants, files, placements, items, sec);
   }
 
   /**
@@ -868,17 +486,6 @@ public final class SnapshotFile {
         List.copyOf(files),
         List.copyOf(placements),
         items);
-  }
-
-  /** Checks the hosts of compact code, read before the class table, against its size. */
-  static void checkHosts(In code, List<Placement> placements, int nClasses)
-      throws CorruptSnapshotException {
-    for (Placement p : placements) {
-      if (p.host() >= nClasses) {
-        throw code.corrupt(
-            "host class index " + p.host() + " is out of range [-1, " + nClasses + ")");
-      }
-    }
   }
 
   /**

@@ -231,7 +231,7 @@ public final class StreamSegments {
         Constant c = file.constants().get(i);
         if (symbolic(c)) {
           Out one = new Out(true);
-          ConstantCodec.write(one, c);
+          ConstantWriter.write(one, c);
           symbols[i] = new Bytes(one.toByteArray());
         }
       }
@@ -261,7 +261,7 @@ public final class StreamSegments {
       out.u4(shape + 1);
       for (Constant c : file.constants()) {
         if (!symbolic(c)) {
-          ConstantCodec.write(out, c);
+          ConstantWriter.write(out, c);
         }
       }
       return new Encoded(finish(out, file, descriptors), shapeWeights.get(shape), null);
@@ -275,7 +275,7 @@ public final class StreamSegments {
 
     /** Appends the items, the class descriptors and the checksum. */
     private static byte[] finish(Out out, SnapshotFile file, List<ClassDescriptor> descriptors) {
-      ConstantCodec.writeTape(out, file.items());
+      ConstantWriter.writeTape(out, file.items());
       if (!descriptors.isEmpty()) {
         out.u4(descriptors.size());
         for (ClassDescriptor d : descriptors) {
@@ -292,7 +292,7 @@ public final class StreamSegments {
           }
         }
       }
-      return SnapshotFile.withTrailer(out.toByteArray());
+      return Encoding.withTrailer(out.toByteArray());
     }
 
     /** A class file as a dictionary key, hashed once per array. */
@@ -374,7 +374,7 @@ public final class StreamSegments {
         return fresh >= 0 ? p.newClassWeights.get(fresh) : classWeights.get(c);
       }
       Out one = new Out(true);
-      SnapshotFile.writeClass(one, c);
+      Encoding.writeClass(one, c);
       out.u4(0).raw(one.toByteArray());
       p.classIdx[i] = classCount + p.newClasses.size();
       p.newClasses.add(c);
@@ -385,7 +385,7 @@ public final class StreamSegments {
     /** Writes one constant or a reference to it; returns the weight of a reference, else 0. */
     private int constant(Out out, Constant c, Bytes b, Parts p, int i, boolean inline) {
       if (b == null) {
-        ConstantCodec.write(out, c);
+        ConstantWriter.write(out, c);
         p.constIdx[i] = -1;
         return 0;
       }

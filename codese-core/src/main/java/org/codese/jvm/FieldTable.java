@@ -1,7 +1,6 @@
 package org.codese.jvm;
 
 import java.io.ObjectInputStream;
-import java.io.ObjectOutput;
 import java.io.ObjectOutputStream;
 import java.io.ObjectStreamClass;
 import java.util.List;
@@ -125,7 +124,7 @@ public final class FieldTable {
     return type == null || (type == Object.class ? !actual.isPrimitive() : actual == type);
   }
 
-  private void put(String name, Class<?> type, long bits) {
+  void put(String name, Class<?> type, long bits) {
     int i = index(name, type);
     prims[i] = bits;
   }
@@ -136,62 +135,17 @@ public final class FieldTable {
   }
 
   /**
-   * @return a {@code PutField} view that stores into this table
+   * @return a {@code PutField} view that stores into this table ({@link TablePuts}, apart so that a
+   *     restore, which reads tables and never puts into one, does not load it)
    */
   public ObjectOutputStream.PutField putField() {
-    return new ObjectOutputStream.PutField() {
-      @Override
-      public void put(String name, boolean val) {
-        FieldTable.this.put(name, boolean.class, val ? 1 : 0);
-      }
+    return TablePuts.of(this);
+  }
 
-      @Override
-      public void put(String name, byte val) {
-        FieldTable.this.put(name, byte.class, val);
-      }
-
-      @Override
-      public void put(String name, char val) {
-        FieldTable.this.put(name, char.class, val);
-      }
-
-      @Override
-      public void put(String name, short val) {
-        FieldTable.this.put(name, short.class, val);
-      }
-
-      @Override
-      public void put(String name, int val) {
-        FieldTable.this.put(name, int.class, val);
-      }
-
-      @Override
-      public void put(String name, long val) {
-        FieldTable.this.put(name, long.class, val);
-      }
-
-      @Override
-      public void put(String name, float val) {
-        FieldTable.this.put(name, float.class, Float.floatToRawIntBits(val));
-      }
-
-      @Override
-      public void put(String name, double val) {
-        FieldTable.this.put(name, double.class, Double.doubleToRawLongBits(val));
-      }
-
-      @Override
-      public void put(String name, Object val) {
-        int i = index(name, Object.class);
-        refs[i - nPrims] = val;
-      }
-
-      @Override
-      @Deprecated
-      public void write(ObjectOutput out) {
-        throw new UnsupportedOperationException("PutField.write is deprecated; use writeFields");
-      }
-    };
+  /** Stores reference field {@code name}, which must be one of the table's. */
+  void putObject(String name, Object val) {
+    int i = index(name, Object.class);
+    refs[i - nPrims] = val;
   }
 
   /**

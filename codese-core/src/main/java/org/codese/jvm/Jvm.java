@@ -204,7 +204,7 @@ public final class Jvm {
   }
 
   static MethodHandle writeObject(Class<?> type) {
-    return declaresPrivate(type, "writeObject", ObjectOutputStream.class)
+    return declaresPrivate(type, "writeObject", "java.io.ObjectOutputStream")
         ? FACTORY.writeObjectForSerialization(type)
         : null;
   }
@@ -223,7 +223,9 @@ public final class Jvm {
    * @return whether {@code type} declares {@code private void readObject(ObjectInputStream)}
    */
   public static boolean declaresReadObject(Class<?> type) {
-    return declaresPrivate(type, "readObject", ObjectInputStream.class);
+    // by the parameter's name: the class literal would load ObjectInputStream, a large class of the
+    // runtime image (not of the class-data archive), into every load that checks a class
+    return declaresPrivate(type, "readObject", "java.io.ObjectInputStream");
   }
 
   /**
@@ -232,7 +234,7 @@ public final class Jvm {
    * method is a {@code NoSuchMethodException} whose message the JDK builds with streams and a
    * lambda, milliseconds in a cold JVM, and most classes declare no such method.
    */
-  private static boolean declaresPrivate(Class<?> c, String name, Class<?> parameter) {
+  private static boolean declaresPrivate(Class<?> c, String name, String parameter) {
     return privateMethod(c, name, parameter) != null;
   }
 
@@ -248,12 +250,30 @@ public final class Jvm {
    */
   public static java.lang.reflect.Method privateMethod(
       Class<?> c, String name, Class<?> parameter) {
+    java.lang.reflect.Method m =
+        privateMethod(c, name, parameter == null ? null : parameter.getName());
+    // a class declares one method of a name and a descriptor: the one whose parameter has this name
+    return m == null || parameter == null || m.getParameterTypes()[0] == parameter ? m : null;
+  }
+
+  /**
+   * As {@link #privateMethod(Class, String, Class)}, the parameter type given by its binary name,
+   * which names one class for the JDK's own types (only the boot loader defines {@code java.*}), so
+   * that asking does not load the class (a method {@code c} declares with it has loaded it).
+   *
+   * @param c any class
+   * @param name the method's name
+   * @param parameter the binary name of its one parameter type, or {@code null} for a method
+   *     without parameters
+   * @return the method, not made accessible, or {@code null} if {@code c} declares none
+   */
+  private static java.lang.reflect.Method privateMethod(Class<?> c, String name, String parameter) {
     int count = parameter == null ? 0 : 1;
     for (java.lang.reflect.Method m : c.getDeclaredMethods()) {
       int mods = m.getModifiers();
       if (m.getName().equals(name)
           && m.getParameterCount() == count
-          && (count == 0 || m.getParameterTypes()[0] == parameter)
+          && (count == 0 || m.getParameterTypes()[0].getName().equals(parameter))
           && m.getReturnType() == void.class
           && java.lang.reflect.Modifier.isPrivate(mods)
           && !java.lang.reflect.Modifier.isStatic(mods)) {

@@ -127,7 +127,7 @@ final class AddedHooks {
       ReplayStream in =
           new ReplayStream(
               set.refs(), tape(slot, set), obj, slot, run, filter, maxArrayLength, false);
-      Hooks.readObject(slot.readObject(), obj, in);
+      HookRuns.readObject(slot.readObject(), obj, in);
     }
   }
 

@@ -32,10 +32,12 @@ final class Admission {
     over("classes", file.classes().size(), limits.maxClasses(), "withMaxClasses");
     over("depth", file.depth(), limits.maxDepth(), "withMaxDepth");
     for (Constant c : file.constants()) {
+      // tags, not instanceof tests: those would load both record classes
+      int tag = c.tag();
       long len =
-          c instanceof Constant.PrimArray p
-              ? Array.getLength(p.array())
-              : c instanceof Constant.Texts t ? t.values().length : 0;
+          tag == Constant.PRIM_ARRAY
+              ? Array.getLength(((Constant.PrimArray) c).array())
+              : tag == Constant.TEXTS ? ((Constant.Texts) c).values().length : 0;
       longest = (int) Math.max(longest, len);
       elements += len;
     }

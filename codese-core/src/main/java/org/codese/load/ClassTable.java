@@ -32,12 +32,14 @@ import org.codese.program.ClassEntry;
  * both.
  */
 final class ClassTable {
-  private static final MethodType READ_OBJECT =
-      MethodType.methodType(void.class, Object.class, ObjectInputStream.class);
-
   private final List<ClassEntry> entries;
   private final Class<?>[] classes;
-  private final Slot[] slots;
+
+  /**
+   * The slot views made so far, by class-table index; {@code null} until the first is asked for: a
+   * table whose snapshot replays no hook never loads the {@code Slot} class.
+   */
+  private Slot[] slots;
 
   /** Per class-table index, the interfaces of a proxy class, else null. */
   private final Class<?>[][] interfaces;
@@ -50,7 +52,7 @@ final class ClassTable {
 
   /**
    * Per class-table index of an array class whose element class is a proxy class of the table: the
-   * proxy entry's index, and the array's dimensions ({@link #proxyArray}); null if none.
+   * proxy entry's index, and the array's dimensions ({@link ProxyClasses#arrayOf}); null if none.
    */
   private Map<Integer, int[]> proxyArrays;
 
@@ -102,7 +104,6 @@ final class ClassTable {
     this.entries = entries;
     this.allowed = allowed;
     this.classes = new Class<?>[entries.size()];
-    this.slots = new Slot[entries.size()];
     this.interfaces = new Class<?>[entries.size()][];
     this.loader = loader;
     Map<String, Integer> proxyNames = proxyNames(entries);
@@ -110,7 +111,7 @@ final class ClassTable {
       ClassEntry e = entries.get(i);
       if (e.isProxy()) {
         // a stream's resolveProxyClass made it already, as ObjectInputStream's; else makeProxies
-        Class<?> c = resolved == null ? null : resolved.get(proxyKey(e.interfaces()));
+        Class<?> c = resolved == null ? null : resolved.get(ProxyClasses.key(e.interfaces()));
         interfaces[i] = c != null ? c.getInterfaces() : ProxyClasses.interfaces(e, loader);
         classes[i] = c;
         unmade |= c == null;
@@ -118,7 +119,7 @@ final class ClassTable {
       }
       String name = e.name();
       Class<?> c = resolved == null ? null : resolved.get(name);
-      int[] array = c == null && proxyNames != null ? proxyArray(name, proxyNames) : null;
+      int[] array = c == null && proxyNames != null ? ProxyClasses.arrayOf(name, proxyNames) : null;
       if (array != null) {
         // made from the proxy class it names, once that is made (makeProxies)
         if (proxyArrays == null) {
@@ -135,44 +136,8 @@ final class ClassTable {
       classes[i] = c != null ? c : resolveOrKeep(i, name, loader);
     }
     if (unmade && resolved != null && proxyNames != null) {
-      elementsOfResolvedArrays(proxyNames);
+      ProxyClasses.elementsOfResolvedArrays(entries, classes, interfaces, proxyNames);
     }
-  }
-
-  /**
-   * Takes each proxy class no hook made from an array class of it that a stream's {@code
-   * resolveClass} gave (the array's descriptor is what {@code ObjectInputStream} asks about for an
-   * empty {@code $Proxy5[]}; it never asks {@code resolveProxyClass}): its element class, if that
-   * is a proxy class of the entry's interfaces.
-   */
-  private void elementsOfResolvedArrays(Map<String, Integer> proxyNames) {
-    for (int i = 0; i < classes.length; i++) {
-      Class<?> a = classes[i];
-      if (a == null || !a.isArray() || entries.get(i).isProxy()) {
-        continue;
-      }
-      int[] array = proxyArray(entries.get(i).name(), proxyNames);
-      if (array == null || classes[array[0]] != null) {
-        continue;
-      }
-      Class<?> element = a;
-      while (element.isArray()) {
-        element = element.getComponentType();
-      }
-      if (java.lang.reflect.Proxy.isProxyClass(element)
-          && names(element.getInterfaces()).equals(entries.get(array[0]).interfaces())) {
-        classes[array[0]] = element;
-        interfaces[array[0]] = element.getInterfaces();
-      }
-    }
-  }
-
-  private static List<String> names(Class<?>[] classes) {
-    List<String> names = new ArrayList<>(classes.length);
-    for (Class<?> c : classes) {
-      names.add(c.getName());
-    }
-    return names;
   }
 
   /** The capture names of the table's proxy entries, with their indices; null if there are none. */
@@ -187,37 +152,6 @@ final class ClassTable {
       }
     }
     return names;
-  }
-
-  /**
-   * Whether {@code name} is an array class whose element class is one of the table's proxy classes,
-   * by the proxy class's name at capture (which the loading JVM need not know: a proxy class's name
-   * is made up by the JVM that defines it). Capture lists the element proxy class of every such
-   * array ({@code plan.Tables}), so the array class is made from it.
-   *
-   * @return the proxy entry's index and the array's dimensions, or {@code null}
-   */
-  private static int[] proxyArray(String name, Map<String, Integer> proxyNames) {
-    int dims = 0;
-    while (dims < name.length() && name.charAt(dims) == '[') {
-      dims++;
-    }
-    if (dims == 0 || !name.endsWith(";") || name.charAt(dims) != 'L') {
-      return null;
-    }
-    Integer proxy = proxyNames.get(name.substring(dims + 1, name.length() - 1));
-    return proxy == null ? null : new int[] {proxy, dims};
-  }
-
-  /**
-   * The key under which a stream's {@code resolveProxyClass} result for a proxy entry is passed in
-   * the {@code resolved} map: its interface names, which no class name can equal.
-   *
-   * @param interfaces a proxy class's interface names
-   * @return the key
-   */
-  static String proxyKey(List<String> interfaces) {
-    return "proxy " + String.join(",", interfaces);
   }
 
   /**
@@ -249,24 +183,10 @@ final class ClassTable {
    * @throws ClassMismatchException if the JDK refuses to make one
    */
   void makeProxies() throws ClassMismatchException {
-    if (!unmade) {
-      return;
+    if (unmade) {
+      ProxyClasses.makeAll(entries, classes, interfaces, proxyArrays, loader);
+      unmade = false;
     }
-    for (int i = 0; i < classes.length; i++) {
-      if (classes[i] == null && interfaces[i] != null) {
-        classes[i] = ProxyClasses.make(entries.get(i), interfaces[i], loader);
-      }
-    }
-    if (proxyArrays != null) {
-      for (Map.Entry<Integer, int[]> a : proxyArrays.entrySet()) {
-        Class<?> c = classes[a.getValue()[0]];
-        for (int d = 0; d < a.getValue()[1]; d++) {
-          c = c.arrayType();
-        }
-        classes[a.getKey()] = c;
-      }
-    }
-    unmade = false;
   }
 
   /**
@@ -359,6 +279,9 @@ final class ClassTable {
    *     calls exactly
    */
   Slot slot(int index) throws ClassMismatchException {
+    if (slots == null) {
+      slots = new Slot[classes.length];
+    }
     if (slots[index] == null) {
       Class<?> c = classes[index];
       List<SerialField> fields = new ArrayList<>();
@@ -376,7 +299,12 @@ final class ClassTable {
               c,
               List.copyOf(fields),
               null,
-              readObject == null ? null : readObject.asType(READ_OBJECT),
+              readObject == null
+                  ? null
+                  // made here, not as a constant: a table without hooks never loads the stream
+                  // class (a large class of the runtime image, not of the class-data archive)
+                  : readObject.asType(
+                      MethodType.methodType(void.class, Object.class, ObjectInputStream.class)),
               accessible);
     }
     return slots[index];

@@ -1,5 +1,6 @@
 package org.codese.load;
 
+import java.io.ObjectStreamException;
 import org.codese.UnsafeSnapshotException;
 import org.codese.format.SnapshotFile;
 import org.codese.program.Constant;
@@ -35,6 +36,7 @@ final class CodeCheck extends Thread {
 
   /** Classes a restore that runs hooks needs (readObject replays, records, readResolve). */
   static final String[] HOOK_CLASSES = {
+    "org.codese.load.HookRuns",
     "org.codese.load.ReplayStream",
     "org.codese.jvm.FieldValues",
     "org.codese.jvm.SlotFields",
@@ -113,10 +115,10 @@ final class CodeCheck extends Thread {
    * @throws UnsafeSnapshotException if the code breaks the restore grammar
    */
   static GrammarCheck.Result checkHere(SnapshotFile file, GrammarCheck.Checked[] known)
-      throws UnsafeSnapshotException {
+      throws ObjectStreamException {
     GrammarCheck.Result r = GrammarCheck.check(file, known);
     if (!r.violations().isEmpty()) {
-      throw new UnsafeSnapshotException(r.violations());
+      throw Failures.unsafe(r.violations());
     }
     return r;
   }
@@ -148,7 +150,9 @@ final class CodeCheck extends Thread {
       boolean streams = false;
       boolean fills = false;
       for (Constant c : file.constants()) {
-        if (c instanceof Constant.Hook h) {
+        int tag = c.tag(); // not instanceof tests, which would load the record classes
+        if (tag == Constant.HOOK) {
+          Constant.Hook h = (Constant.Hook) c;
           if (!hooks) {
             preload(HOOK_CLASSES);
             hooks = true;
@@ -159,7 +163,7 @@ final class CodeCheck extends Thread {
             org.codese.jvm.Jvm.prepareFilterConfig();
             streams = true;
           }
-        } else if (c instanceof Constant.Sized && !fills) {
+        } else if (tag == Constant.SIZED && !fills) {
           preload(FILL_CLASSES);
           fills = true;
         }
@@ -185,7 +189,7 @@ final class CodeCheck extends Thread {
    * @return the check's result
    * @throws UnsafeSnapshotException if the code breaks the restore grammar
    */
-  GrammarCheck.Result result() throws UnsafeSnapshotException {
+  GrammarCheck.Result result() throws ObjectStreamException {
     boolean interrupted = false;
     GrammarCheck.Result r;
     Throwable f;
@@ -208,7 +212,7 @@ final class CodeCheck extends Thread {
     } else if (f instanceof Error e) {
       throw e;
     } else if (!r.violations().isEmpty()) {
-      throw new UnsafeSnapshotException(r.violations());
+      throw Failures.unsafe(r.violations());
     }
     return r;
   }

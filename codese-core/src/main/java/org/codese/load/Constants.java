@@ -165,7 +165,7 @@ final class Constants implements Constant.Visitor<Object, ClassMismatchException
     }
     List<Constant> raw = file.constants();
     for (int i = 0; i < resolved.length; i++) {
-      if (raw.get(i) instanceof Constant.Setter && resolved[i] instanceof Field f) {
+      if (resolved[i] instanceof Field f && raw.get(i).tag() == Constant.SETTER) {
         resolved[i] = f.getDeclaringClass() == Hooks.class ? FieldStore.inert(f) : FieldStore.of(f);
       }
     }

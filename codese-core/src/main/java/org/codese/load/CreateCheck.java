@@ -154,7 +154,10 @@ final class CreateCheck {
               + allowed);
     }
     for (Constant k : raw) {
-      fills += k instanceof Constant.Hook h && h.kind() == Constant.HookKind.RECORD ? 1 : 0;
+      fills +=
+          k.tag() == Constant.HOOK && ((Constant.Hook) k).kind() == Constant.HookKind.RECORD
+              ? 1
+              : 0;
     }
     if (declared < 0 || declared > fills) {
       throw unsafe(
@@ -172,8 +175,8 @@ final class CreateCheck {
     return Fills.keyed(c) ? -1 : s.capacity();
   }
 
-  private static UnsafeSnapshotException unsafe(String what) {
-    return new UnsafeSnapshotException(List.of(what));
+  private static ObjectStreamException unsafe(String what) {
+    return Failures.unsafe(List.of(what));
   }
 
   /** Whether statement {@code op} stores one value into the table ({@code table[id] = ...}). */
@@ -338,7 +341,7 @@ final class CreateCheck {
    * {@link ProgramCheck#FILLABLE} for a collection constructor, else {@link ProgramCheck#INSTANCE}.
    */
   private byte allocKind(int constant) throws ObjectStreamException {
-    return check.raw(constant) instanceof Constant.Sized ? FILLABLE : INSTANCE;
+    return check.raw(constant).tag() == Constant.SIZED ? FILLABLE : INSTANCE;
   }
 
   /**
@@ -347,7 +350,7 @@ final class CreateCheck {
    * ({@code collection}) and any other allocator to the allocation entry, never the other way.
    */
   private Class<?> allocated(int constant, boolean collection) throws ObjectStreamException {
-    boolean sized = check.raw(constant) instanceof Constant.Sized;
+    boolean sized = check.raw(constant).tag() == Constant.SIZED;
     if (version >= Grammar.COLLECTION_VERSION && sized != collection) {
       throw check.reject(
           (collection ? "makes a collection with constant " : "allocates with constant ")
@@ -361,7 +364,8 @@ final class CreateCheck {
               + " and other objects by "
               + Grammar.ALLOCATE_METHOD);
     }
-    if (check.raw(constant) instanceof Constant.Sized s) {
+    if (sized) {
+      Constant.Sized s = (Constant.Sized) check.raw(constant);
       Class<?> c = classes.get(s.type());
       if (Fills.keyed(c) && resolved[constant] == null) {
         throw check.reject(

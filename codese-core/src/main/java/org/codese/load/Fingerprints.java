@@ -363,12 +363,17 @@ final class Fingerprints {
     Set<Class<?>> seen = new HashSet<>();
     boolean[] replayed = new boolean[classes.length];
     for (Constant k : file.constants()) {
-      if (k instanceof Constant.Hook h
-          && h.kind() == Constant.HookKind.SLOT
-          && h.type() >= 0
-          && h.type() < classes.length) {
-        replayed[h.type()] = true;
-      } else if (k instanceof Constant.Allocator a && a.type() >= 0 && a.type() < classes.length) {
+      int tag = k.tag(); // not instanceof tests, which would load the record classes
+      if (tag == Constant.HOOK) {
+        Constant.Hook h = (Constant.Hook) k;
+        if (h.kind() == Constant.HookKind.SLOT && h.type() >= 0 && h.type() < classes.length) {
+          replayed[h.type()] = true;
+        }
+      } else if (tag == Constant.ALLOCATOR) {
+        Constant.Allocator a = (Constant.Allocator) k;
+        if (a.type() < 0 || a.type() >= classes.length) {
+          continue;
+        }
         // an allocated class and its superclasses are no candidates; unknown: none is
         Class<?> made = classes[a.type()];
         if (made == null) {

@@ -2,6 +2,7 @@ package org.codese.load;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.codese.ClassMismatchException;
 import org.codese.format.SnapshotFile;
 import org.codese.program.Constant;
@@ -47,6 +48,36 @@ final class GoneClasses implements Constant.Visitor<Integer, RuntimeException> {
         throw table.notFound(t);
       }
     }
+  }
+
+  /**
+   * The classes a load would treat as superclasses removed from the hierarchy since capture, as
+   * {@link LoadedSnapshot#removedSuperclasses} gives them.
+   *
+   * @param file a parsed snapshot
+   * @param loader the loader for the classes it names, or {@code null} for the context loader
+   * @return binary name to whether the loader still finds the class, in class-table order
+   * @throws ClassMismatchException if a class is not found where the snapshot needs it, or a proxy
+   *     class cannot be made
+   */
+  static Map<String, Boolean> removedSuperclasses(SnapshotFile file, ClassLoader loader)
+      throws ClassMismatchException {
+    ClassLoader l = loader != null ? loader : Thread.currentThread().getContextClassLoader();
+    ClassTable table =
+        new ClassTable(
+            file.classes(), l != null ? l : LoadedSnapshot.class.getClassLoader(), AllowList.NONE);
+    check(file, table);
+    table.makeProxies();
+    table.detach(file);
+    Map<String, Boolean> removed = new java.util.LinkedHashMap<>();
+    for (int i = 0; i < table.size(); i++) {
+      if (table.gone(i)) {
+        removed.put(table.name(i), false);
+      } else if (table.detached(table.get(i))) {
+        removed.put(table.name(i), true);
+      }
+    }
+    return removed;
   }
 
   /**

@@ -7,7 +7,7 @@ import org.codese.program.Constant.HookKind;
 import org.codese.program.Tape;
 
 /**
- * A resolved hook constant: what {@link Hooks#run} does for one object.
+ * A resolved hook constant: what {@link HookRuns#run} does for one object.
  *
  * @param kind which hook
  * @param id the object's table index

@@ -1,19 +1,12 @@
 package org.codese.load;
 
-import java.io.Externalizable;
-import java.io.IOException;
-import java.io.InvalidObjectException;
-import java.io.ObjectInputStream;
-import java.io.ObjectStreamException;
-import java.lang.invoke.MethodHandle;
-import org.codese.program.Constant;
-
 /**
  * Runs finish programs (hook calls and deferred reference stores): {@link #runSteps}, which the
  * code of format 3 and later reaches through {@code org.codese.runtime.Entry} and {@link
  * StepRunner} and the code of formats 1 and 2 calls directly (their runtime contract names this
  * class, which keeps its name and method for them); it runs each resolved {@link HookCall} with
- * {@link #run}.
+ * {@link HookRuns#run}, apart so that a finish program of collection fills and stores alone does
+ * not load the replay stream (an {@code ObjectInputStream}) for the verifier.
  */
 final class Hooks {
   /**
@@ -24,90 +17,6 @@ final class Hooks {
   private static Object removedField;
 
   private Hooks() {}
-
-  /**
-   * Runs one hook. What the class's own code throws leaves as {@code ObjectInputStream} lets it
-   * leave ({@code ObjectStreamClass.invokeReadObject}, {@code invokeReadResolve}, {@code
-   * ObjectInputStream.readRecord}): an {@code IOException} as it is, a {@code RuntimeException}, an
-   * {@code Error} or a {@code ClassNotFoundException} inside a {@link HookFailure}, and from {@code
-   * readObject} or {@code readResolve} any other checked exception as the cause of an {@code
-   * IOException("unexpected exception type")}; a record constructor's exception becomes an {@code
-   * InvalidObjectException} with its message and the exception as cause.
-   *
-   * @param table the restore table
-   * @param hook a {@link HookCall} from the class data
-   * @throws Throwable as described above
-   */
-  private static void run(Object[] table, Object hook) throws Throwable {
-    if (!(hook instanceof HookCall h)) {
-      // Evolution.REMOVED: a hook of a class removed from the object's hierarchy since capture,
-      // whose data ObjectInputStream discards without calling the class's methods
-      return;
-    }
-    RestoreRun run = RestoreRun.current();
-    // an if-chain, not a switch over the enum: a switch would load a synthetic class
-    Constant.HookKind kind = h.kind();
-    if (kind == Constant.HookKind.SLOT) {
-      Object obj = table[h.id()];
-      ReplayStream in = run.replay(table, h, obj, h.slot());
-      if (h.slot().readObject() != null) {
-        readObject(h.slot().readObject(), obj, in);
-      } else {
-        in.defaultReadObject();
-      }
-    } else if (kind == Constant.HookKind.EXTERNAL) {
-      Object obj = table[h.id()];
-      ReplayStream in = run.replay(table, h, obj, null);
-      try {
-        ((Externalizable) obj).readExternal(in);
-      } catch (IOException e) {
-        throw e;
-      } catch (Throwable t) {
-        // ObjectInputStream calls readExternal directly: everything else leaves as it is too
-        throw new HookFailure(t);
-      }
-    } else if (kind == Constant.HookKind.RECORD) {
-      table[h.id()] = record(table, h);
-    } else {
-      table[h.id()] = resolve(h, table[h.id()], run);
-    }
-  }
-
-  static void readObject(MethodHandle readObject, Object obj, ReplayStream in) throws IOException {
-    try {
-      readObject.invokeExact(obj, (ObjectInputStream) in);
-    } catch (IOException e) {
-      throw e;
-    } catch (ClassNotFoundException | RuntimeException | Error e) {
-      throw new HookFailure(e);
-    } catch (Throwable t) {
-      throw new IOException("unexpected exception type", t);
-    }
-  }
-
-  private static Object resolve(HookCall h, Object obj, RestoreRun run) throws IOException {
-    Object rep;
-    try {
-      rep = (Object) h.resolve().invokeExact(obj);
-    } catch (ObjectStreamException e) {
-      throw e;
-    } catch (RuntimeException | Error e) {
-      throw new HookFailure(e);
-    } catch (Throwable t) {
-      // as ObjectStreamClass.invokeReadResolve: even an IOException that is not an
-      // ObjectStreamException, or a ClassNotFoundException, is "unexpected" here
-      throw new IOException("unexpected exception type", t);
-    }
-    if (rep != obj) {
-      run.replaced(h.id());
-      if (rep != null) {
-        // as ObjectInputStream.readOrdinaryObject filters what readResolve returned; the depth,
-        // reference and byte figures were checked for the whole snapshot at load
-        Admission.checkReplacement(h.filter(), rep, 1, 1, 0);
-      }
-    }
-    return rep;
-  }
 
   /**
    * Runs a finish program: hook calls and deferred reference stores, in order.
@@ -146,7 +55,7 @@ final class Hooks {
   static int step(Object[] table, Object[] constants, int[] p, int i) throws Throwable {
     switch (p[i]) {
       case org.codese.program.Grammar.STEP_HOOK -> {
-        run(table, constants[p[i + 1]]);
+        HookRuns.run(table, constants[p[i + 1]]);
         return i + 2;
       }
       case org.codese.program.Grammar.STEP_FIELD -> {
@@ -162,7 +71,7 @@ final class Hooks {
         Object value = table[p[i + 3]];
         if (value != null && !f.getType().isInstance(value)) {
           // as ObjectStreamClass.setObjFieldValues, which throws it out of readObject
-          throw new HookFailure(
+          throw Failures.hookFailed(
               mismatch(value, f.getDeclaringClass().getName() + "." + f.getName(), f, target));
         }
         if (setter instanceof org.codese.runtime.FieldStore s) {
@@ -178,7 +87,7 @@ final class Hooks {
         try {
           ((Object[]) table[p[i + 1]])[p[i + 2]] = table[p[i + 3]];
         } catch (ArrayStoreException e) {
-          throw new HookFailure(e);
+          throw Failures.hookFailed(e);
         }
         return i + 4;
       }
@@ -250,27 +159,5 @@ final class Hooks {
             + t.getName()
             + " in instance of "
             + target.getClass().getName());
-  }
-
-  private static Object record(Object[] table, HookCall h) throws Throwable {
-    // the run's one replay stream, as for every other hook: an ObjectInputStream per record cost
-    // more than the record's construction
-    ReplayStream in = RestoreRun.current().replay(table, h, null, h.slot());
-    Object[] args = h.record().arguments(in.nextFields());
-    try {
-      return h.record().construct(args);
-    } catch (Exception e) {
-      // ObjectInputStream.readRecord; the constructor taking a cause is JDK 19+
-      InvalidObjectException x = new InvalidObjectException(e.getMessage());
-      x.initCause(e);
-      throw x;
-    } catch (Error e) {
-      throw new HookFailure(e);
-    } catch (Throwable t) {
-      InvalidObjectException x =
-          new InvalidObjectException("ReflectiveOperationException during deserialization");
-      x.initCause(t);
-      throw x;
-    }
   }
 }

@@ -1,7 +1,6 @@
 package org.codese.load;
 
 import java.io.IOException;
-import java.io.InvalidClassException;
 import java.io.InvalidObjectException;
 import java.io.ObjectInputFilter;
 import java.lang.invoke.MethodHandles;
@@ -19,6 +18,7 @@ import org.codese.CodeseLimits;
 import org.codese.CorruptSnapshotException;
 import org.codese.RestoreException;
 import org.codese.format.SnapshotFile;
+import org.codese.program.ClassEntry;
 import org.codese.program.Constant;
 import org.codese.program.Grammar;
 import org.codese.program.Placement;
@@ -224,22 +224,7 @@ public final class LoadedSnapshot {
    */
   public static Map<String, Boolean> removedSuperclasses(SnapshotFile file, ClassLoader loader)
       throws ClassMismatchException {
-    ClassLoader l = loader != null ? loader : Thread.currentThread().getContextClassLoader();
-    ClassTable table =
-        new ClassTable(
-            file.classes(), l != null ? l : LoadedSnapshot.class.getClassLoader(), AllowList.NONE);
-    GoneClasses.check(file, table);
-    table.makeProxies();
-    table.detach(file);
-    Map<String, Boolean> removed = new java.util.LinkedHashMap<>();
-    for (int i = 0; i < table.size(); i++) {
-      if (table.gone(i)) {
-        removed.put(table.name(i), false);
-      } else if (table.detached(table.get(i))) {
-        removed.put(table.name(i), true);
-      }
-    }
-    return removed;
+    return GoneClasses.removedSuperclasses(file, loader);
   }
 
   private static LoadedSnapshot load(
@@ -259,7 +244,9 @@ public final class LoadedSnapshot {
     if (l == null) {
       l = LoadedSnapshot.class.getClassLoader();
     }
-    SuidWarmUp.startIfNeeded(file.classes());
+    if (computedSuids(file.classes())) {
+      SuidWarmUp.startIfNeeded(file.classes());
+    }
     GrammarCheck.Checked[] known =
         memo == null ? new GrammarCheck.Checked[file.classFiles().size()] : memo.known(file);
     // small or known code (a stream segment's) is checked here: a thread costs more than it saves
@@ -275,7 +262,9 @@ public final class LoadedSnapshot {
       // a segment of a shape seen before has the same class table: resolved and checked then
       reused = memo == null ? null : memo.table(file.classes());
       table = reused != null ? reused : new ClassTable(file.classes(), l, allowed, resolved);
-      GoneClasses.check(file, table); // a class not found may only be a removed superclass
+      if (table.hasGone()) {
+        GoneClasses.check(file, table); // a class not found may only be a removed superclass
+      }
       boolean proxies = table.hasProxies();
       if (proxies) {
         // the filter about a proxy class's interfaces before the class is made (ProxyClasses)
@@ -324,7 +313,11 @@ public final class LoadedSnapshot {
     Admission.checkArrays(file, table, f, longestArray, streamBytes, refs);
     ProgramCheck checked =
         ProgramCheck.check(
-            file, GoneClasses.defined(code.program(), table), table, constants, memo != null);
+            file,
+            table.hasGone() ? GoneClasses.defined(code.program(), table) : code.program(),
+            table,
+            constants,
+            memo != null);
     Admission.checkFillArrays(
         file, f, limits.maxArrayLength(), checked.fillArrays(), streamBytes, refs);
     if (checked.dataArrayElements() > 0 || checked.longestDataArray() > longestArray) {
@@ -384,6 +377,19 @@ public final class LoadedSnapshot {
             ? null // nothing changed since capture: AddedHooks is not even loaded
             : AddedHooks.of(file, table, checked, sameJdk, f, limits.maxArrayLength()),
         f);
+  }
+
+  /**
+   * Whether a class entry holds a {@code serialVersionUID} computed at capture, which the load
+   * computes again: only then is {@link SuidWarmUp} loaded.
+   */
+  private static boolean computedSuids(List<ClassEntry> entries) {
+    for (ClassEntry e : entries) {
+      if (!e.hasSuid() && e.suid() != 0) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -559,11 +565,15 @@ public final class LoadedSnapshot {
   public Object[] restoreInto(Object[] table, int threads) throws IOException {
     try {
       return run(table, threads, new RestoreRun(filter));
-    } catch (HookFailure f) {
-      if (f.getCause() instanceof VirtualMachineError e) {
+    } catch (RuntimeException x) {
+      // a test, not a catch of HookFailure, whose class the verifier would load on every load
+      if (!(x instanceof HookFailure)) {
+        throw x;
+      }
+      if (x.getCause() instanceof VirtualMachineError e) {
         throw e; // as ObjectInputStream lets it leave
       }
-      throw new RestoreException("restore failed: " + f.getCause(), f.getCause());
+      throw Failures.restoreFailed(x.getCause());
     }
   }
 
@@ -582,8 +592,11 @@ public final class LoadedSnapshot {
   void restoreAsStream(Object[] table, RestoreRun run) throws IOException, ClassNotFoundException {
     try {
       run(table, 1, run);
-    } catch (HookFailure f) {
-      Throwable t = f.getCause();
+    } catch (RuntimeException x) {
+      if (!(x instanceof HookFailure)) {
+        throw x;
+      }
+      Throwable t = x.getCause();
       if (t instanceof ClassNotFoundException c) {
         throw c;
       }
@@ -606,7 +619,7 @@ public final class LoadedSnapshot {
       for (int p = 0; p < Grammar.PHASES; p++) {
         List<BiConsumer<Object[], Object[]>> classes = phases.get(p);
         if (threads > 1 && p < Grammar.PHASES - 1 && Parallel.pays(costs[p], classes.size())) {
-          runMeasured(p, classes, table, threads);
+          Parallel.runMeasured(choice(p), classes, costs[p], table, constants, threads);
         } else {
           for (BiConsumer<Object[], Object[]> c : classes) {
             c.accept(table, constants);
@@ -622,99 +635,21 @@ public final class LoadedSnapshot {
       }
       run.finish();
       return table;
-    } catch (IOException | HookFailure e) {
+    } catch (IOException e) {
       throw e;
     } catch (Throwable t) {
+      if (t instanceof HookFailure) {
+        throw (RuntimeException) t; // typed so, the verifier does not load HookFailure
+      }
       if (t instanceof InvocationTargetException e) {
-        throw unableToCreate(e);
+        throw Failures.unableToCreate(e, file, constants);
       }
       if (t instanceof VirtualMachineError e) {
         throw e; // out of memory or stack: not a failure of the snapshot
       }
-      throw new RestoreException("restore failed: " + t, t);
+      throw Failures.restoreFailed(t);
     } finally {
       run.abandon();
     }
-  }
-
-  /**
-   * Runs phase {@code p}, whose classes' estimated work would pay for {@code threads} threads, on
-   * the calling thread or on several as its {@link PhaseChoice} says, timing its trial runs.
-   */
-  private void runMeasured(
-      int p, List<BiConsumer<Object[], Object[]>> classes, Object[] table, int threads)
-      throws Throwable {
-    PhaseChoice choice = choice(p);
-    int how = choice.next();
-    long start = (how & PhaseChoice.TIMED) != 0 ? System.nanoTime() : 0;
-    if ((how & PhaseChoice.PARALLEL) != 0) {
-      Parallel.run(classes, costs[p], table, constants, threads);
-    } else {
-      for (BiConsumer<Object[], Object[]> c : classes) {
-        c.accept(table, constants);
-      }
-    }
-    if ((how & PhaseChoice.TIMED) != 0) {
-      choice.record(how, System.nanoTime() - start);
-    }
-  }
-
-  /**
-   * What {@code ObjectInputStream} throws when the constructor it runs to create an instance (the
-   * no-argument constructor of the first non-serializable superclass, or an {@code Externalizable}
-   * class's public one) throws: {@code InvalidClassException(class, "unable to create instance")}
-   * with the {@code InvocationTargetException} as cause; an {@code Error} leaves as it is from JDK
-   * 24 on, where {@code ObjectStreamClass.newInstance} rethrows it (JDK 17 and 21 wrap it like an
-   * exception).
-   */
-  private InvalidClassException unableToCreate(InvocationTargetException e) {
-    Throwable cause = e.getCause();
-    if (cause instanceof Error && Runtime.version().feature() >= 24) {
-      throw new HookFailure(cause);
-    }
-    InvalidClassException x =
-        new InvalidClassException(instantiated(cause), "unable to create instance");
-    x.initCause(e);
-    return x;
-  }
-
-  /**
-   * The class whose allocation failed with {@code cause}: the first in the class table whose
-   * allocator runs the constructor that threw, the outermost {@code <init>} frame of {@code cause}
-   * before reflection (the generated code that called it is not in the stack trace's first frames).
-   * The grammar calls constructors only through allocator constants.
-   */
-  private String instantiated(Throwable cause) {
-    String thrower = null;
-    StackTraceElement[] st = cause == null ? new StackTraceElement[0] : cause.getStackTrace();
-    for (StackTraceElement f : st) {
-      String c = f.getClassName();
-      if (c.startsWith("java.lang.reflect.")
-          || c.startsWith("jdk.internal.reflect.")
-          || c.startsWith("java.lang.invoke.")
-          || c.startsWith("sun.reflect.")) {
-        break;
-      }
-      if (f.getMethodName().equals("<init>")) {
-        thrower = c;
-      }
-    }
-    String first = null;
-    List<Constant> raw = file.constants();
-    for (int k = 0; k < raw.size(); k++) {
-      if (raw.get(k) instanceof Constant.Allocator a
-          && constants[k] instanceof Constructor<?> ctor) {
-        String name = file.classes().get(a.type()).name();
-        for (Class<?> c = ctor.getDeclaringClass(); c != null; c = c.getSuperclass()) {
-          if (c.getName().equals(thrower)) {
-            return name;
-          }
-        }
-        if (first == null && ctor.getDeclaringClass() != Object.class) {
-          first = name;
-        }
-      }
-    }
-    return first != null ? first : "(unknown class)";
   }
 }

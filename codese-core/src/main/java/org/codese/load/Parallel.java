@@ -66,6 +66,40 @@ final class Parallel {
             });
   }
 
+  /**
+   * Runs a phase whose classes' estimated work would pay for {@code threads} threads, on the
+   * calling thread or on several as its {@link PhaseChoice} says, timing its trial runs.
+   *
+   * @param choice the phase's choice
+   * @param classes the phase's classes
+   * @param costs the work of each ({@link ProgramCheck#classCost})
+   * @param table the restore table
+   * @param constants the resolved constants
+   * @param threads the most threads to use
+   * @throws Throwable what a class threw
+   */
+  static void runMeasured(
+      PhaseChoice choice,
+      List<BiConsumer<Object[], Object[]>> classes,
+      long[] costs,
+      Object[] table,
+      Object[] constants,
+      int threads)
+      throws Throwable {
+    int how = choice.next();
+    long start = (how & PhaseChoice.TIMED) != 0 ? System.nanoTime() : 0;
+    if ((how & PhaseChoice.PARALLEL) != 0) {
+      run(classes, costs, table, constants, threads);
+    } else {
+      for (BiConsumer<Object[], Object[]> c : classes) {
+        c.accept(table, constants);
+      }
+    }
+    if ((how & PhaseChoice.TIMED) != 0) {
+      choice.record(how, System.nanoTime() - start);
+    }
+  }
+
   static void run(
       List<BiConsumer<Object[], Object[]>> classes,
       long[] costs,

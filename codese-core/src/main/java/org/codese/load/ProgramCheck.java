@@ -571,9 +571,10 @@ final class ProgramCheck {
   }
 
   /**
-   * @return the rejection of the statement being checked, for {@code what}
+   * @return the rejection of the statement being checked, for {@code what}: an {@link
+   *     UnsafeSnapshotException}
    */
-  UnsafeSnapshotException reject(String what) {
+  ObjectStreamException reject(String what) {
     String where =
         whereClass < 0
             ? ""
@@ -584,7 +585,7 @@ final class ProgramCheck {
                 + ", statement "
                 + whereStatement
                 + ": ";
-    return new UnsafeSnapshotException(List.of(where + what));
+    return Failures.unsafe(List.of(where + what));
   }
 
   /**

@@ -199,7 +199,7 @@ final class RestoreRun {
       } catch (InvalidObjectException x) {
         throw x;
       } catch (Throwable t) {
-        throw new HookFailure(t);
+        throw Failures.hookFailed(t);
       }
     }
   }

@@ -118,10 +118,10 @@ public final class StreamReader {
     /**
      * Resolves one class as {@code ObjectInputStream.readNonProxyDesc} does (for a proxy class's
      * descriptor, as {@code readProxyDesc} does: calls {@code resolveProxyClass} with the interface
-     * names, where the annotation can be read, and puts the class under {@code
-     * ClassTable.proxyKey}): reads the descriptor (with {@code readClassDescriptor} if the writer
-     * wrote it, else from the JDK form given), calls {@code resolveClass} with it, where the
-     * annotation can be read, and puts the class under the descriptor's name.
+     * names, where the annotation can be read, and puts the class under {@code ProxyClasses#key}):
+     * reads the descriptor (with {@code readClassDescriptor} if the writer wrote it, else from the
+     * JDK form given), calls {@code resolveClass} with it, where the annotation can be read, and
+     * puts the class under the descriptor's name.
      *
      * @param descriptor the descriptor's form and annotation
      * @param written whether the writer wrote it; if not, {@code form} is the JDK form made from a
@@ -335,7 +335,7 @@ public final class StreamReader {
    * @return the key, which no class name equals
    */
   public static String proxyKey(List<String> interfaces) {
-    return ClassTable.proxyKey(interfaces);
+    return ProxyClasses.key(interfaces);
   }
 
   /**
@@ -581,7 +581,7 @@ public final class StreamReader {
         // resolveProxyClass about: ClassTable takes it from the array class resolveClass gave, or
         // makes it, and nothing makes an object of it. Any other (a crafted stream's) goes to
         // the hook
-        if (!resolvedClasses.containsKey(ClassTable.proxyKey(e.interfaces())) && named(file, i)) {
+        if (!resolvedClasses.containsKey(ProxyClasses.key(e.interfaces())) && named(file, i)) {
           notFound = resolveOne(ClassDescriptor.proxy(e.interfaces(), NOTHING), false, notFound);
         }
         continue;

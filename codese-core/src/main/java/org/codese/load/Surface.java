@@ -1,6 +1,7 @@
 package org.codese.load;
 
 import java.io.Externalizable;
+import java.io.InvalidClassException;
 import java.io.Serializable;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
@@ -74,7 +75,7 @@ final class Surface {
    * @throws ClassMismatchException if a class takes a role no snapshot Codese writes gives it
    */
   static void check(SnapshotFile file, ClassTable table, SegmentMemo memo)
-      throws ClassMismatchException, ClassNotAllowedException {
+      throws ClassMismatchException, InvalidClassException {
     int[] roles = roles(file);
     AllowList allowed = table.allowed();
     List<String> needed = new ArrayList<>();
@@ -102,18 +103,7 @@ final class Surface {
       }
     }
     if (firstReason != null) {
-      List<String> patterns = allowed.with(needed);
-      throw new ClassNotAllowedException(
-          firstClass,
-          firstReason
-              + ". If the snapshot comes from"
-              + " a trusted source, admit "
-              + (patterns.size() - allowed.patterns().size() > 1
-                  ? "it and the other classes it needs"
-                  : "it")
-              + " with "
-              + AllowList.optionsLine(patterns),
-          patterns);
+      throw Failures.notAllowed(allowed, needed, firstClass, firstReason);
     }
   }
 
@@ -142,14 +132,18 @@ final class Surface {
   private static int[] roles(SnapshotFile file) {
     int[] roles = new int[file.classes().size()];
     for (Constant k : file.constants()) {
-      // if chains, not switches on the enums: a switch costs a synthetic class to load
-      if (k instanceof Constant.Allocator a) {
+      // if chains, not switches on the enums: a switch costs a synthetic class to load; tags, not
+      // instanceof tests, which would load the record classes the snapshot holds none of
+      int tag = k.tag();
+      if (tag == Constant.ALLOCATOR) {
+        Constant.Allocator a = (Constant.Allocator) k;
         Constant.Mode m = a.mode();
         roles[a.type()] |=
             m == Constant.Mode.SERIAL
                 ? ALLOC_SERIAL
                 : m == Constant.Mode.BARE ? ALLOC_BARE : ALLOC_EXTERNAL;
-      } else if (k instanceof Constant.Hook h) {
+      } else if (tag == Constant.HOOK) {
+        Constant.Hook h = (Constant.Hook) k;
         Constant.HookKind kind = h.kind();
         roles[h.type()] |=
             kind == Constant.HookKind.SLOT
@@ -157,8 +151,8 @@ final class Surface {
                 : kind == Constant.HookKind.EXTERNAL
                     ? READ_EXTERNAL
                     : kind == Constant.HookKind.RECORD ? RECORD : RESOLVE;
-      } else if (k instanceof Constant.Setter s) {
-        roles[s.type()] |= SETTER;
+      } else if (tag == Constant.SETTER) {
+        roles[((Constant.Setter) k).type()] |= SETTER;
       }
     }
     for (Placement placement : file.placements()) {
@@ -212,9 +206,21 @@ final class Surface {
     return null;
   }
 
+  /**
+   * Whether {@code c} is a dynamic proxy class, as {@code Proxy.isProxyClass} says; asked only of a
+   * subclass of {@code Proxy}, found by name, so that a snapshot without proxy classes does not
+   * load the {@code Proxy} class (of the runtime image, not of the class-data archive).
+   */
+  private static boolean proxyClass(Class<?> c) {
+    Class<?> s = c.getSuperclass();
+    return s != null
+        && s.getName().equals("java.lang.reflect.Proxy")
+        && java.lang.reflect.Proxy.isProxyClass(c);
+  }
+
   /** Rejects roles no snapshot Codese writes gives a class of this kind, admitted or not. */
   private static void shape(Class<?> c, int roles) throws ClassMismatchException {
-    if ((roles & ~(ALLOC_SERIAL | RESOLVE)) != 0 && java.lang.reflect.Proxy.isProxyClass(c)) {
+    if ((roles & ~(ALLOC_SERIAL | RESOLVE)) != 0 && proxyClass(c)) {
       // ObjectInputStream only allocates a proxy object and sets Proxy.h, a field of Proxy's slot
       crafted(
           c,

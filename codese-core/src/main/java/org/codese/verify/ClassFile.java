@@ -119,8 +119,13 @@ final class ClassFile {
   static ClassFile parse(byte[] bytes) {
     try {
       return new ClassFile(bytes);
-    } catch (ArrayIndexOutOfBoundsException e) {
-      throw new IllegalArgumentException("truncated class file");
+    } catch (RuntimeException e) {
+      // not a catch of ArrayIndexOutOfBoundsException, whose class (and its superclass, both of
+      // the runtime image) the verifier would load on every load
+      if (e instanceof ArrayIndexOutOfBoundsException) {
+        throw new IllegalArgumentException("truncated class file");
+      }
+      throw e;
     }
   }
 

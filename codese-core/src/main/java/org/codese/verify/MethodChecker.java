@@ -4,15 +4,14 @@ import static org.codese.verify.Opcodes.*;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import org.codese.program.Grammar;
 import org.codese.program.RuntimeContract;
 
 /**
  * Records one generated method's instructions and checks them against the grammar: the exact shapes
- * of the constructor and of {@code accept}, and for chunks an instruction whitelist plus the one
- * loop shape {@code for (i = 0; i < ids.length; i++)} with {@code i} in local {@link #INDEX} and
- * {@code ids} in local {@link #IDS}, neither written in the body.
+ * of the constructor and of {@code accept}, and for chunks the statements of the restore grammar
+ * ({@link Lifter}); a chunk that does not lift is run through the instruction whitelist ({@link
+ * Whitelist}) as well, whose message names the first forbidden instruction.
  */
 final class MethodChecker {
   enum Kind {
@@ -21,59 +20,10 @@ final class MethodChecker {
     CHUNK
   }
 
-  private static final int IDS = Grammar.LOCAL_IDS;
-  private static final int INDEX = Grammar.LOCAL_INDEX;
-
   /** Locals a chunk may use: table, constants, target, loop ids, loop index, loop columns. */
   static final int MAX_LOCALS = 256;
 
   private static final String OBJECT_ARRAY = "[Ljava/lang/Object;";
-  private static final Set<String> BOXES =
-      Set.of(
-          "java/lang/Integer",
-          "java/lang/Long",
-          "java/lang/Boolean",
-          "java/lang/Byte",
-          "java/lang/Character",
-          "java/lang/Short",
-          "java/lang/Float",
-          "java/lang/Double");
-  private static final Set<Integer> PLAIN =
-      Set.of(
-          ACONST_NULL,
-          ICONST_M1,
-          ICONST_0,
-          ICONST_1,
-          ICONST_2,
-          ICONST_3,
-          ICONST_4,
-          ICONST_5,
-          LCONST_0,
-          LCONST_1,
-          FCONST_0,
-          FCONST_1,
-          FCONST_2,
-          DCONST_0,
-          DCONST_1,
-          AALOAD,
-          IALOAD,
-          BALOAD,
-          CALOAD,
-          SALOAD,
-          LALOAD,
-          FALOAD,
-          DALOAD,
-          AASTORE,
-          IASTORE,
-          BASTORE,
-          CASTORE,
-          SASTORE,
-          LASTORE,
-          FASTORE,
-          DASTORE,
-          DUP,
-          ARRAYLENGTH,
-          RETURN);
 
   private final ClassChecker owner;
   private final String name;
@@ -181,7 +131,7 @@ final class MethodChecker {
     try {
       statements = Lifter.lift(insns, names, indices, contract);
     } catch (Lifter.NotAStatement e) {
-      checkChunk();
+      new Whitelist(this, insns, host, contract).checkChunk();
       if (!failed) {
         fail(e.at, e.getMessage() + "; not a statement of the restore grammar");
       }
@@ -291,7 +241,7 @@ final class MethodChecker {
     }
   }
 
-  private boolean is(int at, int opcode, int operand) {
+  boolean is(int at, int opcode, int operand) {
     Insn i = insns.get(at);
     return i.opcode() == opcode && i.operand() == operand;
   }
@@ -307,229 +257,5 @@ final class MethodChecker {
         && callOwner.equals(i.owner())
         && callName.equals(i.name())
         && desc.equals(i.descriptor());
-  }
-
-  private void checkChunk() {
-    int loopEnd = -1;
-    for (int at = 0; at < insns.size(); at++) {
-      Insn i = insns.get(at);
-      int op = i.opcode();
-      if (op == GOTO) {
-        loopEnd = checkLoop(at);
-        if (loopEnd < 0) {
-          return;
-        }
-        at = loopEnd;
-      } else if (op == IF_ICMPLT || op == IINC) {
-        if (at > loopEnd) {
-          fail(at, "is a branch or increment outside the grammar's counted loop");
-          return;
-        }
-      } else if (!allowed(at, i)) {
-        return;
-      }
-    }
-  }
-
-  /**
-   * Checks the loop that starts with the {@code goto} at {@code at}; returns the index of its
-   * closing {@code if_icmplt}, or -1 after reporting a violation.
-   */
-  private int checkLoop(int at) {
-    Insn go = insns.get(at);
-    if (at < 2
-        || !is(at - 2, ICONST_0, 0)
-        || !is(at - 1, ISTORE, INDEX)
-        || at + 1 >= insns.size()
-        || insns.get(at + 1).opcode() != Insn.LABEL) {
-      fail(at, "a jump that does not start the grammar's counted loop");
-      return -1;
-    }
-    Object top = insns.get(at + 1).label();
-    for (int b = at + 2; b < insns.size(); b++) {
-      Insn i = insns.get(b);
-      if (i.opcode() == IINC) {
-        boolean tail =
-            i.operand() == INDEX * 65536 + 1
-                && b + 5 < insns.size()
-                && insns.get(b + 1).opcode() == Insn.LABEL
-                && java.util.Objects.equals(insns.get(b + 1).label(), go.label())
-                && is(b + 2, ILOAD, INDEX)
-                && is(b + 3, ALOAD, IDS)
-                && is(b + 4, ARRAYLENGTH, 0)
-                && insns.get(b + 5).opcode() == IF_ICMPLT
-                && java.util.Objects.equals(insns.get(b + 5).label(), top);
-        if (!tail) {
-          fail(b, "does not close the grammar's counted loop (i++ then i < ids.length)");
-          return -1;
-        }
-        return b + 5;
-      }
-      if ((i.opcode() == ISTORE && i.operand() == INDEX)
-          || (i.opcode() == ASTORE && i.operand() == IDS)) {
-        fail(b, "writes the loop's counter or bound inside the loop");
-        return -1;
-      }
-      if (i.opcode() == GOTO || i.opcode() == IF_ICMPLT || i.opcode() == Insn.LABEL) {
-        fail(b, "a branch inside a loop body");
-        return -1;
-      }
-      if (!allowed(b, i)) {
-        return -1;
-      }
-    }
-    fail(at, "a loop that never closes");
-    return -1;
-  }
-
-  /** Checks one non-loop instruction; reports and returns false if it is outside the grammar. */
-  private boolean allowed(int at, Insn i) {
-    int op = i.opcode();
-    String why = null;
-    if (op == Insn.LABEL || PLAIN.contains(op) || op == BIPUSH || op == SIPUSH) {
-      return true;
-    } else if (op == ALOAD || op == ILOAD || op == ASTORE || op == ISTORE) {
-      // the operand is one byte (wide is outside the grammar), so always a local below MAX_LOCALS
-      if (op == ASTORE && i.operand() < 2) {
-        why = "uses a local the grammar does not";
-      }
-    } else if (op == LDC) {
-      Object c = i.constant();
-      if (c == ClassFile.FORBIDDEN) {
-        why = "loads a constant of a kind the grammar does not use";
-      }
-    } else if (op == NEWARRAY) {
-      why = arrayLength(at);
-    } else if (op == NEW) {
-      if (!i.owner().equals("java/lang/String") && !BOXES.contains(i.owner())) {
-        why = "creates an object of a class other than String and the boxes";
-      }
-    } else if (op == ANEWARRAY) {
-      why =
-          "java/lang/Object".equals(i.owner())
-              ? arrayLength(at)
-              : "creates an array of a class other than Object";
-    } else if (op == CHECKCAST) {
-      return true;
-    } else if (op == PUTFIELD) {
-      if (host == null || !host.equals(i.owner())) {
-        why = "stores into a field of a class whose nest this class did not join";
-      }
-    } else if (op == INVOKEVIRTUAL || op == INVOKESTATIC || op == INVOKESPECIAL) {
-      why = call(at, i);
-    } else {
-      why = "an instruction outside the restore grammar";
-    }
-    if (why != null) {
-      fail(at, why);
-      return false;
-    }
-    return true;
-  }
-
-  private String call(int at, Insn i) {
-    String o = i.owner();
-    String n = i.name();
-    String d = i.descriptor();
-    int op = i.opcode();
-    if (op == INVOKESTATIC
-        && contract.allocates()
-        && host == null
-        && o.equals(contract.allocateOwner())
-        && (n.equals(Grammar.ALLOCATE_METHOD)
-            || contract.separatesCollections() && n.equals(Grammar.NEW_COLLECTION_METHOD))
-        && d.equals(Grammar.ALLOCATE_DESCRIPTOR)) {
-      return null;
-    }
-    if (op == INVOKEVIRTUAL
-        && !contract.allocates()
-        && o.equals("java/lang/reflect/Constructor")
-        && n.equals("newInstance")
-        && d.equals("([Ljava/lang/Object;)Ljava/lang/Object;")) {
-      return null;
-    }
-    if (op == INVOKESTATIC
-        && o.equals("java/lang/reflect/Array")
-        && n.equals("newInstance")
-        && d.equals("(Ljava/lang/Class;I)Ljava/lang/Object;")) {
-      return arrayLength(at);
-    }
-    if (op == INVOKEVIRTUAL
-        && o.equals(contract.setterOwner())
-        && n.startsWith("set")
-        && d.startsWith("(Ljava/lang/Object;")
-        && d.endsWith(")V")
-        && fieldSetter(n, d)) {
-      return null;
-    }
-    if (op == INVOKESPECIAL
-        && n.equals("<init>")
-        && (o.equals("java/lang/String") && d.equals("(Ljava/lang/String;)V")
-            || BOXES.contains(o) && d.length() == 4 && d.endsWith(")V"))) {
-      return null;
-    }
-    if (op == INVOKESTATIC
-        && BOXES.contains(o)
-        && n.equals("valueOf")
-        && d.length() > 4
-        && d.charAt(2) == ')'
-        && d.substring(3).equals("L" + o + ";")) {
-      return null;
-    }
-    if (op == INVOKEVIRTUAL
-        && o.length() == 2
-        && o.charAt(0) == '['
-        && "ZBCSIJFD".indexOf(o.charAt(1)) >= 0
-        && n.equals("clone")
-        && d.equals("()Ljava/lang/Object;")) {
-      return null;
-    }
-    if (op == INVOKESTATIC
-        && host == null
-        && o.equals(contract.stepsOwner())
-        && n.equals(Grammar.STEPS_METHOD)
-        && d.equals(Grammar.STEPS_DESCRIPTOR)) {
-      return null;
-    }
-    return "calls " + o + "." + n + d + ", which the restore grammar does not allow";
-  }
-
-  private static boolean fieldSetter(String n, String d) {
-    String arg = d.substring("(Ljava/lang/Object;".length(), d.length() - 2);
-    return switch (n) {
-      case "set" -> arg.equals("Ljava/lang/Object;");
-      case "setBoolean" -> arg.equals("Z");
-      case "setByte" -> arg.equals("B");
-      case "setChar" -> arg.equals("C");
-      case "setShort" -> arg.equals("S");
-      case "setInt" -> arg.equals("I");
-      case "setLong" -> arg.equals("J");
-      case "setFloat" -> arg.equals("F");
-      case "setDouble" -> arg.equals("D");
-      default -> false;
-    };
-  }
-
-  /**
-   * The length pushed just before an array creation must be a non-negative constant; the longest is
-   * recorded for the limits and the filter.
-   */
-  private String arrayLength(int at) {
-    if (at == 0) {
-      return "creates an array of unknown length";
-    }
-    Insn p = insns.get(at - 1);
-    long len;
-    switch (p.opcode()) {
-      case ICONST_0, ICONST_1, ICONST_2, ICONST_3, ICONST_4, ICONST_5 ->
-          len = p.opcode() - ICONST_0;
-      case BIPUSH, SIPUSH -> len = p.operand();
-      case LDC -> len = p.constant() instanceof Integer v ? v : -1;
-      default -> len = -1;
-    }
-    if (len < 0) {
-      return "creates an array whose length is not a non-negative constant";
-    }
-    return null;
   }
 }

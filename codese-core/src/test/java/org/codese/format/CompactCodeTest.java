@@ -292,7 +292,7 @@ class CompactCodeTest {
         at += 9 + len;
       }
       out.flush();
-      return SnapshotFile.withTrailer(file.toByteArray());
+      return Encoding.withTrailer(file.toByteArray());
     } catch (IOException e) {
       throw new AssertionError(e);
     }

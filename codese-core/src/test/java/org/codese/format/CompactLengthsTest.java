@@ -37,7 +37,7 @@ class CompactLengthsTest {
       ids[i] = 1000 + i;
     }
     Out out = new Out(true);
-    ConstantCodec.write(out, new org.codese.program.Constant.PrimArray(ids));
+    ConstantWriter.write(out, new org.codese.program.Constant.PrimArray(ids));
     byte[] b = out.toByteArray();
     assertTrue(b.length < 110, b.length + " bytes");
     In in = new In(b, 0, b.length, true);

@@ -31,7 +31,7 @@ class DeltaIntsTest {
           };
     }
     Out out = new Out(true);
-    ConstantCodec.write(out, new Constant.PrimArray(a));
+    ConstantWriter.write(out, new Constant.PrimArray(a));
     byte[] b = out.toByteArray();
     In in = new In(b, 0, b.length, true);
     Constant c = ConstantCodec.read(in, SnapshotFile.COMPACT_VERSION, 0, 0);
@@ -46,7 +46,7 @@ class DeltaIntsTest {
       ids[i] = 5_000 + 3 * i;
     }
     Out out = new Out(true);
-    ConstantCodec.write(out, new Constant.PrimArray(ids));
+    ConstantWriter.write(out, new Constant.PrimArray(ids));
     assertTrue(out.size() < ids.length + 16, out.size() + " bytes");
   }
 
@@ -61,9 +61,9 @@ class DeltaIntsTest {
       second[i] = -i;
     }
     Out out = new Out(true);
-    ConstantCodec.write(out, new Constant.PrimArray(first));
+    ConstantWriter.write(out, new Constant.PrimArray(first));
     int compact = out.size();
-    ConstantCodec.write(out, new Constant.PrimArray(second));
+    ConstantWriter.write(out, new Constant.PrimArray(second));
     assertTrue(compact < first.length + 16, "compact: " + compact + " bytes");
     assertTrue(out.size() - compact >= second.length * 4, "raw: " + (out.size() - compact));
     byte[] b = out.toByteArray();

@@ -48,7 +48,7 @@ class PackedFormTest {
         int at = walk.pos();
         walk.skip(data);
         byte[] block =
-            Compression.inflate(file, at, data, declared, "code", 0, "test", Packed.DICTIONARY);
+            Inflating.inflate(file, at, data, declared, "code", 0, "test", Packed.DICTIONARY);
         byte[] constants = walk.raw(walk.count(1));
         byte[] items = walk.raw(walk.count(1));
         assertEquals(0, walk.remaining(), "the layout this test reads");
@@ -63,7 +63,7 @@ class PackedFormTest {
       Out f = new Out().u4(SnapshotFile.MAGIC).u2(SnapshotFile.VERSION);
       f.varint(header.length).raw(header).varint(deflated.length).varint(declared).raw(deflated);
       f.varint(constants.length).raw(constants).varint(items.length).raw(items).raw(after);
-      return SnapshotFile.withTrailer(f.toByteArray());
+      return Encoding.withTrailer(f.toByteArray());
     }
 
     byte[] file() {
@@ -219,7 +219,7 @@ class PackedFormTest {
     SnapshotFile f = SnapshotFile.parse(snapshot);
     Out table = new Out(true).u4(f.classes().size());
     for (org.codese.program.ClassEntry c : f.classes()) {
-      SnapshotFile.writeClass(table, c, false); // dotted, as format 8 writes it
+      Encoding.writeClass(table, c, false); // dotted, as format 8 writes it
     }
     byte[] rest = restAfterClassTable(f);
     byte[] block = new Out().raw(table.toByteArray()).raw(rest).toByteArray();

@@ -34,7 +34,7 @@ class RangesTest {
   }
 
   private static byte[] written(Out out, int[] a) {
-    ConstantCodec.write(out, new Constant.PrimArray(a));
+    ConstantWriter.write(out, new Constant.PrimArray(a));
     return out.toByteArray();
   }
 
@@ -65,14 +65,14 @@ class RangesTest {
 
   @Test
   void onlyProgressionsOfEightOrMoreAreRanges() {
-    assertTrue(ConstantCodec.isRange(progression(8, 3, 4)));
-    assertFalse(ConstantCodec.isRange(progression(7, 3, 4)));
+    assertTrue(ConstantWriter.isRange(progression(8, 3, 4)));
+    assertFalse(ConstantWriter.isRange(progression(7, 3, 4)));
     int[] a = progression(50, 3, 4);
     a[49]++;
-    assertFalse(ConstantCodec.isRange(a));
+    assertFalse(ConstantWriter.isRange(a));
     a = progression(50, 3, 4);
     a[2]++;
-    assertFalse(ConstantCodec.isRange(a));
+    assertFalse(ConstantWriter.isRange(a));
     Out out = new Out(true).withRanges();
     written(out, progression(7, 0, 1));
     assertEquals(0, out.rangeElements());
@@ -95,7 +95,7 @@ class RangesTest {
     CorruptSnapshotException e = assertThrows(CorruptSnapshotException.class, () -> read(b, 999));
     assertTrue(e.getMessage().contains("range of 1000 elements, beyond the 999"), e.getMessage());
     Out two = new Out(true).withRanges();
-    ConstantCodec.write(two, new Constant.PrimArray(progression(600, 0, 1)));
+    ConstantWriter.write(two, new Constant.PrimArray(progression(600, 0, 1)));
     byte[] both = written(two, progression(600, 0, 1));
     In in = new In(both, 0, both.length, true);
     in.allowRanges(1_000);
@@ -208,7 +208,7 @@ class RangesTest {
     } catch (CorruptSnapshotException e) {
       throw new AssertionError(e);
     }
-    return SnapshotFile.withTrailer(out.toByteArray());
+    return Encoding.withTrailer(out.toByteArray());
   }
 
   private static int indexOf(byte[] b, byte[] part) {

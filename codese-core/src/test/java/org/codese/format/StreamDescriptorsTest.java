@@ -96,7 +96,7 @@ class StreamDescriptorsTest {
     byte[] unknown = body.clone();
     unknown[section + 1] = 2; // a kind of descriptor no version writes
     for (byte[] b : List.of(none, more, longer, unknown)) {
-      byte[] damaged = SnapshotFile.withTrailer(b);
+      byte[] damaged = Encoding.withTrailer(b);
       CorruptSnapshotException x =
           assertThrows(
               CorruptSnapshotException.class,
@@ -105,7 +105,7 @@ class StreamDescriptorsTest {
                       .decode(damaged, 0));
       assertTrue(x.getMessage().contains("class descriptors"), x.getMessage());
     }
-    byte[] cut = SnapshotFile.withTrailer(Arrays.copyOf(body, body.length - 1));
+    byte[] cut = Encoding.withTrailer(Arrays.copyOf(body, body.length - 1));
     assertThrows(
         CorruptSnapshotException.class,
         () ->
