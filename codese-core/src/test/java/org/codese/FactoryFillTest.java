@@ -372,6 +372,83 @@ class FactoryFillTest {
     }
   }
 
+  /** An object whose one field, set, holds a set made by a step. */
+  static final class WithSet implements Serializable {
+    private static final long serialVersionUID = 1L;
+    final Set<String> set;
+
+    WithSet(Set<String> set) {
+      this.set = set;
+    }
+  }
+
+  @Test
+  void objectsMadeByStepsHoldTheirReferencesInTheStoreCapacity() throws IOException {
+    // each holder's field is stored null by the set phase's loop, then the view by the finish
+    // program: two stores into one field, which only the view's own reference leaves room for
+    // (a HashSet has no serializable field of its own to leave unset)
+    List<Object> views = new ArrayList<>();
+    List<Object> immutables = new ArrayList<>();
+    for (int i = 0; i < 64; i++) {
+      // every other one a plain set, so that the loop has a column for the field
+      Set<String> plain = new HashSet<>(Set.of("p" + i));
+      views.add(
+          new WithSet(
+              i % 2 == 0 ? plain : Collections.unmodifiableSet(new HashSet<>(Set.of("v")))));
+      immutables.add(new WithSet(i % 2 == 0 ? plain : Set.of("i" + i)));
+    }
+    for (Object root : List.of(stable(views), stable(immutables))) {
+      RoundTrip.of(root).run();
+    }
+  }
+
+  @Test
+  void aFilterRejectingOnlyWhatReadResolveReturnsRejectsAsTheJdkDoes() throws IOException {
+    Object[][] cases = {
+      {
+        Collections.unmodifiableList(new ArrayList<>(List.of("a"))),
+        "java.util.Collections$UnmodifiableRandomAccessList"
+      },
+      {
+        Collections.synchronizedList(new ArrayList<>(List.of("a"))),
+        "java.util.Collections$SynchronizedRandomAccessList"
+      },
+      {java.util.EnumSet.of(TimeUnit.DAYS), "java.util.RegularEnumSet"},
+      {List.of("a", "b", "c"), "java.util.ImmutableCollections$ListN"},
+      {Set.of("a"), "java.util.ImmutableCollections$Set12"},
+    };
+    for (Object[] c : cases) {
+      ObjectInputFilter f = ObjectInputFilter.Config.createFilter("!" + c[1]);
+      assertThrows(
+          java.io.InvalidClassException.class,
+          () -> {
+            try (java.io.ObjectInputStream in =
+                new java.io.ObjectInputStream(
+                    new java.io.ByteArrayInputStream(JdkBytes.serialize(c[0])))) {
+              in.setObjectInputFilter(f);
+              in.readObject();
+            }
+          },
+          "the JDK rejects " + c[1]);
+      assertThrows(
+          java.io.InvalidClassException.class,
+          () ->
+              Codese.fromBytes(
+                  Codese.toBytes(c[0]), CodeseOptions.defaults().withObjectInputFilter(f)),
+          "Codese rejects " + c[1]);
+      // and a view of a linked list, which readResolve keeps, is not rejected for its form
+    }
+    ObjectInputFilter noRandomAccess =
+        ObjectInputFilter.Config.createFilter(
+            "!java.util.Collections$UnmodifiableRandomAccessList");
+    Object linked = Collections.unmodifiableList(new LinkedList<>(List.of("a")));
+    assertEquals(
+        linked,
+        Codese.fromBytes(
+            Codese.toBytes(linked),
+            CodeseOptions.defaults().withObjectInputFilter(noRandomAccess)));
+  }
+
   @Test
   void theSampleGraphsWrappersAreNoLongerReplayed() throws IOException {
     Object g = org.codese.samples.SampleGraphs.jdkCollections();
