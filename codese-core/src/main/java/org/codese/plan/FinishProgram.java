@@ -76,14 +76,7 @@ final class FinishProgram {
    * becomes {@code nullSlot}).
    */
   void immutable(int type, int tag, int target, int[] refs, int nullSlot) {
-    steps.add(Grammar.STEP_IMMUTABLE);
-    steps.add(type);
-    steps.add(tag);
-    steps.add(target);
-    steps.add(refs.length);
-    for (int r : refs) {
-      steps.add(r < 0 ? nullSlot : r);
-    }
+    made(Grammar.STEP_IMMUTABLE, type, tag, target, refs, nullSlot);
   }
 
   /**
@@ -92,9 +85,14 @@ final class FinishProgram {
    * {@code null}, which becomes {@code nullSlot}).
    */
   void factory(int type, int kind, int target, int[] refs, int nullSlot) {
-    steps.add(Grammar.STEP_FACTORY);
+    made(Grammar.STEP_FACTORY, type, kind, target, refs, nullSlot);
+  }
+
+  /** A step {@code (step, type, tag, target, n, refs...)} that makes {@code target}. */
+  private void made(int step, int type, int tag, int target, int[] refs, int nullSlot) {
+    steps.add(step);
     steps.add(type);
-    steps.add(kind);
+    steps.add(tag);
     steps.add(target);
     steps.add(refs.length);
     for (int r : refs) {

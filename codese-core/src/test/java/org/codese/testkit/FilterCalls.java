@@ -53,4 +53,49 @@ public final class FilterCalls {
       return ObjectInputFilter.Status.UNDECIDED;
     };
   }
+
+  /**
+   * Whether {@code ObjectInputStream} with {@code filter} rejects {@code graph}'s JDK bytes with
+   * the filter's {@code InvalidClassException}.
+   */
+  public static boolean jdkRejects(Object graph, ObjectInputFilter filter) throws IOException {
+    try (ObjectInputStream in =
+        new ObjectInputStream(new ByteArrayInputStream(JdkBytes.serialize(graph)))) {
+      in.setObjectInputFilter(filter);
+      in.readObject();
+      return false;
+    } catch (java.io.InvalidClassException e) {
+      return true;
+    } catch (ClassNotFoundException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  /**
+   * Whether Codese, loading {@code graph}'s snapshot with {@code filter}, rejects it with the
+   * filter's {@code InvalidClassException}.
+   */
+  public static boolean codeseRejects(Object graph, ObjectInputFilter filter) throws IOException {
+    try {
+      Codese.fromBytes(
+          Codese.toBytes(graph), CodeseOptions.defaults().withObjectInputFilter(filter));
+      return false;
+    } catch (java.io.InvalidClassException e) {
+      return true;
+    }
+  }
+
+  /**
+   * Checks that a filter rejecting exactly class {@code className} rejects {@code graph} with the
+   * JDK (so the case is a fair one) and with Codese.
+   */
+  public static void assertBothReject(Object graph, String className) throws IOException {
+    ObjectInputFilter filter = ObjectInputFilter.Config.createFilter("!" + className);
+    if (!jdkRejects(graph, filter)) {
+      throw new AssertionError("the JDK does not reject " + className + ": not a fair case");
+    }
+    if (!codeseRejects(graph, filter)) {
+      throw new AssertionError("Codese does not reject " + className + ", as the JDK does");
+    }
+  }
 }
