@@ -2,7 +2,7 @@ package org.codese.capture;
 
 import java.io.IOException;
 import java.util.ConcurrentModificationException;
-import java.util.HashMap;
+import java.util.Map;
 import java.util.function.BiConsumer;
 import org.codese.program.Tape;
 
@@ -10,8 +10,9 @@ import org.codese.program.Tape;
  * Takes the references of a {@code HashMap}'s keys and values, or only its keys (a {@code
  * HashSet}'s elements), into a tape's items in the order its {@code writeObject} writes them: that
  * of {@code forEach}, the table's (or a {@code LinkedHashMap}'s links), as {@code
- * internalWriteEntries} and the key set's iterator walk them. {@code forEach} rather than an
- * iterator: it leaves the map's cached entry and key sets as they were.
+ * internalWriteEntries} and the key set's iterator walk them. Likewise a {@code
+ * ConcurrentHashMap}'s, whose {@code forEach} and {@code writeObject} walk its table alike. {@code
+ * forEach} rather than an iterator: it leaves the map's cached entry and key sets as they were.
  */
 final class HashEntries implements BiConsumer<Object, Object> {
   private final Capturer capturer;
@@ -44,7 +45,7 @@ final class HashEntries implements BiConsumer<Object, Object> {
       Capturer capturer,
       ChildList children,
       int id,
-      HashMap<?, ?> map,
+      Map<?, ?> map,
       int[] items,
       int at,
       boolean keysOnly)

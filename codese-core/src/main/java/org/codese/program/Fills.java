@@ -73,11 +73,12 @@ public final class Fills {
     java.util.Hashtable.class,
     java.util.IdentityHashMap.class,
     java.util.EnumMap.class,
-    java.util.BitSet.class
+    java.util.BitSet.class,
+    java.util.concurrent.ConcurrentHashMap.class
   };
 
   private static final int[] KINDS = {
-    ADD, ADD, ADD, PUT, PUT, ADD, ADD, SORTED_PUT, SORTED_ADD, ADD, ADD, PUT, PUT, PUT, WORDS
+    ADD, ADD, ADD, PUT, PUT, ADD, ADD, SORTED_PUT, SORTED_ADD, ADD, ADD, PUT, PUT, PUT, WORDS, PUT
   };
 
   private Fills() {}
@@ -218,4 +219,49 @@ public final class Fills {
   public static long maxCapacity(int elements) {
     return Math.max(16L, 4L * elements);
   }
+
+  /** {@code ConcurrentHashMap.MAXIMUM_CAPACITY}. */
+  private static final int CONCURRENT_MAXIMUM = 1 << 30;
+
+  /**
+   * The table length of a {@code ConcurrentHashMap} made with {@code new
+   * ConcurrentHashMap(mappings)}, which is the length its {@code readObject} gives the table for
+   * {@code mappings} mappings: both compute {@code tableSizeFor((long) (1.0 + mappings / 0.75f))}
+   * (JDK 11 on; JDK 17 and 25 alike).
+   *
+   * @param mappings the number of mappings, at least 1
+   * @return the table length, a power of two
+   */
+  public static int concurrentTable(int mappings) {
+    long size = (long) (1.0 + mappings / 0.75f);
+    if (size >= CONCURRENT_MAXIMUM) {
+      return CONCURRENT_MAXIMUM;
+    }
+    int n = -1 >>> Integer.numberOfLeadingZeros((int) size - 1);
+    return n < 0 ? 1 : n >= CONCURRENT_MAXIMUM ? CONCURRENT_MAXIMUM : n + 1;
+  }
+
+  /**
+   * {@code ConcurrentHashMap.spread}: the hash a {@code ConcurrentHashMap} files a key of hash code
+   * {@code h} under; its bin is this hash masked by the table length minus one.
+   *
+   * @param h a key's {@code hashCode()}
+   * @return the spread hash, not negative
+   */
+  public static int concurrentHash(int h) {
+    return (h ^ (h >>> 16)) & 0x7fffffff;
+  }
+
+  /**
+   * {@code ConcurrentHashMap.TREEIFY_THRESHOLD}: a bin that would hold more mappings than this
+   * becomes a tree of them; {@code readObject} and {@code put} then order it differently unless the
+   * mappings are put in {@link #concurrentTable} order (see the loader's fill).
+   */
+  public static final int CONCURRENT_TREEIFY = 8;
+
+  /**
+   * {@code ConcurrentHashMap.MIN_TREEIFY_CAPACITY}: in a shorter table {@code put} grows the table
+   * where {@code readObject} makes a tree bin.
+   */
+  public static final int CONCURRENT_MIN_TREE_TABLE = 64;
 }
