@@ -17,6 +17,7 @@ import org.codese.format.SnapshotFile;
 import org.codese.program.ClassEntry;
 import org.codese.program.Constant;
 import org.codese.program.Grammar;
+import org.codese.testkit.FilterCalls;
 import org.codese.testkit.JdkBytes;
 import org.codese.testkit.RoundTrip;
 import org.codese.testkit.SnapshotEdit;
@@ -263,9 +264,17 @@ class ConcurrentFillTest {
     }
   }
 
-  /** A key that resolves to null: the JDK's readObject stops reading at it. */
+  /**
+   * A key that resolves to null: the JDK's readObject stops reading at it. Of a fixed hash, so that
+   * it is written among the others at a place of its own, not of its identity hash.
+   */
   static final class Vanishing implements Serializable {
     private static final long serialVersionUID = 1L;
+
+    @Override
+    public int hashCode() {
+      return 31;
+    }
 
     private Object readResolve() {
       return null;
@@ -315,6 +324,51 @@ class ConcurrentFillTest {
     ConcurrentHashMap<Object, Object> ownKey = new ConcurrentHashMap<>();
     ownKey.put(ownKey, "me");
     assertEquals(1, replays(ownKey));
+  }
+
+  @Test
+  void theFilterIsAskedAboutNoArrayReadObjectAllocates() throws IOException {
+    ConcurrentHashMap<Integer, Integer> m = new ConcurrentHashMap<>();
+    for (int i = 0; i < 100; i++) {
+      m.put(i, i);
+    }
+    // readObject allocates its table without asking; a JDK stream holds the segments' array,
+    // which the snapshot does not
+    List<String> jdk = FilterCalls.jdk(m, "Segment");
+    assertEquals(
+        List.of(
+            "java.util.concurrent.ConcurrentHashMap$Segment[-1",
+            "java.util.concurrent.ConcurrentHashMap$Segment[16"),
+        jdk);
+    assertEquals(List.of(), FilterCalls.codese(m, "Segment"));
+  }
+
+  /** A value that, when captured, adds mappings to its map: a writer changing it meanwhile. */
+  static final class Grower implements Serializable {
+    private static final long serialVersionUID = 1L;
+    transient ConcurrentHashMap<Object, Object> map;
+
+    private Object writeReplace() {
+      for (int i = 0; i < 50; i++) {
+        map.putIfAbsent("grown" + i, "g");
+      }
+      return "grower";
+    }
+  }
+
+  @Test
+  void aMapChangedWhileCapturedIsCapturedAsItsWriteObjectWouldWalkIt() throws IOException {
+    ConcurrentHashMap<Object, Object> m = map(20, i -> "k" + i);
+    Grower g = new Grower();
+    g.map = m;
+    m.put("grower", g);
+    ConcurrentHashMap<?, ?> r = (ConcurrentHashMap<?, ?>) Codese.fromBytes(Codese.toBytes(m));
+    // every mapping it had before holds; of those added meanwhile, the ones the walk met
+    for (int i = 0; i < 20; i++) {
+      assertEquals(m.get("k" + i), r.get("k" + i));
+    }
+    assertEquals("grower", r.get("grower"));
+    assertTrue(r.size() > 21 && r.size() <= m.size(), r.size() + " of " + m.size());
   }
 
   /** A subclass: its methods may differ, so it keeps readObject. */

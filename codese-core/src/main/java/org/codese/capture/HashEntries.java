@@ -18,8 +18,12 @@ final class HashEntries implements BiConsumer<Object, Object> {
   private final Capturer capturer;
   private final ChildList children;
   private final int id;
-  private final int[] items;
+  private int[] items;
   private final boolean keysOnly;
+
+  /** Whether {@link #items} grows for more entries than it has room for ({@link #takeAll}). */
+  private boolean grows;
+
   private int at;
   private int written;
 
@@ -61,10 +65,37 @@ final class HashEntries implements BiConsumer<Object, Object> {
     }
   }
 
+  /**
+   * Takes every key and value of {@code map}, however many there are when its {@code forEach} walks
+   * it: a {@code ConcurrentHashMap}'s, which its {@code writeObject} walks the same way while other
+   * threads may change it.
+   *
+   * @param items the items so far, {@code at} of them, and room for more
+   * @param tail how many ints to leave at the end, for the items that follow
+   * @return the items, each key and value's {@link Tape#OBJECT} item appended, then {@code tail}
+   *     zeros
+   * @throws IOException what taking a reference throws
+   */
+  static int[] takeAll(
+      Capturer capturer, ChildList children, int id, Map<?, ?> map, int[] items, int at, int tail)
+      throws IOException {
+    HashEntries entries = new HashEntries(capturer, children, id, items, at, false);
+    entries.grows = true;
+    try {
+      map.forEach(entries);
+    } catch (Failed f) {
+      throw f.failure;
+    }
+    return java.util.Arrays.copyOf(entries.items, entries.at + tail);
+  }
+
   @Override
   public void accept(Object key, Object value) {
     if (at + (keysOnly ? 2 : 4) > items.length) {
-      throw changed(null);
+      if (!grows) {
+        throw changed(null);
+      }
+      items = java.util.Arrays.copyOf(items, Math.max(at + 4, 2 * items.length));
     }
     try {
       items[at] = Tape.OBJECT;

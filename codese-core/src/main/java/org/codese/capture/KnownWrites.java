@@ -75,18 +75,18 @@ final class KnownWrites {
   private static Tape concurrentHashMap(
       Capturer capturer, ChildList children, int id, ConcurrentHashMap<?, ?> map)
       throws IOException {
-    int n = map.size();
-    int[] items = new int[4 + 4 * n];
+    // sized for the mappings now; other threads may change it while it is walked, as they may
+    // while its writeObject walks it
+    int[] items = new int[8 + 4 * map.size()];
     items[0] = Tape.FIELDS;
     items[1] = 1;
     items[2] = Tape.OBJECT;
     items[3] = -1;
-    HashEntries.take(capturer, children, id, map, items, 4, false);
-    int[] all = java.util.Arrays.copyOf(items, items.length + 4);
-    all[items.length] = Tape.OBJECT;
-    all[items.length + 1] = -1;
-    all[items.length + 2] = Tape.OBJECT;
-    all[items.length + 3] = -1;
+    int[] all = HashEntries.takeAll(capturer, children, id, map, items, 4, 4);
+    all[all.length - 4] = Tape.OBJECT;
+    all[all.length - 3] = -1;
+    all[all.length - 2] = Tape.OBJECT;
+    all[all.length - 1] = -1;
     return new Tape(ints(SEGMENT_MASK, SEGMENT_SHIFT), all);
   }
 

@@ -33,6 +33,12 @@ package org.codese.program;
  *       put(key, value)} of each pair; a key put twice (which their {@code readObject} refuses
  *       with a {@code StreamCorruptedException}) and, for {@code Hashtable}, a {@code null} key or
  *       value, fail the restore the same way</td></tr>
+ *   <tr><td>{@code ConcurrentHashMap}</td><td>{@link #PUT}</td><td>{@code put(key, value)}
+ *       into a map made with {@code new ConcurrentHashMap(pairs)} (the table its {@code
+ *       readObject} makes, {@link #concurrentTable}), in an order that leaves every bin as {@code
+ *       readObject} does: the order written, the last of equal keys, tree bins alike; a {@code
+ *       null} key or value ends the fill, as it ends {@code readObject}'s reading; its {@code
+ *       readObject} asks the filter about no array</td></tr>
  *   <tr><td>{@code TreeMap}, {@code TreeSet} (natural order)</td><td>{@link #SORTED_PUT},
  *       {@link #SORTED_ADD}</td><td>{@code putAll} or {@code addAll} of a sorted view of the
  *       data, which both build in linear time without comparing keys, as their {@code
@@ -156,7 +162,8 @@ public final class Fills {
    * The array class whose length {@code ObjectInputStream} asks the filter about when the class's
    * {@code readObject} allocates its storage ({@code ObjectInputStream.checkArray}), or {@code
    * null} where it asks about none ({@code Vector}'s storage is an array of the snapshot itself,
-   * asked about as every array is).
+   * asked about as every array is; {@code ConcurrentHashMap}'s {@code readObject} allocates its
+   * table without asking).
    *
    * @param c a fill class
    * @return the array class, or {@code null}
@@ -254,8 +261,8 @@ public final class Fills {
 
   /**
    * {@code ConcurrentHashMap.TREEIFY_THRESHOLD}: a bin that would hold more mappings than this
-   * becomes a tree of them; {@code readObject} and {@code put} then order it differently unless the
-   * mappings are put in {@link #concurrentTable} order (see the loader's fill).
+   * becomes a tree bin, to whose node list {@code put} and {@code readObject} add keys at the head,
+   * not at the tail as to a list bin.
    */
   public static final int CONCURRENT_TREEIFY = 8;
 
