@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.IntFunction;
+import org.codese.capture.Capturer;
 import org.codese.format.SnapshotFile;
 import org.codese.program.ClassEntry;
 import org.codese.program.Constant;
@@ -341,6 +342,33 @@ class ConcurrentFillTest {
             "java.util.concurrent.ConcurrentHashMap$Segment[16"),
         jdk);
     assertEquals(List.of(), FilterCalls.codese(m, "Segment"));
+  }
+
+  @Test
+  void theTapeItsWriteObjectWritesIsFilledToo() throws Exception {
+    // a stream's capture runs writeObject: its segments are objects of the snapshot, the map a fill
+    ConcurrentHashMap<Object, Object> m = map(30, i -> "k" + i);
+    Capturer running = Capturer.runningEveryWriteObject(CodeseOptions.defaults());
+    running.writeObject(m, false);
+    SnapshotFile ran = Pipeline.toFile(running.drain());
+    SnapshotFile known = SnapshotFile.parse(Codese.toBytes(m));
+    for (SnapshotFile f : List.of(ran, known)) {
+      assertEquals(
+          1, f.constants().stream().filter(c -> c instanceof Constant.Sized).count(), "makers");
+      assertEquals(
+          0,
+          f.constants().stream()
+              .filter(
+                  c ->
+                      c instanceof Constant.Hook h
+                          && f.classes().get(h.type()).name().equals(m.getClass().getName()))
+              .count(),
+          "readObject replays");
+    }
+    assertTrue(ran.classes().stream().anyMatch(c -> c.name().endsWith("$Segment")));
+    assertTrue(known.classes().stream().noneMatch(c -> c.name().endsWith("$Segment")));
+    assertArrayEquals(
+        JdkBytes.serialize(jdkCopy(m)), JdkBytes.serialize(Codese.fromBytes(ran.bytes())));
   }
 
   /** A value that, when captured, adds mappings to its map: a writer changing it meanwhile. */
