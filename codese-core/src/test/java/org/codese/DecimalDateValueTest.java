@@ -241,7 +241,7 @@ class DecimalDateValueTest {
     small.add(new Date(5));
     small.add(BigDecimal.valueOf(Long.MIN_VALUE, 3));
     byte[] snapshot = Codese.toBytes(small);
-    assertEquals(Grammar.DECIMAL_VERSION, SnapshotFile.parse(snapshot).version());
+    assertTrue(SnapshotFile.parse(snapshot).version() >= Grammar.DECIMAL_VERSION);
     assertEquals(0, hooks(snapshot), "no replayed hook");
     assertEquals(
         1,

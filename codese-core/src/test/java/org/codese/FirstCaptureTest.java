@@ -12,13 +12,15 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
  * The first snapshot capture in a JVM bootstraps no record {@code equals} or {@code hashCode}
  * ({@code java.lang.runtime.ObjectMethods}, about 40 ms of method-handle spinning on that call
- * before Codese's plan and op records wrote theirs out; docs/DESIGN.md, Section 3). A count of
- * classes loaded, not a time: deterministic.
+ * before Codese's plan and op records wrote theirs out; docs/DESIGN.md, Section 3) and no lambda of
+ * Codese's own (the loop emitter's bodies were lambdas). Classes loaded, not a time: deterministic.
  */
 class FirstCaptureTest {
   /** A tree node of plain fields, as the benchmarks' red-black tree. */
@@ -103,5 +105,11 @@ class FirstCaptureTest {
         out.contains("java.lang.runtime.ObjectMethods "),
         "a first capture bootstrapped a record's equals or hashCode: write them out in the record"
             + " that the class-load log shows being hashed (-Xlog:class+load)");
+    // the tree's 2,000 nodes are made and set by loops, whose emitter once took a lambda body
+    assertTrue(out.contains("org.codese.emit.Loops "), "the capture emitted no loop");
+    Matcher lambda = Pattern.compile("org\\.codese\\.\\S*\\$\\$Lambda").matcher(out);
+    assertFalse(
+        lambda.find(),
+        () -> "a first capture bootstrapped a lambda of Codese's own: " + lambda.group());
   }
 }

@@ -2,12 +2,13 @@ package org.codese.capture;
 
 import java.util.Arrays;
 import java.util.List;
+import org.codese.program.Factories;
 
 /**
  * What the planner must know about a segment's objects before it plans any of them, noted while
  * they are captured so that it need not read every node once more for it: which objects are
- * <em>late</em> (records, and classes with {@code readResolve}: their identity is known only after
- * their hooks ran) and how many are arrays.
+ * <em>late</em> (records, classes with {@code readResolve} and the {@link Factories} classes: their
+ * identity is known only after their hooks or their factory ran) and how many are arrays.
  *
  * <p>Contract: indices are ids minus the segment's first id. Not thread-safe.
  */
@@ -29,15 +30,32 @@ final class NodeMarks {
     }
   }
 
-  private static boolean isLate(Node node) {
+  /** The class {@link #isLate} found last, and whether it is made by a factory. */
+  private Object lastType;
+
+  private boolean lastMade;
+
+  private boolean isLate(Node node) {
     if (node instanceof Node.Record) {
       return true;
     } else if (node instanceof Node.Instance i) {
-      return i.type().resolves();
+      return i.type().resolves() || madeByFactory(i);
     } else if (node instanceof Node.External e) {
       return e.type().resolves();
     }
     return false;
+  }
+
+  /**
+   * Whether {@code i}'s class is one a snapshot may make with a {@link Factories} factory in the
+   * finish phase, so that stores of references to it wait for it as for a {@code readResolve}.
+   */
+  private boolean madeByFactory(Node.Instance i) {
+    if (i.type() != lastType) {
+      lastType = i.type();
+      lastMade = Factories.kind(i.type().type()) != Factories.NONE;
+    }
+    return lastMade;
   }
 
   /** Forgets the nodes from {@code from} on, which a failed write captured. */

@@ -32,33 +32,28 @@ final class Loops {
   static void allocLoop(MethodVisitor mv, Op.AllocLoop a) {
     load(mv, a.ids(), "[I", IDS);
     load(mv, a.allocator(), null, DATA);
-    loop(
-        mv,
-        () -> {
-          tableSlot(mv);
-          mv.visitVarInsn(ALOAD, DATA);
-          Emitter.allocate(mv, a.collection());
-          mv.visitInsn(AASTORE);
-        });
+    Label[] at = begin(mv);
+    tableSlot(mv);
+    mv.visitVarInsn(ALOAD, DATA);
+    Emitter.allocate(mv, a.collection());
+    mv.visitInsn(AASTORE);
+    end(mv, at);
   }
 
   /** {@code table[ids[i]] = new String(texts[i])}. */
   static void stringLoop(MethodVisitor mv, Op.StringLoop s) {
     load(mv, s.ids(), "[I", IDS);
     load(mv, s.texts(), "[Ljava/lang/String;", DATA);
-    loop(
-        mv,
-        () -> {
-          tableSlot(mv);
-          mv.visitTypeInsn(NEW, "java/lang/String");
-          mv.visitInsn(DUP);
-          mv.visitVarInsn(ALOAD, DATA);
-          mv.visitVarInsn(ILOAD, INDEX);
-          mv.visitInsn(AALOAD);
-          mv.visitMethodInsn(
-              INVOKESPECIAL, "java/lang/String", "<init>", "(Ljava/lang/String;)V", false);
-          mv.visitInsn(AASTORE);
-        });
+    Label[] at = begin(mv);
+    tableSlot(mv);
+    mv.visitTypeInsn(NEW, "java/lang/String");
+    mv.visitInsn(DUP);
+    mv.visitVarInsn(ALOAD, DATA);
+    mv.visitVarInsn(ILOAD, INDEX);
+    mv.visitInsn(AALOAD);
+    mv.visitMethodInsn(INVOKESPECIAL, "java/lang/String", "<init>", "(Ljava/lang/String;)V", false);
+    mv.visitInsn(AASTORE);
+    end(mv, at);
   }
 
   /** {@code target = table[id]; target[i] = table[refs[i]]}. */
@@ -69,14 +64,12 @@ final class Loops {
     mv.visitTypeInsn(CHECKCAST, OBJECT_ARRAY);
     mv.visitVarInsn(ASTORE, TARGET);
     load(mv, e.refs(), "[I", IDS);
-    loop(
-        mv,
-        () -> {
-          mv.visitVarInsn(ALOAD, TARGET);
-          mv.visitVarInsn(ILOAD, INDEX);
-          tableAt(mv, IDS);
-          mv.visitInsn(AASTORE);
-        });
+    Label[] at = begin(mv);
+    mv.visitVarInsn(ALOAD, TARGET);
+    mv.visitVarInsn(ILOAD, INDEX);
+    tableAt(mv, IDS);
+    mv.visitInsn(AASTORE);
+    end(mv, at);
   }
 
   /** {@code table[ids[i]] = box(values[i])}, by {@code valueOf} or {@code new}. */
@@ -85,25 +78,22 @@ final class Loops {
     String desc = String.valueOf(b.type().descriptor());
     load(mv, b.ids(), "[I", IDS);
     load(mv, b.values(), "[" + desc, DATA);
-    loop(
-        mv,
-        () -> {
-          tableSlot(mv);
-          if (!b.cached()) {
-            mv.visitTypeInsn(NEW, owner);
-            mv.visitInsn(DUP);
-          }
-          mv.visitVarInsn(ALOAD, DATA);
-          mv.visitVarInsn(ILOAD, INDEX);
-          mv.visitInsn(Grammar.arrayLoadOpcode(b.type().descriptor()));
-          if (b.cached()) {
-            mv.visitMethodInsn(
-                INVOKESTATIC, owner, "valueOf", "(" + desc + ")L" + owner + ";", false);
-          } else {
-            mv.visitMethodInsn(INVOKESPECIAL, owner, "<init>", "(" + desc + ")V", false);
-          }
-          mv.visitInsn(AASTORE);
-        });
+    Label[] at = begin(mv);
+    tableSlot(mv);
+    if (!b.cached()) {
+      mv.visitTypeInsn(NEW, owner);
+      mv.visitInsn(DUP);
+    }
+    mv.visitVarInsn(ALOAD, DATA);
+    mv.visitVarInsn(ILOAD, INDEX);
+    mv.visitInsn(Grammar.arrayLoadOpcode(b.type().descriptor()));
+    if (b.cached()) {
+      mv.visitMethodInsn(INVOKESTATIC, owner, "valueOf", "(" + desc + ")L" + owner + ";", false);
+    } else {
+      mv.visitMethodInsn(INVOKESPECIAL, owner, "<init>", "(" + desc + ")V", false);
+    }
+    mv.visitInsn(AASTORE);
+    end(mv, at);
   }
 
   /** Per object {@code table[ids[i]]}, its columns' fields. */
@@ -121,18 +111,16 @@ final class Loops {
         load(mv, col.field(), FIELD, DATA + n + i);
       }
     }
-    loop(
-        mv,
-        () -> {
-          tableAt(mv, IDS);
-          if (c.owner() != null) {
-            mv.visitTypeInsn(CHECKCAST, c.owner());
-          }
-          mv.visitVarInsn(ASTORE, TARGET);
-          for (int i = 0; i < n; i++) {
-            column(mv, c.owner(), c.columns().get(i), DATA + i, DATA + n + i);
-          }
-        });
+    Label[] at = begin(mv);
+    tableAt(mv, IDS);
+    if (c.owner() != null) {
+      mv.visitTypeInsn(CHECKCAST, c.owner());
+    }
+    mv.visitVarInsn(ASTORE, TARGET);
+    for (int i = 0; i < n; i++) {
+      column(mv, c.owner(), c.columns().get(i), DATA + i, DATA + n + i);
+    }
+    end(mv, at);
   }
 
   /** {@code target.field = values[i]}, by {@code putfield} or through the field constant. */
@@ -187,20 +175,30 @@ final class Loops {
     mv.visitVarInsn(ASTORE, local);
   }
 
-  /** {@code for (i = 0; i < ids.length; i++) body}. */
-  private static void loop(MethodVisitor mv, Runnable body) {
+  /**
+   * Begins {@code for (i = 0; i < ids.length; i++) body}: the body's code follows, then {@link
+   * #end} with what this returns. (No {@code Runnable} body: a lambda's first use costs a cold
+   * JVM's first capture its bootstrap.)
+   *
+   * @return the loop's test and top labels
+   */
+  private static Label[] begin(MethodVisitor mv) {
     Label test = new Label();
     Label top = new Label();
     mv.visitInsn(ICONST_0);
     mv.visitVarInsn(ISTORE, INDEX);
     mv.visitJumpInsn(GOTO, test);
     mv.visitLabel(top);
-    body.run();
+    return new Label[] {test, top};
+  }
+
+  /** Ends the loop {@link #begin} began: the increment and the test. */
+  private static void end(MethodVisitor mv, Label[] at) {
     mv.visitIincInsn(INDEX, 1);
-    mv.visitLabel(test);
+    mv.visitLabel(at[0]);
     mv.visitVarInsn(ILOAD, INDEX);
     mv.visitVarInsn(ALOAD, IDS);
     mv.visitInsn(ARRAYLENGTH);
-    mv.visitJumpInsn(IF_ICMPLT, top);
+    mv.visitJumpInsn(IF_ICMPLT, at[1]);
   }
 }

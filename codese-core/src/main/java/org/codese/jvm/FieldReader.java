@@ -18,7 +18,19 @@ public final class FieldReader {
   private final char[] codes;
   private final int primitives;
 
-  FieldReader(List<SerialField> serialFields) {
+  /** Whether the slot is closed to reflection before JDK 24: its fields go through offsets. */
+  private final boolean unsafe;
+
+  /**
+   * Each real field's {@code Unsafe} offset ({@code -1} for a field without a declaration), taken
+   * on first use; {@link #NO_OFFSETS} where {@code Unsafe} refuses them. Volatile: slots are shared
+   * by the threads that capture and restore.
+   */
+  private volatile long[] offsets;
+
+  private static final long[] NO_OFFSETS = new long[0];
+
+  FieldReader(List<SerialField> serialFields, boolean unsafe) {
     int n = serialFields.size();
     this.fields = new Field[n];
     this.codes = new char[n];
@@ -32,6 +44,30 @@ public final class FieldReader {
       }
     }
     this.primitives = p;
+    this.unsafe = unsafe;
+  }
+
+  /**
+   * The {@code Unsafe} offset of field {@code i}, for a slot closed to reflection before JDK 24:
+   * taken once per slot, on first use, so that a default read or write of such a class's fields
+   * (every replayed {@code ArrayList} subclass's {@code size}) asks {@code
+   * Unsafe.objectFieldOffset} and its checks no more per object.
+   *
+   * @param i a field index
+   * @return the offset, or {@code -1} where there is none (a field without a declaration, a slot
+   *     open to reflection, or a class whose offsets {@code Unsafe} refuses)
+   */
+  long offset(int i) {
+    if (!unsafe) {
+      return -1;
+    }
+    long[] o = offsets;
+    if (o == null) {
+      o = UnsafeFields.offsets(fields);
+      o = o == null ? NO_OFFSETS : o;
+      offsets = o;
+    }
+    return i < o.length ? o[i] : -1;
   }
 
   /**

@@ -14,6 +14,10 @@ import java.util.List;
  */
 public final class FieldTable {
   private final Slot slot;
+
+  /** The field after the one a {@code get} found last: where the next is looked for first. */
+  private int next;
+
   private final int nPrims;
   private final long[] prims;
   private final Object[] refs;
@@ -88,9 +92,17 @@ public final class FieldTable {
    */
   private int readIndex(String name, Class<?> type) {
     List<SerialField> fields = slot.fields();
+    // the JDK's default read and most readObject methods ask in field order: try the next first
+    if (next < fields.size()) {
+      SerialField f = fields.get(next);
+      if (f.name().equals(name) && matches(f.type(), type)) {
+        return next++;
+      }
+    }
     for (int i = 0; i < fields.size(); i++) {
       SerialField f = fields.get(i);
       if (f.name().equals(name) && matches(f.type(), type)) {
+        next = i + 1;
         return i;
       }
     }

@@ -298,18 +298,24 @@ public final class Jvm {
    * classes in a holder, so that a restore without hooks loads none of them.
    */
   private static final class Handles extends ClassValue<MethodHandle> {
-    static final Handles DEFAULT_READ = new Handles("defaultReadObjectForSerialization");
-    static final Handles DEFAULT_WRITE = new Handles("defaultWriteObjectForSerialization");
+    static final Handles DEFAULT_READ =
+        new Handles("defaultReadObjectForSerialization", java.io.ObjectInputStream.class);
+    static final Handles DEFAULT_WRITE =
+        new Handles("defaultWriteObjectForSerialization", java.io.ObjectOutputStream.class);
 
     private final String factoryMethod;
+    private final MethodType exact;
 
-    private Handles(String factoryMethod) {
+    private Handles(String factoryMethod, Class<?> stream) {
       this.factoryMethod = factoryMethod;
+      this.exact = MethodType.methodType(void.class, Object.class, stream);
     }
 
+    /** The handle, adapted once to {@code (Object, stream)void} for {@code invokeExact}. */
     @Override
     protected MethodHandle computeValue(Class<?> type) {
-      return factoryHandle(factoryMethod, type);
+      MethodHandle h = factoryHandle(factoryMethod, type);
+      return h == null ? null : h.asType(exact);
     }
   }
 

@@ -51,7 +51,13 @@ public record Slot(
     }
     boolean direct = writeObject == null && readObject == null && accessible && backed;
     return new Slot(
-        type, fields, writeObject, readObject, accessible, direct, new FieldReader(fields));
+        type,
+        fields,
+        writeObject,
+        readObject,
+        accessible,
+        direct,
+        new FieldReader(fields, !accessible && !Jvm.hasDefaultFieldHandles()));
   }
 
   /**

@@ -47,10 +47,12 @@ public final class SlotFields {
       if (f == null) {
         continue;
       }
+      long off = reader.offset(i);
       if (i < nPrims) {
-        prims[i] = UnsafeFields.get(f, obj);
+        prims[i] = off >= 0 ? UnsafeFields.get(f, obj, off) : UnsafeFields.get(f, obj);
       } else {
-        refs[i - nPrims] = UnsafeFields.getObject(f, obj);
+        refs[i - nPrims] =
+            off >= 0 ? UnsafeFields.getObject(obj, off) : UnsafeFields.getObject(f, obj);
       }
     }
     return new FieldValues(prims, refs);
@@ -72,6 +74,7 @@ public final class SlotFields {
     }
     List<SerialField> fields = slot.fields();
     int nPrims = slot.primitiveCount();
+    FieldReader reader = slot.reader();
     try {
       for (int i = 0; i < fields.size(); i++) {
         SerialField sf = fields.get(i);
@@ -79,10 +82,13 @@ public final class SlotFields {
         if (f == null) {
           continue;
         }
+        long off = reader.offset(i);
         if (i < nPrims) {
           long bits = values.prims()[i];
           if (slot.accessible()) {
             f.set(obj, Types.box(Types.primitiveCode(sf.type()), bits));
+          } else if (off >= 0) {
+            UnsafeFields.put(f, obj, bits, off);
           } else {
             UnsafeFields.put(f, obj, bits);
           }
@@ -90,6 +96,8 @@ public final class SlotFields {
           Object v = values.refs()[i - nPrims];
           if (slot.accessible()) {
             f.set(obj, v);
+          } else if (off >= 0) {
+            UnsafeFields.putObject(obj, off, v);
           } else {
             UnsafeFields.putObject(f, obj, v);
           }
@@ -150,7 +158,7 @@ public final class SlotFields {
       FieldGrabber g = new FieldGrabber(slot);
       MethodHandle h = Jvm.defaultWriteObject(slot.type());
       try {
-        h.invoke(obj, (ObjectOutputStream) g);
+        h.invokeExact(obj, (ObjectOutputStream) g);
       } catch (IOException | RuntimeException | Error e) {
         throw e;
       } catch (Throwable t) {
@@ -168,22 +176,38 @@ public final class SlotFields {
     public void writeFields() {}
   }
 
-  /** Offers values to a JDK 24+ default-read handle through {@code readFields()}. */
+  /**
+   * Offers values to a JDK 24+ default-read handle through {@code readFields()}. One per thread,
+   * reused: an {@code ObjectInputStream}'s constructor calls the JVM's filter factory, which cost
+   * about a fifth of a warm restore of a graph of many replayed {@code ArrayList} subclasses (JFR,
+   * JDK 25, jgrapht-graph); the handle only reads the fields it is offered, so no other code can
+   * hold the stream; a call made while the thread's feeder is in use gets a new one.
+   */
   private static final class FieldFeeder extends ObjectInputStream {
-    private final FieldTable table;
+    private static final ThreadLocal<FieldFeeder> SPARE = new ThreadLocal<>();
 
-    private FieldFeeder(Slot slot, FieldValues values) throws IOException {
-      this.table = new FieldTable(slot, values);
-    }
+    private FieldTable table;
+
+    private FieldFeeder() throws IOException {}
 
     static void feed(Slot slot, Object obj, FieldValues values) throws IOException {
       MethodHandle h = Jvm.defaultReadObject(slot.type());
+      FieldFeeder feeder = SPARE.get();
+      if (feeder == null) {
+        feeder = new FieldFeeder();
+        SPARE.set(feeder);
+      } else if (feeder.table != null) {
+        feeder = new FieldFeeder(); // the thread's is in use by a call this one runs inside
+      }
+      feeder.table = new FieldTable(slot, values);
       try {
-        h.invoke(obj, (ObjectInputStream) new FieldFeeder(slot, values));
+        h.invokeExact(obj, (ObjectInputStream) feeder);
       } catch (IOException | RuntimeException | Error e) {
         throw e;
       } catch (Throwable t) {
         throw new IOException("cannot write fields of " + slot.type().getName(), t);
+      } finally {
+        feeder.table = null;
       }
     }
 

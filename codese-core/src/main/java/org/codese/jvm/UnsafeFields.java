@@ -13,9 +13,31 @@ final class UnsafeFields {
 
   private UnsafeFields() {}
 
+  /**
+   * The offsets of {@code fields} ({@code -1} for a {@code null} entry), or {@code null} where
+   * {@code Unsafe} refuses them (the fields of a hidden class or a record).
+   */
+  @SuppressWarnings("removal")
+  static long[] offsets(Field[] fields) {
+    long[] offsets = new long[fields.length];
+    try {
+      for (int i = 0; i < fields.length; i++) {
+        offsets[i] = fields[i] == null ? -1 : UNSAFE.objectFieldOffset(fields[i]);
+      }
+    } catch (UnsupportedOperationException e) {
+      return null;
+    }
+    return offsets;
+  }
+
   @SuppressWarnings("removal")
   static long get(Field f, Object obj) {
-    long off = UNSAFE.objectFieldOffset(f);
+    return get(f, obj, UNSAFE.objectFieldOffset(f));
+  }
+
+  /** The value of field {@code f}, at offset {@code off}, of {@code obj}, as raw bits. */
+  @SuppressWarnings("removal")
+  static long get(Field f, Object obj, long off) {
     Class<?> t = f.getType();
     if (t == int.class) {
       return UNSAFE.getInt(obj, off);
@@ -37,12 +59,23 @@ final class UnsafeFields {
 
   @SuppressWarnings("removal")
   static Object getObject(Field f, Object obj) {
-    return UNSAFE.getObject(obj, UNSAFE.objectFieldOffset(f));
+    return getObject(obj, UNSAFE.objectFieldOffset(f));
+  }
+
+  /** The reference at offset {@code off} of {@code obj}. */
+  @SuppressWarnings("removal")
+  static Object getObject(Object obj, long off) {
+    return UNSAFE.getObject(obj, off);
   }
 
   @SuppressWarnings("removal")
   static void put(Field f, Object obj, long bits) {
-    long off = UNSAFE.objectFieldOffset(f);
+    put(f, obj, bits, UNSAFE.objectFieldOffset(f));
+  }
+
+  /** Writes raw bits {@code bits} into field {@code f}, at offset {@code off}, of {@code obj}. */
+  @SuppressWarnings("removal")
+  static void put(Field f, Object obj, long bits, long off) {
     Class<?> t = f.getType();
     if (t == int.class) {
       UNSAFE.putInt(obj, off, (int) bits);
@@ -92,6 +125,12 @@ final class UnsafeFields {
 
   @SuppressWarnings("removal")
   static void putObject(Field f, Object obj, Object value) {
-    UNSAFE.putObject(obj, UNSAFE.objectFieldOffset(f), value);
+    putObject(obj, UNSAFE.objectFieldOffset(f), value);
+  }
+
+  /** Writes reference {@code value} at offset {@code off} of {@code obj}. */
+  @SuppressWarnings("removal")
+  static void putObject(Object obj, long off, Object value) {
+    UNSAFE.putObject(obj, off, value);
   }
 }

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import org.codese.program.ClassEntry;
 import org.codese.program.Constant;
+import org.codese.program.Factories;
 import org.codese.program.Fills;
 import org.codese.program.Grammar;
 import org.codese.program.Tape;
@@ -122,19 +123,23 @@ final class FinishCheck {
     while (i < p.length) {
       int step = p[i];
       boolean immutable = step == Grammar.STEP_IMMUTABLE && version >= Grammar.IMMUTABLE_VERSION;
+      boolean factory = step == Grammar.STEP_FACTORY && version >= Grammar.FACTORY_VERSION;
       // a long: a count near Integer.MAX_VALUE must not wrap the size around to a negative one
       long size =
           step == Grammar.STEP_HOOK
               ? 2
               : step == Grammar.STEP_FILL
                   ? (i + 2 < p.length ? 3L + Math.max(0, p[i + 2]) : 3)
-                  : immutable ? (i + 4 < p.length ? 5L + Math.max(0, p[i + 4]) : 5) : 4;
+                  : immutable || factory ? (i + 4 < p.length ? 5L + Math.max(0, p[i + 4]) : 5) : 4;
       int last = version < Grammar.FILL_VERSION ? Grammar.STEP_ELEMENT : Grammar.STEP_FILL;
-      if ((!immutable && (step < Grammar.STEP_HOOK || step > last)) || i + size > p.length) {
+      if ((!immutable && !factory && (step < Grammar.STEP_HOOK || step > last))
+          || i + size > p.length) {
         throw check.reject("finish step " + step + " at " + i + " is unknown or cut short");
       }
       if (immutable) {
         immutableStep(p, i);
+      } else if (factory) {
+        factoryStep(p, i);
       } else if (step == Grammar.STEP_FILL) {
         fillStep(p, i);
       } else if (step == Grammar.STEP_HOOK) {
@@ -316,6 +321,52 @@ final class FinishCheck {
       check.ref(p[k], Object.class);
     }
     storage(Object[].class, n);
+    check.holds(n);
+    kind[at] = RESOLVED;
+    type[at] = null;
+  }
+
+  /**
+   * A factory step: of a {@link Factories} kind whose class is the class-table entry {@code t}, a
+   * class of the JDK (the boot loader's), with as many references as the kind's factory takes, to
+   * table slots, into a slot nothing made before, which then holds an object of no class the checks
+   * rely on. An {@code Arrays.asList}'s array must be one this snapshot made, of a reference
+   * component type.
+   */
+  private void factoryStep(int[] p, int i) throws ObjectStreamException {
+    if (segment) {
+      throw check.reject("makes an object by a factory in an object stream's segment");
+    }
+    int t = p[i + 1];
+    int made = p[i + 2];
+    int n = p[i + 4];
+    if (made < 1 || made > Factories.LAST) {
+      throw check.reject("makes an object by unknown factory kind " + made);
+    }
+    Class<?> c = classes.found(t);
+    if (c == null || Factories.kind(c) != made) {
+      throw check.reject(
+          "makes an object by "
+              + Factories.factory(made)
+              + " as class "
+              + t
+              + (c == null ? "" : " (" + c.getTypeName() + ")")
+              + ", not as "
+              + Factories.className(made));
+    }
+    if (n != Factories.arity(made)) {
+      throw check.reject(
+          "makes an object by " + Factories.factory(made) + " of " + n + " references");
+    }
+    int at = check.own(p[i + 3]);
+    if (kind[at] != EMPTY) {
+      throw check.reject(
+          "makes an object by a factory in slot " + p[i + 3] + ", which is filled already");
+    }
+    for (int k = i + 5; k < i + 5 + n; k++) {
+      check.ref(p[k], made == Factories.ARRAY_LIST ? Object[].class : Object.class);
+    }
+    check.holds(n);
     kind[at] = RESOLVED;
     type[at] = null;
   }

@@ -188,6 +188,9 @@ final class Hooks {
       case org.codese.program.Grammar.STEP_IMMUTABLE -> {
         return Immutables.run(table, p, i);
       }
+      case org.codese.program.Grammar.STEP_FACTORY -> {
+        return FactorySteps.run(table, p, i);
+      }
       default ->
           throw new java.io.StreamCorruptedException("unknown finish step " + p[i] + " at " + i);
     }
@@ -206,7 +209,9 @@ final class Hooks {
           : Integer.MIN_VALUE;
     } else if (p[i] == org.codese.program.Grammar.STEP_FIELD && i + 2 < p.length) {
       return p[i + 2];
-    } else if (p[i] == org.codese.program.Grammar.STEP_IMMUTABLE && i + 3 < p.length) {
+    } else if ((p[i] == org.codese.program.Grammar.STEP_IMMUTABLE
+            || p[i] == org.codese.program.Grammar.STEP_FACTORY)
+        && i + 3 < p.length) {
       return p[i + 3];
     } else if ((p[i] == org.codese.program.Grammar.STEP_ELEMENT
             || p[i] == org.codese.program.Grammar.STEP_FILL)

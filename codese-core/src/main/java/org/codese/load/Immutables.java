@@ -25,21 +25,28 @@ final class Immutables {
    *
    * @return where the next step starts
    * @throws InvalidObjectException as {@code CollSer.readResolve} throws it
+   * @throws java.io.InvalidClassException if the filter rejects the collection, which {@code
+   *     ObjectInputStream} asks it about as {@code readResolve}'s result
    */
-  static int run(Object[] table, int[] p, int i) throws InvalidObjectException {
+  static int run(Object[] table, int[] p, int i) throws java.io.IOException {
     int tag = p[i + 2];
     int n = p[i + 4];
     Object[] a = new Object[n];
     for (int k = 0; k < n; k++) {
       a[k] = table[p[i + 5 + k]];
     }
+    Object made;
     try {
-      table[p[i + 3]] = make(tag, a);
+      made = make(tag, a);
     } catch (NullPointerException | IllegalArgumentException e) {
       InvalidObjectException x = new InvalidObjectException("invalid object");
       x.initCause(e);
       throw x;
     }
+    // as ObjectInputStream filters what readResolve returned; the depth, reference and byte
+    // figures were checked for the whole snapshot at load
+    Admission.checkReplacement(RestoreRun.current().filter(), made, 1, 1, 0);
+    table[p[i + 3]] = made;
     return i + 5 + n;
   }
 

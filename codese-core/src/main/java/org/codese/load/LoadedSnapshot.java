@@ -65,14 +65,42 @@ public final class LoadedSnapshot {
   /** Per phase, the work of each of its classes ({@link ProgramCheck#classCost}). */
   private final long[][] costs;
 
+  /**
+   * Per phase before the finish phase, how restores with several threads run it: measured, for the
+   * phases whose estimated work would pay for several threads; {@code null} until asked.
+   */
+  private PhaseChoice[] choices;
+
+  /**
+   * The choice of phase {@code p}, made on first use: a restore on one thread never loads the
+   * class.
+   */
+  private synchronized PhaseChoice choice(int p) {
+    if (choices == null) {
+      choices = new PhaseChoice[Grammar.PHASES - 1];
+    }
+    if (choices[p] == null) {
+      choices[p] = new PhaseChoice();
+    }
+    return choices[p];
+  }
+
+  /**
+   * The serialization filter the snapshot was loaded under, or {@code null}: asked about what the
+   * finish program's steps make where the JDK's {@code readResolve} would have returned it.
+   */
+  private final ObjectInputFilter filter;
+
   private LoadedSnapshot(
       SnapshotFile file,
       Object[] constants,
       List<List<BiConsumer<Object[], Object[]>>> phases,
       long[][] costs,
       ProgramCheck checked,
-      AddedHooks addedHooks) {
+      AddedHooks addedHooks,
+      ObjectInputFilter filter) {
     this.file = file;
+    this.filter = filter;
     this.addedHooks = addedHooks;
     this.constants = constants;
     this.phases = phases;
@@ -354,7 +382,8 @@ public final class LoadedSnapshot {
         checked,
         table.hookAdded().isEmpty() && !table.hierarchyChanged(file, sameJdk)
             ? null // nothing changed since capture: AddedHooks is not even loaded
-            : AddedHooks.of(file, table, checked, sameJdk, f, limits.maxArrayLength()));
+            : AddedHooks.of(file, table, checked, sameJdk, f, limits.maxArrayLength()),
+        f);
   }
 
   /**
@@ -529,7 +558,7 @@ public final class LoadedSnapshot {
    */
   public Object[] restoreInto(Object[] table, int threads) throws IOException {
     try {
-      return run(table, threads, new RestoreRun());
+      return run(table, threads, new RestoreRun(filter));
     } catch (HookFailure f) {
       if (f.getCause() instanceof VirtualMachineError e) {
         throw e; // as ObjectInputStream lets it leave
@@ -577,7 +606,7 @@ public final class LoadedSnapshot {
       for (int p = 0; p < Grammar.PHASES; p++) {
         List<BiConsumer<Object[], Object[]>> classes = phases.get(p);
         if (threads > 1 && p < Grammar.PHASES - 1 && Parallel.pays(costs[p], classes.size())) {
-          Parallel.run(classes, costs[p], table, constants, threads);
+          runMeasured(p, classes, table, threads);
         } else {
           for (BiConsumer<Object[], Object[]> c : classes) {
             c.accept(table, constants);
@@ -605,6 +634,28 @@ public final class LoadedSnapshot {
       throw new RestoreException("restore failed: " + t, t);
     } finally {
       run.abandon();
+    }
+  }
+
+  /**
+   * Runs phase {@code p}, whose classes' estimated work would pay for {@code threads} threads, on
+   * the calling thread or on several as its {@link PhaseChoice} says, timing its trial runs.
+   */
+  private void runMeasured(
+      int p, List<BiConsumer<Object[], Object[]>> classes, Object[] table, int threads)
+      throws Throwable {
+    PhaseChoice choice = choice(p);
+    int how = choice.next();
+    long start = (how & PhaseChoice.TIMED) != 0 ? System.nanoTime() : 0;
+    if ((how & PhaseChoice.PARALLEL) != 0) {
+      Parallel.run(classes, costs[p], table, constants, threads);
+    } else {
+      for (BiConsumer<Object[], Object[]> c : classes) {
+        c.accept(table, constants);
+      }
+    }
+    if ((how & PhaseChoice.TIMED) != 0) {
+      choice.record(how, System.nanoTime() - start);
     }
   }
 

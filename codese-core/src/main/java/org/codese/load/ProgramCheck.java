@@ -409,6 +409,18 @@ final class ProgramCheck {
   }
 
   /**
+   * Counts the {@code n} references an object that a finish step made holds (an immutable
+   * collection's elements, a wrapper's collection) into the capacity, as an allocated object's
+   * fields are: the set phase's loops write {@code null} into a field whose object is made late,
+   * and the finish program writes it again. Each counted reference is a word of the finish program,
+   * which makes an object into a slot once only, so the capacity stays bounded by the snapshot's
+   * data.
+   */
+  void holds(long n) {
+    capacity += n;
+  }
+
+  /**
    * Counts {@code n} field or element stores against the capacity of the objects allocated: a
    * program writes each field and element at most once, so its loops cannot multiply the work.
    */

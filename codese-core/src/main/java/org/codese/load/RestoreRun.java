@@ -45,9 +45,20 @@ final class RestoreRun {
   /** The stream every hook of this restore reads from, reset for each ({@link #replay}). */
   private ReplayStream replay;
 
-  /** A restore outside an object stream. */
-  RestoreRun() {
-    this(null);
+  /**
+   * The serialization filter of a snapshot's restore, or {@code null} (none, or an object stream
+   * segment, which makes nothing by a finish step).
+   */
+  private final java.io.ObjectInputFilter filter;
+
+  /**
+   * A restore outside an object stream.
+   *
+   * @param filter the filter the snapshot was loaded under, or {@code null}
+   */
+  RestoreRun(java.io.ObjectInputFilter filter) {
+    this.unshared = null;
+    this.filter = filter;
   }
 
   /**
@@ -57,6 +68,15 @@ final class RestoreRun {
    */
   RestoreRun(BitSet unshared) {
     this.unshared = unshared;
+    this.filter = null;
+  }
+
+  /**
+   * @return the filter to ask about what a finish step makes in place of a {@code readResolve}
+   *     result, or {@code null}
+   */
+  java.io.ObjectInputFilter filter() {
+    return filter;
   }
 
   /**

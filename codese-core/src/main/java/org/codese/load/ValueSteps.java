@@ -7,9 +7,19 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
+import java.time.MonthDay;
+import java.time.OffsetDateTime;
+import java.time.OffsetTime;
+import java.time.Period;
+import java.time.Year;
+import java.time.YearMonth;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
 import java.util.Date;
 import java.util.UUID;
 import org.codese.program.Grammar;
+import org.codese.program.Values;
 
 /**
  * Runs a create program of {@link Grammar#STEP_VALUES} steps: makes a graph's dates, times, UUIDs,
@@ -78,9 +88,59 @@ final class ValueSteps {
         return new Date(d[at]);
       case 'N':
         return new BigDecimal((BigInteger) table[(int) d[at]], (int) d[at + 1]);
-      default:
+      case 'R':
         return Duration.ofSeconds(d[at], d[at + 1]);
+      default:
+        return time(kind, d, at);
     }
+  }
+
+  /** The {@code java.time} values of format 13, as their {@code readExternal} makes them. */
+  private static Object time(int kind, long[] d, int at) {
+    switch (kind) {
+      case 'Z':
+        return offset(d[at]);
+      case 'O':
+        return OffsetDateTime.of(dateTime(d[at], d[at + 1]), offset(d[at + 2]));
+      case 'E':
+        return OffsetTime.of(LocalTime.ofNanoOfDay(d[at]), offset(d[at + 1]));
+      case 'P':
+        return Period.of(
+            Math.toIntExact(d[at]), Math.toIntExact(d[at + 1]), Math.toIntExact(d[at + 2]));
+      case 'Y':
+        return Year.of(Math.toIntExact(d[at]));
+      case 'H':
+        return YearMonth.of(Math.toIntExact(d[at]), Math.toIntExact(d[at + 1]));
+      case 'K':
+        return MonthDay.of(Math.toIntExact(d[at]), Math.toIntExact(d[at + 1]));
+      case 'G':
+        return region(d, at);
+      default: // 'W'
+        ZoneId zone = d[at + 3] == Long.MIN_VALUE ? region(d, at + 4) : offset(d[at + 3]);
+        return ZonedDateTime.ofStrict(dateTime(d[at], d[at + 1]), offset(d[at + 2]), zone);
+    }
+  }
+
+  private static LocalDateTime dateTime(long epochDay, long nanoOfDay) {
+    return LocalDateTime.of(LocalDate.ofEpochDay(epochDay), LocalTime.ofNanoOfDay(nanoOfDay));
+  }
+
+  /** {@code ZoneOffset.ofTotalSeconds}, the cached instances its {@code readExternal} gives. */
+  private static ZoneOffset offset(long seconds) {
+    return ZoneOffset.ofTotalSeconds(Math.toIntExact(seconds));
+  }
+
+  /**
+   * The zone region of the id packed at {@code at}; data that packs no id, or the id of an offset
+   * (which {@code ZoneId.of} would make a {@code ZoneOffset}), fail as {@code ZoneId.of} fails.
+   */
+  private static ZoneId region(long[] d, int at) {
+    String id = Values.unpackZoneId(d, at);
+    ZoneId zone = ZoneId.of(id == null ? "" : id);
+    if (zone instanceof ZoneOffset) {
+      throw new java.time.DateTimeException("not a zone region id: " + id);
+    }
+    return zone;
   }
 
   /**

@@ -186,7 +186,7 @@ final class CreatePhase {
   private IntList lastInstanceAllocs;
 
   private void instance(Node.Instance node) {
-    if (cx.immutable(node) != null) {
+    if (cx.immutable(node) != null || cx.factory(node) != null) {
       cx.finishes(node.id()); // made by its step in the finish phase
       return;
     }

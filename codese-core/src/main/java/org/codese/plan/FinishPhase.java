@@ -38,7 +38,15 @@ final class FinishPhase {
     program.complete(node.id());
     CollectionFill fill = node instanceof Node.Instance ? cx.fill(node.id()) : null;
     ImmutableFill immutable = node instanceof Node.Instance ? cx.immutable(node.id()) : null;
-    if (immutable != null) {
+    FactoryFill factory = node instanceof Node.Instance ? cx.factory(node.id()) : null;
+    if (factory != null) {
+      program.factory(
+          cx.tables.type(((Node.Instance) node).type().type()),
+          factory.kind(),
+          node.id(),
+          factory.refs(),
+          cx.nullSlot);
+    } else if (immutable != null) {
       program.immutable(
           cx.tables.type(ImmutableFill.COLL_SER),
           immutable.tag(),

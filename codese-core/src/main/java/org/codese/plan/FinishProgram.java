@@ -4,9 +4,9 @@ import org.codese.program.Grammar;
 
 /**
  * Builds the finish phase: the program of {@link Grammar#STEP_HOOK}, {@link Grammar#STEP_FIELD},
- * {@link Grammar#STEP_ELEMENT}, {@link Grammar#STEP_FILL} and {@link Grammar#STEP_IMMUTABLE} steps
- * that Codese's runtime runs in order (one {@link Op.RunSteps}), so that graphs with many hooks
- * need no large amount of straight-line code.
+ * {@link Grammar#STEP_ELEMENT}, {@link Grammar#STEP_FILL}, {@link Grammar#STEP_IMMUTABLE} and
+ * {@link Grammar#STEP_FACTORY} steps that Codese's runtime runs in order (one {@link Op.RunSteps}),
+ * so that graphs with many hooks need no large amount of straight-line code.
  *
  * <p>Contract: reference stores into an object that must wait for a late object are {@linkplain
  * #deferField deferred} to the object's completion; {@link #complete} appends them, and the caller
@@ -79,6 +79,22 @@ final class FinishProgram {
     steps.add(Grammar.STEP_IMMUTABLE);
     steps.add(type);
     steps.add(tag);
+    steps.add(target);
+    steps.add(refs.length);
+    for (int r : refs) {
+      steps.add(r < 0 ? nullSlot : r);
+    }
+  }
+
+  /**
+   * Appends the making of object {@code target} of class-table type {@code type} by the factory of
+   * {@link org.codese.program.Factories} kind {@code kind} of the objects {@code refs} (-1 for
+   * {@code null}, which becomes {@code nullSlot}).
+   */
+  void factory(int type, int kind, int target, int[] refs, int nullSlot) {
+    steps.add(Grammar.STEP_FACTORY);
+    steps.add(type);
+    steps.add(kind);
     steps.add(target);
     steps.add(refs.length);
     for (int r : refs) {

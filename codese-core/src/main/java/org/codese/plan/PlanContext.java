@@ -114,6 +114,46 @@ final class PlanContext {
     return immutableFills[at] instanceof ImmutableFill f ? f : null;
   }
 
+  /**
+   * Per node, its {@link FactoryFill}, or {@code null}; {@code null} as a whole until an object of
+   * a factory class is asked about.
+   */
+  private FactoryFill[] factoryFills;
+
+  /**
+   * The class of the last instance {@link #factory(Node.Instance)} found to be no factory class.
+   */
+  private SerialClass noFactory;
+
+  /**
+   * The factory step of {@code node}, or {@code null} if it is of no {@link
+   * org.codese.program.Factories} class or is replayed ({@link FactoryFill#of}); the create phase
+   * asks once per instance, in id order, the finish phase then by id.
+   */
+  FactoryFill factory(Node.Instance node) {
+    if (!immutables || node.type() == noFactory || node.id() < graph.firstId()) {
+      return null;
+    }
+    if (org.codese.program.Factories.kind(node.type().type())
+        == org.codese.program.Factories.NONE) {
+      noFactory = node.type();
+      return null;
+    }
+    FactoryFill fill = FactoryFill.of(node, graph, this);
+    if (fill != null) {
+      if (factoryFills == null) {
+        factoryFills = new FactoryFill[graph.nodes().size()];
+      }
+      factoryFills[node.id() - graph.firstId()] = fill;
+    }
+    return fill;
+  }
+
+  /** {@link #factory(Node.Instance)} once decided, by id. */
+  FactoryFill factory(int id) {
+    return factoryFills != null ? factoryFills[id - graph.firstId()] : null;
+  }
+
   /** {@link #immutable(Node.Instance)} once decided, by id. */
   ImmutableFill immutable(int id) {
     return immutableFills != null && immutableFills[id - graph.firstId()] instanceof ImmutableFill f

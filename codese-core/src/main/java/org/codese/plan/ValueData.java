@@ -87,8 +87,55 @@ final class ValueData {
       case 'B' -> new long[] {((java.math.BigInteger) o).longValueExact()};
       case 'J' -> new long[] {((java.util.Date) o).getTime()};
       case 'N' -> new long[] {v.ref(), ((java.math.BigDecimal) o).scale()};
+      case 'Z' -> new long[] {((java.time.ZoneOffset) o).getTotalSeconds()};
+      case 'O' -> {
+        java.time.OffsetDateTime t = (java.time.OffsetDateTime) o;
+        yield new long[] {
+          t.toLocalDate().toEpochDay(),
+          t.toLocalTime().toNanoOfDay(),
+          t.getOffset().getTotalSeconds()
+        };
+      }
+      case 'E' -> {
+        java.time.OffsetTime t = (java.time.OffsetTime) o;
+        yield new long[] {t.toLocalTime().toNanoOfDay(), t.getOffset().getTotalSeconds()};
+      }
+      case 'P' -> {
+        java.time.Period t = (java.time.Period) o;
+        yield new long[] {t.getYears(), t.getMonths(), t.getDays()};
+      }
+      case 'Y' -> new long[] {((java.time.Year) o).getValue()};
+      case 'H' ->
+          new long[] {
+            ((java.time.YearMonth) o).getYear(), ((java.time.YearMonth) o).getMonthValue()
+          };
+      case 'K' ->
+          new long[] {
+            ((java.time.MonthDay) o).getMonthValue(), ((java.time.MonthDay) o).getDayOfMonth()
+          };
+      case 'G' -> {
+        long[] d = new long[Values.arity('G')];
+        Values.packZoneId(((java.time.ZoneId) o).getId(), d, 0);
+        yield d;
+      }
+      case 'W' -> zoned((java.time.ZonedDateTime) o);
       default -> throw new IllegalArgumentException("not a value kind: " + v.kind());
     };
+  }
+
+  /** A {@code ZonedDateTime}'s data: date, time, offset, then its zone's offset or region id. */
+  private static long[] zoned(java.time.ZonedDateTime t) {
+    long[] d = new long[Values.arity('W')];
+    d[0] = t.toLocalDate().toEpochDay();
+    d[1] = t.toLocalTime().toNanoOfDay();
+    d[2] = t.getOffset().getTotalSeconds();
+    if (t.getZone() instanceof java.time.ZoneOffset z) {
+      d[3] = z.getTotalSeconds();
+    } else {
+      d[3] = Long.MIN_VALUE;
+      Values.packZoneId(t.getZone().getId(), d, 4);
+    }
+    return d;
   }
 
   /**

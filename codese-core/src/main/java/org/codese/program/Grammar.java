@@ -108,6 +108,32 @@ public final class Grammar {
    */
   public static final int IMMUTABLE_VERSION = 12;
 
+  /**
+   * Step {@code (STEP_FACTORY, t, kind, target, n, r1 ... rn)} of the finish program (format
+   * version {@link #FACTORY_VERSION} on): {@code table[target]} is the object the public factory of
+   * {@link Factories} kind {@code kind} makes of {@code table[r1] ... table[rn]} (for example
+   * {@code Collections.unmodifiableList(table[r1])}), {@code t} the class-table index of the kind's
+   * class, which the filter is asked about as for any class of the snapshot. The slot holds nothing
+   * before; the step runs where the JDK would have completed the object (its default read and any
+   * {@code readResolve}). So the {@code Collections} wrappers, empties and singletons and {@code
+   * Arrays.asList} are data, not replayed default reads of private final fields.
+   */
+  public static final int STEP_FACTORY = 7;
+
+  /**
+   * The first snapshot format version with {@link #STEP_FACTORY} steps; its code is that of {@link
+   * #STORE_VERSION}. Object streams keep replaying these classes.
+   */
+  public static final int FACTORY_VERSION = 13;
+
+  /**
+   * The first snapshot format version that makes the other {@code java.time} values from data
+   * ({@code ZoneOffset}, {@code ZoneRegion}, {@code ZonedDateTime}, {@code OffsetDateTime}, {@code
+   * OffsetTime}, {@code Period}, {@code Year}, {@code YearMonth}, {@code MonthDay}: {@link
+   * Values}); the same format as {@link #FACTORY_VERSION}.
+   */
+  public static final int TIME_VERSION = FACTORY_VERSION;
+
   /** The first snapshot format version with {@link #STEP_VALUES}. */
   public static final int VALUE_VERSION = 5;
 

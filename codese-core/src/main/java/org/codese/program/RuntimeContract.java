@@ -113,6 +113,12 @@ public record RuntimeContract(
         Grammar.DECIMAL_VERSION,
         RUNTIME_PACKAGE,
         RUNTIME_PACKAGE + "/Entry",
+        RUNTIME_PACKAGE + "/Entry"),
+    // format 13 adds factory steps (finish program data only): the code is format 10's
+    new RuntimeContract(
+        Grammar.FACTORY_VERSION,
+        RUNTIME_PACKAGE,
+        RUNTIME_PACKAGE + "/Entry",
         RUNTIME_PACKAGE + "/Entry")
   };
 

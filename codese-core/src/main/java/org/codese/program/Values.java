@@ -38,6 +38,23 @@ import java.util.List;
  *       (its {@code intVal}, a {@code 'B'} value an earlier step of the same program made), the
  *       scale</td><td>{@code new BigDecimal(intVal, scale)}, which keeps that very {@code
  *       BigInteger} as {@code readObject} does</td></tr>
+ *   <tr><td>{@code 'Z'}, {@code 'O'}, {@code 'E'}</td><td>{@code ZoneOffset}, {@code
+ *       OffsetDateTime}, {@code OffsetTime} (format {@link Grammar#TIME_VERSION} on, as the rest
+ *       of this table)</td><td>offset seconds; epoch day, nano of day, offset seconds; nano of
+ *       day, offset seconds</td><td>{@code ZoneOffset.ofTotalSeconds} (its cached instances, as
+ *       its {@code readExternal}), {@code OffsetDateTime.of}, {@code OffsetTime.of}</td></tr>
+ *   <tr><td>{@code 'P'}, {@code 'Y'}, {@code 'H'}, {@code 'K'}</td><td>{@code Period}, {@code
+ *       Year}, {@code YearMonth}, {@code MonthDay}</td><td>their fields</td><td>their {@code
+ *       of}</td></tr>
+ *   <tr><td>{@code 'G'}</td><td>{@code ZoneRegion} (a {@code ZoneId} such as {@code
+ *       Europe/Paris}) whose id is at most 32 printable ASCII characters</td><td>the id, 8
+ *       characters a {@code long}</td><td>{@code ZoneId.of(id)}, which must give a region</td></tr>
+ *   <tr><td>{@code 'W'}</td><td>{@code ZonedDateTime} whose zone is an offset or such a
+ *       region</td><td>epoch day, nano of day, offset seconds, the zone's offset seconds or
+ *       {@code Long.MIN_VALUE} for a region, then the region's id as for {@code 'G'}</td><td>{@code
+ *       ZonedDateTime.ofStrict}, which keeps date-time, offset and zone as {@code readExternal}
+ *       does (and refuses an offset the zone's rules no longer allow, where {@code readExternal}
+ *       keeps it)</td></tr>
  * </table>
  *
  * <p>Each factory validates its data as the class's own deserialization does and throws the same
@@ -53,7 +70,21 @@ import java.util.List;
  */
 public final class Values {
   /** The kind codes, in table order. */
-  static final String KINDS = "UDTLIRBJN";
+  static final String KINDS = "UDTLIRBJNZOEPYHKGW";
+
+  /** {@code java.time.ZoneRegion}, package-private: found by name, not initialised. */
+  private static final Class<?> ZONE_REGION = zoneRegion();
+
+  private static Class<?> zoneRegion() {
+    try {
+      return Class.forName("java.time.ZoneRegion", false, null);
+    } catch (ClassNotFoundException e) {
+      throw new IllegalStateException("java.time.ZoneRegion is missing", e);
+    }
+  }
+
+  /** The longest zone region id a value holds, in ASCII characters, 8 a {@code long}. */
+  private static final int ZONE_ID_CHARS = 32;
 
   /** The classes, in table order (all of {@code java.base}, loaded with it). */
   private static final Class<?>[] TYPES = {
@@ -65,10 +96,19 @@ public final class Values {
     java.time.Duration.class,
     java.math.BigInteger.class,
     java.util.Date.class,
-    java.math.BigDecimal.class
+    java.math.BigDecimal.class,
+    java.time.ZoneOffset.class,
+    java.time.OffsetDateTime.class,
+    java.time.OffsetTime.class,
+    java.time.Period.class,
+    java.time.Year.class,
+    java.time.YearMonth.class,
+    java.time.MonthDay.class,
+    ZONE_REGION,
+    java.time.ZonedDateTime.class
   };
 
-  private static final int[] ARITY = {2, 1, 1, 2, 2, 2, 1, 1, 2};
+  private static final int[] ARITY = {2, 1, 1, 2, 2, 2, 1, 1, 2, 1, 3, 2, 3, 1, 2, 2, 4, 8};
 
   /** The largest {@code BigInteger} bit length (sign excluded) a value of kind 'B' has. */
   private static final int LONG_BITS = 63;
@@ -103,7 +143,67 @@ public final class Values {
     if (kind == 'N') {
       return ((java.math.BigDecimal) o).unscaledValue().bitLength() > LONG_BITS ? 0 : kind;
     }
+    if (kind == 'G') {
+      return isShortAscii(((java.time.ZoneId) o).getId()) ? kind : 0;
+    }
+    if (kind == 'W') {
+      java.time.ZoneId zone = ((java.time.ZonedDateTime) o).getZone();
+      return zone instanceof java.time.ZoneOffset
+              || (zone.getClass() == ZONE_REGION && isShortAscii(zone.getId()))
+          ? kind
+          : 0;
+    }
     return kind;
+  }
+
+  /** Whether a zone id packs into the longs of {@link #packZoneId}: printable ASCII, short. */
+  private static boolean isShortAscii(String id) {
+    if (id.isEmpty() || id.length() > ZONE_ID_CHARS) {
+      return false;
+    }
+    for (int i = 0; i < id.length(); i++) {
+      char c = id.charAt(i);
+      if (c <= ' ' || c > '~') {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Packs a zone region id into {@code ZONE_ID_CHARS / 8} longs, eight ASCII characters each, the
+   * first in the highest byte, zeros after the last.
+   *
+   * @param id an id {@link #kindOf} accepted
+   * @param into receives the longs from {@code at}
+   */
+  public static void packZoneId(String id, long[] into, int at) {
+    for (int i = 0; i < ZONE_ID_CHARS; i++) {
+      long c = i < id.length() ? id.charAt(i) : 0;
+      into[at + i / 8] |= c << (8 * (7 - i % 8));
+    }
+  }
+
+  /**
+   * The zone region id {@link #packZoneId} packed.
+   *
+   * @return the id, or {@code null} if the longs hold no id (empty, a character that is not
+   *     printable ASCII, or a character after a zero)
+   */
+  public static String unpackZoneId(long[] data, int at) {
+    StringBuilder id = new StringBuilder();
+    boolean ended = false;
+    for (int i = 0; i < ZONE_ID_CHARS; i++) {
+      int c = (int) (data[at + i / 8] >>> (8 * (7 - i % 8))) & 0xFF;
+      if (c == 0) {
+        ended = true;
+      } else if (ended || c <= ' ' || c > '~') {
+        return null;
+      } else {
+        id.append((char) c);
+      }
+    }
+    return id.length() == 0 ? null : id.toString();
   }
 
   /**
@@ -113,7 +213,11 @@ public final class Values {
   public static int since(int kind) {
     return kind == 'B'
         ? Grammar.BIG_INTEGER_VERSION
-        : kind == 'J' || kind == 'N' ? Grammar.DECIMAL_VERSION : Grammar.VALUE_VERSION;
+        : kind == 'J' || kind == 'N'
+            ? Grammar.DECIMAL_VERSION
+            : KINDS.indexOf(kind) >= KINDS.indexOf('Z')
+                ? Grammar.TIME_VERSION
+                : Grammar.VALUE_VERSION;
   }
 
   /**

@@ -14,6 +14,7 @@ import org.codese.ProgramListener;
 import org.codese.format.SnapshotFile;
 import org.codese.program.ClassEntry;
 import org.codese.program.Constant;
+import org.codese.program.Factories;
 import org.codese.program.Fills;
 import org.codese.program.Grammar;
 import org.codese.program.Placement;
@@ -487,7 +488,8 @@ public final class Listing {
               ? 2
               : p[i] == Grammar.STEP_FILL && i + 2 < p.length
                   ? 3L + Math.max(0, p[i + 2])
-                  : p[i] == Grammar.STEP_IMMUTABLE && i + 4 < p.length
+                  : (p[i] == Grammar.STEP_IMMUTABLE || p[i] == Grammar.STEP_FACTORY)
+                          && i + 4 < p.length
                       ? 5L + Math.max(0, p[i + 4])
                       : p[i] == Grammar.STEP_ARRAYS && i + 3 < p.length
                           ? 4L + 3L * Math.max(0, p[i + 3])
@@ -515,6 +517,8 @@ public final class Listing {
         fill(p, i);
       } else if (p[i] == Grammar.STEP_IMMUTABLE) {
         immutable(p, i);
+      } else if (p[i] == Grammar.STEP_FACTORY) {
+        factory(p, i);
       } else if (p[i] == Grammar.STEP_ARRAYS) {
         arrays(p, i);
       } else if (p[i] == Grammar.STEP_VALUES) {
@@ -584,6 +588,28 @@ public final class Listing {
     sink.create(target, type, text + " /* as java.util.CollSer */");
   }
 
+  /**
+   * Reports the object the factory step at {@code i} makes, as {@code
+   * Collections.unmodifiableList(o4)} followed by its class in a comment.
+   */
+  private void factory(int[] p, int i) throws DecodeException {
+    int kind = p[i + 2];
+    int target = tableRef(p[i + 3]);
+    int n = p[i + 4];
+    if (kind < 1 || kind > Factories.LAST) {
+      throw fail("factory step at " + i + " has unknown kind " + kind);
+    }
+    StringBuilder text = new StringBuilder(Factories.factory(kind)).append('(');
+    for (int k = 0; k < n; k++) {
+      // an EnumSet: noneOf(type) with the elements of an array added
+      text.append(k == 0 ? "" : kind == Factories.ENUM_SET ? ").addAll(" : ", ")
+          .append(refText(value(p[i + 5 + k])));
+    }
+    String type = Factories.className(kind);
+    types.put(target, type);
+    sink.create(target, type, text + ") /* as " + type + " */");
+  }
+
   /** The component of an array class's name: {@code a.B} for {@code [La.B;}. */
   private static String componentOf(String arrayName) {
     return arrayName.startsWith("[L") && arrayName.endsWith(";")
@@ -646,13 +672,21 @@ public final class Listing {
       }
       types.put(id, type);
       StringBuilder args = new StringBuilder();
-      for (int k = 0; k < arity; k++) {
+      // a zone region's id, packed into four longs, alone or after a ZonedDateTime's numbers
+      boolean region = kind == 'G' || (kind == 'W' && data[from + 3] == Long.MIN_VALUE);
+      int shown = !region ? arity : kind == 'G' ? 0 : 3; // not a region's marker
+      for (int k = 0; k < shown; k++) {
         args.append(k == 0 ? "" : ", ");
         if (k == 0 && Values.referredKind(kind) != 0) {
           args.append('o').append(data[from]); // the table slot of the value it refers to
         } else {
           args.append(data[from + k]);
         }
+      }
+      if (region) {
+        args.append(shown == 0 ? "\"" : ", \"")
+            .append(Values.unpackZoneId(data, from + arity - 4))
+            .append('"');
       }
       boolean constructed = kind == 'J' || kind == 'N';
       sink.create(

@@ -116,6 +116,30 @@ class CompatibilityTest {
       decimals.add(new java.util.Date(Long.MIN_VALUE));
       g.put("decimals", decimals);
     }
+    if (version >= Grammar.FACTORY_VERSION) {
+      ArrayList<Object> made = new ArrayList<>();
+      ArrayList<Object> items = new ArrayList<>(List.of("a", "b"));
+      made.add(items);
+      made.add(java.util.Collections.unmodifiableList(items)); // a view of a list written before
+      made.add(java.util.Collections.synchronizedSet(new java.util.TreeSet<>(List.of(3, 1))));
+      made.add(java.util.Collections.emptyMap());
+      made.add(java.util.Collections.singletonList("one"));
+      made.add(java.util.Arrays.asList(4L, 5L));
+      g.put("factories", made);
+      ArrayList<Object> times = new ArrayList<>();
+      java.time.ZoneId paris = java.time.ZoneId.of("Europe/Paris");
+      java.time.LocalDateTime t = java.time.LocalDateTime.of(2026, 11, 28, 10, 45, 1, 2);
+      times.add(java.time.ZonedDateTime.of(t, paris));
+      times.add(paris);
+      times.add(java.time.ZoneOffset.ofHours(-3));
+      times.add(java.time.OffsetDateTime.of(t, java.time.ZoneOffset.ofHours(9)));
+      times.add(java.time.OffsetTime.of(t.toLocalTime(), java.time.ZoneOffset.UTC));
+      times.add(java.time.Period.of(1, -2, 3));
+      times.add(java.time.Year.of(1999));
+      times.add(java.time.YearMonth.of(2000, 2));
+      times.add(java.time.MonthDay.of(12, 31));
+      g.put("times", times);
+    }
     return g;
   }
 

@@ -16,6 +16,7 @@ import org.codese.format.SnapshotFile;
 import org.codese.program.ClassEntry;
 import org.codese.program.ClassEntry.FieldEntry;
 import org.codese.program.Constant;
+import org.codese.program.Factories;
 import org.codese.program.Grammar;
 import org.codese.program.Phase;
 import org.codese.program.Placement;
@@ -544,7 +545,7 @@ final class StructureMutator {
     int[] steps = new int[0];
     for (int i = 0; i < n; i++) {
       int[] step =
-          switch (c.below(7)) {
+          switch (c.below(8)) {
             case 0 -> new int[] {Grammar.STEP_HOOK, d.anyConstant(c)};
             case 1 ->
                 new int[] {Grammar.STEP_FIELD, d.anyConstant(c), d.randomId(c), d.randomId(c)};
@@ -568,6 +569,17 @@ final class StructureMutator {
                   c.oneIn(2) ? c.interestingInt() : 1 + c.below(3),
                   d.randomId(c),
                   c.oneIn(2) ? c.interestingInt() : 2,
+                  d.randomId(c),
+                  d.randomId(c)
+                };
+            // a factory step of any kind and count, as any class of the table
+            case 6 ->
+                new int[] {
+                  Grammar.STEP_FACTORY,
+                  c.below(Math.max(1, d.classes.size())),
+                  c.oneIn(3) ? c.interestingInt() : 1 + c.below(Factories.LAST),
+                  d.randomId(c),
+                  c.oneIn(2) ? c.interestingInt() : c.below(3),
                   d.randomId(c),
                   d.randomId(c)
                 };

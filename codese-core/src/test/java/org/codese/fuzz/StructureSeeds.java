@@ -314,6 +314,19 @@ final class StructureSeeds {
     g.put("identity", new java.util.IdentityHashMap<>(Map.of("i", 1)));
     g.put("naturalqueue", new PriorityQueue<>(List.of(5, 1, 3)));
     g.put("bits", java.util.BitSet.valueOf(new long[] {5, 0, 9}));
+    // the factory-made objects of snapshot format 13
+    List<Object> shown = new ArrayList<>(List.of("u", 1));
+    g.put("unmodifiable", java.util.Collections.unmodifiableList(shown));
+    g.put("synchronized", java.util.Collections.synchronizedMap(new TreeMap<>(Map.of(1, "s"))));
+    g.put("empty", java.util.Collections.emptySet());
+    g.put("singleton", java.util.Collections.singletonMap("k", 2L));
+    g.put("aslist", java.util.Arrays.asList("a", "b"));
+    g.put("enumset", java.util.EnumSet.of(TimeUnit.SECONDS, TimeUnit.HOURS));
+    g.put(
+        "zoned",
+        java.time.ZonedDateTime.of(
+            java.time.LocalDateTime.of(2026, 3, 29, 2, 30), java.time.ZoneId.of("Europe/Paris")));
+    g.put("period", java.time.Period.of(1, 2, 3));
     PriorityQueue<Point> pq = new PriorityQueue<>(new PointOrder());
     pq.add(new Point(3, 1));
     pq.add(new Point(1, 2));
@@ -411,6 +424,9 @@ final class StructureSeeds {
           "java.time.Ser",
           "java.util.ImmutableCollections$ListN",
           "java.util.Collections$UnmodifiableList",
+          "java.util.Collections$SynchronizedMap",
+          "java.util.Collections$SingletonMap",
+          "java.util.Arrays$ArrayList",
           "org.codese.load.Hooks",
           "org.codese.load.Allocation",
           "org.codese.load.HookCall",

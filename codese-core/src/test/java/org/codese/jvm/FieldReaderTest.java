@@ -3,7 +3,9 @@ package org.codese.jvm;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.io.Serializable;
 import java.lang.reflect.Field;
 import java.util.List;
@@ -27,6 +29,26 @@ class FieldReaderTest {
     double d = -0.0;
     Object o = "x";
     String t;
+  }
+
+  @Test
+  void aClosedClassesOffsetsAreTakenOnceBeforeJdk24AndUnusedAfter() throws IOException {
+    // ArrayList's one serial field, size: java.util is closed to reflection
+    Slot slot = SerialClass.of(java.util.ArrayList.class).slots().get(0);
+    assertEquals(false, slot.accessible());
+    long offset = slot.reader().offset(0);
+    if (Jvm.hasDefaultFieldHandles()) {
+      assertEquals(-1, offset, "JDK 24+ writes through ReflectionFactory's handles");
+    } else {
+      assertTrue(offset > 0);
+      assertEquals(offset, slot.reader().offset(0));
+    }
+    // and the default fields read and write through them as before
+    java.util.ArrayList<Object> list = new java.util.ArrayList<>(List.of("a", "b"));
+    FieldValues v = SlotFields.read(slot, list);
+    assertArrayEquals(new long[] {2}, v.prims());
+    SlotFields.write(slot, list, new FieldValues(new long[] {1}, new Object[0]));
+    assertEquals(1, list.size());
   }
 
   @Test

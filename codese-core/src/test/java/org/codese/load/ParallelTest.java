@@ -68,7 +68,9 @@ class ParallelTest {
     byte[] bytes = Codese.toBytes(big);
     long before = Parallel.HANDOFFS.get();
     try (Snapshot s = Codese.load(bytes)) {
-      s.restore(2);
+      s.restore(2); // the first run of a trial: on the calling thread
+      assertEquals(before, Parallel.HANDOFFS.get());
+      s.restore(2); // the second: on two
     }
     assertTrue(Parallel.HANDOFFS.get() > before, "two set classes of 60,000 rows each ran alone");
     RoundTrip.of(big).run(); // restore(2) among the paths, checked by JDK bytes and identity
