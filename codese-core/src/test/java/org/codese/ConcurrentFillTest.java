@@ -471,6 +471,18 @@ class ConcurrentFillTest {
     }
 
     @Test
+    void aMakerOfASubclassIsRefusedBeforeAnythingRuns() throws IOException {
+      SnapshotEdit e =
+          edit(new ConcurrentHashMap<>(Map.of("a", "x")))
+              .rename(ConcurrentHashMap.class, Sub.class.getName());
+      assertMentions(
+          assertThrows(UnsafeSnapshotException.class, () -> Codese.load(e.bytes())).getMessage(),
+          "allocates "
+              + Sub.class.getName()
+              + " with a collection constructor (constant 0); only the JDK collections");
+    }
+
+    @Test
     void halfAPairIsRefused() throws IOException {
       SnapshotEdit e = edit(new ConcurrentHashMap<>(Map.of("a", "x")));
       int at = program(e);
