@@ -2,7 +2,7 @@ package org.codese.capture;
 
 import java.io.IOException;
 import java.util.ConcurrentModificationException;
-import java.util.HashMap;
+import java.util.Map;
 import java.util.function.BiConsumer;
 import org.codese.program.Tape;
 
@@ -10,15 +10,20 @@ import org.codese.program.Tape;
  * Takes the references of a {@code HashMap}'s keys and values, or only its keys (a {@code
  * HashSet}'s elements), into a tape's items in the order its {@code writeObject} writes them: that
  * of {@code forEach}, the table's (or a {@code LinkedHashMap}'s links), as {@code
- * internalWriteEntries} and the key set's iterator walk them. {@code forEach} rather than an
- * iterator: it leaves the map's cached entry and key sets as they were.
+ * internalWriteEntries} and the key set's iterator walk them. Likewise a {@code
+ * ConcurrentHashMap}'s, whose {@code forEach} and {@code writeObject} walk its table alike. {@code
+ * forEach} rather than an iterator: it leaves the map's cached entry and key sets as they were.
  */
 final class HashEntries implements BiConsumer<Object, Object> {
   private final Capturer capturer;
   private final ChildList children;
   private final int id;
-  private final int[] items;
+  private int[] items;
   private final boolean keysOnly;
+
+  /** Whether {@link #items} grows for more entries than it has room for ({@link #takeAll}). */
+  private boolean grows;
+
   private int at;
   private int written;
 
@@ -44,7 +49,7 @@ final class HashEntries implements BiConsumer<Object, Object> {
       Capturer capturer,
       ChildList children,
       int id,
-      HashMap<?, ?> map,
+      Map<?, ?> map,
       int[] items,
       int at,
       boolean keysOnly)
@@ -60,10 +65,37 @@ final class HashEntries implements BiConsumer<Object, Object> {
     }
   }
 
+  /**
+   * Takes every key and value of {@code map}, however many there are when its {@code forEach} walks
+   * it: a {@code ConcurrentHashMap}'s, which its {@code writeObject} walks the same way while other
+   * threads may change it.
+   *
+   * @param items the items so far, {@code at} of them, and room for more
+   * @param tail how many ints to leave at the end, for the items that follow
+   * @return the items, each key and value's {@link Tape#OBJECT} item appended, then {@code tail}
+   *     zeros
+   * @throws IOException what taking a reference throws
+   */
+  static int[] takeAll(
+      Capturer capturer, ChildList children, int id, Map<?, ?> map, int[] items, int at, int tail)
+      throws IOException {
+    HashEntries entries = new HashEntries(capturer, children, id, items, at, false);
+    entries.grows = true;
+    try {
+      map.forEach(entries);
+    } catch (Failed f) {
+      throw f.failure;
+    }
+    return java.util.Arrays.copyOf(entries.items, entries.at + tail);
+  }
+
   @Override
   public void accept(Object key, Object value) {
     if (at + (keysOnly ? 2 : 4) > items.length) {
-      throw changed(null);
+      if (!grows) {
+        throw changed(null);
+      }
+      items = java.util.Arrays.copyOf(items, Math.max(at + 4, 2 * items.length));
     }
     try {
       items[at] = Tape.OBJECT;

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import org.codese.jvm.HashFields;
 import org.codese.program.Tape;
 
@@ -23,6 +24,12 @@ import org.codese.program.Tape;
  * HashSet}'s; their own slot has no {@code writeObject}. The tape and the order in which the
  * elements are given ids are exactly those of running the class's {@code writeObject} on a {@link
  * CaptureStream}, without the stream, its data stream and the reflective read of the fields.
+ *
+ * <p>Also a {@code ConcurrentHashMap}, whose tape is its {@code writeObject}'s but for one thing:
+ * it holds {@code null} for the sixteen lock objects that writes as its {@code segments}
+ * pseudo-field, made for the call and ignored by its {@code readObject} ({@link
+ * #concurrentHashMap}); so its snapshot differs from that of a capture that runs every {@code
+ * writeObject} in those objects.
  *
  * <p>Contract: only for snapshots (a stream's capture runs {@code writeObject}, whose calls the
  * writer's hooks may observe), for objects of exactly these classes; anything else answers {@code
@@ -45,8 +52,42 @@ final class KnownWrites {
       return hashMap(capturer, children, id, (HashMap<?, ?>) obj);
     } else if ((c == HashSet.class || c == LinkedHashSet.class) && HashFields.readable()) {
       return hashSet(capturer, children, id, (HashSet<?>) obj);
+    } else if (c == ConcurrentHashMap.class) {
+      return concurrentHashMap(capturer, children, id, (ConcurrentHashMap<?, ?>) obj);
     }
     return null;
+  }
+
+  /**
+   * {@code ConcurrentHashMap}'s {@code segmentMask} and {@code segmentShift}, as it writes them.
+   */
+  private static final int SEGMENT_MASK = 15;
+
+  private static final int SEGMENT_SHIFT = 28;
+
+  /**
+   * Fields ({@code segmentMask}, {@code segmentShift}, and {@code null} for {@code segments}), each
+   * key and value in the order of the table, then two {@code null}s: the tape of its {@code
+   * writeObject} but for the segments, sixteen {@code Segment}s (locks) it makes for the call and
+   * which its {@code readObject} ignores. Without them a snapshot makes no segment, whether the map
+   * is then filled or replayed ({@code plan.ConcurrentFill}).
+   */
+  private static Tape concurrentHashMap(
+      Capturer capturer, ChildList children, int id, ConcurrentHashMap<?, ?> map)
+      throws IOException {
+    // sized for the mappings now; other threads may change it while it is walked, as they may
+    // while its writeObject walks it
+    int[] items = new int[8 + 4 * map.size()];
+    items[0] = Tape.FIELDS;
+    items[1] = 1;
+    items[2] = Tape.OBJECT;
+    items[3] = -1;
+    int[] all = HashEntries.takeAll(capturer, children, id, map, items, 4, 4);
+    all[all.length - 4] = Tape.OBJECT;
+    all[all.length - 3] = -1;
+    all[all.length - 2] = Tape.OBJECT;
+    all[all.length - 1] = -1;
+    return new Tape(ints(SEGMENT_MASK, SEGMENT_SHIFT), all);
   }
 
   /** Fields (no reference, the size), a block of the size again, the elements. */

@@ -26,6 +26,7 @@ import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.Vector;
+import java.util.concurrent.ConcurrentHashMap;
 import org.codese.program.Fills;
 
 /**
@@ -74,6 +75,8 @@ final class CollectionFills {
       ((BitSet) target).or(BitSet.valueOf((long[]) table[p[from]]));
     } else if (c == Hashtable.class || c == IdentityHashMap.class) {
       putEach((Map) target, table, p, from, to);
+    } else if (c == ConcurrentHashMap.class) {
+      ConcurrentFills.run((ConcurrentHashMap) target, table, p, from, to);
     } else if (c == TreeMap.class) {
       // TreeMap.putAll of a sorted map with the same (natural) order into an empty map builds the
       // tree from the sorted entries in linear time, as readObject does, without comparing keys

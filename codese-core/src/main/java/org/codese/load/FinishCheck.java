@@ -191,6 +191,8 @@ final class FinishCheck {
     boolean words = fillKind == Fills.WORDS;
     if (words) {
       wordsFill(p, i, at);
+    } else if (c == java.util.concurrent.ConcurrentHashMap.class) {
+      concurrentFill(p, i, at);
     } else if (length[at] > Fills.maxCapacity(n / width)) {
       throw check.reject(
           "makes a "
@@ -210,6 +212,36 @@ final class FinishCheck {
     }
     kind[at] = FILLED;
     check.unfilled--;
+  }
+
+  /**
+   * A {@code ConcurrentHashMap}'s fill: made with the number of its pairs as initial capacity (the
+   * no-arg constructor for none), which gives the table its {@code readObject} gives them and which
+   * the fill hashes the keys into ({@link Fills#concurrentTable}); no {@code null} key or value,
+   * which its {@code writeObject} never writes but after the last pair (a slot that holds {@code
+   * null} when the fill runs, as a {@code readResolve} may leave it, ends the fill, as it ends
+   * {@code readObject}'s reading).
+   */
+  private void concurrentFill(int[] p, int i, int at) throws ObjectStreamException {
+    int pairs = p[i + 2] / 2;
+    if (length[at] != (pairs == 0 ? -1 : pairs)) {
+      throw check.reject(
+          "makes a java.util.concurrent.ConcurrentHashMap of initial capacity "
+              + length[at]
+              + " for "
+              + pairs
+              + " pairs; it is made with its number of pairs, or with no capacity for none");
+    }
+    for (int k = i + 3; k < i + 3 + 2 * pairs; k++) {
+      if (p[k] == end) {
+        throw check.reject(
+            "fills a java.util.concurrent.ConcurrentHashMap with null (slot "
+                + end
+                + ") at "
+                + (k - i - 3)
+                + "; it holds no null key or value");
+      }
+    }
   }
 
   /**

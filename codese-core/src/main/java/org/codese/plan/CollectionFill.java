@@ -108,6 +108,8 @@ record CollectionFill(Class<?> type, int capacity, int[] refs, Class<?> keyType)
       return enumMap(in, graph);
     } else if (c == java.util.BitSet.class) {
       return bitSet(in, graph);
+    } else if (c == java.util.concurrent.ConcurrentHashMap.class) {
+      return ConcurrentFill.of(node, in, graph);
     } else if (c == java.util.TreeMap.class) {
       return in.fields(1, 0) && in.nextRef() == -1 && in.block(4)
           ? elements(in, c, 2, in.nextInt(), Capacity.NONE)

@@ -42,6 +42,11 @@ final class TapeCursor {
     return item < items.length || data.hasRemaining();
   }
 
+  /** The number of items left: what {@link #lastRefs} reads if they are all references. */
+  int itemsLeft() {
+    return (items.length - item) / 2;
+  }
+
   int nextRef() {
     if (!ref()) {
       return Integer.MIN_VALUE;

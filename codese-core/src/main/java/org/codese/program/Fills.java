@@ -33,6 +33,12 @@ package org.codese.program;
  *       put(key, value)} of each pair; a key put twice (which their {@code readObject} refuses
  *       with a {@code StreamCorruptedException}) and, for {@code Hashtable}, a {@code null} key or
  *       value, fail the restore the same way</td></tr>
+ *   <tr><td>{@code ConcurrentHashMap}</td><td>{@link #PUT}</td><td>{@code put(key, value)}
+ *       into a map made with {@code new ConcurrentHashMap(pairs)} (the table its {@code
+ *       readObject} makes, {@link #concurrentTable}), in an order that leaves every bin as {@code
+ *       readObject} does: the order written, the last of equal keys, tree bins alike; a {@code
+ *       null} key or value ends the fill, as it ends {@code readObject}'s reading; its {@code
+ *       readObject} asks the filter about no array</td></tr>
  *   <tr><td>{@code TreeMap}, {@code TreeSet} (natural order)</td><td>{@link #SORTED_PUT},
  *       {@link #SORTED_ADD}</td><td>{@code putAll} or {@code addAll} of a sorted view of the
  *       data, which both build in linear time without comparing keys, as their {@code
@@ -73,11 +79,12 @@ public final class Fills {
     java.util.Hashtable.class,
     java.util.IdentityHashMap.class,
     java.util.EnumMap.class,
-    java.util.BitSet.class
+    java.util.BitSet.class,
+    java.util.concurrent.ConcurrentHashMap.class
   };
 
   private static final int[] KINDS = {
-    ADD, ADD, ADD, PUT, PUT, ADD, ADD, SORTED_PUT, SORTED_ADD, ADD, ADD, PUT, PUT, PUT, WORDS
+    ADD, ADD, ADD, PUT, PUT, ADD, ADD, SORTED_PUT, SORTED_ADD, ADD, ADD, PUT, PUT, PUT, WORDS, PUT
   };
 
   private Fills() {}
@@ -155,7 +162,8 @@ public final class Fills {
    * The array class whose length {@code ObjectInputStream} asks the filter about when the class's
    * {@code readObject} allocates its storage ({@code ObjectInputStream.checkArray}), or {@code
    * null} where it asks about none ({@code Vector}'s storage is an array of the snapshot itself,
-   * asked about as every array is).
+   * asked about as every array is; {@code ConcurrentHashMap}'s {@code readObject} allocates its
+   * table without asking).
    *
    * @param c a fill class
    * @return the array class, or {@code null}
@@ -218,4 +226,49 @@ public final class Fills {
   public static long maxCapacity(int elements) {
     return Math.max(16L, 4L * elements);
   }
+
+  /** {@code ConcurrentHashMap.MAXIMUM_CAPACITY}. */
+  private static final int CONCURRENT_MAXIMUM = 1 << 30;
+
+  /**
+   * The table length of a {@code ConcurrentHashMap} made with {@code new
+   * ConcurrentHashMap(mappings)}, which is the length its {@code readObject} gives the table for
+   * {@code mappings} mappings: both compute {@code tableSizeFor((long) (1.0 + mappings / 0.75f))}
+   * (JDK 11 on; JDK 17 and 25 alike).
+   *
+   * @param mappings the number of mappings, at least 1
+   * @return the table length, a power of two
+   */
+  public static int concurrentTable(int mappings) {
+    long size = (long) (1.0 + mappings / 0.75f);
+    if (size >= CONCURRENT_MAXIMUM) {
+      return CONCURRENT_MAXIMUM;
+    }
+    int n = -1 >>> Integer.numberOfLeadingZeros((int) size - 1);
+    return n < 0 ? 1 : n >= CONCURRENT_MAXIMUM ? CONCURRENT_MAXIMUM : n + 1;
+  }
+
+  /**
+   * {@code ConcurrentHashMap.spread}: the hash a {@code ConcurrentHashMap} files a key of hash code
+   * {@code h} under; its bin is this hash masked by the table length minus one.
+   *
+   * @param h a key's {@code hashCode()}
+   * @return the spread hash, not negative
+   */
+  public static int concurrentHash(int h) {
+    return (h ^ (h >>> 16)) & 0x7fffffff;
+  }
+
+  /**
+   * {@code ConcurrentHashMap.TREEIFY_THRESHOLD}: a bin that would hold more mappings than this
+   * becomes a tree bin, to whose node list {@code put} and {@code readObject} add keys at the head,
+   * not at the tail as to a list bin.
+   */
+  public static final int CONCURRENT_TREEIFY = 8;
+
+  /**
+   * {@code ConcurrentHashMap.MIN_TREEIFY_CAPACITY}: in a shorter table {@code put} grows the table
+   * where {@code readObject} makes a tree bin.
+   */
+  public static final int CONCURRENT_MIN_TREE_TABLE = 64;
 }

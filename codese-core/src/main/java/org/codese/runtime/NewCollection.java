@@ -15,6 +15,7 @@ import java.util.PriorityQueue;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.Vector;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A resolved {@code Constant.Sized}: makes one empty JDK collection with its public constructor,
@@ -42,9 +43,10 @@ public final class NewCollection {
   private static final int HASHTABLE = 11;
   private static final int IDENTITY_HASH_MAP = 12;
   private static final int BIT_SET = 13;
+  private static final int CONCURRENT_HASH_MAP = 14;
 
   /** Not one of {@link #CLASSES}: made with a key type, by {@link #enumMap} only. */
-  private static final int ENUM_MAP = 14;
+  private static final int ENUM_MAP = 15;
 
   private static final Class<?>[] CLASSES = {
     ArrayList.class,
@@ -60,7 +62,8 @@ public final class NewCollection {
     PriorityQueue.class,
     Hashtable.class,
     IdentityHashMap.class,
-    BitSet.class
+    BitSet.class,
+    ConcurrentHashMap.class
   };
 
   /** Which of {@link #CLASSES}. */
@@ -144,6 +147,8 @@ public final class NewCollection {
         return n < 0 ? new IdentityHashMap<>() : new IdentityHashMap<>(n);
       case BIT_SET:
         return n < 0 ? new BitSet() : new BitSet(n);
+      case CONCURRENT_HASH_MAP:
+        return n < 0 ? new ConcurrentHashMap<>() : new ConcurrentHashMap<>(n);
       default:
         return newEnumMap(keyType);
     }
