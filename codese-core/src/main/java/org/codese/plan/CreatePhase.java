@@ -11,6 +11,7 @@ import org.codese.jvm.SerialClass;
 import org.codese.jvm.Slot;
 import org.codese.jvm.Types;
 import org.codese.program.Constant;
+import org.codese.program.Fills;
 import org.codese.program.Grammar;
 
 /**
@@ -202,6 +203,9 @@ final class CreatePhase {
         // LinkedHashMap's HashMap)
         cx.tables.type(slots.get(s).type());
       }
+      for (String name : Fills.streamOnlyClasses(fill.type())) {
+        cx.tables.type(bootClass(name)); // a ConcurrentHashMap's segments and their locks
+      }
       // an EnumMap is made with its key type, whose class-table index stands for the capacity
       int capacity = fill.keyType() != null ? cx.tables.type(fill.keyType()) : fill.capacity();
       allocate(cx.tables.constant(new Constant.Sized(t, capacity)), node.id());
@@ -224,6 +228,15 @@ final class CreatePhase {
           set.slot(node.id(), slot, node.rows(), node.row(), s);
         }
       }
+    }
+  }
+
+  /** A class of {@code java.base} by its binary name, not initialised. */
+  private static Class<?> bootClass(String name) {
+    try {
+      return Class.forName(name, false, null);
+    } catch (ClassNotFoundException e) {
+      throw new IllegalStateException(name + " is missing from this JDK", e);
     }
   }
 

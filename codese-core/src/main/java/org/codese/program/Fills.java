@@ -159,6 +159,30 @@ public final class Fills {
   }
 
   /**
+   * The classes of the objects a JDK stream writes inside a fill class's data that a fill does not
+   * make, whose descriptors {@code ObjectInputStream} asks the filter about: for {@code
+   * ConcurrentHashMap}, the {@code Segment}s of its serial form and their locks.
+   *
+   * @param c a fill class
+   * @return the binary names of those classes, none for most
+   */
+  public static java.util.List<String> streamOnlyClasses(Class<?> c) {
+    return c == java.util.concurrent.ConcurrentHashMap.class
+        ? CONCURRENT_STREAM_CLASSES
+        : java.util.List.of();
+  }
+
+  private static final java.util.List<String> CONCURRENT_STREAM_CLASSES =
+      java.util.List.of(
+          "[Ljava.util.concurrent.ConcurrentHashMap$Segment;",
+          "java.util.concurrent.ConcurrentHashMap$Segment",
+          "java.util.concurrent.locks.ReentrantLock",
+          "java.util.concurrent.locks.ReentrantLock$Sync",
+          "java.util.concurrent.locks.ReentrantLock$NonfairSync",
+          "java.util.concurrent.locks.AbstractQueuedSynchronizer",
+          "java.util.concurrent.locks.AbstractOwnableSynchronizer");
+
+  /**
    * The array class whose length {@code ObjectInputStream} asks the filter about when the class's
    * {@code readObject} allocates its storage ({@code ObjectInputStream.checkArray}), or {@code
    * null} where it asks about none ({@code Vector}'s storage is an array of the snapshot itself,

@@ -328,6 +328,7 @@ final class StructureSeeds {
             java.time.LocalDateTime.of(2026, 3, 29, 2, 30), java.time.ZoneId.of("Europe/Paris")));
     g.put("period", java.time.Period.of(1, 2, 3));
     g.put("bigwords", java.math.BigInteger.ONE.shiftLeft(130).negate());
+    g.put("concurrent", new java.util.concurrent.ConcurrentHashMap<>(Map.of("c", 1, "d", 2)));
     PriorityQueue<Point> pq = new PriorityQueue<>(new PointOrder());
     pq.add(new Point(3, 1));
     pq.add(new Point(1, 2));
