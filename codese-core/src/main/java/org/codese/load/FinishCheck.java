@@ -312,15 +312,33 @@ final class FinishCheck {
               + n
               + " references, not whole elements");
     }
-    int at = check.own(p[i + 3]);
-    if (kind[at] != EMPTY) {
-      throw check.reject(
-          "makes an immutable collection in slot " + p[i + 3] + ", which is filled already");
-    }
+    int at = emptyTarget(p[i + 3], "an immutable collection");
     for (int k = i + 5; k < i + 5 + n; k++) {
       check.ref(p[k], Object.class);
     }
     storage(Object[].class, n);
+    made(at, n);
+  }
+
+  /**
+   * The slot, of this snapshot and empty, that a step making {@code what} fills.
+   *
+   * @throws ObjectStreamException if something was made in it before
+   */
+  private int emptyTarget(int id, String what) throws ObjectStreamException {
+    int at = check.own(id);
+    if (kind[at] != EMPTY) {
+      throw check.reject("makes " + what + " in slot " + id + ", which is filled already");
+    }
+    return at;
+  }
+
+  /**
+   * Notes slot {@code at} made by a finish step of {@code n} references: it then holds an object of
+   * no class the checks rely on (as after {@code readResolve}), and its references count into the
+   * store capacity ({@link ProgramCheck#holds}).
+   */
+  private void made(int at, int n) {
     check.holds(n);
     kind[at] = RESOLVED;
     type[at] = null;
@@ -339,35 +357,31 @@ final class FinishCheck {
       throw check.reject("makes an object by a factory in an object stream's segment");
     }
     int t = p[i + 1];
-    int made = p[i + 2];
+    int factoryKind = p[i + 2];
     int n = p[i + 4];
-    if (made < 1 || made > Factories.LAST) {
-      throw check.reject("makes an object by unknown factory kind " + made);
+    if (factoryKind < 1 || factoryKind > Factories.LAST) {
+      throw check.reject("makes an object by unknown factory kind " + factoryKind);
     }
     Class<?> c = classes.found(t);
-    if (c == null || Factories.kind(c) != made) {
+    if (c == null || Factories.kind(c) != factoryKind) {
       throw check.reject(
           "makes an object by "
-              + Factories.factory(made)
+              + Factories.factory(factoryKind)
               + " as class "
               + t
               + (c == null ? "" : " (" + c.getTypeName() + ")")
               + ", not as "
-              + Factories.className(made));
+              + Factories.className(factoryKind));
     }
-    if (n != Factories.arity(made)) {
+    if (n != Factories.arity(factoryKind)) {
       throw check.reject(
-          "makes an object by " + Factories.factory(made) + " of " + n + " references");
+          "makes an object by " + Factories.factory(factoryKind) + " of " + n + " references");
     }
-    int at = check.own(p[i + 3]);
-    if (kind[at] != EMPTY) {
-      throw check.reject(
-          "makes an object by a factory in slot " + p[i + 3] + ", which is filled already");
-    }
+    int at = emptyTarget(p[i + 3], "an object by a factory");
     for (int k = i + 5; k < i + 5 + n; k++) {
-      check.ref(p[k], made == Factories.ARRAY_LIST ? Object[].class : Object.class);
+      check.ref(p[k], factoryKind == Factories.ARRAY_LIST ? Object[].class : Object.class);
     }
-    if (made == Factories.ARRAY_LIST
+    if (factoryKind == Factories.ARRAY_LIST
         && p[i + 5] != end
         && (p[i + 5] < first || kind[p[i + 5] - first] != ARRAY)) {
       throw check.reject(
@@ -375,9 +389,7 @@ final class FinishCheck {
               + p[i + 5]
               + ", which holds no array this snapshot made");
     }
-    check.holds(n);
-    kind[at] = RESOLVED;
-    type[at] = null;
+    made(at, n);
   }
 
   private void hook(int constant) throws ObjectStreamException {

@@ -153,15 +153,7 @@ final class ValueSteps {
    * StreamCorruptedException} with the same words).
    */
   private static BigInteger bigMagnitude(long[] d, int at) {
-    int words = (int) d[at + 1];
-    byte[] magnitude = new byte[Long.BYTES * words];
-    for (int i = 0; i < words; i++) {
-      long w = d[at + 2 + i];
-      for (int b = 0; b < Long.BYTES; b++) {
-        magnitude[Long.BYTES * i + b] = (byte) (w >>> (Byte.SIZE * (Long.BYTES - 1 - b)));
-      }
-    }
-    return new BigInteger(Math.toIntExact(d[at]), magnitude);
+    return new BigInteger(Math.toIntExact(d[at]), Values.magnitudeBytes(d, at));
   }
 
   /**

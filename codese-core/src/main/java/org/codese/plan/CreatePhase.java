@@ -196,13 +196,8 @@ final class CreatePhase {
       cx.finishes(node.id());
     }
     if (fill != null) {
-      int t = cx.tables.type(fill.type());
-      List<Slot> slots = node.type().slots();
-      for (int s = 0; s + 1 < slots.size(); s++) {
-        // a superclass's descriptor, which a JDK stream holds and asks the filter about (a
-        // LinkedHashMap's HashMap)
-        cx.tables.type(slots.get(s).type());
-      }
+      // with a superclass's descriptor, which a JDK stream holds (a LinkedHashMap's HashMap)
+      int t = cx.tables.typeWithSlots(node.type());
       for (String name : Fills.streamOnlyClasses(fill.type())) {
         cx.tables.type(bootClass(name)); // a ConcurrentHashMap's segments and their locks
       }

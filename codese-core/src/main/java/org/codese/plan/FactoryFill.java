@@ -158,7 +158,7 @@ record FactoryFill(int kind, int[] refs) {
    */
   private static boolean closed(Graph graph, int id, int self, PlanContext cx) {
     Node n = graph.node(id);
-    if (refersToNothing(n)) {
+    if (Leaves.refersToNothing(n)) {
       return true;
     }
     int[] held;
@@ -172,19 +172,10 @@ record FactoryFill(int kind, int[] refs) {
       return false;
     }
     for (int e : held) {
-      if (e >= self && !refersToNothing(graph.node(e))) {
+      if (e >= self && !Leaves.refersToNothing(graph.node(e))) {
         return false;
       }
     }
     return true;
-  }
-
-  private static boolean refersToNothing(Node n) {
-    return n instanceof Node.Text
-        || n instanceof Node.Box
-        || n instanceof Node.Value
-        || n instanceof Node.Constant
-        || n instanceof Node.Global
-        || (n instanceof Node.Array a && a.type().getComponentType().isPrimitive());
   }
 }

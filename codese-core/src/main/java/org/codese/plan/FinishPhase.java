@@ -40,12 +40,8 @@ final class FinishPhase {
     ImmutableFill immutable = node instanceof Node.Instance ? cx.immutable(node.id()) : null;
     FactoryFill factory = node instanceof Node.Instance ? cx.factory(node.id()) : null;
     if (factory != null) {
-      // the classes of its slots, whose descriptors ObjectInputStream asks the filter about
-      for (Slot s : ((Node.Instance) node).type().slots()) {
-        cx.tables.type(s.type());
-      }
       program.factory(
-          cx.tables.type(((Node.Instance) node).type().type()),
+          cx.tables.typeWithSlots(((Node.Instance) node).type()),
           factory.kind(),
           node.id(),
           factory.refs(),

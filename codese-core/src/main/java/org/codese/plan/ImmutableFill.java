@@ -71,12 +71,6 @@ record ImmutableFill(int tag, int[] refs) {
   /** Whether object {@code id}, written inside the collection, can refer to nothing before it. */
   private static boolean cannotReferBack(Graph graph, int id, PlanContext cx) {
     Node n = graph.node(id);
-    return n instanceof Node.Text
-        || n instanceof Node.Box
-        || n instanceof Node.Value
-        || n instanceof Node.Constant
-        || n instanceof Node.Global
-        || (n instanceof Node.Array a && a.type().getComponentType().isPrimitive())
-        || (n instanceof Node.Instance i && cx.immutable(i) != null);
+    return Leaves.refersToNothing(n) || (n instanceof Node.Instance i && cx.immutable(i) != null);
   }
 }

@@ -37,6 +37,18 @@ final class Tables {
   }
 
   /** Registers {@code c} with the fields the snapshot relies on, for its fingerprint. */
+  /**
+   * The index of {@code sc}'s class, listing first the classes of its slots (its serializable
+   * superclasses), whose descriptors a JDK stream holds and asks the filter about: for an object
+   * that no slot's fields or hooks list them for (a fill, a factory's object).
+   */
+  int typeWithSlots(org.codese.jvm.SerialClass sc) {
+    for (org.codese.jvm.Slot s : sc.slots()) {
+      type(s.type());
+    }
+    return type(sc.type());
+  }
+
   int typeWithFields(Class<?> c, List<SerialField> f) {
     int i = type(c);
     fields.set(i, f);

@@ -119,22 +119,9 @@ final class ValueData {
         yield d;
       }
       case 'W' -> zoned((java.time.ZonedDateTime) o);
-      case 'M' -> big((java.math.BigInteger) o);
+      case 'M' -> Values.bigData((java.math.BigInteger) o);
       default -> throw new IllegalArgumentException("not a value kind: " + v.kind());
     };
-  }
-
-  /** A {@code BigInteger}'s data: signum, word count, magnitude words, most significant first. */
-  private static long[] big(java.math.BigInteger b) {
-    java.math.BigInteger magnitude = b.abs();
-    int words = (magnitude.bitLength() + Long.SIZE - 1) / Long.SIZE;
-    long[] d = new long[2 + words];
-    d[0] = b.signum();
-    d[1] = words;
-    for (int i = 0; i < words; i++) {
-      d[2 + i] = magnitude.shiftRight(Long.SIZE * (words - 1 - i)).longValue();
-    }
-    return d;
   }
 
   /** A {@code ZonedDateTime}'s data: date, time, offset, then its zone's offset or region id. */

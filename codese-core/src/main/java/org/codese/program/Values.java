@@ -114,6 +114,29 @@ public final class Values {
     java.math.BigInteger.class // 'M', of any size: after 'B', which kindOf(Class) finds first
   };
 
+  /** The first format version that makes each kind's values. */
+  private static final int[] SINCE = {
+    Grammar.VALUE_VERSION,
+    Grammar.VALUE_VERSION,
+    Grammar.VALUE_VERSION,
+    Grammar.VALUE_VERSION,
+    Grammar.VALUE_VERSION,
+    Grammar.VALUE_VERSION,
+    Grammar.BIG_INTEGER_VERSION,
+    Grammar.DECIMAL_VERSION,
+    Grammar.DECIMAL_VERSION,
+    Grammar.TIME_VERSION,
+    Grammar.TIME_VERSION,
+    Grammar.TIME_VERSION,
+    Grammar.TIME_VERSION,
+    Grammar.TIME_VERSION,
+    Grammar.TIME_VERSION,
+    Grammar.TIME_VERSION,
+    Grammar.TIME_VERSION,
+    Grammar.TIME_VERSION,
+    Grammar.TIME_VERSION
+  };
+
   /** The longs of a value: for {@code 'M'} the least, its signum and word count. */
   private static final int[] ARITY = {2, 1, 1, 2, 2, 2, 1, 1, 2, 1, 3, 2, 3, 1, 2, 2, 4, 8, 2};
 
@@ -222,13 +245,7 @@ public final class Values {
    * @return the first snapshot format version that makes values of that kind
    */
   public static int since(int kind) {
-    return kind == 'B'
-        ? Grammar.BIG_INTEGER_VERSION
-        : kind == 'J' || kind == 'N'
-            ? Grammar.DECIMAL_VERSION
-            : KINDS.indexOf(kind) >= KINDS.indexOf('Z')
-                ? Grammar.TIME_VERSION
-                : Grammar.VALUE_VERSION;
+    return SINCE[KINDS.indexOf(kind)];
   }
 
   /**
@@ -314,6 +331,38 @@ public final class Values {
       }
     }
     return 0;
+  }
+
+  /**
+   * A {@code BigInteger}'s {@code 'M'} data: its signum, the number of 64-bit words of its
+   * magnitude, the words, most significant first.
+   */
+  public static long[] bigData(java.math.BigInteger b) {
+    java.math.BigInteger magnitude = b.abs();
+    int words = (magnitude.bitLength() + Long.SIZE - 1) / Long.SIZE;
+    long[] d = new long[2 + words];
+    d[0] = b.signum();
+    d[1] = words;
+    for (int i = 0; i < words; i++) {
+      d[2 + i] = magnitude.shiftRight(Long.SIZE * (words - 1 - i)).longValue();
+    }
+    return d;
+  }
+
+  /**
+   * The magnitude {@link #bigData} wrote at {@code at}, as the big-endian bytes {@code new
+   * BigInteger(signum, magnitude)} takes (the word count checked against the data by the caller).
+   */
+  public static byte[] magnitudeBytes(long[] data, int at) {
+    int words = (int) data[at + 1];
+    byte[] magnitude = new byte[Long.BYTES * words];
+    for (int i = 0; i < words; i++) {
+      long w = data[at + 2 + i];
+      for (int b = 0; b < Long.BYTES; b++) {
+        magnitude[Long.BYTES * i + b] = (byte) (w >>> (Byte.SIZE * (Long.BYTES - 1 - b)));
+      }
+    }
+    return magnitude;
   }
 
   /**

@@ -709,17 +709,10 @@ public final class Listing {
     if (words > FILL_SHOWN) {
       return "/* " + words + " words */";
     }
-    java.math.BigInteger b = java.math.BigInteger.ZERO;
-    for (int k = 0; k < words; k++) {
-      b =
-          b.shiftLeft(Long.SIZE)
-              .or(java.math.BigInteger.valueOf(data[from + 2 + k]).and(LONG_MASK));
-    }
+    // signum 1 and the sign after: a hostile signum shows, it does not throw
+    java.math.BigInteger b = new java.math.BigInteger(1, Values.magnitudeBytes(data, from));
     return "\"" + (data[from] < 0 ? b.negate() : b) + "\", signum " + data[from];
   }
-
-  private static final java.math.BigInteger LONG_MASK =
-      java.math.BigInteger.ONE.shiftLeft(Long.SIZE).subtract(java.math.BigInteger.ONE);
 
   private Constant constant(int index) throws DecodeException {
     if (index < 0 || index >= file.constants().size()) {
