@@ -30,9 +30,10 @@ import org.codese.verify.GrammarCheck;
 /**
  * A snapshot whose classes are defined and whose constants are resolved, ready to run.
  *
- * <p>The generated classes are hidden classes, unloadable once this object is unreachable; each is
- * called with the restore table and the resolved constants. {@link #restoreInto} may be called from
- * many threads at once: every call works on its own table.
+ * <p>The generated classes are hidden classes, each called with the restore table and the resolved
+ * constants; a later snapshot with the same code reuses them ({@link DefinedCode}), and they are
+ * unloadable once no snapshot uses them and {@code DefinedCode} has dropped them. {@link
+ * #restoreInto} may be called from many threads at once: every call works on its own table.
  */
 public final class LoadedSnapshot {
   /**
@@ -401,7 +402,11 @@ public final class LoadedSnapshot {
     return version >= RuntimeContract.RUNTIME_VERSION ? RUNTIME : MethodHandles.lookup();
   }
 
-  /** The instance of class file {@code i}: from {@code memo} if it has one, else defined. */
+  /**
+   * The instance of class file {@code i}: from {@code memo} if it has one (an object stream's
+   * segment), else from what earlier snapshots defined of the same bytes ({@link DefinedCode}),
+   * else defined.
+   */
   private static BiConsumer<Object[], Object[]> instance(
       MethodHandles.Lookup here,
       ClassTable table,
@@ -418,12 +423,20 @@ public final class LoadedSnapshot {
       return define(
           here, table, host, Evolution.adapt(file.classFiles().get(i), removed, constants), i);
     }
-    BiConsumer<Object[], Object[]> c = memo == null ? null : memo.instance(file, i, hostClass);
-    if (c == null) {
-      c = define(here, table, host, file.classFiles().get(i), i);
-      if (memo != null) {
-        memo.defined(file, i, hostClass, c);
+    byte[] bytes = file.classFiles().get(i);
+    if (memo == null) {
+      Class<?> where = hostClass == null ? here.lookupClass() : hostClass;
+      BiConsumer<Object[], Object[]> c = DefinedCode.find(where, bytes);
+      if (c == null) {
+        c = define(here, table, host, bytes, i);
+        DefinedCode.keep(where, bytes, c);
       }
+      return c;
+    }
+    BiConsumer<Object[], Object[]> c = memo.instance(file, i, hostClass);
+    if (c == null) {
+      c = define(here, table, host, bytes, i);
+      memo.defined(file, i, hostClass, c);
     }
     return c;
   }
