@@ -1,5 +1,6 @@
 package org.codese;
 
+import static org.codese.testkit.Messages.assertMentions;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -147,20 +148,12 @@ class ArrayDataTest {
       throw new AssertionError("no " + kind + " arrays");
     }
 
-    private String rejection(SnapshotEdit e) {
-      return assertThrows(UnsafeSnapshotException.class, () -> Codese.load(e.bytes())).getMessage();
-    }
-
-    private void assertMentions(String message, String part) {
-      assertTrue(message.contains(part), () -> "expected \"" + part + "\" in: " + message);
-    }
-
     private String edited(java.util.function.Consumer<int[]> change) throws IOException {
       SnapshotEdit e = edit();
       int[] p = steps(e);
       change.accept(p);
       e.setConstant(program(e), new Constant.PrimArray(p));
-      return rejection(e);
+      return e.unsafeRejection();
     }
 
     @Test
@@ -229,7 +222,8 @@ class ArrayDataTest {
       p[1] = 'F';
       p[2] = -1;
       e.setConstant(k, new Constant.PrimArray(p));
-      assertMentions(rejection(e), "makes arrays of float[], which its class table does not list");
+      assertMentions(
+          e.unsafeRejection(), "makes arrays of float[], which its class table does not list");
     }
 
     @Test
@@ -248,7 +242,7 @@ class ArrayDataTest {
                       && p.array() instanceof int[] a
                       && (a.length == 0 || a[0] != Grammar.STEP_ARRAYS));
       e.setConstant(finish, e.constant(create));
-      assertMentions(rejection(e), "finish step " + Grammar.STEP_ARRAYS);
+      assertMentions(e.unsafeRejection(), "finish step " + Grammar.STEP_ARRAYS);
     }
   }
 }

@@ -1,5 +1,6 @@
 package org.codese;
 
+import static org.codese.testkit.Messages.assertMentions;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -274,66 +275,50 @@ class CollectionFillTest {
   class Hostile {
     private final Map<String, String> two = new HashMap<>(Map.of("a", "x", "b", "y"));
 
-    private SnapshotEdit edit(Object root) throws IOException {
-      return SnapshotEdit.of(Codese.toBytes(root));
-    }
-
-    private int program(SnapshotEdit e) {
-      return e.programIndex(Grammar.STEP_FILL);
-    }
-
-    private int sizedIndex(SnapshotEdit e) {
-      return e.constantIndex(c -> c instanceof Constant.Sized);
-    }
-
     private int[] steps(SnapshotEdit e) {
-      return e.program(program(e));
-    }
-
-    private String rejection(SnapshotEdit e) {
-      return assertThrows(UnsafeSnapshotException.class, () -> Codese.load(e.bytes())).getMessage();
-    }
-
-    private void assertMentions(String message, String part) {
-      assertTrue(message.contains(part), () -> "expected \"" + part + "\" in: " + message);
+      return e.program(e.fillProgram());
     }
 
     @Test
     void theUneditedSnapshotRestores() throws IOException {
-      assertEquals(two, Codese.fromBytes(edit(two).bytes()));
+      assertEquals(two, Codese.fromBytes(SnapshotEdit.ofGraph(two).bytes()));
     }
 
     @Test
     void aFillOfAnObjectMadeByTheSerializationConstructorIsRejected() throws IOException {
       SnapshotEdit e =
-          edit(two).renameCalls(Grammar.NEW_COLLECTION_METHOD, Grammar.ALLOCATE_METHOD);
-      int k = sizedIndex(e);
+          SnapshotEdit.ofGraph(two)
+              .renameCalls(Grammar.NEW_COLLECTION_METHOD, Grammar.ALLOCATE_METHOD);
+      int k = e.sizedIndex();
       e.setConstant(
           k, new Constant.Allocator(((Constant.Sized) e.constant(k)).type(), Constant.Mode.SERIAL));
       assertMentions(
-          rejection(e),
+          e.unsafeRejection(),
           "fills slot 0, which holds no JDK collection this snapshot made to be filled");
     }
 
     @Test
     void aCollectionMakerPassedToTheAllocationEntryIsRejected() throws IOException {
       SnapshotEdit e =
-          edit(two).renameCalls(Grammar.NEW_COLLECTION_METHOD, Grammar.ALLOCATE_METHOD);
+          SnapshotEdit.ofGraph(two)
+              .renameCalls(Grammar.NEW_COLLECTION_METHOD, Grammar.ALLOCATE_METHOD);
       assertMentions(
-          rejection(e),
-          "allocates with constant " + sizedIndex(e) + ", which is a collection maker");
+          e.unsafeRejection(),
+          "allocates with constant " + e.sizedIndex() + ", which is a collection maker");
     }
 
     @Test
     void anAllocatorPassedToTheCollectionEntryIsRejected() throws IOException {
       Holder h = new Holder();
       h.map = new HashMap<>(Map.of("a", "b"));
-      SnapshotEdit e = edit(h).renameCalls(Grammar.ALLOCATE_METHOD, Grammar.NEW_COLLECTION_METHOD);
+      SnapshotEdit e =
+          SnapshotEdit.ofGraph(h)
+              .renameCalls(Grammar.ALLOCATE_METHOD, Grammar.NEW_COLLECTION_METHOD);
       int k =
           e.constantIndex(
               c -> c instanceof Constant.Allocator a && a.type() == e.classIndex(Holder.class));
       assertMentions(
-          rejection(e),
+          e.unsafeRejection(),
           "makes a collection with constant " + k + ", which is not a collection maker");
     }
 
@@ -351,67 +336,68 @@ class CollectionFillTest {
     void aCollectionConstructorOfAnotherClassIsRejected() throws IOException {
       Holder h = new Holder();
       h.map = new HashMap<>(Map.of("a", "b"));
-      SnapshotEdit e = edit(h);
-      int k = sizedIndex(e);
+      SnapshotEdit e = SnapshotEdit.ofGraph(h);
+      int k = e.sizedIndex();
       e.setConstant(k, new Constant.Sized(e.classIndex(Holder.class), -1));
       assertMentions(
-          rejection(e), "allocates " + Holder.class.getTypeName() + " with a collection");
+          e.unsafeRejection(), "allocates " + Holder.class.getTypeName() + " with a collection");
     }
 
     @Test
     void anInitialCapacityOutOfProportionIsRejectedBeforeAnythingIsAllocated() throws IOException {
-      SnapshotEdit e = edit(two);
-      int k = sizedIndex(e);
+      SnapshotEdit e = SnapshotEdit.ofGraph(two);
+      int k = e.sizedIndex();
       e.setConstant(k, new Constant.Sized(((Constant.Sized) e.constant(k)).type(), 1 << 28));
       assertMentions(
-          rejection(e), "makes a java.util.HashMap of initial capacity 268435456 for 2 elements");
+          e.unsafeRejection(),
+          "makes a java.util.HashMap of initial capacity 268435456 for 2 elements");
     }
 
     @Test
     void aCollectionNeverFilledIsRejected() throws IOException {
-      SnapshotEdit e = edit(two);
-      e.setConstant(program(e), new Constant.PrimArray(new int[0]));
-      assertMentions(rejection(e), "never fills them");
+      SnapshotEdit e = SnapshotEdit.ofGraph(two);
+      e.setConstant(e.fillProgram(), new Constant.PrimArray(new int[0]));
+      assertMentions(e.unsafeRejection(), "never fills them");
     }
 
     @Test
     void aSecondFillIsRejected() throws IOException {
-      SnapshotEdit e = edit(two);
+      SnapshotEdit e = SnapshotEdit.ofGraph(two);
       int[] p = steps(e);
       int[] twice = Arrays.copyOf(p, 2 * p.length);
       System.arraycopy(p, 0, twice, p.length, p.length);
-      e.setConstant(program(e), new Constant.PrimArray(twice));
-      assertMentions(rejection(e), "(it was filled before)");
+      e.setConstant(e.fillProgram(), new Constant.PrimArray(twice));
+      assertMentions(e.unsafeRejection(), "(it was filled before)");
     }
 
     @Test
     void aMapIsFilledWithWholePairs() throws IOException {
-      SnapshotEdit e = edit(two);
+      SnapshotEdit e = SnapshotEdit.ofGraph(two);
       int[] p = steps(e);
       p[2] = 3;
       int[] cut = Arrays.copyOf(p, 6);
-      e.setConstant(program(e), new Constant.PrimArray(cut));
-      assertMentions(rejection(e), "with 3 references, not whole elements");
+      e.setConstant(e.fillProgram(), new Constant.PrimArray(cut));
+      assertMentions(e.unsafeRejection(), "with 3 references, not whole elements");
     }
 
     @Test
     void aFillReadsOnlyTableSlots() throws IOException {
-      SnapshotEdit e = edit(two);
+      SnapshotEdit e = SnapshotEdit.ofGraph(two);
       int[] p = steps(e);
       p[4] = 1_000_000;
-      e.setConstant(program(e), new Constant.PrimArray(p));
-      assertMentions(rejection(e), "reads table slot 1000000, outside the table");
+      e.setConstant(e.fillProgram(), new Constant.PrimArray(p));
+      assertMentions(e.unsafeRejection(), "reads table slot 1000000, outside the table");
       int[] longer = Arrays.copyOf(steps(e), steps(e).length);
       longer[2] = 1 << 20;
-      e.setConstant(program(e), new Constant.PrimArray(longer));
-      assertMentions(rejection(e), "is unknown or cut short");
+      e.setConstant(e.fillProgram(), new Constant.PrimArray(longer));
+      assertMentions(e.unsafeRejection(), "is unknown or cut short");
     }
 
     @Test
     void theStorageOfAFilledListCountsAgainstTheArrayLimit() throws IOException {
       List<Integer> ten = new ArrayList<>(keys(10));
-      SnapshotEdit e = edit(ten);
-      int k = sizedIndex(e);
+      SnapshotEdit e = SnapshotEdit.ofGraph(ten);
+      int k = e.sizedIndex();
       e.setConstant(k, new Constant.Sized(((Constant.Sized) e.constant(k)).type(), 40));
       CodeseOptions tight =
           CodeseOptions.defaults().withLimits(CodeseLimits.defaults().withMaxArrayLength(30));
@@ -423,11 +409,12 @@ class CollectionFillTest {
 
     @Test
     void aFillOfAStringSlotIsRejected() throws IOException {
-      SnapshotEdit e = edit(two);
+      SnapshotEdit e = SnapshotEdit.ofGraph(two);
       int[] p = steps(e);
       p[1] = p[3]; // a key: a string this snapshot made, not a collection
-      e.setConstant(program(e), new Constant.PrimArray(p));
-      assertMentions(rejection(e), "which holds no JDK collection this snapshot made to be filled");
+      e.setConstant(e.fillProgram(), new Constant.PrimArray(p));
+      assertMentions(
+          e.unsafeRejection(), "which holds no JDK collection this snapshot made to be filled");
     }
   }
 

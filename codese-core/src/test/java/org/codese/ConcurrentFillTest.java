@@ -1,5 +1,6 @@
 package org.codese;
 
+import static org.codese.testkit.Messages.assertMentions;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -17,7 +18,6 @@ import org.codese.capture.Capturer;
 import org.codese.format.SnapshotFile;
 import org.codese.program.ClassEntry;
 import org.codese.program.Constant;
-import org.codese.program.Grammar;
 import org.codese.testkit.FilterCalls;
 import org.codese.testkit.JdkBytes;
 import org.codese.testkit.RoundTrip;
@@ -446,28 +446,13 @@ class ConcurrentFillTest {
   /** Hostile snapshots that misuse the fill, written by the format's own writer. */
   @Nested
   class Hostile {
-    private SnapshotEdit edit(Object root) throws IOException {
-      return SnapshotEdit.of(Codese.toBytes(root));
-    }
-
-    private int program(SnapshotEdit e) {
-      return e.programIndex(Grammar.STEP_FILL);
-    }
-
-    private int sizedIndex(SnapshotEdit e) {
-      return e.constantIndex(c -> c instanceof Constant.Sized);
-    }
-
-    private void assertMentions(String message, String part) {
-      assertTrue(message.contains(part), () -> "expected \"" + part + "\" in: " + message);
-    }
 
     @Test
     void aCapacityOtherThanTheNumberOfPairsIsRefused() throws IOException {
       ConcurrentHashMap<String, String> m = new ConcurrentHashMap<>(Map.of("a", "x", "b", "y"));
       for (int capacity : new int[] {-1, 0, 1, 3, 1 << 30}) {
-        SnapshotEdit e = edit(m);
-        int k = sizedIndex(e);
+        SnapshotEdit e = SnapshotEdit.ofGraph(m);
+        int k = e.sizedIndex();
         e.setConstant(k, new Constant.Sized(((Constant.Sized) e.constant(k)).type(), capacity));
         String message =
             assertThrows(UnsafeSnapshotException.class, () -> Codese.load(e.bytes())).getMessage();
@@ -477,8 +462,8 @@ class ConcurrentFillTest {
                 + capacity
                 + " for 2 pairs");
       }
-      SnapshotEdit empty = edit(new ConcurrentHashMap<>());
-      int k = sizedIndex(empty);
+      SnapshotEdit empty = SnapshotEdit.ofGraph(new ConcurrentHashMap<>());
+      int k = empty.sizedIndex();
       empty.setConstant(k, new Constant.Sized(((Constant.Sized) empty.constant(k)).type(), 16));
       assertMentions(
           assertThrows(UnsafeSnapshotException.class, () -> Codese.load(empty.bytes()))
@@ -489,7 +474,7 @@ class ConcurrentFillTest {
     @Test
     void aMakerOfASubclassIsRefusedBeforeAnythingRuns() throws IOException {
       SnapshotEdit e =
-          edit(new ConcurrentHashMap<>(Map.of("a", "x")))
+          SnapshotEdit.ofGraph(new ConcurrentHashMap<>(Map.of("a", "x")))
               .rename(ConcurrentHashMap.class, Sub.class.getName());
       assertMentions(
           assertThrows(UnsafeSnapshotException.class, () -> Codese.load(e.bytes())).getMessage(),
@@ -500,8 +485,8 @@ class ConcurrentFillTest {
 
     @Test
     void halfAPairIsRefused() throws IOException {
-      SnapshotEdit e = edit(new ConcurrentHashMap<>(Map.of("a", "x")));
-      int at = program(e);
+      SnapshotEdit e = SnapshotEdit.ofGraph(new ConcurrentHashMap<>(Map.of("a", "x")));
+      int at = e.fillProgram();
       int[] p = e.program(at);
       int[] q = java.util.Arrays.copyOf(p, p.length - 1);
       q[2] = 1;
@@ -514,8 +499,8 @@ class ConcurrentFillTest {
     @Test
     void aKeyWrittenTwiceKeepsTheLaterValueAsReadObjectDoes() throws IOException {
       ConcurrentHashMap<String, String> m = new ConcurrentHashMap<>(Map.of("a", "x", "b", "y"));
-      SnapshotEdit e = edit(m);
-      int at = program(e);
+      SnapshotEdit e = SnapshotEdit.ofGraph(m);
+      int at = e.fillProgram();
       int[] p = e.program(at);
       p[5] = p[3]; // the second pair's key is the first's
       e.setConstant(at, new Constant.PrimArray(p));
@@ -529,8 +514,8 @@ class ConcurrentFillTest {
         Map<String, String> withNull = new java.util.HashMap<>();
         withNull.put("k", null); // a null the snapshot fills with, for the edit to point at
         Object[] root = {new ConcurrentHashMap<>(Map.of("a", "x")), withNull};
-        SnapshotEdit e = edit(root);
-        int at = program(e);
+        SnapshotEdit e = SnapshotEdit.ofGraph(root);
+        int at = e.fillProgram();
         int[] p = e.program(at);
         // two fill steps {STEP_FILL, target, 2, key, value}; the null slot is the table's last
         assertEquals(10, p.length, java.util.Arrays.toString(p));

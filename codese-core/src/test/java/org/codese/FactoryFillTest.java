@@ -1,5 +1,6 @@
 package org.codese;
 
+import static org.codese.testkit.Messages.assertMentions;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -489,14 +490,6 @@ class FactoryFillTest {
   class Hostile {
     private final Object list = Collections.unmodifiableList(new ArrayList<>(strings(2)));
 
-    private String rejection(SnapshotEdit e) {
-      return assertThrows(UnsafeSnapshotException.class, () -> Codese.load(e.bytes())).getMessage();
-    }
-
-    private void assertMentions(String message, String part) {
-      assertTrue(message.contains(part), () -> "expected \"" + part + "\" in: " + message);
-    }
-
     /** An edit of {@code root}'s finish program at its first factory step. */
     private SnapshotEdit edited(Object root, java.util.function.ObjIntConsumer<int[]> change)
         throws IOException {
@@ -571,7 +564,7 @@ class FactoryFillTest {
               .classIndex(Collections.singletonList("x").getClass());
       // the singleton list's class for the unmodifiable list's kind
       assertMentions(
-          rejection(edited(root, p -> p[1] = singleton)),
+          (edited(root, p -> p[1] = singleton)).unsafeRejection(),
           "(java.util.Collections$SingletonList), not as java.util.Collections$UnmodifiableList");
     }
 
@@ -579,7 +572,7 @@ class FactoryFillTest {
     void aClassIndexOutsideTheTableIsRefused() throws IOException {
       for (int t : new int[] {-1, 1_000_000}) {
         assertMentions(
-            rejection(edited(list, p -> p[1] = t)),
+            (edited(list, p -> p[1] = t)).unsafeRejection(),
             "makes an object by Collections.unmodifiableList as class " + t + ", not as");
       }
     }
@@ -588,27 +581,28 @@ class FactoryFillTest {
     void anUnknownKindIsRefused() throws IOException {
       for (int k : new int[] {0, Factories.LAST + 1, -3}) {
         assertMentions(
-            rejection(edited(list, p -> p[2] = k)), "makes an object by unknown factory kind " + k);
+            (edited(list, p -> p[2] = k)).unsafeRejection(),
+            "makes an object by unknown factory kind " + k);
       }
     }
 
     @Test
     void anotherNumberOfArgumentsIsRefused() throws IOException {
       assertMentions(
-          rejection(edited(list, p -> p[4] = 0)),
+          (edited(list, p -> p[4] = 0)).unsafeRejection(),
           "makes an object by Collections.unmodifiableList of 0 references");
     }
 
     @Test
     void aSlotMadeBeforeIsRefused() throws IOException {
-      assertMentions(rejection(edited(list, p -> p[3] = p[5])), "which is filled already");
+      assertMentions((edited(list, p -> p[3] = p[5])).unsafeRejection(), "which is filled already");
     }
 
     @Test
     void aCountNearTheLargestIntIsRefusedNotThrown() throws IOException {
       for (int n : new int[] {Integer.MAX_VALUE, Integer.MAX_VALUE - 4, Integer.MAX_VALUE - 5}) {
         SnapshotEdit e = edited(list, p -> p[4] = n);
-        assertMentions(rejection(e), "is unknown or cut short");
+        assertMentions(e.unsafeRejection(), "is unknown or cut short");
         assertThrows(
             CorruptSnapshotException.class,
             () -> SnapshotContents.read(e.bytes()).list(new ProgramListener() {}));
@@ -618,7 +612,7 @@ class FactoryFillTest {
     @Test
     void aSlotOutsideTheTableIsRefused() throws IOException {
       assertMentions(
-          rejection(edited(list, p -> p[5] = 1_000_000)),
+          (edited(list, p -> p[5] = 1_000_000)).unsafeRejection(),
           "reads table slot 1000000, outside the table");
     }
 
@@ -626,7 +620,7 @@ class FactoryFillTest {
     void anArraysAsListOfAnotherObjectIsRefused() throws IOException {
       // the array list of the root, made by its constructor and filled, is no Object[]
       Object[] root = {Arrays.asList("a"), new ArrayList<>(List.of("b"))};
-      String m = rejection(edited(root, p -> p[5] = p[3] + 3));
+      String m = (edited(root, p -> p[5] = p[3] + 3)).unsafeRejection();
       assertMentions(m, "where a java.lang.Object[] belongs");
     }
 
@@ -684,7 +678,7 @@ class FactoryFillTest {
       int[] cut = Arrays.copyOf(p, p.length + 4);
       System.arraycopy(p, factoryStep(e.constant(at)), cut, p.length, 4); // no count, no refs
       e.setConstant(at, new Constant.PrimArray(cut));
-      assertMentions(rejection(e), "is unknown or cut short");
+      assertMentions(e.unsafeRejection(), "is unknown or cut short");
       assertThrows(
           CorruptSnapshotException.class,
           () -> SnapshotContents.read(e.bytes()).list(new ProgramListener() {}));
@@ -715,7 +709,7 @@ class FactoryFillTest {
       }
       p[f + 5] = p[m + 3];
       e.setConstant(at, new Constant.PrimArray(p));
-      assertMentions(rejection(e), "which holds no array this snapshot made");
+      assertMentions(e.unsafeRejection(), "which holds no array this snapshot made");
     }
 
     @Test

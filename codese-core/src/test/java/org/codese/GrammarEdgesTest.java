@@ -1,5 +1,6 @@
 package org.codese;
 
+import static org.codese.testkit.Messages.assertMentions;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
@@ -69,12 +70,6 @@ class GrammarEdgesTest {
 
   private static String rejection(byte[] snapshot) {
     return assertThrows(UnsafeSnapshotException.class, () -> Codese.load(snapshot)).getMessage();
-  }
-
-  private static void assertMentions(String message, String... parts) {
-    for (String p : parts) {
-      assertTrue(message.contains(p), () -> "expected \"" + p + "\" in: " + message);
-    }
   }
 
   // ---------------------------------------------------------------- loops and their data

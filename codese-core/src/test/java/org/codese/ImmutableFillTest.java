@@ -1,5 +1,6 @@
 package org.codese;
 
+import static org.codese.testkit.Messages.assertMentions;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -238,26 +239,15 @@ class ImmutableFillTest {
   /** Hostile snapshots that misuse the step, written by the format's own writer. */
   @Nested
   class Hostile {
-    private SnapshotEdit edit(Object root) throws IOException {
-      return SnapshotEdit.of(Codese.toBytes(root));
-    }
 
     private int program(SnapshotEdit e) {
       return e.programIndex(Grammar.STEP_IMMUTABLE);
     }
 
-    private String rejection(SnapshotEdit e) {
-      return assertThrows(UnsafeSnapshotException.class, () -> Codese.load(e.bytes())).getMessage();
-    }
-
-    private void assertMentions(String message, String part) {
-      assertTrue(message.contains(part), () -> "expected \"" + part + "\" in: " + message);
-    }
-
     /** An edit of a two-element list's step {STEP_IMMUTABLE, type, tag, target, 2, a, b}. */
     private SnapshotEdit edited(Object root, java.util.function.Consumer<int[]> change)
         throws IOException {
-      SnapshotEdit e = edit(root);
+      SnapshotEdit e = SnapshotEdit.ofGraph(root);
       int at = program(e);
       int[] p = e.program(at);
       assertEquals(Grammar.STEP_IMMUTABLE, p[0], Arrays.toString(p));
@@ -268,7 +258,8 @@ class ImmutableFillTest {
 
     @Test
     void theUneditedSnapshotRestores() throws IOException {
-      assertEquals(List.of("a", "b"), Codese.fromBytes(edit(List.of("a", "b")).bytes()));
+      assertEquals(
+          List.of("a", "b"), Codese.fromBytes(SnapshotEdit.ofGraph(List.of("a", "b")).bytes()));
     }
 
     @Test
@@ -288,19 +279,20 @@ class ImmutableFillTest {
     @Test
     void aClassOtherThanTheProxyIsRefused() throws IOException {
       Object[] root = {List.of("a", "b"), new Tree("t")};
-      SnapshotEdit e = edit(root);
+      SnapshotEdit e = SnapshotEdit.ofGraph(root);
       int at = program(e);
       int[] p = e.program(at);
       p[1] = e.classIndex(Tree.class);
       e.setConstant(at, new Constant.PrimArray(p));
-      assertMentions(rejection(e), "(" + Tree.class.getTypeName() + "), not as java.util.CollSer");
+      assertMentions(
+          e.unsafeRejection(), "(" + Tree.class.getTypeName() + "), not as java.util.CollSer");
     }
 
     @Test
     void aClassIndexOutsideTheTableIsRefused() throws IOException {
       for (int t : new int[] {-1, 1_000_000}) {
         assertMentions(
-            rejection(edited(List.of("a", "b"), p -> p[1] = t)),
+            (edited(List.of("a", "b"), p -> p[1] = t)).unsafeRejection(),
             "makes an immutable collection as class " + t + ", not as java.util.CollSer");
       }
     }
@@ -308,7 +300,7 @@ class ImmutableFillTest {
     @Test
     void anUnknownTagIsRefused() throws IOException {
       assertMentions(
-          rejection(edited(List.of("a", "b"), p -> p[2] = 4)),
+          (edited(List.of("a", "b"), p -> p[2] = 4)).unsafeRejection(),
           "makes an immutable collection of unknown tag 4");
     }
 
@@ -320,20 +312,21 @@ class ImmutableFillTest {
               p -> {
                 p[2] = 3;
               });
-      assertMentions(rejection(e), "makes an immutable map of 3 references, not whole elements");
+      assertMentions(
+          e.unsafeRejection(), "makes an immutable map of 3 references, not whole elements");
     }
 
     @Test
     void aSlotMadeBeforeIsRefused() throws IOException {
       SnapshotEdit e = edited(List.of("a", "b"), p -> p[3] = p[5]);
-      assertMentions(rejection(e), "which is filled already");
+      assertMentions(e.unsafeRejection(), "which is filled already");
     }
 
     @Test
     void aCountNearTheLargestIntIsRefusedNotThrown() throws IOException {
       for (int n : new int[] {Integer.MAX_VALUE, Integer.MAX_VALUE - 4, Integer.MAX_VALUE - 5}) {
         SnapshotEdit e = edited(List.of("a", "b"), p -> p[4] = n);
-        assertMentions(rejection(e), "is unknown or cut short");
+        assertMentions(e.unsafeRejection(), "is unknown or cut short");
         // the listing reads the same program: a typed exception, not an index out of bounds
         assertThrows(
             CorruptSnapshotException.class,
@@ -344,7 +337,7 @@ class ImmutableFillTest {
     @Test
     void aSlotOutsideTheTableIsRefused() throws IOException {
       assertMentions(
-          rejection(edited(List.of("a", "b"), p -> p[6] = 1_000_000)),
+          (edited(List.of("a", "b"), p -> p[6] = 1_000_000)).unsafeRejection(),
           "reads table slot 1000000, outside the table");
     }
 

@@ -1,5 +1,6 @@
 package org.codese;
 
+import static org.codese.testkit.Messages.assertMentions;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -324,27 +325,12 @@ class MoreCollectionFillTest {
   /** Hostile snapshots that misuse these fills, written by the format's own writer. */
   @Nested
   class Hostile {
-    private SnapshotEdit edit(Object root) throws IOException {
-      return SnapshotEdit.of(Codese.toBytes(root));
-    }
-
-    private int program(SnapshotEdit e) {
-      return e.programIndex(Grammar.STEP_FILL);
-    }
-
-    private int sizedIndex(SnapshotEdit e) {
-      return e.constantIndex(c -> c instanceof Constant.Sized);
-    }
-
-    private void assertMentions(String message, String part) {
-      assertTrue(message.contains(part), () -> "expected \"" + part + "\" in: " + message);
-    }
 
     @Test
     void aPriorityQueueOfCapacityZeroIsRejectedBeforeAnythingRuns() throws IOException {
       PriorityQueue<Integer> q = new PriorityQueue<>(List.of(3, 1, 2));
-      SnapshotEdit e = edit(q);
-      int k = sizedIndex(e);
+      SnapshotEdit e = SnapshotEdit.ofGraph(q);
+      int k = e.sizedIndex();
       e.setConstant(k, new Constant.Sized(((Constant.Sized) e.constant(k)).type(), 0));
       String m =
           assertThrows(UnsafeSnapshotException.class, () -> Codese.load(e.bytes())).getMessage();
@@ -356,8 +342,8 @@ class MoreCollectionFillTest {
     void anEnumMapKeyedByAClassThatIsNoEnumIsRefused() throws IOException {
       java.util.EnumMap<Color, String> root = new java.util.EnumMap<>(Map.of(Color.RED, "r"));
       for (int key : new int[] {-1, 1_000_000, -2}) {
-        SnapshotEdit e = edit(root);
-        int k = sizedIndex(e);
+        SnapshotEdit e = SnapshotEdit.ofGraph(root);
+        int k = e.sizedIndex();
         int type = ((Constant.Sized) e.constant(k)).type();
         int notEnum = key == -2 ? type : key; // -2: EnumMap itself, a class but no enum
         e.setConstant(k, new Constant.Sized(type, notEnum));
@@ -371,8 +357,8 @@ class MoreCollectionFillTest {
     @Test
     void aKeyOfAnotherTypeFailsAsReadObjectFails() throws IOException {
       Object[] root = {new java.util.EnumMap<>(Map.of(Color.RED, "r")), Grammar.class.getName()};
-      SnapshotEdit e = edit(root);
-      int at = program(e);
+      SnapshotEdit e = SnapshotEdit.ofGraph(root);
+      int at = e.fillProgram();
       int[] p = e.program(at);
       p[3] = p[4]; // the key is the value, a String
       e.setConstant(at, new Constant.PrimArray(p));
@@ -386,16 +372,16 @@ class MoreCollectionFillTest {
       java.util.BitSet b = new java.util.BitSet(640); // 10 words, sticky
       b.set(5);
       Object[] root = {b, new long[] {1, 2}, "x"};
-      SnapshotEdit e = edit(root);
-      int k = sizedIndex(e);
+      SnapshotEdit e = SnapshotEdit.ofGraph(root);
+      int k = e.sizedIndex();
       int type = ((Constant.Sized) e.constant(k)).type();
       e.setConstant(k, new Constant.Sized(type, 641));
       assertMentions(
           assertThrows(UnsafeSnapshotException.class, () -> Codese.load(e.bytes())).getMessage(),
           "makes a java.util.BitSet of 641 bits for 10 words");
       for (int change = 0; change < 2; change++) {
-        SnapshotEdit f = edit(root);
-        int at = program(f);
+        SnapshotEdit f = SnapshotEdit.ofGraph(root);
+        int at = f.fillProgram();
         int[] p = f.program(at);
         int c = change;
         int[] q =
@@ -414,8 +400,8 @@ class MoreCollectionFillTest {
     @Test
     void aFillCountNearTheLargestIntIsRefusedNotThrown() throws IOException {
       for (int n : new int[] {Integer.MAX_VALUE, Integer.MAX_VALUE - 2, Integer.MAX_VALUE - 3}) {
-        SnapshotEdit e = edit(new Vector<>(List.of("a", "b")));
-        int at = program(e);
+        SnapshotEdit e = SnapshotEdit.ofGraph(new Vector<>(List.of("a", "b")));
+        int at = e.fillProgram();
         int[] p = e.program(at);
         p[2] = n;
         e.setConstant(at, new Constant.PrimArray(p));
@@ -434,10 +420,10 @@ class MoreCollectionFillTest {
           List.<Map<Object, Object>>of(new Hashtable<>(), new IdentityHashMap<>())) {
         m.put("a", "x");
         m.put("b", "y");
-        SnapshotEdit e = edit(m);
-        int[] p = e.program(program(e));
+        SnapshotEdit e = SnapshotEdit.ofGraph(m);
+        int[] p = e.program(e.fillProgram());
         p[5] = p[3]; // the second pair's key is the first's
-        e.setConstant(program(e), new Constant.PrimArray(p));
+        e.setConstant(e.fillProgram(), new Constant.PrimArray(p));
         StreamCorruptedException x =
             assertThrows(StreamCorruptedException.class, () -> Codese.fromBytes(e.bytes()));
         assertMentions(x.getMessage(), "puts a key into a " + m.getClass().getName() + " twice");
@@ -449,8 +435,8 @@ class MoreCollectionFillTest {
       Pair pair = new Pair();
       pair.table.put("a", "x");
       pair.identity.put("k", null); // a null the snapshot fills with, for the edit to point at
-      SnapshotEdit e = edit(pair);
-      int at = program(e);
+      SnapshotEdit e = SnapshotEdit.ofGraph(pair);
+      int at = e.fillProgram();
       int[] p = e.program(at);
       // two fill steps {STEP_FILL, target, 2, key, value}: the identity map's value is the null
       assertEquals(10, p.length, java.util.Arrays.toString(p));

@@ -1,11 +1,11 @@
 package org.codese;
 
+import static org.codese.testkit.Messages.assertMentions;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.objectweb.asm.Opcodes.*;
 
 import java.io.ByteArrayInputStream;
@@ -108,12 +108,6 @@ class ProgramEdgesTest {
 
   private static String rejection(Crafted c) {
     return assertThrows(UnsafeSnapshotException.class, () -> Codese.load(c.bytes())).getMessage();
-  }
-
-  private static void assertMentions(String message, String... parts) {
-    for (String p : parts) {
-      assertTrue(message.contains(p), () -> "expected \"" + p + "\" in: " + message);
-    }
   }
 
   private static int ints(Crafted c, int... values) {

@@ -1,9 +1,9 @@
 package org.codese;
 
+import static org.codese.testkit.Messages.assertMentions;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.Externalizable;
 import java.io.IOException;
@@ -162,12 +162,6 @@ class SurfaceEdgesTest {
           return ObjectInputFilter.Status.UNDECIDED;
         };
     recording = CodeseOptions.defaults().withObjectInputFilter(filter);
-  }
-
-  private static void assertMentions(String message, String... parts) {
-    for (String p : parts) {
-      assertTrue(message.contains(p), () -> "expected \"" + p + "\" in: " + message);
-    }
   }
 
   /** Loads with the recording filter; asserts the mismatch and that the filter was not asked. */

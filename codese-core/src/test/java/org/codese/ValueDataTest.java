@@ -1,5 +1,6 @@
 package org.codese;
 
+import static org.codese.testkit.Messages.assertMentions;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -139,10 +140,6 @@ class ValueDataTest {
       change.accept(p);
       e.setConstant(k, new Constant.PrimArray(p));
       return assertThrows(UnsafeSnapshotException.class, () -> Codese.load(e.bytes())).getMessage();
-    }
-
-    private void assertMentions(String message, String part) {
-      assertTrue(message.contains(part), () -> "expected \"" + part + "\" in: " + message);
     }
 
     @Test

@@ -1,5 +1,7 @@
 package org.codese.testkit;
 
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -7,11 +9,14 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
+import org.codese.Codese;
 import org.codese.CorruptSnapshotException;
+import org.codese.UnsafeSnapshotException;
 import org.codese.format.SnapshotFile;
 import org.codese.load.StreamReader;
 import org.codese.program.ClassEntry;
 import org.codese.program.Constant;
+import org.codese.program.Grammar;
 import org.codese.program.Tape;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassVisitor;
@@ -42,6 +47,14 @@ public final class SnapshotEdit {
     this.classes = new ArrayList<>(file.classes());
     this.constants = new ArrayList<>(file.constants());
     this.items = file.items();
+  }
+
+  /**
+   * @param root a graph
+   * @return an editor over the parsed content of its snapshot
+   */
+  public static SnapshotEdit ofGraph(Object root) throws IOException {
+    return of(Codese.toBytes(root));
   }
 
   /**
@@ -238,6 +251,30 @@ public final class SnapshotEdit {
                 && p.array() instanceof int[] a
                 && a.length > 0
                 && a[0] == step);
+  }
+
+  /**
+   * @return the index of the only fill program ({@code Grammar.STEP_FILL})
+   */
+  public int fillProgram() {
+    return programIndex(Grammar.STEP_FILL);
+  }
+
+  /**
+   * @return the index of the only constant of a collection made to be filled ({@code
+   *     Constant.Sized})
+   */
+  public int sizedIndex() {
+    return constantIndex(c -> c instanceof Constant.Sized);
+  }
+
+  /**
+   * Loads the edited snapshot, which must be refused as unsafe.
+   *
+   * @return the message of the {@code UnsafeSnapshotException} it is refused with
+   */
+  public String unsafeRejection() {
+    return assertThrows(UnsafeSnapshotException.class, () -> Codese.load(bytes())).getMessage();
   }
 
   /**
