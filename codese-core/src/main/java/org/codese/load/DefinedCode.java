@@ -1,8 +1,8 @@
 package org.codese.load;
 
 import java.nio.ByteBuffer;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.function.BiConsumer;
 
 /**
@@ -20,7 +20,8 @@ import java.util.function.BiConsumer;
  * they never keep another class loader alive than the host's own; at most {@link #KEPT_PER_CLASS}
  * per host, the least recently used dropped first. Thread-safe.
  */
-final class DefinedCode extends ClassValue<DefinedCode.Recent> {
+final class DefinedCode
+    extends ClassValue<LinkedHashMap<ByteBuffer, BiConsumer<Object[], Object[]>>> {
   /** The most generated classes kept per host class. */
   static final int KEPT_PER_CLASS = 32;
 
@@ -34,7 +35,7 @@ final class DefinedCode extends ClassValue<DefinedCode.Recent> {
    * @return the instance a load defined from the same bytes in {@code host}, or {@code null}
    */
   static BiConsumer<Object[], Object[]> find(Class<?> host, byte[] bytes) {
-    Recent recent = BY_HOST.get(host);
+    LinkedHashMap<ByteBuffer, BiConsumer<Object[], Object[]>> recent = BY_HOST.get(host);
     synchronized (recent) {
       return recent.get(ByteBuffer.wrap(bytes));
     }
@@ -48,9 +49,14 @@ final class DefinedCode extends ClassValue<DefinedCode.Recent> {
    * @param instance the instance
    */
   static void keep(Class<?> host, byte[] bytes, BiConsumer<Object[], Object[]> instance) {
-    Recent recent = BY_HOST.get(host);
+    LinkedHashMap<ByteBuffer, BiConsumer<Object[], Object[]>> recent = BY_HOST.get(host);
     synchronized (recent) {
       recent.put(ByteBuffer.wrap(bytes), instance);
+      if (recent.size() > KEPT_PER_CLASS) {
+        Iterator<ByteBuffer> eldest = recent.keySet().iterator();
+        eldest.next();
+        eldest.remove();
+      }
     }
   }
 
@@ -59,28 +65,18 @@ final class DefinedCode extends ClassValue<DefinedCode.Recent> {
    * @return how many generated classes are kept for it
    */
   static int kept(Class<?> host) {
-    Recent recent = BY_HOST.get(host);
+    LinkedHashMap<ByteBuffer, BiConsumer<Object[], Object[]>> recent = BY_HOST.get(host);
     synchronized (recent) {
       return recent.size();
     }
   }
 
+  /**
+   * One host's classes, by content, in the order of their last use (a {@code LinkedHashMap} in
+   * access order, not a subclass: each class costs a cold load). Guarded by itself.
+   */
   @Override
-  protected Recent computeValue(Class<?> host) {
-    return new Recent();
-  }
-
-  /** One host's classes, by content, in the order of their last use. Guarded by itself. */
-  static final class Recent extends LinkedHashMap<ByteBuffer, BiConsumer<Object[], Object[]>> {
-    private static final long serialVersionUID = 1L;
-
-    Recent() {
-      super(16, 0.75f, true);
-    }
-
-    @Override
-    protected boolean removeEldestEntry(Map.Entry<ByteBuffer, BiConsumer<Object[], Object[]>> e) {
-      return size() > KEPT_PER_CLASS;
-    }
+  protected LinkedHashMap<ByteBuffer, BiConsumer<Object[], Object[]>> computeValue(Class<?> host) {
+    return new LinkedHashMap<>(16, 0.75f, true);
   }
 }
