@@ -82,7 +82,59 @@ final class Admission {
     }
     long bytes = bytes(file, streamBytes);
     askClasses(classes, filter, false, -1, refs, bytes);
+    for (Constant k : file.constants()) {
+      // a Class or ObjectStreamClass object: a JDK stream holds the class's descriptor, and so
+      // those of its serializable superclasses
+      int type =
+          k instanceof Constant.TypeRef t
+              ? t.type()
+              : k instanceof Constant.StreamClassRef d ? d.type() : -1;
+      Class<?> c = type < 0 ? null : classes.get(type);
+      if (c != null && !c.isArray()) {
+        askSuperclasses(filter, c, refs, bytes);
+      }
+    }
     ask(filter, new Info(null, -1, file.depth(), refs, bytes), "the snapshot as a whole");
+  }
+
+  /**
+   * Asks the filter about the serializable superclasses of {@code c}, whose descriptors a JDK
+   * stream holds wherever it holds {@code c}'s (its {@code ObjectStreamClass} chain): {@code
+   * java.lang.Enum} for an enum class (and the enum class for a constant's body), {@code
+   * java.lang.Number} for a box, the superclasses of a class a {@code Class} object names.
+   */
+  private static void askSuperclasses(ObjectInputFilter filter, Class<?> c, long refs, long bytes)
+      throws InvalidClassException {
+    for (Class<?> s = c.getSuperclass();
+        s != null && java.io.Serializable.class.isAssignableFrom(s);
+        s = s.getSuperclass()) {
+      ask(filter, new Info(s, -1, 1, refs, bytes), s.getName());
+    }
+  }
+
+  /**
+   * Asks the filter about the box classes the snapshot's create phase makes ({@code
+   * ProgramCheck.boxClasses}), and their serializable superclass {@code Number}: a JDK stream holds
+   * their descriptors, where the snapshot's code boxes a primitive and its class table lists no
+   * class. {@code streamBytes} and {@code refs} as for {@link #checkFilter}.
+   *
+   * @throws InvalidClassException if the filter rejects one
+   */
+  static void checkBoxes(
+      SnapshotFile file,
+      ObjectInputFilter filter,
+      java.util.List<Class<?>> boxes,
+      long streamBytes,
+      long refs)
+      throws InvalidClassException {
+    if (filter == null || boxes.isEmpty()) {
+      return;
+    }
+    long bytes = bytes(file, streamBytes);
+    for (Class<?> c : boxes) {
+      ask(filter, new Info(c, -1, 1, refs, bytes), c.getName());
+      askSuperclasses(filter, c, refs, bytes);
+    }
   }
 
   /**
@@ -215,6 +267,9 @@ final class Admission {
         }
       } else if (c.isArray() == arrays) {
         ask(filter, new Info(c, length, 1, refs, bytes), c.getName());
+        if (!arrays && Enum.class.isAssignableFrom(c) && c != Enum.class) {
+          askSuperclasses(filter, c, refs, bytes); // java.lang.Enum's descriptor, as a stream's
+        }
       }
     }
   }

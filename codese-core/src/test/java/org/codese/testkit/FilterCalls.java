@@ -5,7 +5,9 @@ import java.io.IOException;
 import java.io.ObjectInputFilter;
 import java.io.ObjectInputStream;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.codese.Codese;
 import org.codese.CodeseOptions;
 
@@ -37,6 +39,88 @@ public final class FilterCalls {
         Codese.toBytes(graph),
         CodeseOptions.defaults().withObjectInputFilter(recording(seen, classSuffix)));
     return seen;
+  }
+
+  /**
+   * Every class {@code ObjectInputStream} asks the filter about reading {@code graph}'s JDK bytes,
+   * each with the longest array length it was asked with (-1 for a class that is not an array).
+   */
+  public static Map<Class<?>, Long> jdkAsked(Object graph) throws IOException {
+    Map<Class<?>, Long> asked = new LinkedHashMap<>();
+    try (ObjectInputStream in =
+        new ObjectInputStream(new ByteArrayInputStream(JdkBytes.serialize(graph)))) {
+      in.setObjectInputFilter(everyClass(asked));
+      in.readObject();
+    } catch (ClassNotFoundException e) {
+      throw new AssertionError(e);
+    }
+    return asked;
+  }
+
+  /**
+   * Every class Codese asks the filter about restoring {@code graph}'s snapshot ({@code
+   * Codese.toBytes}, then {@code Codese.fromBytes} with {@code options} and the recording filter),
+   * as {@link #jdkAsked}.
+   */
+  public static Map<Class<?>, Long> codeseAsked(Object graph, CodeseOptions options)
+      throws IOException {
+    Map<Class<?>, Long> asked = new LinkedHashMap<>();
+    Codese.fromBytes(Codese.toBytes(graph), options.withObjectInputFilter(everyClass(asked)));
+    return asked;
+  }
+
+  /**
+   * Every class a {@code CodeseInputStream} asks its filter about reading {@code graph} from what a
+   * {@code CodeseOutputStream} wrote of it, as {@link #jdkAsked}.
+   */
+  public static Map<Class<?>, Long> streamAsked(Object graph, CodeseOptions options)
+      throws IOException {
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    try (org.codese.CodeseOutputStream out = new org.codese.CodeseOutputStream(bytes)) {
+      out.writeObject(graph);
+    }
+    Map<Class<?>, Long> asked = new LinkedHashMap<>();
+    try (org.codese.CodeseInputStream in =
+        new org.codese.CodeseInputStream(new ByteArrayInputStream(bytes.toByteArray()), options)) {
+      in.setObjectInputFilter(everyClass(asked));
+      in.readObject();
+    } catch (ClassNotFoundException e) {
+      throw new AssertionError(e);
+    }
+    return asked;
+  }
+
+  /**
+   * What {@code jdk} holds that {@code codese} does not cover: a class Codese was not asked about,
+   * or an array class Codese was asked about only with a shorter length; empty when Codese's filter
+   * saw at least what the JDK's saw.
+   */
+  public static List<String> notCovered(Map<Class<?>, Long> jdk, Map<Class<?>, Long> codese) {
+    List<String> missing = new ArrayList<>();
+    for (Map.Entry<Class<?>, Long> e : jdk.entrySet()) {
+      Long ours = codese.get(e.getKey());
+      if (ours == null) {
+        missing.add(e.getKey().getName() + " not asked");
+      } else if (ours < e.getValue()) {
+        missing.add(
+            e.getKey().getName()
+                + " asked with length "
+                + ours
+                + " at most, the JDK asked "
+                + e.getValue());
+      }
+    }
+    return missing;
+  }
+
+  private static ObjectInputFilter everyClass(Map<Class<?>, Long> asked) {
+    return info -> {
+      Class<?> c = info.serialClass();
+      if (c != null) {
+        asked.merge(c, info.arrayLength(), Math::max);
+      }
+      return ObjectInputFilter.Status.UNDECIDED;
+    };
   }
 
   private static ObjectInputFilter recording(List<String> seen, String classSuffix) {

@@ -1,0 +1,397 @@
+package org.codese;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.Serializable;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.MonthDay;
+import java.time.OffsetDateTime;
+import java.time.OffsetTime;
+import java.time.Period;
+import java.time.Year;
+import java.time.YearMonth;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.Collections;
+import java.util.Date;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Hashtable;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.LinkedList;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.Vector;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+import org.codese.corpus.Corpus;
+import org.codese.corpus.Types.Color;
+import org.codese.corpus.Types.Op;
+import org.codese.corpus.Types.Point;
+import org.codese.program.Factories;
+import org.codese.program.Fills;
+import org.codese.testkit.FilterCalls;
+import org.codese.testkit.RoundTrip;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Filter parity (SECURITY.md, I2): for every JDK-serializable graph of the corpus and one graph of
+ * every value, box, fill, factory and immutable-collection kind, every class {@code
+ * ObjectInputStream}'s filter is asked about reading the graph's JDK bytes is asked of Codese's
+ * filter too, restoring its snapshot and reading it from an object stream, and every array class
+ * with at least the longest length the JDK asks with. Codese may ask about more. Then, per gap this
+ * test found, a filter that rejects only that class makes both refuse.
+ */
+class FilterParityTest {
+
+  /** A named graph, built fresh for each run. */
+  record Graph(String name, Supplier<Object> graph, List<String> allowed) {
+    @Override
+    public String toString() {
+      return name;
+    }
+
+    CodeseOptions options() {
+      return allowed.isEmpty()
+          ? CodeseOptions.defaults()
+          : CodeseOptions.defaults().withAllowedClasses(allowed.toArray(String[]::new));
+    }
+  }
+
+  private static Graph graph(String name, Supplier<Object> graph) {
+    return new Graph(name, graph, List.of());
+  }
+
+  static List<Graph> graphs() {
+    List<Graph> all = new ArrayList<>();
+    for (Corpus.Case c : Corpus.all()) {
+      if (c.jdk() == RoundTrip.Jdk.SERIALIZABLE) {
+        all.add(new Graph("corpus " + c.name(), c.graph(), c.allowed()));
+      }
+    }
+    all.addAll(values());
+    all.addAll(boxes());
+    all.addAll(fills());
+    all.addAll(factories());
+    all.addAll(immutables());
+    all.addAll(others());
+    return all;
+  }
+
+  /** One graph per value kind of {@code program.Values}: alone, and in an array. */
+  private static List<Graph> values() {
+    Object[] values = {
+      new UUID(1, 2),
+      LocalDate.of(2026, 11, 28),
+      LocalTime.of(12, 30, 5, 7),
+      LocalDateTime.of(2026, 11, 28, 12, 30),
+      Instant.ofEpochSecond(1_700_000_000L, 5),
+      Duration.ofSeconds(90, 3),
+      BigInteger.valueOf(-123_456_789L),
+      new Date(1_700_000_000_123L),
+      new BigDecimal(BigInteger.valueOf(31_415), 4),
+      ZoneOffset.ofHours(2),
+      OffsetDateTime.of(2026, 11, 28, 12, 30, 0, 0, ZoneOffset.ofHours(-5)),
+      OffsetTime.of(12, 30, 0, 0, ZoneOffset.ofHours(3)),
+      Period.of(1, 2, 3),
+      Year.of(2026),
+      YearMonth.of(2026, 11),
+      MonthDay.of(11, 28),
+      ZoneId.of("Europe/Paris"),
+      ZonedDateTime.of(2026, 11, 28, 12, 30, 0, 0, ZoneId.of("Europe/Paris")),
+      ZonedDateTime.of(2026, 11, 28, 12, 30, 0, 0, ZoneOffset.ofHours(1)),
+      BigInteger.ONE.shiftLeft(200).subtract(BigInteger.TEN),
+      new BigDecimal(BigInteger.ONE.shiftLeft(100), 7)
+    };
+    List<Graph> out = new ArrayList<>();
+    for (Object v : values) {
+      String name = "value " + v.getClass().getSimpleName() + " " + v;
+      out.add(graph(name, () -> v));
+      out.add(graph(name + " in an array", () -> new Object[] {v, v}));
+    }
+    out.add(graph("values all in a list", () -> new ArrayList<>(Arrays.asList(values))));
+    return out;
+  }
+
+  /** Every box class, cached and not, alone, in an array and in a list. */
+  private static List<Graph> boxes() {
+    Object[][] boxes = {
+      {5, 100_000},
+      {5L, 1L << 40},
+      {(short) 5, (short) 1000},
+      {(byte) 5, (byte) -100},
+      {'a', '\u4e2d'},
+      {true, false},
+      {1.5f, Float.NaN},
+      {2.5d, -0.0d}
+    };
+    List<Graph> out = new ArrayList<>();
+    for (Object[] pair : boxes) {
+      for (Object b : pair) {
+        String name = "box " + b.getClass().getSimpleName() + " " + b;
+        out.add(graph(name, () -> b));
+        out.add(graph(name + " in an array", () -> new Object[] {b}));
+        out.add(graph(name + " in a list", () -> new ArrayList<>(List.of(b))));
+      }
+    }
+    return out;
+  }
+
+  /** Every fill class of {@code program.Fills}, empty and with elements. */
+  private static List<Graph> fills() {
+    List<Graph> out = new ArrayList<>();
+    List<Supplier<Object>> empty =
+        List.of(
+            ArrayList::new,
+            ArrayDeque::new,
+            LinkedList::new,
+            HashMap::new,
+            LinkedHashMap::new,
+            HashSet::new,
+            LinkedHashSet::new,
+            TreeMap::new,
+            TreeSet::new,
+            Vector::new,
+            PriorityQueue::new,
+            Hashtable::new,
+            IdentityHashMap::new,
+            () -> new EnumMap<>(Color.class),
+            BitSet::new,
+            ConcurrentHashMap::new);
+    for (Supplier<Object> s : empty) {
+      Object e = s.get();
+      if (Fills.kind(e.getClass()) == Fills.NONE) {
+        throw new AssertionError(e.getClass() + " is not a fill class");
+      }
+      out.add(graph("fill " + e.getClass().getSimpleName() + " empty", s));
+      out.add(
+          graph(
+              "fill " + e.getClass().getSimpleName() + " with elements",
+              () -> {
+                Object c = s.get();
+                fill(c);
+                return c;
+              }));
+    }
+    return out;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static void fill(Object c) {
+    if (c instanceof EnumMap<?, ?> m) {
+      ((EnumMap<Color, Object>) m).put(Color.RED, "r");
+      ((EnumMap<Color, Object>) m).put(Color.BLUE, 7);
+    } else if (c instanceof Map<?, ?> m) {
+      for (int i = 0; i < 20; i++) {
+        ((Map<Object, Object>) m).put("k" + i, i);
+      }
+    } else if (c instanceof BitSet b) {
+      b.set(3);
+      b.set(200);
+    } else {
+      for (int i = 0; i < 20; i++) {
+        ((java.util.Collection<Object>) c).add("e" + i);
+      }
+    }
+  }
+
+  /** One object of every factory kind of {@code program.Factories}, and the empties. */
+  private static List<Graph> factories() {
+    List<Graph> out = new ArrayList<>();
+    List<Object> every = FactoryFillTest.everyKind();
+    every.add(Collections.unmodifiableList(new ArrayList<>()));
+    every.add(Collections.unmodifiableMap(new HashMap<>()));
+    every.add(Arrays.asList());
+    every.add(EnumSet.noneOf(Color.class));
+    every.add(EnumSet.allOf(Op.class));
+    for (int i = 0; i < every.size(); i++) {
+      Object o = every.get(i);
+      String name = "factory " + i + " " + o.getClass().getName();
+      out.add(graph(name, () -> o));
+    }
+    Set<Integer> kinds = new HashSet<>();
+    for (Object o : every) {
+      kinds.add(Factories.kind(o.getClass()));
+    }
+    for (int k = 1; k <= Factories.LAST; k++) {
+      if (k != Factories.ENUM_SET && !kinds.contains(k)) {
+        throw new AssertionError("no graph of factory kind " + Factories.className(k));
+      }
+    }
+    return out;
+  }
+
+  /** The immutable collections of {@code List.of}, {@code Set.of}, {@code Map.of}: every size. */
+  private static List<Graph> immutables() {
+    List<Graph> out = new ArrayList<>();
+    out.add(graph("immutable List.of()", List::of));
+    out.add(graph("immutable List.of(1)", () -> List.of("a")));
+    out.add(graph("immutable List.of(2)", () -> List.of("a", "b")));
+    out.add(graph("immutable List.of(5)", () -> List.of("a", "b", "c", "d", "e")));
+    out.add(graph("immutable Set.of()", Set::of));
+    out.add(graph("immutable Set.of(1)", () -> Set.of("a")));
+    out.add(graph("immutable Set.of(2)", () -> Set.of("a", "b")));
+    out.add(graph("immutable Set.of(5)", () -> Set.of("a", "b", "c", "d", "e")));
+    out.add(graph("immutable Map.of()", Map::of));
+    out.add(graph("immutable Map.of(1)", () -> Map.of("a", 1)));
+    out.add(graph("immutable Map.of(3)", () -> Map.of("a", 1, "b", 2, "c", 3)));
+    out.add(graph("immutable List.copyOf", () -> List.copyOf(new ArrayList<>(List.of(1, 2)))));
+    out.add(
+        graph("immutable empties in an array", () -> new Object[] {List.of(), Set.of(), Map.of()}));
+    return out;
+  }
+
+  /** Enums, records, proxies, strings in arrays, boxes in fields. */
+  private static List<Graph> others() {
+    List<Graph> out = new ArrayList<>();
+    out.add(graph("enum in an array", () -> new Color[] {Color.RED, Color.RED}));
+    out.add(graph("enum with a constant body", () -> Op.TIMES));
+    out.add(graph("record", () -> new Point(1, 2)));
+    out.add(graph("records in a list", () -> new ArrayList<>(List.of(new Point(1, 2)))));
+    out.add(graph("strings in an array", () -> new String[] {"a", "b", ""}));
+    out.add(graph("strings in an Object[]", () -> new Object[] {"a", "b"}));
+    out.add(graph("proxy", FilterParityTest::proxy));
+    out.add(graph("proxies in an array", () -> new Object[] {proxy(), proxy()}));
+    out.add(graph("Class objects", () -> new Object[] {String.class, int.class, Color.class}));
+    out.add(
+        graph(
+            "Class objects of subclasses",
+            () ->
+                new Object[] {
+                  LinkedHashMap.class, Integer.class, Op.PLUS.getClass(), Sub.class, Thread.class
+                }));
+    out.add(
+        graph(
+            "ObjectStreamClass objects",
+            () ->
+                new Object[] {
+                  java.io.ObjectStreamClass.lookup(LinkedHashSet.class),
+                  java.io.ObjectStreamClass.lookup(Sub.class)
+                }));
+    out.add(graph("a subclass of an empty serializable base", Sub::new));
+    out.add(
+        graph(
+            "HashSet and Hashtable grown then emptied",
+            () -> {
+              HashSet<Object> s = new HashSet<>();
+              Hashtable<Object, Object> t = new Hashtable<>();
+              for (int i = 0; i < 300; i++) {
+                s.add("s" + i);
+                t.put("t" + i, "v");
+              }
+              s.clear();
+              t.clear();
+              s.add("x");
+              return new Object[] {s, t};
+            }));
+    out.add(
+        graph(
+            "hash collections of another load factor",
+            () -> {
+              HashSet<Object> s = new HashSet<>(4, 0.25f);
+              HashMap<Object, Object> m = new HashMap<>(4, 0.25f);
+              Hashtable<Object, Object> t = new Hashtable<>(4, 0.25f);
+              for (int i = 0; i < 40; i++) {
+                s.add("s" + i);
+                m.put("m" + i, "v");
+                t.put("t" + i, "v");
+              }
+              return new Object[] {s, m, t};
+            }));
+    return out;
+  }
+
+  /** A serializable class with no fields, as a base. */
+  static class EmptyBase implements Serializable {
+    private static final long serialVersionUID = 1L;
+  }
+
+  /** A subclass of {@link EmptyBase}. */
+  static final class Sub extends EmptyBase {
+    private static final long serialVersionUID = 1L;
+    int x = 3;
+  }
+
+  /** A handler for {@link #proxy}. */
+  static final class Handler implements InvocationHandler, Serializable {
+    private static final long serialVersionUID = 1L;
+    final String tag = "h";
+
+    @Override
+    public Object invoke(Object proxy, Method method, Object[] args) {
+      return method.getName().equals("compareTo") ? 0 : tag;
+    }
+  }
+
+  private static Object proxy() {
+    return Proxy.newProxyInstance(
+        FilterParityTest.class.getClassLoader(),
+        new Class<?>[] {Comparable.class, Serializable.class},
+        new Handler());
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("graphs")
+  void aSnapshotIsAskedAboutEveryClassTheJdkIs(Graph g) throws IOException {
+    Object graph = g.graph().get();
+    List<String> missing =
+        FilterCalls.notCovered(
+            FilterCalls.jdkAsked(graph), FilterCalls.codeseAsked(graph, g.options()));
+    assertTrue(missing.isEmpty(), g.name() + ": " + missing);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("graphs")
+  void anObjectStreamIsAskedAboutEveryClassTheJdkIs(Graph g) throws IOException {
+    Object graph = g.graph().get();
+    List<String> missing =
+        FilterCalls.notCovered(
+            FilterCalls.jdkAsked(graph), FilterCalls.streamAsked(graph, g.options()));
+    assertTrue(missing.isEmpty(), g.name() + ": " + missing);
+  }
+
+  @Test
+  void theComparisonSeesAMissingClassAndAShortArray() {
+    Map<Class<?>, Long> jdk = Map.of(Number.class, -1L, Object[].class, 3L);
+    assertTrue(FilterCalls.notCovered(jdk, jdk).isEmpty());
+    assertTrue(
+        FilterCalls.notCovered(jdk, Map.of(Object[].class, 3L)).get(0).contains("Number"),
+        "a class not asked");
+    assertTrue(
+        FilterCalls.notCovered(jdk, Map.of(Number.class, -1L, Object[].class, 2L))
+            .get(0)
+            .contains("length 2"),
+        "a shorter array");
+  }
+
+  /** Per gap the parity test found: a filter rejecting only that class refuses both ways. */
+  @Nested
+  class Hostile {}
+}
