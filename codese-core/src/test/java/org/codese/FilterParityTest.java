@@ -1,8 +1,12 @@
 package org.codese;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.io.InvalidClassException;
+import java.io.ObjectInputFilter;
 import java.io.Serializable;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
@@ -391,7 +395,139 @@ class FilterParityTest {
         "a shorter array");
   }
 
-  /** Per gap the parity test found: a filter rejecting only that class refuses both ways. */
+  /**
+   * Per gap the parity test found: a filter that rejects only what the JDK's reader asks about and
+   * Codese did not makes {@code ObjectInputStream} and Codese (snapshot and object stream) refuse,
+   * and Codese before anything of the snapshot ran.
+   */
   @Nested
-  class Hostile {}
+  class Hostile {
+    private static ObjectInputFilter rejecting(Class<?> c) {
+      return ObjectInputFilter.Config.createFilter("!" + c.getName());
+    }
+
+    /** Rejects only arrays of class {@code c} of at least {@code min} and at most {@code max}. */
+    private static ObjectInputFilter arrays(Class<?> c, long min, long max) {
+      return info ->
+          info.serialClass() == c && info.arrayLength() >= min && info.arrayLength() <= max
+              ? ObjectInputFilter.Status.REJECTED
+              : ObjectInputFilter.Status.UNDECIDED;
+    }
+
+    @Test
+    void aFilterRejectingNumberRejectsEveryNumericBox() throws IOException {
+      for (Object box : new Object[] {5, 100_000, 5L, (short) 7, (byte) 1, 1.5f, 2.5d}) {
+        FilterCalls.assertBothReject(
+            new Object[] {box}, rejecting(Number.class), "Number, for a " + box.getClass());
+        FilterCalls.assertBothReject(
+            box, rejecting(Number.class), "Number, for a root " + box.getClass());
+      }
+    }
+
+    @Test
+    void aFilterRejectingABoxClassRejectsItsBoxes() throws IOException {
+      for (Object box : new Object[] {7, 100_000, 5L, (short) 7, (byte) 1, 'c', true, 1.5f, 2.5d}) {
+        FilterCalls.assertBothReject(
+            new ArrayList<>(List.of(box)), rejecting(box.getClass()), box.getClass().getName());
+      }
+    }
+
+    @Test
+    void aRejectedBoxStopsTheRestoreBeforeAnyHookRuns() throws IOException {
+      Counted.reads.set(0);
+      Counted c = new Counted();
+      c.value = 100_000;
+      byte[] snapshot = Codese.toBytes(c);
+      assertThrows(
+          InvalidClassException.class,
+          () ->
+              Codese.fromBytes(
+                  snapshot,
+                  CodeseOptions.defaults().withObjectInputFilter(rejecting(Number.class))));
+      assertEquals(0, Counted.reads.get(), "readObject ran");
+      assertEquals(c.value, ((Counted) Codese.fromBytes(snapshot)).value);
+      assertEquals(1, Counted.reads.get(), "readObject runs without the filter");
+    }
+
+    @Test
+    void aFilterRejectingEnumRejectsEnumsAndTheirClasses() throws IOException {
+      Object[] graphs = {
+        Color.RED,
+        new Object[] {Op.TIMES},
+        new EnumMap<>(Color.class),
+        EnumSet.of(Color.BLUE),
+        new Object[] {Color.class},
+        new Object[] {Op.PLUS.getClass()}
+      };
+      for (Object g : graphs) {
+        FilterCalls.assertBothReject(g, rejecting(Enum.class), "java.lang.Enum, for " + g);
+      }
+      // a constant body's Class object: the JDK holds the enum's descriptor too
+      FilterCalls.assertBothReject(
+          new Object[] {Op.PLUS.getClass()}, rejecting(Op.class), Op.class.getName());
+    }
+
+    @Test
+    void aFilterRejectingASuperclassRejectsAClassObjectOfItsSubclass() throws IOException {
+      FilterCalls.assertBothReject(
+          new Object[] {LinkedHashMap.class}, rejecting(HashMap.class), "java.util.HashMap");
+      FilterCalls.assertBothReject(
+          new Object[] {java.io.ObjectStreamClass.lookup(Sub.class)},
+          rejecting(EmptyBase.class),
+          EmptyBase.class.getName());
+      FilterCalls.assertBothReject(
+          new Object[] {Integer.class}, rejecting(Number.class), "Number, for Integer.class");
+    }
+
+    @Test
+    void aFilterRejectingAnEmptyObjectArrayRejectsEmptyImmutablesAndQueues() throws IOException {
+      Object[] graphs = {List.of(), Set.of(), Map.of(), new PriorityQueue<>()};
+      for (Object g : graphs) {
+        FilterCalls.assertBothReject(
+            g, arrays(Object[].class, 0, 0), "Object[0], for a " + g.getClass().getName());
+      }
+    }
+
+    @Test
+    void anArrayDequeIsAskedAboutItsSizePlusOne() throws IOException {
+      for (int size : new int[] {0, 1, 5, 40}) {
+        ArrayDeque<Object> d = new ArrayDeque<>();
+        for (int i = 0; i < size; i++) {
+          d.add("e" + i);
+        }
+        // rejects only the length the JDK's reader asks about beyond the elements
+        FilterCalls.assertBothReject(
+            d, arrays(Object[].class, size + 1, size + 1), "Object[" + (size + 1) + "]");
+      }
+    }
+
+    @Test
+    void aConcurrentHashMapIsAskedAboutItsSegmentsLength() throws IOException {
+      Class<?> segments = Fills.concurrentSegments();
+      for (int size : new int[] {0, 1, 3}) {
+        ConcurrentHashMap<Object, Object> m = new ConcurrentHashMap<>();
+        for (int i = 0; i < size; i++) {
+          m.put("k" + i, i);
+        }
+        FilterCalls.assertBothReject(
+            m,
+            arrays(segments, Fills.CONCURRENT_SEGMENTS, Fills.CONCURRENT_SEGMENTS),
+            "Segment[" + Fills.CONCURRENT_SEGMENTS + "], for " + size + " pairs");
+      }
+    }
+  }
+
+  /** Counts its {@code readObject} runs; holds a box. */
+  static final class Counted implements Serializable {
+    private static final long serialVersionUID = 1L;
+    static final java.util.concurrent.atomic.AtomicInteger reads =
+        new java.util.concurrent.atomic.AtomicInteger();
+    Integer value;
+
+    private void readObject(java.io.ObjectInputStream in)
+        throws IOException, ClassNotFoundException {
+      in.defaultReadObject();
+      reads.incrementAndGet();
+    }
+  }
 }

@@ -170,6 +170,46 @@ public final class FilterCalls {
   }
 
   /**
+   * Checks that {@code filter} rejects {@code graph} with the JDK (so the case is a fair one) and
+   * with Codese, restoring its snapshot and reading it from an object stream.
+   *
+   * @param what what the filter rejects, for messages
+   */
+  public static void assertBothReject(Object graph, ObjectInputFilter filter, String what)
+      throws IOException {
+    if (!jdkRejects(graph, filter)) {
+      throw new AssertionError("the JDK does not reject " + what + ": not a fair case");
+    }
+    if (!codeseRejects(graph, filter)) {
+      throw new AssertionError("Codese does not reject " + what + ", as the JDK does");
+    }
+    if (!streamRejects(graph, filter)) {
+      throw new AssertionError("a CodeseInputStream does not reject " + what + ", as the JDK does");
+    }
+  }
+
+  /**
+   * Whether a {@code CodeseInputStream} with {@code filter} rejects {@code graph}, written by a
+   * {@code CodeseOutputStream}, with the filter's {@code InvalidClassException}.
+   */
+  public static boolean streamRejects(Object graph, ObjectInputFilter filter) throws IOException {
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    try (org.codese.CodeseOutputStream out = new org.codese.CodeseOutputStream(bytes)) {
+      out.writeObject(graph);
+    }
+    try (org.codese.CodeseInputStream in =
+        new org.codese.CodeseInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+      in.setObjectInputFilter(filter);
+      in.readObject();
+      return false;
+    } catch (java.io.InvalidClassException e) {
+      return true;
+    } catch (ClassNotFoundException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  /**
    * Checks that a filter rejecting exactly class {@code className} rejects {@code graph} with the
    * JDK (so the case is a fair one) and with Codese.
    */
