@@ -300,6 +300,11 @@ class FilterParityTest {
                   java.io.ObjectStreamClass.lookup(Sub.class)
                 }));
     out.add(graph("a subclass of an empty serializable base", Sub::new));
+    out.add(graph("boxes a writeObject writes", WritesBoxes::new));
+    out.add(
+        graph(
+            "readResolve returning other classes",
+            () -> new Object[] {new ResolvesTo(0), new ResolvesTo(1), new ResolvesTo(2)}));
     out.add(
         graph(
             "HashSet and Hashtable grown then emptied",
@@ -330,6 +335,43 @@ class FilterParityTest {
               return new Object[] {s, m, t};
             }));
     return out;
+  }
+
+  /** Writes boxes and a box array of its own with {@code writeObject}, reads them back. */
+  static final class WritesBoxes implements Serializable {
+    private static final long serialVersionUID = 1L;
+    transient Object[] kept;
+
+    private void writeObject(java.io.ObjectOutputStream out) throws IOException {
+      out.defaultWriteObject();
+      out.writeObject(7L);
+      out.writeObject('q');
+      out.writeObject(new Short[] {1, 2});
+    }
+
+    private void readObject(java.io.ObjectInputStream in)
+        throws IOException, ClassNotFoundException {
+      in.defaultReadObject();
+      kept = new Object[] {in.readObject(), in.readObject(), in.readObject()};
+    }
+  }
+
+  /** Its {@code readResolve} returns an object of another class, by {@code kind}. */
+  static final class ResolvesTo implements Serializable {
+    private static final long serialVersionUID = 1L;
+    final int kind;
+
+    ResolvesTo(int kind) {
+      this.kind = kind;
+    }
+
+    private Object readResolve() {
+      return switch (kind) {
+        case 0 -> new long[9];
+        case 1 -> new java.util.BitSet(3);
+        default -> java.util.concurrent.TimeUnit.SECONDS;
+      };
+    }
   }
 
   /** A serializable class with no fields, as a base. */
@@ -379,6 +421,26 @@ class FilterParityTest {
         FilterCalls.notCovered(
             FilterCalls.jdkAsked(graph), FilterCalls.streamAsked(graph, g.options()));
     assertTrue(missing.isEmpty(), g.name() + ": " + missing);
+  }
+
+  @Test
+  void anObjectStreamOfSeveralGraphsIsAskedAboutEveryClassTheJdkIs() throws IOException {
+    // later graphs of a shape seen before reuse the first one's class table (SegmentMemo)
+    List<Object> graphs = new ArrayList<>();
+    for (Graph g : List.of(boxes().get(0), boxes().get(3), immutables().get(0))) {
+      graphs.add(g.graph().get());
+      graphs.add(g.graph().get());
+    }
+    graphs.add(List.of());
+    graphs.add(new Object[] {Color.RED, 5, 6L});
+    graphs.add(new Object[] {Color.RED, 5, 6L});
+    for (int i = 0; i < graphs.size(); i++) {
+      List<Object> written = graphs.subList(i, graphs.size());
+      Map<Class<?>, Long> jdk = FilterCalls.jdkAskedStream(written);
+      Map<Class<?>, Long> codese = FilterCalls.streamAsked(written, CodeseOptions.defaults());
+      List<String> missing = FilterCalls.notCovered(jdk, codese);
+      assertTrue(missing.isEmpty(), "from graph " + i + ": " + missing);
+    }
   }
 
   @Test

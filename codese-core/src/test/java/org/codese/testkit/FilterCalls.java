@@ -75,15 +75,52 @@ public final class FilterCalls {
    */
   public static Map<Class<?>, Long> streamAsked(Object graph, CodeseOptions options)
       throws IOException {
+    return streamAsked(java.util.Collections.singletonList(graph), options);
+  }
+
+  /**
+   * As {@link #streamAsked(Object, CodeseOptions)}, for {@code graphs} written one after the other
+   * to one stream and read back.
+   */
+  public static Map<Class<?>, Long> streamAsked(List<?> graphs, CodeseOptions options)
+      throws IOException {
     java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
     try (org.codese.CodeseOutputStream out = new org.codese.CodeseOutputStream(bytes)) {
-      out.writeObject(graph);
+      for (Object g : graphs) {
+        out.writeObject(g);
+      }
     }
     Map<Class<?>, Long> asked = new LinkedHashMap<>();
     try (org.codese.CodeseInputStream in =
         new org.codese.CodeseInputStream(new ByteArrayInputStream(bytes.toByteArray()), options)) {
       in.setObjectInputFilter(everyClass(asked));
-      in.readObject();
+      for (int i = 0; i < graphs.size(); i++) {
+        in.readObject();
+      }
+    } catch (ClassNotFoundException e) {
+      throw new AssertionError(e);
+    }
+    return asked;
+  }
+
+  /**
+   * As {@link #jdkAsked}, for {@code graphs} written one after the other to one {@code
+   * ObjectOutputStream} and read back.
+   */
+  public static Map<Class<?>, Long> jdkAskedStream(List<?> graphs) throws IOException {
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(bytes)) {
+      for (Object g : graphs) {
+        out.writeObject(g);
+      }
+    }
+    Map<Class<?>, Long> asked = new LinkedHashMap<>();
+    try (ObjectInputStream in =
+        new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+      in.setObjectInputFilter(everyClass(asked));
+      for (int i = 0; i < graphs.size(); i++) {
+        in.readObject();
+      }
     } catch (ClassNotFoundException e) {
       throw new AssertionError(e);
     }
