@@ -84,11 +84,12 @@ final class Admission {
     askClasses(classes, filter, false, -1, refs, bytes);
     for (Constant k : file.constants()) {
       // a Class or ObjectStreamClass object: a JDK stream holds the class's descriptor, and so
-      // those of its serializable superclasses
+      // those of its serializable superclasses (tags, not instanceof tests: see checkLimits)
+      int tag = k.tag();
       int type =
-          k instanceof Constant.TypeRef t
-              ? t.type()
-              : k instanceof Constant.StreamClassRef d ? d.type() : -1;
+          tag == Constant.TYPE_REF
+              ? ((Constant.TypeRef) k).type()
+              : tag == Constant.STREAM_CLASS_REF ? ((Constant.StreamClassRef) k).type() : -1;
       Class<?> c = type < 0 ? null : classes.get(type);
       if (c != null && !c.isArray()) {
         askSuperclasses(filter, c, refs, bytes);

@@ -208,7 +208,8 @@ final class FinishCheck {
     }
     Class<?> array = Fills.checkedArray(c);
     if (array != null) {
-      storage(array, (int) Fills.checkedLength(c, Math.max(length[at], 0), n / width));
+      long checked = Fills.checkedLength(c, Math.max(length[at], 0), n / width);
+      storage(array, (int) Math.min(checked, Integer.MAX_VALUE));
     }
     kind[at] = FILLED;
     check.unfilled--;
