@@ -106,6 +106,8 @@ class FilterParityTest {
     all.addAll(factories());
     all.addAll(immutables());
     all.addAll(others());
+    all.add(graph("sample jdk-collections", org.codese.samples.SampleGraphs::jdkCollections));
+    all.add(graph("sample rbt-100", () -> org.codese.samples.RedBlackTree.random(100, 7)));
     return all;
   }
 
@@ -301,6 +303,42 @@ class FilterParityTest {
                 }));
     out.add(graph("a subclass of an empty serializable base", Sub::new));
     out.add(graph("boxes a writeObject writes", WritesBoxes::new));
+    out.add(
+        graph(
+            "typed box arrays",
+            () ->
+                new Object[] {
+                  new Integer[] {1, 200_000},
+                  new Number[] {2L, 3.5f},
+                  new Boolean[] {true},
+                  new Character[0]
+                }));
+    out.add(
+        graph(
+            "many boxes and many arrays (loops and a create program)",
+            () -> {
+              List<Object> l = new ArrayList<>();
+              for (int i = 0; i < 300; i++) {
+                l.add(i * 1_000);
+                l.add((double) i);
+                l.add(new Integer[] {i});
+                l.add(new long[] {i, i});
+              }
+              return l;
+            }));
+    out.add(
+        graph(
+            "many values",
+            () -> {
+              List<Object> l = new ArrayList<>();
+              for (int i = 0; i < 100; i++) {
+                l.add(LocalDate.ofEpochDay(i));
+                l.add(BigInteger.valueOf(i).shiftLeft(i));
+                l.add(new BigDecimal(BigInteger.valueOf(i), i % 5));
+                l.add(new UUID(i, -i));
+              }
+              return l;
+            }));
     out.add(
         graph(
             "readResolve returning other classes",

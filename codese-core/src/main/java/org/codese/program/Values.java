@@ -167,6 +167,15 @@ public final class Values {
   }
 
   /**
+   * @param c a class
+   * @return whether it is one of this table's classes (whose values a JDK stream writes as their
+   *     stream class, {@link #streamClassName}, not as themselves)
+   */
+  public static boolean isValueClass(Class<?> c) {
+    return kindOf(c) != 0;
+  }
+
+  /**
    * @param o an object
    * @return the kind code of the value it is, or 0 if it is none: its class is one of this table's
    *     ({@code 'M'} for a {@code BigInteger} that does not fit in a {@code long}), and a zone

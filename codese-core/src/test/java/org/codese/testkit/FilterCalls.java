@@ -70,6 +70,17 @@ public final class FilterCalls {
   }
 
   /**
+   * Every class Codese asks the filter about restoring {@code snapshot} with {@code options} and
+   * the recording filter, as {@link #jdkAsked}.
+   */
+  public static Map<Class<?>, Long> codeseAsked(byte[] snapshot, CodeseOptions options)
+      throws IOException {
+    Map<Class<?>, Long> asked = new LinkedHashMap<>();
+    Codese.fromBytes(snapshot, options.withObjectInputFilter(everyClass(asked)));
+    return asked;
+  }
+
+  /**
    * Every class a {@code CodeseInputStream} asks its filter about reading {@code graph} from what a
    * {@code CodeseOutputStream} wrote of it, as {@link #jdkAsked}.
    */
