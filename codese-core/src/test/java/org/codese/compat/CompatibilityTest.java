@@ -238,6 +238,30 @@ class CompatibilityTest {
   }
 
   @Test
+  void committedObjectStreamsOfEveryVersionAskTheFilterWhatTheJdkAsks() throws Exception {
+    List<Serializable> written = new ArrayList<>(graphs().values());
+    Map<Class<?>, Long> jdk = FilterCalls.jdkAskedStream(written);
+    for (int v = FIRST_COMMITTED_STREAM; v <= StreamReader.STREAM_VERSION; v++) {
+      Map<Class<?>, Long> asked = new LinkedHashMap<>();
+      try (ObjectInputStream in =
+          new CodeseInputStream(new ByteArrayInputStream(read(streamName(v))))) {
+        in.setObjectInputFilter(
+            info -> {
+              if (info.serialClass() != null) {
+                asked.merge(info.serialClass(), info.arrayLength(), Math::max);
+              }
+              return java.io.ObjectInputFilter.Status.UNDECIDED;
+            });
+        for (int i = 0; i < written.size(); i++) {
+          in.readObject();
+        }
+      }
+      List<String> missing = FilterCalls.notCovered(jdk, asked);
+      assertTrue(missing.isEmpty(), streamName(v) + ": " + missing);
+    }
+  }
+
+  @Test
   void anOlderFileThatListsNoSuperclassIsStillRefusedByAFilterRejectingIt() throws Exception {
     // v13-factories was recorded before the class table listed a factory-made object's
     // superclasses: the loader asks about them from the class (the JDK's descriptor chain)
