@@ -106,6 +106,7 @@ class FilterParityTest {
     all.addAll(factories());
     all.addAll(immutables());
     all.addAll(others());
+    all.addAll(moreJdk());
     all.add(graph("sample jdk-collections", org.codese.samples.SampleGraphs::jdkCollections));
     all.add(graph("sample rbt-100", () -> org.codese.samples.RedBlackTree.random(100, 7)));
     return all;
@@ -421,6 +422,52 @@ class FilterParityTest {
   static final class Sub extends EmptyBase {
     private static final long serialVersionUID = 1L;
     int x = 3;
+  }
+
+  /** Serializable JDK classes beyond the fills and factories, each replayed or otherwise made. */
+  private static List<Graph> moreJdk() {
+    List<Supplier<Object>> made =
+        List.of(
+            () -> new java.util.concurrent.CopyOnWriteArrayList<>(List.of("a", 1)),
+            () -> new java.util.concurrent.CopyOnWriteArraySet<>(List.of("a", 2L)),
+            () -> new java.util.concurrent.PriorityBlockingQueue<>(List.of(3, 1, 2)),
+            () -> new java.util.concurrent.ArrayBlockingQueue<>(4, false, List.of("x")),
+            () -> new java.util.concurrent.LinkedBlockingQueue<>(List.of("y", 'c')),
+            () -> new java.util.concurrent.LinkedBlockingDeque<>(List.of(1.5)),
+            () -> new java.util.concurrent.ConcurrentLinkedQueue<>(List.of((short) 4)),
+            () -> new java.util.concurrent.ConcurrentSkipListMap<>(Map.of("k", (byte) 1)),
+            () -> new java.util.concurrent.ConcurrentSkipListSet<>(List.of(9, 8)),
+            () -> new java.util.concurrent.atomic.AtomicIntegerArray(new int[] {1, 2}),
+            () -> new java.util.concurrent.atomic.AtomicReferenceArray<>(new Object[] {"r", 3}),
+            () -> new java.util.concurrent.atomic.LongAdder(),
+            () -> Collections.checkedList(new ArrayList<>(List.of("c")), String.class),
+            () -> Collections.checkedMap(new TreeMap<>(Map.of(1, 2)), Integer.class, Integer.class),
+            () -> new java.util.Stack<>(),
+            () -> new java.util.GregorianCalendar(2026, 10, 28),
+            () -> java.util.TimeZone.getTimeZone("Europe/Paris"),
+            () -> java.util.Currency.getInstance("EUR"),
+            () -> java.util.Locale.CANADA_FRENCH,
+            () -> java.util.regex.Pattern.compile("a+b"),
+            () -> new java.io.File("/tmp/x"),
+            () -> java.net.URI.create("http://example.com/a"),
+            () -> new StringBuilder("sb"),
+            () -> new java.util.Random(42),
+            () -> java.util.OptionalInt.empty().isPresent() ? null : new java.util.Vector<>(),
+            () -> new IllegalStateException("boom", new RuntimeException("cause")),
+            () -> new java.text.SimpleDateFormat("yyyy-MM-dd"),
+            () -> java.nio.charset.StandardCharsets.UTF_8.name(),
+            () -> new java.util.TreeMap<>(Collections.reverseOrder()),
+            () -> new java.util.TreeSet<>(String.CASE_INSENSITIVE_ORDER),
+            () -> java.time.DayOfWeek.MONDAY,
+            () -> java.util.concurrent.TimeUnit.SECONDS,
+            () -> new java.util.concurrent.atomic.AtomicLong(5),
+            () -> new java.util.Properties(),
+            () -> new java.util.WeakHashMap<>().isEmpty() ? new java.util.LinkedList<>() : null);
+    List<Graph> out = new ArrayList<>();
+    for (Supplier<Object> s : made) {
+      out.add(graph("jdk " + s.get().getClass().getName(), s));
+    }
+    return out;
   }
 
   /** A handler for {@link #proxy}. */
