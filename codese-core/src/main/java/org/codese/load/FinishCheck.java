@@ -56,6 +56,9 @@ final class FinishCheck {
    */
   private final Map<Class<?>, Integer> fillArrays = new HashMap<>(4);
 
+  /** Whether {@link #fillArrays} holds a {@code ConcurrentHashMap}'s segments already. */
+  private boolean segmentsNoted;
+
   private final boolean segment;
 
   /** Per constant, whether the finish program ran it as a hook already. */
@@ -224,8 +227,11 @@ final class FinishCheck {
    * {@code readObject}'s reading).
    */
   private void concurrentFill(int[] p, int i, int at) throws ObjectStreamException {
-    // the segments a JDK stream holds, an array the filter is asked about with its length
-    storage(Fills.concurrentSegments(), Fills.CONCURRENT_SEGMENTS);
+    if (!segmentsNoted) {
+      // the segments a JDK stream holds, an array the filter is asked about with its length
+      storage(Fills.concurrentSegments(), Fills.CONCURRENT_SEGMENTS);
+      segmentsNoted = true;
+    }
     int pairs = p[i + 2] / 2;
     if (length[at] != (pairs == 0 ? -1 : pairs)) {
       throw check.reject(

@@ -318,7 +318,9 @@ public final class LoadedSnapshot {
             table,
             constants,
             memo != null);
-    Admission.checkBoxes(file, f, checked.boxClasses(), streamBytes, refs);
+    if (f != null) {
+      Admission.checkBoxes(file, f, checked.boxClasses(), streamBytes, refs);
+    }
     Admission.checkFillArrays(
         file, f, limits.maxArrayLength(), checked.fillArrays(), streamBytes, refs);
     if (checked.dataArrayElements() > 0 || checked.longestDataArray() > longestArray) {

@@ -126,10 +126,13 @@ final class ProgramCheck {
   /** Field and element stores the allocated objects can take: each field and element once. */
   long capacity;
 
-  /** The primitive kinds ({@link #BOX_KINDS}) the create phase boxes, one bit each. */
+  /**
+   * The primitive kinds the create phase boxes, one bit each: bit {@code t & 31} for descriptor
+   * character {@code t}, distinct for the eight of {@link #BOX_KINDS}.
+   */
   private int boxed;
 
-  /** The primitive kinds of {@link #boxed}'s bits, lowest first. */
+  /** The primitive kinds' descriptor characters. */
   private static final String BOX_KINDS = "ZBCSIJFD";
 
   /** Field and element stores the program makes. */
@@ -233,7 +236,7 @@ final class ProgramCheck {
    * @param t a primitive type's descriptor character
    */
   void boxed(char t) {
-    boxed |= 1 << BOX_KINDS.indexOf(t);
+    boxed |= 1 << (t & 31);
   }
 
   /**
@@ -246,8 +249,9 @@ final class ProgramCheck {
     }
     List<Class<?>> out = new java.util.ArrayList<>(Integer.bitCount(boxed));
     for (int i = 0; i < BOX_KINDS.length(); i++) {
-      if ((boxed & (1 << i)) != 0) {
-        out.add(Types.box(BOX_KINDS.charAt(i), 0).getClass());
+      char t = BOX_KINDS.charAt(i);
+      if ((boxed & (1 << (t & 31))) != 0) {
+        out.add(Types.box(t, 0).getClass());
       }
     }
     return out;
