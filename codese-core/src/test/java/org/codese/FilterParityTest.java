@@ -529,6 +529,16 @@ class FilterParityTest {
   }
 
   @Test
+  void aTimeValueIsNotAskedAboutTheSuperclassItsStreamClassStandsFor() throws IOException {
+    // a JDK stream writes java.time.Ser for a ZoneOffset or a ZoneRegion, never ZoneId
+    ObjectInputFilter noZoneId = ObjectInputFilter.Config.createFilter("!java.time.ZoneId");
+    for (Object v : new Object[] {ZoneOffset.ofHours(2), ZoneId.of("Europe/Paris")}) {
+      assertTrue(!FilterCalls.jdkRejects(v, noZoneId), "the JDK rejects " + v);
+      assertTrue(!FilterCalls.codeseRejects(v, noZoneId), "Codese rejects " + v);
+    }
+  }
+
+  @Test
   void theComparisonSeesAMissingClassAndAShortArray() {
     Map<Class<?>, Long> jdk = Map.of(Number.class, -1L, Object[].class, 3L);
     assertTrue(FilterCalls.notCovered(jdk, jdk).isEmpty());

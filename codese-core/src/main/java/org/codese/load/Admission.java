@@ -261,8 +261,8 @@ final class Admission {
 
   /**
    * Asks the filter about the array classes, or about the other classes of the table and their
-   * serializable superclasses (but a value's: a JDK stream holds its stream class instead, which
-   * the table lists), each once.
+   * serializable superclasses (not those of a {@code java.time} value's class: a JDK stream holds
+   * its stream class {@code java.time.Ser} instead, which the table lists), each once.
    *
    * @param asked receives the classes asked about, when not arrays
    */
@@ -289,7 +289,7 @@ final class Admission {
         if (asked.add(c)) {
           ask(filter, new Info(c, length, 1, refs, bytes), c.getName());
         }
-        if (!Values.isValueClass(c)) {
+        if (!Values.streamedAsOther(c)) {
           askSuperclasses(filter, c, refs, bytes, asked);
         }
       }

@@ -168,11 +168,13 @@ public final class Values {
 
   /**
    * @param c a class
-   * @return whether it is one of this table's classes (whose values a JDK stream writes as their
-   *     stream class, {@link #streamClassName}, not as themselves)
+   * @return whether it is one of this table's classes whose values a JDK stream writes as another
+   *     class ({@link #streamClassName}: the {@code java.time} classes, as {@code java.time.Ser}),
+   *     so that it holds no descriptor of the class nor of its superclasses
    */
-  public static boolean isValueClass(Class<?> c) {
-    return kindOf(c) != 0;
+  public static boolean streamedAsOther(Class<?> c) {
+    char kind = kindOf(c);
+    return kind != 0 && !streamClassName(kind).equals(className(kind));
   }
 
   /**
