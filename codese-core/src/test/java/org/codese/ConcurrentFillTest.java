@@ -347,7 +347,8 @@ class ConcurrentFillTest {
     }
     // readObject allocates its table without asking; a JDK stream holds the segments' array,
     // which the snapshot does not make but lists, so that the filter is asked about the class
-    // and the array class (with the snapshot's longest array length, as for every array class)
+    // and the array class with the stream's length, 16, as the JDK (FilterParityTest; and with the
+    // snapshot's longest array length, as every array class)
     List<String> jdk = FilterCalls.jdk(m, "Segment");
     assertEquals(
         List.of(
@@ -355,9 +356,7 @@ class ConcurrentFillTest {
             "java.util.concurrent.ConcurrentHashMap$Segment[16"),
         jdk);
     List<String> codese = FilterCalls.codese(m, "Segment");
-    assertEquals(2, codese.size(), codese.toString());
-    assertEquals(jdk.get(0), codese.get(0));
-    assertTrue(!codese.get(1).endsWith("[-1"), "the array class, with a length: " + codese);
+    assertTrue(codese.containsAll(jdk), codese.toString());
   }
 
   @Test

@@ -7,6 +7,7 @@ import java.lang.reflect.Array;
 import org.codese.CodeseLimits;
 import org.codese.format.SnapshotFile;
 import org.codese.program.Constant;
+import org.codese.program.Values;
 
 /**
  * Decides whether a parsed snapshot may be loaded at all: its size against the {@link
@@ -81,8 +82,70 @@ final class Admission {
       return;
     }
     long bytes = bytes(file, streamBytes);
-    askClasses(classes, filter, false, -1, refs, bytes);
+    java.util.Set<Class<?>> asked = new java.util.HashSet<>();
+    askClasses(classes, filter, false, -1, refs, bytes, asked);
+    for (Constant k : file.constants()) {
+      // a Class or ObjectStreamClass object: a JDK stream holds the class's descriptor, and so
+      // those of its serializable superclasses (tags, not instanceof tests: see checkLimits)
+      int tag = k.tag();
+      int type =
+          tag == Constant.TYPE_REF
+              ? ((Constant.TypeRef) k).type()
+              : tag == Constant.STREAM_CLASS_REF ? ((Constant.StreamClassRef) k).type() : -1;
+      Class<?> c = type < 0 ? null : classes.get(type);
+      if (c != null && !c.isArray()) {
+        askSuperclasses(filter, c, refs, bytes, asked);
+      }
+    }
     ask(filter, new Info(null, -1, file.depth(), refs, bytes), "the snapshot as a whole");
+  }
+
+  /**
+   * Asks the filter about the serializable superclasses of {@code c}, whose descriptors a JDK
+   * stream holds wherever it holds {@code c}'s (its {@code ObjectStreamClass} chain): {@code
+   * java.lang.Enum} for an enum class (and the enum class for a constant's body), {@code
+   * java.lang.Number} for a box, a {@code LinkedHashMap}'s {@code HashMap}, an {@code
+   * UnmodifiableList}'s {@code UnmodifiableCollection}, those of a class a {@code Class} object
+   * names. Snapshots list most of them in their class table (an object's slots, and from format 13
+   * a fill's or a factory-made object's superclasses), older ones not all.
+   *
+   * @param asked the classes asked about already, which are not asked again; {@code null} for none
+   */
+  private static void askSuperclasses(
+      ObjectInputFilter filter, Class<?> c, long refs, long bytes, java.util.Set<Class<?>> asked)
+      throws InvalidClassException {
+    for (Class<?> s = c.getSuperclass();
+        s != null && java.io.Serializable.class.isAssignableFrom(s);
+        s = s.getSuperclass()) {
+      if (asked == null || asked.add(s)) {
+        ask(filter, new Info(s, -1, 1, refs, bytes), s.getName());
+      }
+    }
+  }
+
+  /**
+   * Asks the filter about the box classes the snapshot's create phase makes ({@code
+   * ProgramCheck.boxClasses}), and their serializable superclass {@code Number}: a JDK stream holds
+   * their descriptors, where the snapshot's code boxes a primitive and its class table lists no
+   * class. {@code streamBytes} and {@code refs} as for {@link #checkFilter}.
+   *
+   * @throws InvalidClassException if the filter rejects one
+   */
+  static void checkBoxes(
+      SnapshotFile file,
+      ObjectInputFilter filter,
+      java.util.List<Class<?>> boxes,
+      long streamBytes,
+      long refs)
+      throws InvalidClassException {
+    if (filter == null || boxes.isEmpty()) {
+      return;
+    }
+    long bytes = bytes(file, streamBytes);
+    for (Class<?> c : boxes) {
+      ask(filter, new Info(c, -1, 1, refs, bytes), c.getName());
+      askSuperclasses(filter, c, refs, bytes, null);
+    }
   }
 
   /**
@@ -153,7 +216,7 @@ final class Admission {
       long refs)
       throws InvalidClassException {
     if (filter != null) {
-      askClasses(classes, filter, true, longestArray, refs, bytes(file, streamBytes));
+      askClasses(classes, filter, true, longestArray, refs, bytes(file, streamBytes), null);
     }
   }
 
@@ -196,14 +259,21 @@ final class Admission {
     }
   }
 
-  /** Asks the filter about the array classes, or about the other classes, of the table. */
+  /**
+   * Asks the filter about the array classes, or about the other classes of the table and their
+   * serializable superclasses (not those of a {@code java.time} value's class: a JDK stream holds
+   * its stream class {@code java.time.Ser} instead, which the table lists), each once.
+   *
+   * @param asked receives the classes asked about, when not arrays
+   */
   private static void askClasses(
       ClassTable classes,
       ObjectInputFilter filter,
       boolean arrays,
       long length,
       long refs,
-      long bytes)
+      long bytes,
+      java.util.Set<Class<?>> asked)
       throws InvalidClassException {
     for (int i = 0; i < classes.size(); i++) {
       Class<?> c = classes.get(i);
@@ -213,8 +283,15 @@ final class Admission {
           // no class
           ask(filter, new Info(null, -1, 1, refs, bytes), classes.name(i));
         }
-      } else if (c.isArray() == arrays) {
+      } else if (arrays && c.isArray()) {
         ask(filter, new Info(c, length, 1, refs, bytes), c.getName());
+      } else if (!arrays && !c.isArray()) {
+        if (asked.add(c)) {
+          ask(filter, new Info(c, length, 1, refs, bytes), c.getName());
+        }
+        if (!Values.streamedAsOther(c)) {
+          askSuperclasses(filter, c, refs, bytes, asked);
+        }
       }
     }
   }

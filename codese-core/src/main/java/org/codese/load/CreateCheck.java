@@ -278,6 +278,7 @@ final class CreateCheck {
               + " array as long as its ids");
     }
     Class<?> box = Types.box(t, 0).getClass();
+    check.boxed(t);
     byte k = code[pc + 4] == 1 ? FOREIGN : VALUE;
     for (int from = 0; from < ids.length; from += BLOCK) {
       check.fillBlock(ids, from, Math.min(ids.length, from + BLOCK), k, box);
@@ -315,8 +316,10 @@ final class CreateCheck {
         }
         check.fill(id, VALUE, String.class, 0);
       }
-      case Stmt.STORE_BOX ->
-          check.fill(id, code[pc + 3] == 1 ? FOREIGN : VALUE, Types.box((char) k, 0).getClass(), 0);
+      case Stmt.STORE_BOX -> {
+        check.fill(id, code[pc + 3] == 1 ? FOREIGN : VALUE, Types.box((char) k, 0).getClass(), 0);
+        check.boxed((char) k);
+      }
       default -> {
         Constant c = check.raw(k);
         if (!(c instanceof Constant.EnumRef

@@ -56,6 +56,9 @@ final class FinishCheck {
    */
   private final Map<Class<?>, Integer> fillArrays = new HashMap<>(4);
 
+  /** Whether {@link #fillArrays} holds a {@code ConcurrentHashMap}'s segments already. */
+  private boolean segmentsNoted;
+
   private final boolean segment;
 
   /** Per constant, whether the finish program ran it as a hook already. */
@@ -208,7 +211,8 @@ final class FinishCheck {
     }
     Class<?> array = Fills.checkedArray(c);
     if (array != null) {
-      storage(array, (int) Fills.checkedLength(c, Math.max(length[at], 0), n / width));
+      long checked = Fills.checkedLength(c, Math.max(length[at], 0), n / width);
+      storage(array, (int) Math.min(checked, Integer.MAX_VALUE));
     }
     kind[at] = FILLED;
     check.unfilled--;
@@ -223,6 +227,11 @@ final class FinishCheck {
    * {@code readObject}'s reading).
    */
   private void concurrentFill(int[] p, int i, int at) throws ObjectStreamException {
+    if (!segmentsNoted) {
+      // the segments a JDK stream holds, an array the filter is asked about with its length
+      storage(Fills.concurrentSegments(), Fills.CONCURRENT_SEGMENTS);
+      segmentsNoted = true;
+    }
     int pairs = p[i + 2] / 2;
     if (length[at] != (pairs == 0 ? -1 : pairs)) {
       throw check.reject(
@@ -246,11 +255,14 @@ final class FinishCheck {
 
   /**
    * Notes an array of class {@code array} and {@code length} elements that the class's {@code
-   * readObject} would have asked the filter about ({@link #fillArrays}: the longest per class).
+   * readObject} would have asked the filter about ({@link #fillArrays}: the longest per class); a
+   * length of 0 too (an empty {@code List.of()}'s {@code CollSer.readObject} and an empty {@code
+   * PriorityQueue}'s {@code readObject} ask about {@code Object[]} of length 0), none for a
+   * negative one (a {@code readObject} that asks nothing: {@link Fills#checkedLength}).
    */
   private void storage(Class<?> array, int length) {
     Integer longest = fillArrays.get(array);
-    if (length > 0 && (longest == null || longest < length)) {
+    if (length >= 0 && (longest == null || longest < length)) {
       fillArrays.put(array, length);
     }
   }

@@ -319,6 +319,9 @@ public final class LoadedSnapshot {
             table,
             constants,
             memo != null);
+    if (f != null) {
+      Admission.checkBoxes(file, f, checked.boxClasses(), streamBytes, refs);
+    }
     Admission.checkFillArrays(
         file, f, limits.maxArrayLength(), checked.fillArrays(), streamBytes, refs);
     if (checked.dataArrayElements() > 0 || checked.longestDataArray() > longestArray) {

@@ -126,6 +126,15 @@ final class ProgramCheck {
   /** Field and element stores the allocated objects can take: each field and element once. */
   long capacity;
 
+  /**
+   * The primitive kinds the create phase boxes, one bit each: bit {@code t & 31} for descriptor
+   * character {@code t}, distinct for the eight of {@link #BOX_KINDS}.
+   */
+  private int boxed;
+
+  /** The primitive kinds' descriptor characters. */
+  private static final String BOX_KINDS = "ZBCSIJFD";
+
   /** Field and element stores the program makes. */
   private long writes;
 
@@ -219,6 +228,33 @@ final class ProgramCheck {
    */
   int endId() {
     return end;
+  }
+
+  /**
+   * Notes that the create phase makes boxes of primitive kind {@code t}.
+   *
+   * @param t a primitive type's descriptor character
+   */
+  void boxed(char t) {
+    boxed |= 1 << (t & 31);
+  }
+
+  /**
+   * @return the box classes the create phase makes (from {@code valueOf} or new), whose descriptors
+   *     a JDK stream holds and asks the serialization filter about
+   */
+  List<Class<?>> boxClasses() {
+    if (boxed == 0) {
+      return List.of();
+    }
+    List<Class<?>> out = new java.util.ArrayList<>(Integer.bitCount(boxed));
+    for (int i = 0; i < BOX_KINDS.length(); i++) {
+      char t = BOX_KINDS.charAt(i);
+      if ((boxed & (1 << (t & 31))) != 0) {
+        out.add(Types.box(t, 0).getClass());
+      }
+    }
+    return out;
   }
 
   /**

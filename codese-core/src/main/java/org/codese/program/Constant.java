@@ -28,6 +28,11 @@ public sealed interface Constant {
     public <R, X extends Exception> R accept(Visitor<R, X> v) throws X {
       return v.visitTypeRef(this);
     }
+
+    @Override
+    public int tag() {
+      return TYPE_REF;
+    }
   }
 
   /**
@@ -48,6 +53,11 @@ public sealed interface Constant {
     @Override
     public <R, X extends Exception> R accept(Visitor<R, X> v) throws X {
       return v.visitStreamClassRef(this);
+    }
+
+    @Override
+    public int tag() {
+      return STREAM_CLASS_REF;
     }
   }
 
@@ -358,12 +368,19 @@ public sealed interface Constant {
   /** {@link #tag()} of a {@link Hook}. */
   int HOOK = 6;
 
+  /** {@link #tag()} of a {@link TypeRef}. */
+  int TYPE_REF = 7;
+
+  /** {@link #tag()} of a {@link StreamClassRef}. */
+  int STREAM_CLASS_REF = 8;
+
   /**
    * What this constant is, for the loader's tests that ask every constant of a snapshot: {@link
    * #ALLOCATOR}, {@link #SIZED}, {@link #SETTER}, {@link #PRIM_ARRAY}, {@link #TEXTS}, {@link
-   * #HOOK}, else {@link #OTHER}. A method rather than {@code instanceof} tests, as {@link
-   * #global()}, so that asking does not load the record classes of kinds the snapshot holds none of
-   * (a class costs a cold load about a quarter of a millisecond).
+   * #HOOK}, {@link #TYPE_REF}, {@link #STREAM_CLASS_REF}, else {@link #OTHER}. A method rather than
+   * {@code instanceof} tests, as {@link #global()}, so that asking does not load the record classes
+   * of kinds the snapshot holds none of (a class costs a cold load about a quarter of a
+   * millisecond).
    *
    * @return the tag
    */

@@ -183,6 +183,26 @@ public final class Fills {
           "java.util.concurrent.locks.AbstractOwnableSynchronizer");
 
   /**
+   * The length of the {@code ConcurrentHashMap$Segment[]} a {@code ConcurrentHashMap}'s {@code
+   * writeObject} writes ({@code DEFAULT_CONCURRENCY_LEVEL}, JDK 8 on; JDK 17 and 25 alike), an
+   * array of the stream that {@code ObjectInputStream} asks the filter about with this length.
+   */
+  public static final int CONCURRENT_SEGMENTS = 16;
+
+  /**
+   * @return the class {@code ConcurrentHashMap$Segment[]} ({@link #streamOnlyClasses}), loaded
+   *     uninitialised where a snapshot fills a {@code ConcurrentHashMap}
+   */
+  public static Class<?> concurrentSegments() {
+    try {
+      return Class.forName(CONCURRENT_STREAM_CLASSES.get(0), false, null);
+    } catch (ClassNotFoundException e) {
+      throw new IllegalStateException(
+          "java.util.concurrent.ConcurrentHashMap$Segment is missing", e);
+    }
+  }
+
+  /**
    * The array class whose length {@code ObjectInputStream} asks the filter about when the class's
    * {@code readObject} allocates its storage ({@code ObjectInputStream.checkArray}), or {@code
    * null} where it asks about none ({@code Vector}'s storage is an array of the snapshot itself,
@@ -210,24 +230,42 @@ public final class Fills {
   }
 
   /**
-   * The length {@code ObjectInputStream} asks the filter about for {@link #checkedArray}: the
-   * initial capacity, except for {@code PriorityQueue} (its size) and {@code IdentityHashMap}
-   * (twice the table capacity its constructor gives {@code capacity} expected mappings, as its
-   * {@code readObject} asks).
+   * The length {@code ObjectInputStream} asks the filter about for {@link #checkedArray}, or -1
+   * where the class's {@code readObject} asks about none: the initial capacity, except for {@code
+   * PriorityQueue} (its size, also when empty), {@code ArrayDeque} (its size plus one, also when
+   * empty, or the capacity plus one its constructor allocates if that is more), {@code
+   * IdentityHashMap} (twice the table capacity its constructor gives {@code capacity} expected
+   * mappings, as its {@code readObject} asks); -1 for an empty {@code ArrayList}, {@code HashMap}
+   * or {@code LinkedHashMap}, whose {@code readObject} asks only when there are elements. The other
+   * classes' {@code readObject} asks also when empty (a {@code HashSet} and a {@code Hashtable}
+   * about a table of at least one entry).
    *
    * @param c a fill class whose {@link #checkedArray} is not {@code null}
    * @param capacity the initial capacity the snapshot gives it, at least 0
    * @param elements the number of elements (pairs for maps) it is filled with
-   * @return the length
+   * @return the length, or -1
    */
   public static long checkedLength(Class<?> c, int capacity, int elements) {
     if (c == java.util.PriorityQueue.class) {
       return elements;
     }
+    if (c == java.util.ArrayDeque.class) {
+      return Math.max(capacity, (long) elements) + 1;
+    }
     if (c == java.util.IdentityHashMap.class) {
       return 2L * identityCapacity(capacity);
     }
-    return capacity;
+    if (elements == 0
+        && (c == java.util.ArrayList.class
+            || c == java.util.HashMap.class
+            || c == java.util.LinkedHashMap.class)) {
+      return -1;
+    }
+    return c == java.util.HashSet.class
+            || c == java.util.LinkedHashSet.class
+            || c == java.util.Hashtable.class
+        ? Math.max(capacity, 1)
+        : capacity;
   }
 
   /** {@code IdentityHashMap.capacity}: the table capacity for {@code expected} mappings. */

@@ -167,6 +167,17 @@ public final class Values {
   }
 
   /**
+   * @param c a class
+   * @return whether it is one of this table's classes whose values a JDK stream writes as another
+   *     class ({@link #streamClassName}: the {@code java.time} classes, as {@code java.time.Ser}),
+   *     so that it holds no descriptor of the class nor of its superclasses
+   */
+  public static boolean streamedAsOther(Class<?> c) {
+    char kind = kindOf(c);
+    return kind != 0 && !streamClassName(kind).equals(className(kind));
+  }
+
+  /**
    * @param o an object
    * @return the kind code of the value it is, or 0 if it is none: its class is one of this table's
    *     ({@code 'M'} for a {@code BigInteger} that does not fit in a {@code long}), and a zone

@@ -32,6 +32,7 @@ import org.codese.load.StreamReader;
 import org.codese.program.Constant;
 import org.codese.program.Grammar;
 import org.codese.samples.RedBlackTree;
+import org.codese.testkit.FilterCalls;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -217,6 +218,66 @@ class CompatibilityTest {
       expected += graphs(v).size();
     }
     assertEquals(expected, checked);
+  }
+
+  @Test
+  void committedSnapshotsOfEveryFormatVersionAskTheFilterWhatTheJdkAsks() throws Exception {
+    // what the loader asks where the class table lists no class (boxes, Enum, the arrays a
+    // readObject checks) it asks from the snapshot's code and kinds: old files too
+    // (FilterParityTest)
+    for (int v = SnapshotFile.OLDEST_VERSION; v <= SnapshotFile.VERSION; v++) {
+      for (Map.Entry<String, Serializable> e : graphs(v).entrySet()) {
+        List<String> missing =
+            FilterCalls.notCovered(
+                FilterCalls.jdkAsked(e.getValue()),
+                FilterCalls.codeseAsked(
+                    read(snapshotName(v, e.getKey())), CodeseOptions.defaults()));
+        assertTrue(missing.isEmpty(), snapshotName(v, e.getKey()) + ": " + missing);
+      }
+    }
+  }
+
+  @Test
+  void committedObjectStreamsOfEveryVersionAskTheFilterWhatTheJdkAsks() throws Exception {
+    List<Serializable> written = new ArrayList<>(graphs().values());
+    Map<Class<?>, Long> jdk = FilterCalls.jdkAskedStream(written);
+    for (int v = FIRST_COMMITTED_STREAM; v <= StreamReader.STREAM_VERSION; v++) {
+      Map<Class<?>, Long> asked = new LinkedHashMap<>();
+      try (ObjectInputStream in =
+          new CodeseInputStream(new ByteArrayInputStream(read(streamName(v))))) {
+        in.setObjectInputFilter(
+            info -> {
+              if (info.serialClass() != null) {
+                asked.merge(info.serialClass(), info.arrayLength(), Math::max);
+              }
+              return java.io.ObjectInputFilter.Status.UNDECIDED;
+            });
+        for (int i = 0; i < written.size(); i++) {
+          in.readObject();
+        }
+      }
+      List<String> missing = FilterCalls.notCovered(jdk, asked);
+      assertTrue(missing.isEmpty(), streamName(v) + ": " + missing);
+    }
+  }
+
+  @Test
+  void anOlderFileThatListsNoSuperclassIsStillRefusedByAFilterRejectingIt() throws Exception {
+    // v13-factories was recorded before the class table listed a factory-made object's
+    // superclasses: the loader asks about them from the class (the JDK's descriptor chain)
+    byte[] file = read(snapshotName(Grammar.FACTORY_VERSION, "factories"));
+    String superclass = "java.util.Collections$UnmodifiableCollection";
+    assertTrue(
+        SnapshotFile.parse(file).classes().stream().noneMatch(e -> e.name().equals(superclass)),
+        "the file lists " + superclass + ": not the case this test is about");
+    java.io.ObjectInputFilter rejecting =
+        java.io.ObjectInputFilter.Config.createFilter("!" + superclass);
+    assertTrue(
+        FilterCalls.jdkRejects(graphs(Grammar.FACTORY_VERSION).get("factories"), rejecting),
+        "the JDK does not reject it: not a fair case");
+    assertThrows(
+        java.io.InvalidClassException.class,
+        () -> Codese.fromBytes(file, CodeseOptions.defaults().withObjectInputFilter(rejecting)));
   }
 
   @Test
