@@ -356,6 +356,11 @@ public final class LoadedSnapshot {
         table.removedFields().isEmpty() && !table.hasDetached()
             ? null
             : Evolution.removedPutfields(table);
+    // stores into fields of a class removed from some objects' hierarchy only: taken out per object
+    ObjectDrops drops = checked.dropsIfAny();
+    if (drops != null && removed == null) {
+      removed = Set.of();
+    }
     long[][] costs = new long[Grammar.PHASES][file.classFiles().size()];
     for (int i = 0; i < file.classFiles().size(); i++) {
       Placement placement = file.placements().get(i);
@@ -364,9 +369,12 @@ public final class LoadedSnapshot {
       }
       List<BiConsumer<Object[], Object[]>> phase = phases.get(placement.phase().ordinal());
       costs[placement.phase().ordinal()][phase.size()] = checked.classCost(i);
-      phase.add(instance(here, table, placement.host(), file, i, memo, removed, constants));
+      phase.add(instance(here, table, placement.host(), file, i, memo, removed, constants, drops));
     }
     Constants.toStores(file, constants);
+    if (drops != null) {
+      constants = drops.apply(constants, file.version());
+    }
     return new LoadedSnapshot(
         file,
         constants,
@@ -410,13 +418,18 @@ public final class LoadedSnapshot {
       int i,
       SegmentMemo memo,
       Set<String> removed,
-      Object[] constants)
+      Object[] constants,
+      ObjectDrops drops)
       throws IOException {
     Class<?> hostClass = host < 0 ? null : table.get(host);
     if (removed != null) {
       // adapted to this table's removed fields: never shared with a segment of other constants
       return define(
-          here, table, host, Evolution.adapt(file.classFiles().get(i), removed, constants), i);
+          here,
+          table,
+          host,
+          Evolution.adapt(file.classFiles().get(i), removed, constants, drops, i),
+          i);
     }
     BiConsumer<Object[], Object[]> c = memo == null ? null : memo.instance(file, i, hostClass);
     if (c == null) {
