@@ -136,7 +136,9 @@ class RemovedSuperclassInGraphTest extends EvolutionHarness {
                 "t.more = new Point(i, -i); b.more = i % 3 == 0 ? new Point(i, i) : new"
                     + " java.util.HashMap<>(java.util.Map.of(\"k\", t));")
             // a field left null in every thing: a snapshot whose loops set every field of every
-            // object, and some late, is refused even unchanged (the store count, README)
+            // object, some of them to late objects, is refused even with unchanged classes (its
+            // field stores exceed the objects' fields in the program check's count), a fault of
+            // its own
             .replace("t.s = \"t\" + i;", "");
     restored(compare(version(thing(), BASE, point, make), version(THING, BASE, point)));
     restored(
