@@ -147,6 +147,53 @@ class RemovedSuperclassInGraphTest extends EvolutionHarness {
             version(THING, BASE, point)));
   }
 
+  /**
+   * Several segments of a stream, each with objects of both classes, read side by side with the
+   * JDK's stream: each segment decides its drops anew, its code shared with earlier segments only
+   * where nothing is dropped.
+   */
+  @Test
+  void everySegmentOfAStreamRestoresAsTheJdk() throws Exception {
+    ClassLoader v1 = version(thing(), BASE, make(3));
+    ClassLoader v2 = version(THING, BASE);
+    java.lang.reflect.Method make = Class.forName("evo.Make", true, v1).getMethod("make");
+    Object plainBase = Class.forName("evo.Base", true, v1).getConstructor().newInstance();
+    java.io.ByteArrayOutputStream jdk = new java.io.ByteArrayOutputStream();
+    java.io.ByteArrayOutputStream codese = new java.io.ByteArrayOutputStream();
+    try (java.io.ObjectOutputStream j = new java.io.ObjectOutputStream(jdk);
+        CodeseOutputStream c = new CodeseOutputStream(codese)) {
+      for (int i = 0; i < 4; i++) {
+        // a segment of both classes, then one of a plain base only, then one referring back
+        Object o = i == 2 ? plainBase : make.invoke(null);
+        j.writeObject(o);
+        c.writeObject(o);
+      }
+      j.writeObject(plainBase);
+      c.writeObject(plainBase);
+    }
+    try (java.io.ObjectInputStream j =
+            new java.io.ObjectInputStream(new java.io.ByteArrayInputStream(jdk.toByteArray())) {
+              @Override
+              protected Class<?> resolveClass(java.io.ObjectStreamClass d)
+                  throws java.io.IOException, ClassNotFoundException {
+                return Class.forName(d.getName(), false, v2);
+              }
+            };
+        CodeseInputStream c =
+            new CodeseInputStream(
+                new java.io.ByteArrayInputStream(codese.toByteArray()),
+                CodeseOptions.defaults().withClassLoader(v2))) {
+      for (int i = 0; i < 5; i++) {
+        Object want = j.readObject();
+        Object got = c.readObject();
+        org.junit.jupiter.api.Assertions.assertArrayEquals(
+            org.codese.testkit.JdkBytes.serialize(want),
+            org.codese.testkit.JdkBytes.serialize(got),
+            "segment " + i);
+      }
+    }
+  }
+
   private static String thing() {
     return THING.replace("public class Thing", EXTENDS);
   }

@@ -366,7 +366,7 @@ final class SetCheck {
       java.util.Arrays.fill(types, allocated);
     } else {
       for (int from = 0; from < ids.length; from += BLOCK) {
-        targetBlock(ids, from, Math.min(ids.length, from + BLOCK), null, types);
+        targetBlock(ids, from, Math.min(ids.length, from + BLOCK), targets, types);
       }
     }
     BitSet dropped = dropRows(ids, types, targets, fields);
@@ -486,10 +486,12 @@ final class SetCheck {
   }
 
   /**
-   * Checks that slots {@code ids[from..to)} hold objects this snapshot allocated, of {@code owner}
-   * unless that is null, and records their classes in {@code types} unless that is null.
+   * Checks that slots {@code ids[from..to)} hold objects this snapshot allocated, and records their
+   * classes in {@code types}; whether each fits the loop's cast and fields is {@link #keepRow}'s.
+   *
+   * @param named the class the loop casts to, for the rejection, or null
    */
-  private void targetBlock(int[] ids, int from, int to, Class<?> owner, Class<?>[] types)
+  private void targetBlock(int[] ids, int from, int to, Class<?> named, Class<?>[] types)
       throws ObjectStreamException {
     Class<?> fits = null;
     byte[] kinds = kind;
@@ -499,22 +501,18 @@ final class SetCheck {
         check.own(ids[i]);
       }
       if (kinds[at] == INSTANCE && type[at] == fits) {
-        if (types != null) {
-          types[i] = fits;
-        }
+        types[i] = fits;
         continue;
       }
-      if (kind[at] != INSTANCE || (owner != null && !owner.isAssignableFrom(type[at]))) {
+      if (kind[at] != INSTANCE) {
         throw check.reject(
             "a cluster loop writes to slot "
                 + ids[i]
                 + ", which holds no "
-                + (owner == null ? "object" : owner.getTypeName())
+                + (named == null ? "object" : named.getTypeName())
                 + " this snapshot allocated");
       }
-      if (types != null) {
-        types[i] = type[at];
-      }
+      types[i] = type[at];
       fits = type[at];
     }
   }
