@@ -158,7 +158,7 @@ final class FinishCheck {
             throw set.notInHierarchy(f, type[at]);
           }
           // a class removed from this object's hierarchy only: the step is skipped
-          check.drops().dropStep(code[pc + 1], p, i);
+          check.drops().dropStep(f.getDeclaringClass(), code[pc + 1], p, i);
         } else {
           check.write(1);
         }
@@ -426,7 +426,7 @@ final class FinishCheck {
         && ObjectDrops.droppableHook(c, type[at])) {
       // removed since capture from this object's hierarchy only: the replay is skipped, as
       // ObjectInputStream skips the class's data, custom data and all, in such an object
-      check.drops().dropHook(constant);
+      check.drops().dropHook(c, constant);
       tape(h.tape());
       return;
     }

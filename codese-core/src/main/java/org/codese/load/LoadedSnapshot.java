@@ -137,7 +137,7 @@ public final class LoadedSnapshot {
       AllowList allowed)
       throws IOException {
     return load(
-        file, loader, filter, limits, allowed, true, null, Admission.SNAPSHOT_BYTES, 0, null);
+        file, loader, filter, limits, allowed, true, null, Admission.SNAPSHOT_BYTES, 0, null, null);
   }
 
   /**
@@ -175,7 +175,7 @@ public final class LoadedSnapshot {
       Map<String, Class<?>> resolved)
       throws IOException {
     return load(
-        file, loader, filter, limits, allowed, true, memo, streamBytes, refsBefore, resolved);
+        file, loader, filter, limits, allowed, true, memo, streamBytes, refsBefore, resolved, null);
   }
 
   /**
@@ -189,8 +189,7 @@ public final class LoadedSnapshot {
    */
   public static void check(SnapshotFile file, ClassLoader loader, CodeseLimits limits)
       throws IOException {
-    load(
-        file, loader, null, limits, AllowList.NONE, false, null, Admission.SNAPSHOT_BYTES, 0, null);
+    check(file, loader, limits, AllowList.NONE);
   }
 
   /**
@@ -201,12 +200,28 @@ public final class LoadedSnapshot {
    * @param loader the loader for the classes it names, or {@code null} for the context loader
    * @param limits bounds on what the snapshot may create
    * @param allowed the admitted classes; {@link AllowList#NONE} for the default surface
+   * @return the binary names of the classes whose data a load skips per object ({@link
+   *     ObjectDrops}: removed since capture from the hierarchy of some objects while others are of
+   *     the class itself, or made final), in the order the check met them; empty if none
    * @throws IOException as {@link #load}, for every reason but the definition of its classes
    */
-  public static void check(
+  public static Set<String> check(
       SnapshotFile file, ClassLoader loader, CodeseLimits limits, AllowList allowed)
       throws IOException {
-    load(file, loader, null, limits, allowed, false, null, Admission.SNAPSHOT_BYTES, 0, null);
+    Set<String> dropped = new java.util.LinkedHashSet<>();
+    load(
+        file,
+        loader,
+        null,
+        limits,
+        allowed,
+        false,
+        null,
+        Admission.SNAPSHOT_BYTES,
+        0,
+        null,
+        dropped);
+    return dropped;
   }
 
   /**
@@ -237,7 +252,8 @@ public final class LoadedSnapshot {
       SegmentMemo memo,
       long streamBytes,
       long refsBefore,
-      Map<String, Class<?>> resolved)
+      Map<String, Class<?>> resolved,
+      Set<String> dropped)
       throws IOException {
     long refs = Admission.references(file, refsBefore);
     ClassLoader l = loader != null ? loader : Thread.currentThread().getContextClassLoader();
@@ -344,6 +360,9 @@ public final class LoadedSnapshot {
       }
     }
     if (!define) {
+      if (dropped != null && checked.dropsIfAny() != null) {
+        dropped.addAll(checked.dropsIfAny().classes());
+      }
       return null;
     }
     List<List<BiConsumer<Object[], Object[]>>> phases = new ArrayList<>();

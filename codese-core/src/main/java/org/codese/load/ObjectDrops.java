@@ -49,6 +49,9 @@ final class ObjectDrops {
   /** Resolved constants replaced: a finish program without its dropped steps, a dropped hook. */
   private final Map<Integer, Object> replaced = new HashMap<>();
 
+  /** The binary names of the classes whose stores or replays are dropped, in the order met. */
+  private final java.util.Set<String> classes = new java.util.LinkedHashSet<>();
+
   /** The number of the snapshot's own constants. */
   private final int base;
 
@@ -136,6 +139,7 @@ final class ObjectDrops {
 
   /** Records the stores into fields of {@code declaring} on object {@code id} as dropped. */
   void dropStores(Class<?> declaring, int id) {
+    classes.add(declaring.getName());
     String owner = Types.internalName(declaring);
     BitSet ids = dead.get(owner);
     if (ids == null) {
@@ -158,6 +162,7 @@ final class ObjectDrops {
    * Records that loop {@code loop} of chunk {@code method} of class file {@code classFile} reads
    * only rows {@code keep} of its ids and of its columns' values.
    *
+   * @param declaring the class whose fields the dropped rows would have set
    * @param ids the loop's ids constant, resolved
    * @param idsIndex its index
    * @param columns the indices of the loop's value constants
@@ -165,6 +170,7 @@ final class ObjectDrops {
    * @param keep the rows kept
    */
   void filterLoop(
+      Class<?> declaring,
       int classFile,
       int method,
       int loop,
@@ -173,6 +179,7 @@ final class ObjectDrops {
       int[] columns,
       Object[] resolved,
       BitSet keep) {
+    classes.add(declaring.getName());
     Map<Integer, Integer> swap = new HashMap<>();
     swap.put(idsIndex, add(rows(ids, keep)));
     for (int k : columns) {
@@ -214,7 +221,8 @@ final class ObjectDrops {
    * Drops the finish step at {@code step} of the program {@code program} (a field store): its
    * setter becomes an added inert one, in a copy of the program.
    */
-  void dropStep(int program, int[] original, int step) {
+  void dropStep(Class<?> declaring, int program, int[] original, int step) {
+    classes.add(declaring.getName());
     if (inert < 0) {
       inert = add(Evolution.REMOVED);
     }
@@ -226,9 +234,18 @@ final class ObjectDrops {
     p[step + 1] = inert;
   }
 
-  /** Drops hook constant {@code hook}: the replay is skipped. */
-  void dropHook(int hook) {
+  /** Drops hook constant {@code hook}, a replay of class {@code declaring}: it is skipped. */
+  void dropHook(Class<?> declaring, int hook) {
+    classes.add(declaring.getName());
     replaced.put(hook, Evolution.REMOVED);
+  }
+
+  /**
+   * @return the binary names of the classes whose stores or replays are dropped on some objects, in
+   *     the order the program check met them
+   */
+  java.util.Set<String> classes() {
+    return classes;
   }
 
   /**

@@ -385,6 +385,7 @@ final class SetCheck {
       check
           .drops()
           .filterLoop(
+              declaring(targets, fields),
               check.whereClass(),
               check.whereMethod(),
               loop,
@@ -394,6 +395,19 @@ final class SetCheck {
               resolved,
               keep);
     }
+  }
+
+  /** The class a cluster loop casts to, else the class declaring its first field kept anywhere. */
+  private Class<?> declaring(Class<?> owner, Field[] fields) {
+    if (owner != null) {
+      return owner;
+    }
+    for (Field f : fields) {
+      if (!removed(f)) {
+        return f.getDeclaringClass();
+      }
+    }
+    return Object.class; // no field: unreachable, a row is dropped only for a field it lacks
   }
 
   /**
