@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
+import java.util.Set;
 import org.codese.format.SnapshotFile;
 import org.codese.jvm.Types;
 import org.codese.load.AllowList;
@@ -313,13 +314,16 @@ public final class SnapshotSegment implements SnapshotContents.Part {
    *
    * @param options the class loader, limits and allowed classes a load would use; the signing key
    *     and filter are not used
+   * @return the binary names of the classes removed since capture from the hierarchy of some of its
+   *     objects only (other objects are of the class itself, or it was made final), whose data a
+   *     load skips in those objects, as {@code ObjectInputStream} skips it; empty if none
    * @throws ClassMismatchException if a class it names is missing or changed
    * @throws ClassNotAllowedException if it needs classes the options do not admit
    * @throws UnsafeSnapshotException if its program does what a load refuses
    * @throws IOException if the check fails for another reason, as a load would
    */
-  public void check(CodeseOptions options) throws IOException {
-    LoadedSnapshot.check(file, options.classLoader(), options.limits(), options.allowList());
+  public Set<String> check(CodeseOptions options) throws IOException {
+    return LoadedSnapshot.check(file, options.classLoader(), options.limits(), options.allowList());
   }
 
   /**

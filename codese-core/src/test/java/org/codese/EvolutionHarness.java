@@ -39,7 +39,7 @@ abstract class EvolutionHarness {
 
   /**
    * Compiles one version of some classes of package {@code evo}, each source naming its class as
-   * {@code public class|enum|interface|record Name}, into its own loader.
+   * {@code public [abstract|final] class|enum|interface|record Name}, into its own loader.
    */
   ClassLoader version(String... sources) throws IOException {
     Path dir = tmp.resolve("v" + versions++);
@@ -60,10 +60,12 @@ abstract class EvolutionHarness {
   private static String className(String source) {
     for (String kind : new String[] {"class ", "enum ", "interface ", "record "}) {
       int at = source.indexOf("public " + kind);
-      if (at < 0) {
-        at = source.indexOf("public abstract " + kind);
-        if (at >= 0) {
-          at += "abstract ".length();
+      for (String modifier : new String[] {"abstract ", "final "}) {
+        if (at < 0) {
+          at = source.indexOf("public " + modifier + kind);
+          if (at >= 0) {
+            at += modifier.length();
+          }
         }
       }
       if (at >= 0) {

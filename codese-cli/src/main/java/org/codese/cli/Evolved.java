@@ -140,6 +140,20 @@ final class Evolved {
         + " skips it";
   }
 
+  /**
+   * The line for a superclass removed since capture from the hierarchy of some of the file's
+   * objects while others are of the class itself, or that was made final ({@link
+   * SnapshotSegment#check}): its data is skipped in the objects whose class no longer extends it.
+   */
+  static String removedPerObject(String name) {
+    return "class "
+        + name
+        + " removed since capture from the hierarchy of some objects (the file also holds objects"
+        + " of the class itself, or the class is final now): its data in the objects whose class"
+        + " no longer extends it is skipped on restore, as ObjectInputStream skips it; its own"
+        + " objects restore with theirs";
+  }
+
   private static String why(Class<?> c, String name) {
     try {
       int mods = c.getDeclaredField(name).getModifiers();

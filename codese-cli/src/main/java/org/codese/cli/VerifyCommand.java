@@ -141,7 +141,9 @@ final class VerifyCommand implements Callable<Integer> {
       for (int i = 0; i < src.segments.size(); i++) {
         String where = src.segments.size() == 1 ? "" : "segment " + (i + 1) + ": ";
         try {
-          src.segments.get(i).check(options);
+          for (String c : src.segments.get(i).check(options)) {
+            evolved.add(Evolved.removedPerObject(c));
+          }
         } catch (java.io.IOException e) {
           problems.add("program: " + where + e.getMessage());
         }

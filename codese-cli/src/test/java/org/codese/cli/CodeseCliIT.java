@@ -590,6 +590,22 @@ class CodeseCliIT {
     Result same = run("verify", snap.toString(), "--classpath", cp);
     assertEquals(0, same.code, same.out + same.err);
     assertTrue(!same.out.contains("evolved"), same.out);
+
+    // the file also holds an object of the removed class itself: its data is skipped per object
+    Path both = dir.resolve("tagged-and-labelled.cdse");
+    Codese.write(
+        new java.util.ArrayList<>(
+            java.util.List.of(new org.codese.cli.it.Tagged(), new org.codese.cli.it.Labelled())),
+        both);
+    Result b = run("verify", both.toString(), "--classpath", kept.toString());
+    assertEquals(0, b.code, b.out + b.err);
+    assertTrue(
+        b.out.contains(
+            both
+                + ": evolved: class org.codese.cli.it.Labelled removed since capture from the"
+                + " hierarchy of some objects (the file also holds objects of the class itself,"),
+        b.out);
+    assertTrue(b.out.contains("classes evolved since capture"), b.out);
   }
 
   /**

@@ -255,6 +255,13 @@ final class ClassTable {
   }
 
   /**
+   * @return the snapshot's class entries, by class-table index
+   */
+  List<ClassEntry> entries() {
+    return entries;
+  }
+
+  /**
    * @return the binary name class {@code index} had at capture
    */
   String name(int index) {

@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import org.codese.jvm.Types;
+import org.codese.program.Grammar;
 import org.codese.program.RuntimeContract;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassVisitor;
@@ -85,9 +86,23 @@ final class Evolution {
    * @return the adapted class file
    */
   static byte[] adapt(byte[] classFile, Set<String> putfields, Object[] constants) {
+    return adapt(classFile, putfields, constants, null, -1);
+  }
+
+  /**
+   * {@link #adapt(byte[], Set, Object[])}, also taking out the stores {@code drops} recorded per
+   * object: a store into a field of a class on an object whose class no longer has it is popped
+   * (the cast of the object to that class, {@code null}), and a cluster loop whose rows {@code
+   * drops} filtered reads the filtered copies of its constants instead.
+   *
+   * @param drops the stores dropped per object, or {@code null}
+   * @param index the class file's index in the snapshot
+   */
+  static byte[] adapt(
+      byte[] classFile, Set<String> putfields, Object[] constants, ObjectDrops drops, int index) {
     ClassReader reader = new ClassReader(classFile);
     ClassWriter writer = new ClassWriter(0); // a new constant pool: no entry names a removed field
-    reader.accept(new Adapter(writer, putfields, constants), 0);
+    reader.accept(new Adapter(writer, putfields, constants, drops, index), 0);
     return writer.toByteArray();
   }
 
@@ -95,18 +110,35 @@ final class Evolution {
   private static final class Adapter extends ClassVisitor {
     private final Set<String> putfields;
     private final Object[] constants;
+    private final ObjectDrops drops;
+    private final int index;
 
-    Adapter(ClassVisitor next, Set<String> putfields, Object[] constants) {
+    Adapter(
+        ClassVisitor next,
+        Set<String> putfields,
+        Object[] constants,
+        ObjectDrops drops,
+        int index) {
       super(Opcodes.ASM9, next);
       this.putfields = putfields;
       this.constants = constants;
+      this.drops = drops;
+      this.index = index;
     }
 
     @Override
     public MethodVisitor visitMethod(
         int access, String name, String descriptor, String signature, String[] exceptions) {
-      return new Drop(
-          super.visitMethod(access, name, descriptor, signature, exceptions), putfields, constants);
+      MethodVisitor next = super.visitMethod(access, name, descriptor, signature, exceptions);
+      int chunk = -1;
+      if (drops != null && descriptor.equals(Grammar.CHUNK_DESCRIPTOR) && name.startsWith("m")) {
+        try {
+          chunk = Integer.parseInt(name.substring(1));
+        } catch (NumberFormatException e) {
+          chunk = -1; // no chunk: its loops read the snapshot's constants
+        }
+      }
+      return new Drop(next, putfields, constants, drops, index, chunk);
     }
   }
 
@@ -138,10 +170,58 @@ final class Evolution {
     /** A reference cast held back until the next instruction shows whether it is dropped. */
     private String heldCast;
 
-    Drop(MethodVisitor next, Set<String> putfields, Object[] constants) {
+    /** The stores dropped per object, or null; the class file's index and the chunk's, or -1. */
+    private final ObjectDrops drops;
+
+    private final int classFile;
+    private final int chunk;
+
+    /** The instructions seen, and where the last {@code aload}, int push, {@code aaload} were. */
+    private int insn;
+
+    private int aloadAt = -2;
+    private int aloadLocal = -1;
+    private int pushAt = -2;
+    private int pushFrom = -1;
+    private int aaloadAt = -2;
+    private int aaloadFrom = -1;
+    private int aaloadIndex = -1;
+    private int castAt = -2;
+    private String castType;
+
+    /** The table id of the object the last select chose, or -1 (a loop's row, or none). */
+    private int selected = -1;
+
+    /** The loops of this chunk seen so far. */
+    private int loops;
+
+    /** The constants the current loop's header reads instead, until the loop begins; or null. */
+    private Map<Integer, Integer> swap;
+
+    Drop(
+        MethodVisitor next,
+        Set<String> putfields,
+        Object[] constants,
+        ObjectDrops drops,
+        int classFile,
+        int chunk) {
       super(Opcodes.ASM9, next);
       this.putfields = putfields;
       this.constants = constants;
+      this.drops = drops;
+      this.classFile = classFile;
+      this.chunk = chunk;
+    }
+
+    /**
+     * The table id or constant index the value on the stack was loaded by, {@code local[k]} with
+     * {@code k} pushed, possibly cast since; -1 if it was loaded otherwise.
+     *
+     * @param local the local of the array loaded from
+     */
+    private int loadedFrom(int local) {
+      boolean loadedNow = aaloadAt == insn - 1 || (aaloadAt == insn - 2 && castAt == insn - 1);
+      return loadedNow && aaloadFrom == local ? aaloadIndex : -1;
     }
 
     /** Emits the held cast, and forgets what the previous instruction pushed. */
@@ -163,9 +243,24 @@ final class Evolution {
       flush();
       if (opcode == Opcodes.AALOAD) {
         loaded = from;
+        if (pushAt == insn - 1) {
+          aaloadAt = insn;
+          aaloadFrom = pushFrom;
+          aaloadIndex = from;
+        }
       }
       super.visitInsn(opcode);
       pushed = k;
+      if (k >= 0) {
+        pushedNow();
+      }
+      insn++;
+    }
+
+    /** Records that the instruction just seen pushed an int ({@link #pushed}). */
+    private void pushedNow() {
+      pushAt = insn;
+      pushFrom = aloadAt == insn - 1 ? aloadLocal : -1;
     }
 
     @Override
@@ -173,6 +268,10 @@ final class Evolution {
       flush();
       super.visitIntInsn(opcode, operand);
       pushed = opcode == Opcodes.NEWARRAY ? -1 : operand;
+      if (pushed >= 0) {
+        pushedNow();
+      }
+      insn++;
     }
 
     @Override
@@ -180,19 +279,51 @@ final class Evolution {
       flush();
       super.visitLdcInsn(value);
       pushed = value instanceof Integer i ? i : -1;
+      if (pushed >= 0) {
+        pushedNow();
+      }
+      insn++;
     }
 
     @Override
     public void visitVarInsn(int opcode, int local) {
       boolean cast = castField;
-      if (opcode == Opcodes.ASTORE && heldCast != null && putfields.contains(heldCast)) {
-        // the selected object's cast to a detached class, whose fields are only stored into, and
-        // those stores taken out: null instead, of any class to the verifier
+      int id = opcode == Opcodes.ASTORE ? loadedFrom(Grammar.LOCAL_TABLE) : -1;
+      int constant = opcode == Opcodes.ASTORE ? loadedFrom(Grammar.LOCAL_CONSTANTS) : -1;
+      if (opcode == Opcodes.ASTORE
+          && heldCast != null
+          && (putfields.contains(heldCast)
+              || (drops != null && local == Grammar.LOCAL_TARGET && drops.dropped(heldCast, id)))) {
+        // the selected object's cast to a detached class (or to one removed from this object's
+        // hierarchy only), whose fields are only stored into, and those stores taken out: null
+        // instead, of any class to the verifier
         heldCast = null;
         super.visitInsn(Opcodes.POP);
         super.visitInsn(Opcodes.ACONST_NULL);
       }
+      String typeCast = opcode == Opcodes.ASTORE && castAt == insn - 1 ? castType : null;
       flush();
+      if (opcode == Opcodes.ASTORE && local == Grammar.LOCAL_TARGET) {
+        selected = id;
+      }
+      if (drops != null && opcode == Opcodes.ASTORE && local == Grammar.LOCAL_IDS) {
+        swap = chunk < 0 ? null : drops.loop(classFile, chunk, loops);
+        loops++;
+      }
+      if (swap != null && opcode == Opcodes.ASTORE && swap.containsKey(constant)) {
+        // a loop's rows without the dropped ones: the filtered copy of the constant instead
+        super.visitInsn(Opcodes.POP);
+        super.visitVarInsn(Opcodes.ALOAD, Grammar.LOCAL_CONSTANTS);
+        super.visitLdcInsn(swap.get(constant));
+        super.visitInsn(Opcodes.AALOAD);
+        if (typeCast != null) {
+          super.visitTypeInsn(Opcodes.CHECKCAST, typeCast);
+        }
+      }
+      if (opcode == Opcodes.ALOAD) {
+        aloadAt = insn;
+        aloadLocal = local;
+      }
       if (opcode == Opcodes.ASTORE) {
         if (cast) {
           fieldLocals.put(local, field);
@@ -203,12 +334,18 @@ final class Evolution {
         field = fieldLocals.get(local);
       }
       super.visitVarInsn(opcode, local);
+      insn++;
     }
 
     @Override
     public void visitTypeInsn(int opcode, String type) {
       int from = loaded;
       flush();
+      if (opcode == Opcodes.CHECKCAST) {
+        castAt = insn;
+        castType = type;
+      }
+      insn++;
       if (opcode == Opcodes.CHECKCAST
           && (type.equals(FIELD) || type.equals(RuntimeContract.RUNTIME_SETTER))) {
         field = from;
@@ -223,8 +360,11 @@ final class Evolution {
 
     @Override
     public void visitFieldInsn(int opcode, String owner, String name, String descriptor) {
+      insn++;
       if (opcode == Opcodes.PUTFIELD
-          && (putfields.contains(owner + "." + name) || putfields.contains(owner))) {
+          && (putfields.contains(owner + "." + name)
+              || putfields.contains(owner)
+              || (drops != null && drops.dropped(owner, selected)))) {
         heldCast = null; // the cast of a value that is dropped
         flush();
         popValue(descriptor);
@@ -239,18 +379,30 @@ final class Evolution {
     public void visitMethodInsn(
         int opcode, String owner, String name, String descriptor, boolean isInterface) {
       flush();
+      insn++;
       if (opcode == Opcodes.INVOKEVIRTUAL
           && (owner.equals(FIELD) || owner.equals(RuntimeContract.RUNTIME_SETTER))
           && name.startsWith("set")
           && field >= 0
           && field < constants.length
-          && constants[field] == REMOVED) {
+          && (constants[field] == REMOVED || droppedSetter(constants[field]))) {
         popValue(descriptor.substring(descriptor.indexOf(';') + 1, descriptor.indexOf(')')));
         super.visitInsn(Opcodes.POP); // the target
         super.visitInsn(Opcodes.POP); // the field
         return;
       }
       super.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
+    }
+
+    /**
+     * Whether a store through setter constant {@code setter} into the selected object is dropped
+     * per object ({@link ObjectDrops}).
+     */
+    private boolean droppedSetter(Object setter) {
+      return drops != null
+          && selected >= 0
+          && setter instanceof Field f
+          && drops.dropped(Types.internalName(f.getDeclaringClass()), selected);
     }
 
     /** Pops a value of type {@code descriptor}: two slots for {@code long} and {@code double}. */
@@ -263,11 +415,13 @@ final class Evolution {
     public void visitJumpInsn(int opcode, Label label) {
       flush();
       super.visitJumpInsn(opcode, label);
+      insn++;
     }
 
     @Override
     public void visitLabel(Label label) {
       flush();
+      swap = null; // a loop's header ends where its body begins
       super.visitLabel(label);
     }
 
@@ -275,6 +429,7 @@ final class Evolution {
     public void visitIincInsn(int local, int increment) {
       flush();
       super.visitIincInsn(local, increment);
+      insn++;
     }
 
     @Override

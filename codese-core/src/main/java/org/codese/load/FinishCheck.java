@@ -148,7 +148,6 @@ final class FinishCheck {
       } else if (step == Grammar.STEP_HOOK) {
         hook(p[i + 1]);
       } else if (step == Grammar.STEP_FIELD) {
-        check.write(1);
         int at = check.own(p[i + 2]);
         if (kind[at] != INSTANCE) {
           throw check.reject(
@@ -156,7 +155,16 @@ final class FinishCheck {
                   + p[i + 2]
                   + ", which holds no object this snapshot allocated");
         }
-        Field f = set.setter(p[i + 1], 'L', type[at]);
+        Field f = set.setter(p[i + 1], 'L', null);
+        if (!set.removed(f) && !f.getDeclaringClass().isAssignableFrom(type[at])) {
+          if (!ObjectDrops.droppable(f.getDeclaringClass(), f.getName(), type[at], classes)) {
+            throw set.notInHierarchy(f, type[at]);
+          }
+          // a class removed from this object's hierarchy only: the step is skipped
+          check.drops().dropStep(f.getDeclaringClass(), code[pc + 1], p, i);
+        } else {
+          check.write(1);
+        }
         check.ref(p[i + 3], f.getType());
       } else {
         check.write(1);
@@ -422,6 +430,15 @@ final class FinishCheck {
     boolean gone = classes.gone(h.type());
     if (hk == Constant.HookKind.SLOT && kind[at] == INSTANCE && (gone || classes.detached(c))) {
       // removed since capture from the object's hierarchy: the step is skipped (Constants)
+      tape(h.tape());
+      return;
+    }
+    if (hk == Constant.HookKind.SLOT
+        && kind[at] == INSTANCE
+        && ObjectDrops.droppableHook(c, type[at])) {
+      // removed since capture from this object's hierarchy only: the replay is skipped, as
+      // ObjectInputStream skips the class's data, custom data and all, in such an object
+      check.drops().dropHook(c, constant);
       tape(h.tape());
       return;
     }

@@ -138,7 +138,7 @@ public final class LoadedSnapshot {
       AllowList allowed)
       throws IOException {
     return load(
-        file, loader, filter, limits, allowed, true, null, Admission.SNAPSHOT_BYTES, 0, null);
+        file, loader, filter, limits, allowed, true, null, Admission.SNAPSHOT_BYTES, 0, null, null);
   }
 
   /**
@@ -176,7 +176,7 @@ public final class LoadedSnapshot {
       Map<String, Class<?>> resolved)
       throws IOException {
     return load(
-        file, loader, filter, limits, allowed, true, memo, streamBytes, refsBefore, resolved);
+        file, loader, filter, limits, allowed, true, memo, streamBytes, refsBefore, resolved, null);
   }
 
   /**
@@ -190,8 +190,7 @@ public final class LoadedSnapshot {
    */
   public static void check(SnapshotFile file, ClassLoader loader, CodeseLimits limits)
       throws IOException {
-    load(
-        file, loader, null, limits, AllowList.NONE, false, null, Admission.SNAPSHOT_BYTES, 0, null);
+    check(file, loader, limits, AllowList.NONE);
   }
 
   /**
@@ -202,12 +201,28 @@ public final class LoadedSnapshot {
    * @param loader the loader for the classes it names, or {@code null} for the context loader
    * @param limits bounds on what the snapshot may create
    * @param allowed the admitted classes; {@link AllowList#NONE} for the default surface
+   * @return the binary names of the classes whose data a load skips per object ({@link
+   *     ObjectDrops}: removed since capture from the hierarchy of some objects while others are of
+   *     the class itself, or made final), in the order the check met them; empty if none
    * @throws IOException as {@link #load}, for every reason but the definition of its classes
    */
-  public static void check(
+  public static Set<String> check(
       SnapshotFile file, ClassLoader loader, CodeseLimits limits, AllowList allowed)
       throws IOException {
-    load(file, loader, null, limits, allowed, false, null, Admission.SNAPSHOT_BYTES, 0, null);
+    Set<String> dropped = new java.util.LinkedHashSet<>();
+    load(
+        file,
+        loader,
+        null,
+        limits,
+        allowed,
+        false,
+        null,
+        Admission.SNAPSHOT_BYTES,
+        0,
+        null,
+        dropped);
+    return dropped;
   }
 
   /**
@@ -238,7 +253,8 @@ public final class LoadedSnapshot {
       SegmentMemo memo,
       long streamBytes,
       long refsBefore,
-      Map<String, Class<?>> resolved)
+      Map<String, Class<?>> resolved,
+      Set<String> dropped)
       throws IOException {
     long refs = Admission.references(file, refsBefore);
     ClassLoader l = loader != null ? loader : Thread.currentThread().getContextClassLoader();
@@ -348,6 +364,9 @@ public final class LoadedSnapshot {
       }
     }
     if (!define) {
+      if (dropped != null && checked.dropsIfAny() != null) {
+        dropped.addAll(checked.dropsIfAny().classes());
+      }
       return null;
     }
     List<List<BiConsumer<Object[], Object[]>>> phases = new ArrayList<>();
@@ -360,6 +379,11 @@ public final class LoadedSnapshot {
         table.removedFields().isEmpty() && !table.hasDetached()
             ? null
             : Evolution.removedPutfields(table);
+    // stores into fields of a class removed from some objects' hierarchy only: taken out per object
+    ObjectDrops drops = checked.dropsIfAny();
+    if (drops != null && removed == null) {
+      removed = Set.of();
+    }
     long[][] costs = new long[Grammar.PHASES][file.classFiles().size()];
     for (int i = 0; i < file.classFiles().size(); i++) {
       Placement placement = file.placements().get(i);
@@ -368,9 +392,12 @@ public final class LoadedSnapshot {
       }
       List<BiConsumer<Object[], Object[]>> phase = phases.get(placement.phase().ordinal());
       costs[placement.phase().ordinal()][phase.size()] = checked.classCost(i);
-      phase.add(instance(here, table, placement.host(), file, i, memo, removed, constants));
+      phase.add(instance(here, table, placement.host(), file, i, memo, removed, constants, drops));
     }
     Constants.toStores(file, constants);
+    if (drops != null) {
+      constants = drops.apply(constants, file.version());
+    }
     return new LoadedSnapshot(
         file,
         constants,
@@ -418,13 +445,18 @@ public final class LoadedSnapshot {
       int i,
       SegmentMemo memo,
       Set<String> removed,
-      Object[] constants)
+      Object[] constants,
+      ObjectDrops drops)
       throws IOException {
     Class<?> hostClass = host < 0 ? null : table.get(host);
     if (removed != null) {
       // adapted to this table's removed fields: never shared with a segment of other constants
       return define(
-          here, table, host, Evolution.adapt(file.classFiles().get(i), removed, constants), i);
+          here,
+          table,
+          host,
+          Evolution.adapt(file.classFiles().get(i), removed, constants, drops, i),
+          i);
     }
     byte[] bytes = file.classFiles().get(i);
     if (memo == null) {

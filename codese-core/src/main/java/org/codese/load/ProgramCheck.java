@@ -138,6 +138,12 @@ final class ProgramCheck {
   /** Field and element stores the program makes. */
   private long writes;
 
+  /** The number of resolved constants: constants added for {@link #drops} come after them. */
+  private final int constantCount;
+
+  /** The stores dropped per object ({@link ObjectDrops}); null while there is none. */
+  private ObjectDrops drops;
+
   private final CreateCheck create;
   private final SetCheck set;
   private final FinishCheck finish;
@@ -167,6 +173,7 @@ final class ProgramCheck {
     this.classes = classes;
     this.first = file.firstId();
     this.end = file.tableSize();
+    this.constantCount = resolved.length;
     int n = slots;
     this.kind = new byte[n];
     this.type = new Class<?>[n];
@@ -214,6 +221,37 @@ final class ProgramCheck {
   Class<?> instanceClass(int id) {
     int at = id - first;
     return at >= 0 && at < kind.length && kind[at] == INSTANCE ? type[at] : null;
+  }
+
+  /**
+   * @return the stores the program drops per object ({@link ObjectDrops}), made at the first
+   */
+  ObjectDrops drops() {
+    if (drops == null) {
+      drops = new ObjectDrops(constantCount);
+    }
+    return drops;
+  }
+
+  /**
+   * @return the stores the program drops per object, or {@code null} if it drops none
+   */
+  ObjectDrops dropsIfAny() {
+    return drops;
+  }
+
+  /**
+   * @return the class-file index of the generated class being checked, or -1
+   */
+  int whereClass() {
+    return whereClass;
+  }
+
+  /**
+   * @return the index of the chunk method being checked
+   */
+  int whereMethod() {
+    return whereMethod;
   }
 
   /**

@@ -8,6 +8,7 @@ import java.io.ObjectStreamException;
 import java.lang.reflect.Array;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
+import java.util.BitSet;
 import org.codese.jvm.Types;
 import org.codese.program.Constant;
 import org.codese.program.TypeNames;
@@ -24,10 +25,15 @@ import org.codese.verify.Stmt;
  *
  * <p>One per program check; {@link #statement} is called for each set-phase statement, in program
  * order, after every create-phase statement. Each check that fails throws the {@link
- * org.codese.UnsafeSnapshotException} of {@link ProgramCheck#reject}, or, for a field of a class
- * removed from the object's hierarchy since capture, a {@link org.codese.ClassMismatchException}
- * ({@link #notInHierarchy}); a field whose class the loader cannot check throws what {@link
- * ClassTable#writableField} throws.
+ * org.codese.UnsafeSnapshotException} of {@link ProgramCheck#reject}; a field whose class the
+ * loader cannot check throws what {@link ClassTable#writableField} throws.
+ *
+ * <p>A store into a recorded field of a {@code Serializable} class on an object whose class no
+ * longer has that class (removed since capture from the object's hierarchy, while other objects of
+ * the snapshot may still be of it) is not rejected but dropped, per object, as {@code
+ * ObjectInputStream} skips that data ({@link ObjectDrops}): a single store is recorded for {@link
+ * Evolution#adapt} to take out, a cluster loop's rows over such objects are filtered out of the
+ * constants it reads.
  */
 final class SetCheck {
   private final ProgramCheck check;
@@ -53,6 +59,12 @@ final class SetCheck {
    * stores into removed fields, which are taken out, may follow.
    */
   private boolean nullTarget;
+
+  /** The chunk whose loops {@link #nextLoop} counts, and how many it counted. */
+  private int loopClass = -1;
+
+  private int loopMethod = -1;
+  private int loops;
 
   private String lastCast;
   private int lastCastHost;
@@ -85,8 +97,18 @@ final class SetCheck {
     switch (code[pc]) {
       case Stmt.SELECT -> select(code[pc + 1], check.name(code[pc + 2]), host);
       case Stmt.SET_FIELD -> {
+        Field field = setter(code[pc + 1], (char) code[pc + 2], null);
+        Class<?> on = instanceTarget();
+        if (!removed(field) && !field.getDeclaringClass().isAssignableFrom(on)) {
+          if (!ObjectDrops.droppable(field.getDeclaringClass(), field.getName(), on, classes)) {
+            throw notInHierarchy(field, on);
+          }
+          // a class removed from this object's hierarchy only: the store is taken out
+          check.drops().dropStores(field.getDeclaringClass(), target + first);
+          check.value((char) code[pc + 2], code[pc + 3], field.getType());
+          return;
+        }
         check.write(1);
-        Field field = setter(code[pc + 1], (char) code[pc + 2], instanceTarget());
         if (nullTarget && field != Evolution.REMOVED) {
           throw check.reject(
               "sets " + field + " of an object cast to a class its class no longer has");
@@ -94,9 +116,20 @@ final class SetCheck {
         check.value((char) code[pc + 2], code[pc + 3], field.getType());
       }
       case Stmt.PUT_FIELD -> {
-        check.write(1);
         Class<?> owner = hostClass(host, check.name(code[pc + 1]));
         boolean detached = classes.detached(owner);
+        String name = check.name(code[pc + 2]);
+        if (!detached
+            && !owner.isAssignableFrom(instanceTarget())
+            && ObjectDrops.droppable(owner, name, instanceTarget(), classes)) {
+          // a class removed from this object's hierarchy only: the store is taken out
+          Field field =
+              putfield(owner, name, check.name(code[pc + 3]), check.name(code[pc + 4]), host);
+          check.drops().dropStores(owner, target + first);
+          check.value((char) code[pc + 5], code[pc + 6], field.getType());
+          return;
+        }
+        check.write(1);
         if (!detached && !owner.isAssignableFrom(instanceTarget())) {
           throw check.reject(
               "puts into a field of "
@@ -128,6 +161,7 @@ final class SetCheck {
         check.value((char) code[pc + 2], code[pc + 3], component);
       }
       case Stmt.ELEMENT_LOOP -> {
+        nextLoop();
         int[] refs = check.intArray(code[pc + 1]);
         check.write(refs.length);
         Class<?> component = element(refs.length - 1, 'L');
@@ -152,6 +186,16 @@ final class SetCheck {
     }
     Class<?> to = cast == null ? null : cast(cast, host);
     nullTarget = to != null && kind[at] == INSTANCE && classes.detached(to);
+    if (to != null
+        && !nullTarget
+        && kind[at] == INSTANCE
+        && !check.fits(to, type[at])
+        && ObjectDrops.droppableCast(to, type[at], classes)) {
+      // the cast of an object to a class removed from its hierarchy only, to store into the
+      // class's fields: null instead, and those stores taken out (PUT_FIELD)
+      nullTarget = true;
+      check.drops().dropStores(to, id);
+    }
     if (to != null && !nullTarget && !check.fits(to, type[at])) {
       throw check.reject(
           "casts slot " + id + " (" + type[at].getTypeName() + ") to " + TypeNames.javaName(cast));
@@ -273,8 +317,14 @@ final class SetCheck {
     return component;
   }
 
-  /** {@code CLUSTER_LOOP owner ids n} and its {@code n} columns. */
+  /**
+   * {@code CLUSTER_LOOP owner ids n} and its {@code n} columns. Rows whose object's class no longer
+   * has the class declaring the columns' fields (removed since capture from that object's hierarchy
+   * only, {@link ObjectDrops#droppable}) are dropped: the loop reads a copy of its rows without
+   * them.
+   */
   private void cluster(int host, int[] code, int pc) throws ObjectStreamException {
+    int loop = nextLoop();
     int[] ids = check.intArray(code[pc + 2]);
     int columns = code[pc + 3];
     String ownerName = check.name(code[pc + 1]);
@@ -282,38 +332,13 @@ final class SetCheck {
     // a class removed from the hierarchy of the objects: the adapted loop casts nothing
     boolean detached = owner != null && classes.detached(owner);
     Class<?> targets = detached ? null : owner;
-    boolean reflective = false;
-    for (int c = 0; c < columns; c++) {
-      reflective |= code[pc + 4 + c * Stmt.COLUMN_SIZE + 2] >= 0;
-    }
-    Class<?>[] types = reflective ? new Class<?>[ids.length] : null;
-    // slots an allocation loop filled keep their class through the set phase
-    Class<?> allocated = check.loopClasses.get(code[pc + 2]);
-    if (allocated != null && (targets == null || targets.isAssignableFrom(allocated))) {
-      if (types != null) {
-        java.util.Arrays.fill(types, allocated);
-      }
-    } else {
-      for (int from = 0; from < ids.length; from += BLOCK) {
-        targetBlock(ids, from, Math.min(ids.length, from + BLOCK), targets, types);
-      }
-    }
-    check.write((long) ids.length * Math.max(1, columns));
+    Field[] fields = new Field[columns];
     for (int c = 0; c < columns; c++) {
       int col = pc + 4 + c * Stmt.COLUMN_SIZE;
       char t = (char) code[col];
       Field field;
       if (code[col + 2] >= 0) {
         field = setter(code[col + 2], t, null);
-        Class<?> ok = null;
-        for (Class<?> k : types) {
-          if (k != ok
-              && !(classes.evolved() && field == Evolution.REMOVED)
-              && !field.getDeclaringClass().isAssignableFrom(k)) {
-            throw notInHierarchy(field, k);
-          }
-          ok = k;
-        }
       } else {
         if (owner == null) {
           throw check.reject("a cluster loop stores with putfield but casts to no class");
@@ -332,15 +357,155 @@ final class SetCheck {
                 + " hierarchy stores into "
                 + field);
       }
-      column(t, code[col + 1], ids.length, field.getType());
+      fields[c] = field;
+    }
+    Class<?>[] types = new Class<?>[ids.length];
+    // slots an allocation loop filled keep their class through the set phase
+    Class<?> allocated = check.loopClasses.get(code[pc + 2]);
+    if (allocated != null && (targets == null || targets.isAssignableFrom(allocated))) {
+      java.util.Arrays.fill(types, allocated);
+    } else {
+      for (int from = 0; from < ids.length; from += BLOCK) {
+        targetBlock(ids, from, Math.min(ids.length, from + BLOCK), targets, types);
+      }
+    }
+    BitSet dropped = dropRows(ids, types, targets, fields);
+    int kept = dropped == null ? ids.length : ids.length - dropped.cardinality();
+    check.write((long) kept * Math.max(1, columns));
+    int[] values = new int[columns];
+    for (int c = 0; c < columns; c++) {
+      int col = pc + 4 + c * Stmt.COLUMN_SIZE;
+      column((char) code[col], code[col + 1], ids.length, fields[c].getType());
+      values[c] = code[col + 1];
+    }
+    if (dropped != null) {
+      BitSet keep = new BitSet(ids.length);
+      keep.set(0, ids.length);
+      keep.andNot(dropped);
+      check
+          .drops()
+          .filterLoop(
+              declaring(targets, fields),
+              check.whereClass(),
+              check.whereMethod(),
+              loop,
+              ids,
+              code[pc + 2],
+              values,
+              resolved,
+              keep);
     }
   }
 
+  /** The class a cluster loop casts to, else the class declaring its first field kept anywhere. */
+  private Class<?> declaring(Class<?> owner, Field[] fields) {
+    if (owner != null) {
+      return owner;
+    }
+    for (Field f : fields) {
+      if (!removed(f)) {
+        return f.getDeclaringClass();
+      }
+    }
+    return Object.class; // no field: unreachable, a row is dropped only for a field it lacks
+  }
+
   /**
-   * Checks that slots {@code ids[from..to)} hold objects this snapshot allocated, of {@code owner}
-   * unless that is null, and records their classes in {@code types} unless that is null.
+   * The rows of a cluster loop whose object's class does not have the class declaring the loop's
+   * fields, or that the loop casts to ({@code owner}, unless null): dropped where {@link
+   * ObjectDrops#droppable} for every column (and {@link ObjectDrops#droppableCast} for the cast),
+   * else rejected.
+   *
+   * @return the dropped rows, or {@code null} if none
    */
-  private void targetBlock(int[] ids, int from, int to, Class<?> owner, Class<?>[] types)
+  private BitSet dropRows(int[] ids, Class<?>[] types, Class<?> owner, Field[] fields)
+      throws ObjectStreamException {
+    BitSet dropped = null;
+    Class<?> ok = null;
+    Class<?> gone = null;
+    for (int i = 0; i < ids.length; i++) {
+      Class<?> k = types[i];
+      if (k == ok) {
+        continue;
+      }
+      if (k != gone) {
+        if (keepRow(ids[i], k, owner, fields)) {
+          ok = k;
+          continue;
+        }
+        gone = k;
+      }
+      if (dropped == null) {
+        dropped = new BitSet(ids.length);
+      }
+      dropped.set(i);
+    }
+    return dropped;
+  }
+
+  /**
+   * Whether a cluster loop's row over object {@code id} of class {@code k} is kept (every field
+   * fits), or dropped (the class declaring the fields, and cast to, was removed from {@code k}'s
+   * hierarchy only); anything between is rejected.
+   */
+  private boolean keepRow(int id, Class<?> k, Class<?> owner, Field[] fields)
+      throws ObjectStreamException {
+    boolean cast = owner == null || check.fits(owner, k);
+    if (!cast && !ObjectDrops.droppableCast(owner, k, classes)) {
+      throw check.reject(
+          "a cluster loop writes to slot "
+              + id
+              + ", which holds no "
+              + owner.getTypeName()
+              + " this snapshot allocated");
+    }
+    Field in = null;
+    Field out = null;
+    for (Field f : fields) {
+      if (removed(f)) {
+        continue; // taken out for every object
+      }
+      if (cast && f.getDeclaringClass().isAssignableFrom(k)) {
+        in = f;
+      } else if (ObjectDrops.droppable(f.getDeclaringClass(), f.getName(), k, classes)) {
+        out = f;
+      } else {
+        throw notInHierarchy(f, k);
+      }
+    }
+    if (in != null && out != null) {
+      // some columns kept and others dropped: never so in Codese's own code, whose loops set the
+      // fields of one class
+      throw notInHierarchy(out, k);
+    }
+    return cast && out == null;
+  }
+
+  /**
+   * Whether {@code f} is {@link Evolution#REMOVED}, a field removed since capture (tested only for
+   * a table that has one: a snapshot of unchanged classes never loads {@link Evolution}).
+   */
+  boolean removed(Field f) {
+    return classes.evolved() && f == Evolution.REMOVED;
+  }
+
+  /** The index of the next loop of the chunk being checked, counted per chunk. */
+  private int nextLoop() {
+    if (loopClass != check.whereClass() || loopMethod != check.whereMethod()) {
+      loopClass = check.whereClass();
+      loopMethod = check.whereMethod();
+      loops = 0;
+    }
+    return loops++;
+  }
+
+  /**
+   * Checks that slots {@code ids[from..to)} hold objects this snapshot allocated, and records their
+   * classes in {@code types}; whether each fits the loop's cast and fields is {@link #keepRow}'s.
+   *
+   * @param named the class the loop casts to, for the rejection, or null
+   */
+  private void targetBlock(int[] ids, int from, int to, Class<?> named, Class<?>[] types)
       throws ObjectStreamException {
     Class<?> fits = null;
     byte[] kinds = kind;
@@ -350,22 +515,18 @@ final class SetCheck {
         check.own(ids[i]);
       }
       if (kinds[at] == INSTANCE && type[at] == fits) {
-        if (types != null) {
-          types[i] = fits;
-        }
+        types[i] = fits;
         continue;
       }
-      if (kind[at] != INSTANCE || (owner != null && !owner.isAssignableFrom(type[at]))) {
+      if (kind[at] != INSTANCE) {
         throw check.reject(
             "a cluster loop writes to slot "
                 + ids[i]
                 + ", which holds no "
-                + (owner == null ? "object" : owner.getTypeName())
+                + (named == null ? "object" : named.getTypeName())
                 + " this snapshot allocated");
       }
-      if (types != null) {
-        types[i] = type[at];
-      }
+      types[i] = type[at];
       fits = type[at];
     }
   }
@@ -413,29 +574,21 @@ final class SetCheck {
 
   /**
    * The rejection of a store into field {@code f} of an object of {@code target}, which is not of
-   * {@code f}'s class: where both classes are {@code Serializable}, the class was removed from
-   * {@code target}'s hierarchy since capture while the snapshot also holds objects of the class
-   * itself (else {@link ClassTable#detach} would have taken the stores out), which Codese does not
-   * restore; anything else (a final class, a field the class table does not record) is crafted.
+   * {@code f}'s class, where the store cannot be dropped ({@link ObjectDrops#droppable}): a field
+   * the class table does not record for its class, a class that is not {@code Serializable}, or a
+   * loop row that would keep some of its stores and drop others. Codese's own code never makes such
+   * a store: a class removed since capture from the hierarchy of some objects has its recorded
+   * fields' stores dropped on those objects only.
    */
-  private ObjectStreamException notInHierarchy(Field f, Class<?> target) {
-    Class<?> owner = f.getDeclaringClass();
-    if (!java.io.Serializable.class.isAssignableFrom(owner)
-        || !java.io.Serializable.class.isAssignableFrom(target)
-        || Modifier.isFinal(owner.getModifiers())
-        || classes.detached(owner)) {
-      return check.reject("sets " + f + " of an object of " + target.getTypeName());
-    }
-    return new org.codese.ClassMismatchException(
-        target.getName(),
-        f.getName(),
-        owner.getName()
-            + " is no longer a superclass of "
-            + target.getName()
-            + ", but the snapshot holds objects of it too: Codese skips the data of a class"
-            + " removed from a hierarchy (as ObjectInputStream does) only when no object of the"
-            + " snapshot is of that class or a subclass of it; read such data with"
-            + " ObjectInputStream, or capture the graph again");
+  ObjectStreamException notInHierarchy(Field f, Class<?> target) {
+    return check.reject(
+        "sets "
+            + f
+            + " of an object of "
+            + target.getTypeName()
+            + ", whose class does not have the field's class, and the store is not one of a"
+            + " recorded field of a serializable class removed from the object's hierarchy since"
+            + " capture, which alone is skipped");
   }
 
   private Class<?> hostClass(int host, String owner) throws ObjectStreamException {
