@@ -924,6 +924,53 @@ class ProgramEdgesTest {
       }
     }
 
+    /**
+     * A loop's null stores let as many finish steps store again uncounted (where the object a field
+     * or element refers to is made late, the loop stores null first): an array of two elements and
+     * a box hold three; a loop storing two nulls, then three element steps restore; a fourth step
+     * is one store too many.
+     */
+    @Test
+    void finishStepsStoreOnceMoreWhatALoopStoredNullInto() throws IOException {
+      for (int steps = 2; steps <= 4; steps++) {
+        Crafted c = new Crafted().slots(2);
+        int box = c.type(BOX_ENTRY);
+        int alloc = alloc(c, box);
+        int nulls = ints(c, 2, 2); // the null slot: one past the table's last
+        int[] p = new int[4 * steps];
+        for (int i = 0; i < steps; i++) {
+          System.arraycopy(new int[] {Grammar.STEP_ELEMENT, 0, i % 2, 1}, 0, p, 4 * i, 4);
+        }
+        int finish = program(c, p);
+        c.code(0, ch -> ch.newObjectArray(0, 2).alloc(1, alloc));
+        c.code(
+            1,
+            ch ->
+                ch.select(0, "[Ljava/lang/Object;")
+                    .loadData(nulls, "[I", 3)
+                    .loop(
+                        () -> {
+                          MethodVisitor mv = ch.mv;
+                          mv.visitVarInsn(ALOAD, 2);
+                          mv.visitVarInsn(ILOAD, 4);
+                          mv.visitVarInsn(ALOAD, 0);
+                          mv.visitVarInsn(ALOAD, 3);
+                          mv.visitVarInsn(ILOAD, 4);
+                          mv.visitInsn(IALOAD);
+                          mv.visitInsn(AALOAD);
+                          mv.visitInsn(AASTORE);
+                        }));
+        c.code(2, ch -> ch.runSteps(finish));
+        if (steps == 4) {
+          assertMentions(rejection(c), "makes 4 field and element stores into objects that hold 3");
+        } else {
+          Object[] a = (Object[]) Codese.fromBytes(c.bytes());
+          assertInstanceOf(Box.class, a[0]);
+          assertInstanceOf(Box.class, a[1]);
+        }
+      }
+    }
+
     /** Element steps count against the array's length like element stores. */
     @Test
     void elementStepsAreCounted() throws IOException {

@@ -68,6 +68,17 @@ final class CheckLoops {
   }
 
   /**
+   * @return how many of {@code refs[0..rows)} are {@code value}
+   */
+  static long count(int[] refs, int rows, int value) {
+    long n = 0;
+    for (int i = 0; i < rows; i++) {
+      n += refs[i] == value ? 1 : 0;
+    }
+    return n;
+  }
+
+  /**
    * Runs each loop {@link #WARM_CALLS} times over {@link #WARM_SLOTS} dummy slots, the first time
    * it is called in a JVM.
    */

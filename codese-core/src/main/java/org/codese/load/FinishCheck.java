@@ -163,11 +163,11 @@ final class FinishCheck {
           // a class removed from this object's hierarchy only: the step is skipped
           check.drops().dropStep(f.getDeclaringClass(), code[pc + 1], p, i);
         } else {
-          check.write(1);
+          check.lateStore();
         }
         check.ref(p[i + 3], f.getType());
       } else {
-        check.write(1);
+        check.lateStore();
         set.target = check.own(p[i + 1]);
         check.ref(p[i + 3], set.element(p[i + 2], 'L'));
         set.target = -1;
