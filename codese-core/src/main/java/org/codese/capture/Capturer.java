@@ -87,6 +87,33 @@ public final class Capturer {
 
   private SerialClass previousSerialClass;
 
+  /**
+   * The object whose expansion took the object being expanded (its parent in the traversal), and
+   * its id; {@code null} where {@link #ref} may not answer a reference to it without asking {@link
+   * #ids}: a stream's capture, or once anything was written unshared or replaced for an unshared
+   * write (where an object may stand for another id, or for none). A tree node's parent link, a
+   * list node's previous link or a map entry's parent refers back to it, and then {@link #ref}
+   * needs no probe of the identity table, a likely cache miss per object.
+   */
+  private Object parentObject;
+
+  private int parentId;
+
+  /** Whether something was written unshared: {@link #parentObject} is then not used. */
+  private boolean wroteUnshared;
+
+  /**
+   * What {@link IdentityIds#touch} returned, kept so that its reads are not dropped; never read
+   * otherwise.
+   */
+  @SuppressWarnings("unused")
+  private int touched;
+
+  /** Classes {@link Values#kindOf(Object)} answered 0 for by their class alone: the last two. */
+  private Class<?> plainClass;
+
+  private Class<?> previousPlainClass;
+
   /** The reference field values of the object {@link #directFields} reads, while it reads them. */
   private Object[] scratch = new Object[8];
 
@@ -110,6 +137,7 @@ public final class Capturer {
   private ClassRows previousRows;
 
   private final List<Object> discovered;
+
   private List<Node> nodes;
   private final PathLog paths = new PathLog();
   private final NodeMarks marks = new NodeMarks();
@@ -405,6 +433,9 @@ public final class Capturer {
     if (obj == null) {
       return -1;
     }
+    if (obj == parentObject && !unshared) {
+      return known(parentId);
+    }
     if (unsharedReplacements != null) {
       Object written = unsharedReplacements.get(obj);
       obj = written != null ? written : obj;
@@ -438,6 +469,10 @@ public final class Capturer {
         nullReplacedNow.add(obj);
       }
       return -1;
+    }
+    if (unshared) {
+      wroteUnshared = true;
+      parentObject = null;
     }
     if (rep != obj && unshared) {
       if (unsharedReplacements == null) {
@@ -473,7 +508,7 @@ public final class Capturer {
       }
     }
     // a value made from data: the original, unless the writer's replaceObject put another in
-    char kind = global || rep != replaced ? 0 : Values.kindOf(obj);
+    char kind = global || rep != replaced ? 0 : valueKind(obj);
     // a stream replays a value whose serial form holds an object, so that its hooks see that too
     boolean value = kind != 0 && (hooks == null || Values.inStreams(kind));
     discovered.add(value ? new Node.Value(id, obj, rep.getClass(), kind) : rep);
@@ -505,6 +540,23 @@ public final class Capturer {
     }
     children.add(ref);
     return new Node.Value(v.id(), v.value(), v.streamClass(), v.kind(), ref);
+  }
+
+  /**
+   * {@link Values#kindOf(Object)}, remembering the last two classes that are no value whatever the
+   * object: it compares the class with every value class.
+   */
+  private char valueKind(Object obj) {
+    Class<?> c = obj.getClass();
+    if (c == plainClass || c == previousPlainClass) {
+      return 0;
+    }
+    char kind = Values.kindOf(obj);
+    if (kind == 0 && !Values.isValueClass(c)) {
+      previousPlainClass = plainClass;
+      plainClass = c;
+    }
+    return kind;
   }
 
   private boolean needsExpansion(int id) {
@@ -589,9 +641,14 @@ public final class Capturer {
     int[] stack = new int[64];
     ChildList[] children = new ChildList[64];
     int[] pos = new int[64];
+    // the objects expanded at each level, for parentObject: null where it may not be used
+    Object[] objects = new Object[64];
+    boolean shortcut = hooks == null;
     int top = 0;
     depth = Math.max(depth, 1);
     stack[0] = rootId;
+    parentObject = null;
+    objects[0] = shortcut ? expandable(rootId) : null;
     children[0] = expand(rootId, 1, new ChildList());
     pos[0] = 0;
     while (top >= 0) {
@@ -604,9 +661,15 @@ public final class Capturer {
             stack = Arrays.copyOf(stack, top * 2);
             pos = Arrays.copyOf(pos, top * 2);
             children = Arrays.copyOf(children, top * 2);
+            objects = Arrays.copyOf(objects, top * 2);
           }
           stack[top] = c;
           pos[top] = 0;
+          if (shortcut) {
+            objects[top] = expandable(c);
+            parentObject = wroteUnshared || unsharedReplacements != null ? null : objects[top - 1];
+            parentId = stack[top - 1];
+          }
           // a level's list is used again by the next object expanded at that level
           ChildList reused = children[top];
           children[top] = expand(c, top + 1, reused == null ? new ChildList() : reused.reset());
@@ -615,6 +678,16 @@ public final class Capturer {
         addPost(stack[top--]);
       }
     }
+    parentObject = null;
+  }
+
+  /**
+   * The object discovered object {@code id} stands for in {@link #ids} under its own id, or {@code
+   * null} if there may be none: a value, or an object written unshared.
+   */
+  private Object expandable(int id) {
+    Object o = discovered.get(id - firstId);
+    return o instanceof Node.Value || wroteUnshared ? null : o;
   }
 
   private void addPost(int id) {
@@ -867,7 +940,7 @@ public final class Capturer {
     }
     Object[] values = scratch;
     try {
-      FieldAccess access = FieldAccessors.of(slot);
+      FieldAccess access = rows.access(s, slot);
       if (access != null) {
         access.read(obj, prims, values);
       } else {
@@ -876,6 +949,10 @@ public final class Capturer {
       }
     } catch (IllegalAccessException e) {
       throw new IOException("cannot read fields of " + slot.type().getName(), e);
+    }
+    if (n > 1 && hooks == null) {
+      // the references' headers and identity-table slots fetched together, not one by one
+      touched += ids.touch(values, n);
     }
     int primBase = rows.primBase(row, s);
     for (int i = 0; i < nPrims; i++) {

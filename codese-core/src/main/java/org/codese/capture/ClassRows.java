@@ -31,6 +31,9 @@ public final class ClassRows {
    */
   private final Node.SlotData[] noData;
 
+  /** Each slot's generated field reader once {@link FieldAccessors} gave one, else {@code null}. */
+  private final FieldAccess[] access;
+
   private long[] prims;
   private int[] refs;
   private int size;
@@ -57,6 +60,7 @@ public final class ClassRows {
     this.refWidth = r;
     this.allDirect = all;
     this.noData = all ? new Node.SlotData[slots.size()] : null;
+    this.access = new FieldAccess[slots.size()];
     this.prims = new long[16 * p];
     this.refs = new int[16 * r];
   }
@@ -87,6 +91,19 @@ public final class ClassRows {
   }
 
   /** Adds a row, which the capturer fills field by field; returns its number. */
+  /**
+   * {@link FieldAccessors#of} for slot {@code s}, asked of this segment's rows until it gives one:
+   * not a class-value lookup per object.
+   */
+  FieldAccess access(int s, Slot slot) {
+    FieldAccess a = access[s];
+    if (a == null) {
+      a = FieldAccessors.of(slot);
+      access[s] = a;
+    }
+    return a;
+  }
+
   int add() {
     if ((size + 1) * primWidth > prims.length) {
       prims = Arrays.copyOf(prims, Math.max(16, 2 * (size + 1)) * primWidth);
