@@ -136,9 +136,9 @@ public final class Capturer {
   private SerialClass previousRowsType;
   private ClassRows previousRows;
 
-  private final List<Object> discovered;
+  private final ArrayList<Object> discovered;
 
-  private List<Node> nodes;
+  private ArrayList<Node> nodes;
   private final PathLog paths = new PathLog();
   private final NodeMarks marks = new NodeMarks();
   private int firstId;
@@ -153,6 +153,17 @@ public final class Capturer {
   private static volatile int lastSnapshotObjects;
 
   private int postSize;
+
+  /**
+   * How many objects this capturer's segment may hold, from the last snapshot's size: once {@link
+   * #discovered} reaches {@link #growAt} objects, the per-object lists grow at once to as many (a
+   * graph captured again copies none of them again and again by doubling); 0 for a stream.
+   */
+  private final int expected;
+
+  /** The size of {@link #discovered} at which the lists grow to {@link #expected}, else -1. */
+  private int growAt;
+
   private TapeBuilder items = new TapeBuilder();
   private int topLevel;
   private int depth;
@@ -211,6 +222,8 @@ public final class Capturer {
     this.globals = GlobalRefs.of(options);
     this.hooks = hooks;
     int expected = hooks == null ? lastSnapshotObjects : 0;
+    this.expected = expected;
+    this.growAt = expected > firstCapacity(expected) ? firstCapacity(expected) : -1;
     this.ids = new IdentityIds(expected);
     // the lists start small whatever the last snapshot held, as the identity table does: growing
     // copies, where a small graph would pay the large one's allocation
@@ -356,6 +369,11 @@ public final class Capturer {
     marks.clear();
     if (hooks == null) {
       lastSnapshotObjects = n;
+      for (ClassRows rows : rowsByClass.values()) {
+        if (rows != null) {
+          rows.remember();
+        }
+      }
     }
     depth = 0;
     firstId += n;
@@ -488,6 +506,9 @@ public final class Capturer {
       }
     }
     int id = firstId + discovered.size();
+    if (discovered.size() == growAt) {
+      growToExpected();
+    }
     paths.record(id, parent, name, number);
     if (globals != null && rep != obj) {
       globals.scan(rep.getClass());
@@ -540,6 +561,27 @@ public final class Capturer {
     }
     children.add(ref);
     return new Node.Value(v.id(), v.value(), v.streamClass(), v.kind(), ref);
+  }
+
+  /**
+   * Grows the per-object lists to {@link #expected} objects at once (from their first capacity,
+   * which a small graph never outgrows): as {@link IdentityIds} grows its table.
+   */
+  private void growToExpected() {
+    growAt = -1;
+    // an eighth more: a graph captured again has often grown a little since
+    int expected = withRoom(this.expected);
+    discovered.ensureCapacity(expected);
+    nodes.ensureCapacity(expected);
+    if (postOrder.length < expected) {
+      postOrder = Arrays.copyOf(postOrder, expected);
+    }
+    paths.reserve(expected);
+  }
+
+  /** {@code n} and an eighth more, for a graph that grew since it was last captured. */
+  static int withRoom(int n) {
+    return (int) Math.min(Integer.MAX_VALUE - 16, n + (n >>> 3) + 16L);
   }
 
   /**

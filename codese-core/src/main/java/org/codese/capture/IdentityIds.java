@@ -54,7 +54,7 @@ final class IdentityIds {
    *     #FIRST_KEYS} of them and, once it holds more, grows at once to hold {@code expected}
    */
   IdentityIds(int expected) {
-    expectedCapacity = capacityFor(expected);
+    expectedCapacity = capacityFor(Capturer.withRoom(expected));
     allocate(capacityFor(Math.min(expected, FIRST_KEYS)));
   }
 

@@ -39,7 +39,7 @@ final class SetPhase {
   private final Map<Class<?>, Cluster> clusters = new LinkedHashMap<>();
 
   /** In a segment, direct slots that refer to late objects: set one by one, not in a loop. */
-  private final SlotEntries lateSlots = new SlotEntries();
+  private final SlotEntries lateSlots = new SlotEntries(false);
 
   /** The slot of each of {@link #lateSlots}' entries. */
   private final List<Slot> lateSlotTypes = new ArrayList<>();
@@ -52,7 +52,7 @@ final class SetPhase {
    */
   private static final class Cluster {
     final Slot slot;
-    final SlotEntries entries = new SlotEntries();
+    final SlotEntries entries = new SlotEntries(true);
 
     Cluster(Slot slot) {
       this.slot = slot;

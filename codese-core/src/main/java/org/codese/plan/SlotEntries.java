@@ -19,9 +19,25 @@ final class SlotEntries {
   private int[] refBases = new int[0];
   private int size;
 
+  /** Whether the entries grow at once to as many as the rows they are taken from hold. */
+  private final boolean byRows;
+
+  /**
+   * @param byRows whether the entries grow at once to as many as the rows they are taken from hold:
+   *     for a cluster, which mostly takes every row of one class; not for entries taken one here
+   *     and one there
+   */
+  SlotEntries(boolean byRows) {
+    this.byRows = byRows;
+  }
+
   void add(int id, ClassRows in, int primBase, int refBase) {
     if (size == ids.length) {
       int n = Math.max(FIRST_CAPACITY, 2 * size);
+      if (byRows && in.size() > n) {
+        // every row of in: mostly a cluster's objects are one class's, so it grows once
+        n = in.size();
+      }
       ids = Arrays.copyOf(ids, n);
       rows = Arrays.copyOf(rows, n);
       primBases = Arrays.copyOf(primBases, n);
