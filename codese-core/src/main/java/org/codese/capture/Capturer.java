@@ -290,6 +290,7 @@ public final class Capturer {
    * its next segment holds only completed objects.
    */
   private void rollback(int mark, int postMark) {
+    parentObject = null; // its id may be among the ones forgotten
     int firstLost = firstId + mark;
     ids.removeFrom(firstLost);
     marks.forget(mark, nodes);
