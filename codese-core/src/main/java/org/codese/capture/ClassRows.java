@@ -179,6 +179,22 @@ public final class ClassRows {
    * @param index a primitive field's index ({@link #primBase} plus the field's position)
    * @return its value's raw bits
    */
+  /**
+   * @return the primitive values of every row, {@link #primBase} indexing them: to be read, not
+   *     written, and only until the next row is added
+   */
+  public long[] prims() {
+    return prims;
+  }
+
+  /**
+   * @return the reference ids of every row, {@link #refBase} indexing them: to be read, not
+   *     written, and only until the next row is added
+   */
+  public int[] refs() {
+    return refs;
+  }
+
   public long prim(int index) {
     return prims[index];
   }

@@ -19,6 +19,9 @@ final class SlotEntries {
   private int[] refBases = new int[0];
   private int size;
 
+  /** The rows every entry is in, or {@code null} if they are in more than one. */
+  private ClassRows only;
+
   /** Whether the entries grow at once to as many as the rows they are taken from hold. */
   private final boolean byRows;
 
@@ -45,6 +48,7 @@ final class SlotEntries {
     }
     ids[size] = id;
     rows[size] = in;
+    only = size == 0 || only == in ? in : null;
     primBases[size] = primBase;
     refBases[size] = refBase;
     size++;
@@ -65,6 +69,28 @@ final class SlotEntries {
   }
 
   /** The raw bits of entry {@code j}'s primitive field {@code f} (counted within the slot). */
+  /**
+   * @return the rows every entry is in, or {@code null} if the entries are in more than one (or
+   *     there are none)
+   */
+  ClassRows only() {
+    return size == 0 ? null : only;
+  }
+
+  /**
+   * @return entry {@code j}'s offset in its rows' primitive values (add a field's index)
+   */
+  int primBase(int j) {
+    return primBases[j];
+  }
+
+  /**
+   * @return entry {@code j}'s offset in its rows' references (add a reference field's index)
+   */
+  int refBase(int j) {
+    return refBases[j];
+  }
+
   long prim(int j, int f) {
     return rows[j].prim(primBases[j] + f);
   }
