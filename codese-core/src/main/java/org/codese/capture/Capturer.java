@@ -87,6 +87,33 @@ public final class Capturer {
 
   private SerialClass previousSerialClass;
 
+  /**
+   * The object whose expansion took the object being expanded (its parent in the traversal), and
+   * its id; {@code null} where {@link #ref} may not answer a reference to it without asking {@link
+   * #ids}: a stream's capture, or once anything was written unshared or replaced for an unshared
+   * write (where an object may stand for another id, or for none). A tree node's parent link, a
+   * list node's previous link or a map entry's parent refers back to it, and then {@link #ref}
+   * needs no probe of the identity table, a likely cache miss per object.
+   */
+  private Object parentObject;
+
+  private int parentId;
+
+  /** Whether something was written unshared: {@link #parentObject} is then not used. */
+  private boolean wroteUnshared;
+
+  /**
+   * What {@link IdentityIds#touch} returned, kept so that its reads are not dropped; never read
+   * otherwise.
+   */
+  @SuppressWarnings("unused")
+  private int touched;
+
+  /** Classes {@link Values#kindOf(Object)} answered 0 for by their class alone: the last two. */
+  private Class<?> plainClass;
+
+  private Class<?> previousPlainClass;
+
   /** The reference field values of the object {@link #directFields} reads, while it reads them. */
   private Object[] scratch = new Object[8];
 
@@ -109,8 +136,9 @@ public final class Capturer {
   private SerialClass previousRowsType;
   private ClassRows previousRows;
 
-  private final List<Object> discovered;
-  private List<Node> nodes;
+  private final ArrayList<Object> discovered;
+
+  private ArrayList<Node> nodes;
   private final PathLog paths = new PathLog();
   private final NodeMarks marks = new NodeMarks();
   private int firstId;
@@ -125,6 +153,17 @@ public final class Capturer {
   private static volatile int lastSnapshotObjects;
 
   private int postSize;
+
+  /**
+   * How many objects this capturer's segment may hold, from the last snapshot's size: once {@link
+   * #discovered} reaches {@link #growAt} objects, the per-object lists grow at once to as many (a
+   * graph captured again copies none of them again and again by doubling); 0 for a stream.
+   */
+  private final int expected;
+
+  /** The size of {@link #discovered} at which the lists grow to {@link #expected}, else -1. */
+  private int growAt;
+
   private TapeBuilder items = new TapeBuilder();
   private int topLevel;
   private int depth;
@@ -183,6 +222,8 @@ public final class Capturer {
     this.globals = GlobalRefs.of(options);
     this.hooks = hooks;
     int expected = hooks == null ? lastSnapshotObjects : 0;
+    this.expected = expected;
+    this.growAt = expected > firstCapacity(expected) ? firstCapacity(expected) : -1;
     this.ids = new IdentityIds(expected);
     // the lists start small whatever the last snapshot held, as the identity table does: growing
     // copies, where a small graph would pay the large one's allocation
@@ -249,6 +290,7 @@ public final class Capturer {
    * its next segment holds only completed objects.
    */
   private void rollback(int mark, int postMark) {
+    parentObject = null; // its id may be among the ones forgotten
     int firstLost = firstId + mark;
     ids.removeFrom(firstLost);
     marks.forget(mark, nodes);
@@ -328,6 +370,11 @@ public final class Capturer {
     marks.clear();
     if (hooks == null) {
       lastSnapshotObjects = n;
+      for (ClassRows rows : rowsByClass.values()) {
+        if (rows != null) {
+          rows.remember();
+        }
+      }
     }
     depth = 0;
     firstId += n;
@@ -405,6 +452,9 @@ public final class Capturer {
     if (obj == null) {
       return -1;
     }
+    if (obj == parentObject && !unshared) {
+      return known(parentId);
+    }
     if (unsharedReplacements != null) {
       Object written = unsharedReplacements.get(obj);
       obj = written != null ? written : obj;
@@ -439,6 +489,10 @@ public final class Capturer {
       }
       return -1;
     }
+    if (unshared) {
+      wroteUnshared = true;
+      parentObject = null;
+    }
     if (rep != obj && unshared) {
       if (unsharedReplacements == null) {
         unsharedReplacements = new IdentityHashMap<>();
@@ -453,6 +507,9 @@ public final class Capturer {
       }
     }
     int id = firstId + discovered.size();
+    if (discovered.size() == growAt) {
+      growToExpected();
+    }
     paths.record(id, parent, name, number);
     if (globals != null && rep != obj) {
       globals.scan(rep.getClass());
@@ -473,7 +530,7 @@ public final class Capturer {
       }
     }
     // a value made from data: the original, unless the writer's replaceObject put another in
-    char kind = global || rep != replaced ? 0 : Values.kindOf(obj);
+    char kind = global || rep != replaced ? 0 : valueKind(obj);
     // a stream replays a value whose serial form holds an object, so that its hooks see that too
     boolean value = kind != 0 && (hooks == null || Values.inStreams(kind));
     discovered.add(value ? new Node.Value(id, obj, rep.getClass(), kind) : rep);
@@ -505,6 +562,44 @@ public final class Capturer {
     }
     children.add(ref);
     return new Node.Value(v.id(), v.value(), v.streamClass(), v.kind(), ref);
+  }
+
+  /**
+   * Grows the per-object lists to {@link #expected} objects at once (from their first capacity,
+   * which a small graph never outgrows): as {@link IdentityIds} grows its table.
+   */
+  private void growToExpected() {
+    growAt = -1;
+    // an eighth more: a graph captured again has often grown a little since
+    int expected = withRoom(this.expected);
+    discovered.ensureCapacity(expected);
+    nodes.ensureCapacity(expected);
+    if (postOrder.length < expected) {
+      postOrder = Arrays.copyOf(postOrder, expected);
+    }
+    paths.reserve(expected);
+  }
+
+  /** {@code n} and an eighth more, for a graph that grew since it was last captured. */
+  static int withRoom(int n) {
+    return (int) Math.min(Integer.MAX_VALUE - 16, n + (n >>> 3) + 16L);
+  }
+
+  /**
+   * {@link Values#kindOf(Object)}, remembering the last two classes that are no value whatever the
+   * object: it compares the class with every value class.
+   */
+  private char valueKind(Object obj) {
+    Class<?> c = obj.getClass();
+    if (c == plainClass || c == previousPlainClass) {
+      return 0;
+    }
+    char kind = Values.kindOf(obj);
+    if (kind == 0 && !Values.isValueClass(c)) {
+      previousPlainClass = plainClass;
+      plainClass = c;
+    }
+    return kind;
   }
 
   private boolean needsExpansion(int id) {
@@ -589,9 +684,14 @@ public final class Capturer {
     int[] stack = new int[64];
     ChildList[] children = new ChildList[64];
     int[] pos = new int[64];
+    // the objects expanded at each level, for parentObject: null where it may not be used
+    Object[] objects = new Object[64];
+    boolean shortcut = hooks == null;
     int top = 0;
     depth = Math.max(depth, 1);
     stack[0] = rootId;
+    parentObject = null;
+    objects[0] = shortcut ? expandable(rootId) : null;
     children[0] = expand(rootId, 1, new ChildList());
     pos[0] = 0;
     while (top >= 0) {
@@ -604,9 +704,15 @@ public final class Capturer {
             stack = Arrays.copyOf(stack, top * 2);
             pos = Arrays.copyOf(pos, top * 2);
             children = Arrays.copyOf(children, top * 2);
+            objects = Arrays.copyOf(objects, top * 2);
           }
           stack[top] = c;
           pos[top] = 0;
+          if (shortcut) {
+            objects[top] = expandable(c);
+            parentObject = wroteUnshared || unsharedReplacements != null ? null : objects[top - 1];
+            parentId = stack[top - 1];
+          }
           // a level's list is used again by the next object expanded at that level
           ChildList reused = children[top];
           children[top] = expand(c, top + 1, reused == null ? new ChildList() : reused.reset());
@@ -615,6 +721,16 @@ public final class Capturer {
         addPost(stack[top--]);
       }
     }
+    parentObject = null;
+  }
+
+  /**
+   * The object discovered object {@code id} stands for in {@link #ids} under its own id, or {@code
+   * null} if there may be none: a value, or an object written unshared.
+   */
+  private Object expandable(int id) {
+    Object o = discovered.get(id - firstId);
+    return o instanceof Node.Value || wroteUnshared ? null : o;
   }
 
   private void addPost(int id) {
@@ -867,7 +983,7 @@ public final class Capturer {
     }
     Object[] values = scratch;
     try {
-      FieldAccess access = FieldAccessors.of(slot);
+      FieldAccess access = rows.access(s, slot);
       if (access != null) {
         access.read(obj, prims, values);
       } else {
@@ -876,6 +992,10 @@ public final class Capturer {
       }
     } catch (IllegalAccessException e) {
       throw new IOException("cannot read fields of " + slot.type().getName(), e);
+    }
+    if (n > 1 && hooks == null) {
+      // the references' headers and identity-table slots fetched together, not one by one
+      touched += ids.touch(values, n);
     }
     int primBase = rows.primBase(row, s);
     for (int i = 0; i < nPrims; i++) {

@@ -31,6 +31,28 @@ public final class ClassRows {
    */
   private final Node.SlotData[] noData;
 
+  /** Each slot's generated field reader once {@link FieldAccessors} gave one, else {@code null}. */
+  private final FieldAccess[] access;
+
+  /**
+   * How many rows the last snapshot's capture in this JVM gave each class: a class's rows, once
+   * they outgrow {@link #FIRST_ROWS}, grow at once to as many (a graph captured again copies its
+   * rows by doubling no more). Racy by design: any value is a valid size.
+   */
+  private static final ClassValue<int[]> LAST_ROWS =
+      new ClassValue<>() {
+        @Override
+        protected int[] computeValue(Class<?> type) {
+          return new int[1];
+        }
+      };
+
+  /** Rows a class's rows grow to by doubling before they grow to the last snapshot's number. */
+  static final int FIRST_ROWS = 1_024;
+
+  /** The last snapshot's number of rows of this class, until the rows first outgrow it. */
+  private int expectedRows;
+
   private long[] prims;
   private int[] refs;
   private int size;
@@ -57,6 +79,8 @@ public final class ClassRows {
     this.refWidth = r;
     this.allDirect = all;
     this.noData = all ? new Node.SlotData[slots.size()] : null;
+    this.access = new FieldAccess[slots.size()];
+    this.expectedRows = LAST_ROWS.get(type.type())[0];
     this.prims = new long[16 * p];
     this.refs = new int[16 * r];
   }
@@ -87,14 +111,50 @@ public final class ClassRows {
   }
 
   /** Adds a row, which the capturer fills field by field; returns its number. */
-  int add() {
-    if ((size + 1) * primWidth > prims.length) {
-      prims = Arrays.copyOf(prims, Math.max(16, 2 * (size + 1)) * primWidth);
+  /**
+   * {@link FieldAccessors#of} for slot {@code s}, asked of this segment's rows until it gives one:
+   * not a class-value lookup per object.
+   */
+  FieldAccess access(int s, Slot slot) {
+    FieldAccess a = access[s];
+    if (a == null) {
+      a = FieldAccessors.of(slot);
+      access[s] = a;
     }
-    if ((size + 1) * refWidth > refs.length) {
-      refs = Arrays.copyOf(refs, Math.max(16, 2 * (size + 1)) * refWidth);
+    return a;
+  }
+
+  int add() {
+    if ((size + 1) * primWidth > prims.length || (size + 1) * refWidth > refs.length) {
+      grow();
     }
     return size++;
+  }
+
+  private void grow() {
+    int rows = Math.max(16, 2 * (size + 1));
+    if (size >= FIRST_ROWS && Capturer.withRoom(expectedRows) > rows) {
+      rows = Capturer.withRoom(expectedRows);
+      expectedRows = 0; // once: later growth doubles
+    }
+    if ((size + 1) * primWidth > prims.length) {
+      prims = Arrays.copyOf(prims, rows * primWidth);
+    }
+    if ((size + 1) * refWidth > refs.length) {
+      refs = Arrays.copyOf(refs, rows * refWidth);
+    }
+  }
+
+  /** Notes this segment's number of rows for the class's next snapshot capture. */
+  void remember() {
+    LAST_ROWS.get(type.type())[0] = size;
+  }
+
+  /**
+   * @return how many rows (objects of the class) the segment holds
+   */
+  public int size() {
+    return size;
   }
 
   /**
@@ -119,6 +179,22 @@ public final class ClassRows {
    * @param index a primitive field's index ({@link #primBase} plus the field's position)
    * @return its value's raw bits
    */
+  /**
+   * @return the primitive values of every row, {@link #primBase} indexing them: to be read, not
+   *     written, and only until the next row is added
+   */
+  public long[] prims() {
+    return prims;
+  }
+
+  /**
+   * @return the reference ids of every row, {@link #refBase} indexing them: to be read, not
+   *     written, and only until the next row is added
+   */
+  public int[] refs() {
+    return refs;
+  }
+
   public long prim(int index) {
     return prims[index];
   }

@@ -54,7 +54,7 @@ final class IdentityIds {
    *     #FIRST_KEYS} of them and, once it holds more, grows at once to hold {@code expected}
    */
   IdentityIds(int expected) {
-    expectedCapacity = capacityFor(expected);
+    expectedCapacity = capacityFor(Capturer.withRoom(expected));
     allocate(capacityFor(Math.min(expected, FIRST_KEYS)));
   }
 
@@ -101,6 +101,29 @@ final class IdentityIds {
   }
 
   /** Maps {@code key} to {@code value} (at least 0), replacing any earlier value. */
+  /**
+   * Reads the first slot of each of {@code n} keys' probes and each key's header, without changing
+   * anything, so that the {@link #get} calls that follow find both in the cache: one object's
+   * references read one after another let the processor fetch their lines at once, where a {@link
+   * #get} per reference, each a long way of instructions, waits for one line after another.
+   *
+   * @param keys the keys, {@code null} entries skipped
+   * @param n how many of {@code keys} to read
+   * @return a value that depends on what was read (for the caller to keep, so that the reads are
+   *     not dropped as dead)
+   */
+  int touch(Object[] keys, int n) {
+    Object[] k = this.keys;
+    int seen = 0;
+    for (int i = 0; i < n; i++) {
+      Object key = keys[i];
+      if (key != null) {
+        seen += k[index(System.identityHashCode(key))] == null ? 0 : 1;
+      }
+    }
+    return seen;
+  }
+
   void put(Object key, int value) {
     // the slot the last miss ended at is still where key goes while it is free: inserts only fill
     // free slots, and growing the table or clearing it forgets the miss

@@ -54,6 +54,15 @@ final class PathLog {
   }
 
   /** Forgets every path: the objects recorded so far are no longer captured. */
+  /** Makes room for {@code n} objects at once, where the log would grow by doubling. */
+  void reserve(int n) {
+    if (parents.length < n) {
+      parents = Arrays.copyOf(parents, n);
+      names = Arrays.copyOf(names, n);
+      numbers = Arrays.copyOf(numbers, n);
+    }
+  }
+
   void clear() {
     Arrays.fill(names, 0, used, null);
     used = 0;

@@ -134,13 +134,13 @@ final class ConstantWriter implements Constant.Visitor<Void, RuntimeException> {
       out.u1(code).u4(len).varints((long[]) array);
       return;
     }
+    if (code == 'Z') {
+      // a byte each, written in place: not through a buffer of its own
+      out.u1(code).u4(len).booleans((boolean[]) array);
+      return;
+    }
     ByteBuffer b = ByteBuffer.allocate(len * Types.size(code));
     switch (code) {
-      case 'Z' -> {
-        for (boolean v : (boolean[]) array) {
-          b.put((byte) (v ? 1 : 0));
-        }
-      }
       case 'B' -> b.put((byte[]) array);
       case 'C' -> b.asCharBuffer().put((char[]) array);
       case 'S' -> b.asShortBuffer().put((short[]) array);

@@ -213,9 +213,18 @@ final class Encoding {
     return file.sized(con).sized(it).withTrailer();
   }
 
+  /**
+   * The size of the last packed snapshot's constants section written in this JVM: the next one's
+   * buffer grows to about as many bytes at once ({@link Out#expecting}). Racy by design: any value
+   * is a valid size.
+   */
+  private static volatile int lastConstantBytes;
+
   /** The snap.constants() section of the packed form, with or without ranges. */
   private static Out constants(SnapshotFile snap, boolean ranges) {
-    Out con = new Out(true);
+    int last = lastConstantBytes;
+    // an eighth more than the last snapshot's: a graph captured again has often grown a little
+    Out con = new Out(true).expecting((int) Math.min(Integer.MAX_VALUE - 16, last + (last >>> 3)));
     if (ranges) {
       con.withRanges();
     }
@@ -223,6 +232,7 @@ final class Encoding {
     for (Constant c : snap.constants()) {
       ConstantWriter.write(con, c);
     }
+    lastConstantBytes = con.size();
     return con;
   }
 

@@ -22,6 +22,15 @@ final class Out {
   private final boolean compact;
 
   /**
+   * The bytes the buffer grows to at once once it outgrows {@link #FIRST_BYTES} ({@link
+   * #expecting}), else 0.
+   */
+  private int expected;
+
+  /** The buffer's size up to which it grows by doubling whatever {@link #expecting} said. */
+  static final int FIRST_BYTES = 64 * 1024;
+
+  /**
    * How many {@code int} array elements a compact snapshot or segment writes as variable-length
    * differences; the arrays after them are raw. Decoding variable-length integers costs a cold JVM
    * about 10 ns an element until the JIT compiles the loop, where raw arrays are one bulk copy:
@@ -57,6 +66,18 @@ final class Out {
   Out(boolean compact, int capacity) {
     this.compact = compact;
     this.buf = new byte[capacity];
+  }
+
+  /**
+   * Notes that this buffer is likely to hold about {@code bytes}: once it outgrows {@link
+   * #FIRST_BYTES} it grows at once to as many, not by doubling (a large snapshot's data copied
+   * once, not ten times). What was written is the same either way.
+   *
+   * @return this
+   */
+  Out expecting(int bytes) {
+    expected = bytes;
+    return this;
   }
 
   boolean compact() {
@@ -288,7 +309,24 @@ final class Out {
 
   private void ensure(int more) {
     if (buf.length - size < more) {
-      buf = Arrays.copyOf(buf, Math.max(buf.length * 2, size + more));
+      int n = Math.max(buf.length * 2, size + more);
+      if (expected > n && buf.length >= FIRST_BYTES) {
+        n = expected;
+        expected = 0; // once: later growth doubles
+      }
+      buf = Arrays.copyOf(buf, n);
     }
+  }
+
+  /** Appends each of {@code a} as a byte, 1 or 0. */
+  Out booleans(boolean[] a) {
+    ensure(a.length);
+    byte[] b = buf;
+    int at = size;
+    for (boolean v : a) {
+      b[at++] = (byte) (v ? 1 : 0);
+    }
+    size = at;
+    return this;
   }
 }

@@ -213,6 +213,10 @@ final class CreatePhase {
       int allocator = cx.tables.constant(new Constant.Allocator(cx.tables.type(sc.type()), mode));
       lastInstanceAllocs = allocsOf(allocator);
       lastInstanceType = sc;
+      if (node.rows() != null && lastInstanceAllocs.size() == 0) {
+        // every object of the class, at most: one growth, not one per doubling
+        lastInstanceAllocs.reserve(node.rows().size());
+      }
     }
     lastInstanceAllocs.add(node.id());
     if (node.rows() != null) {

@@ -14,6 +14,13 @@ final class IntList {
     values[size++] = v;
   }
 
+  /** Makes room for {@code n} values in all. */
+  void reserve(int n) {
+    if (values.length < n) {
+      values = Arrays.copyOf(values, n);
+    }
+  }
+
   int get(int i) {
     return values[i];
   }

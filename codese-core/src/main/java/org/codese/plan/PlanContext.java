@@ -161,6 +161,11 @@ final class PlanContext {
         : null;
   }
 
+  /** Whether any object of this graph is late. */
+  boolean anyLate() {
+    return anyLate;
+  }
+
   /** Whether {@code id} is an object of this graph that is late. */
   boolean isLate(int id) {
     return anyLate && id >= graph.firstId() && late[id - graph.firstId()];

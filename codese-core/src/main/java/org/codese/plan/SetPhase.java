@@ -39,7 +39,7 @@ final class SetPhase {
   private final Map<Class<?>, Cluster> clusters = new LinkedHashMap<>();
 
   /** In a segment, direct slots that refer to late objects: set one by one, not in a loop. */
-  private final SlotEntries lateSlots = new SlotEntries();
+  private final SlotEntries lateSlots = new SlotEntries(false);
 
   /** The slot of each of {@link #lateSlots}' entries. */
   private final List<Slot> lateSlotTypes = new ArrayList<>();
@@ -52,7 +52,7 @@ final class SetPhase {
    */
   private static final class Cluster {
     final Slot slot;
-    final SlotEntries entries = new SlotEntries();
+    final SlotEntries entries = new SlotEntries(true);
 
     Cluster(Slot slot) {
       this.slot = slot;
@@ -202,6 +202,18 @@ final class SetPhase {
     int[] refs = (int[]) column;
     int r = f - nPrims;
     SlotEntries entries = c.entries;
+    ClassRows only = entries.only();
+    if (only != null && !cx.anyLate()) {
+      // one class's rows and nothing deferred: read from its array, not through each entry's rows
+      int[] ids = only.refs();
+      int nullSlot = cx.nullSlot;
+      for (int j = 0; j < refs.length; j++) {
+        int value = ids[entries.refBase(j) + r];
+        refs[j] = value >= 0 ? value : nullSlot;
+        any |= value >= 0;
+      }
+      return any;
+    }
     for (int j = 0; j < refs.length; j++) {
       int value = entries.ref(j, r);
       refs[j] = cx.nullSlot;
@@ -218,6 +230,16 @@ final class SetPhase {
   /** {@link #fillColumn} for an {@code int} field: the common case, without a type test each. */
   private static boolean fillInts(SlotEntries entries, int f, int[] column) {
     boolean any = false;
+    ClassRows only = entries.only();
+    if (only != null) {
+      long[] bits = only.prims();
+      for (int j = 0; j < column.length; j++) {
+        int v = (int) bits[entries.primBase(j) + f];
+        column[j] = v;
+        any |= v != 0;
+      }
+      return any;
+    }
     for (int j = 0; j < column.length; j++) {
       int bits = (int) entries.prim(j, f);
       column[j] = bits;
@@ -228,6 +250,17 @@ final class SetPhase {
 
   private static boolean fillPrimitives(SlotEntries entries, int f, Object column) {
     boolean any = false;
+    ClassRows only = entries.only();
+    if (only != null && column instanceof boolean[] flags) {
+      // a boolean column, the other common case: no type test per element
+      long[] bits = only.prims();
+      for (int j = 0; j < flags.length; j++) {
+        boolean v = bits[entries.primBase(j) + f] != 0;
+        flags[j] = v;
+        any |= v;
+      }
+      return any;
+    }
     for (int j = 0; j < entries.size(); j++) {
       long bits = entries.prim(j, f);
       if (bits != 0) {

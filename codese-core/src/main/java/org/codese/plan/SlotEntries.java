@@ -19,9 +19,28 @@ final class SlotEntries {
   private int[] refBases = new int[0];
   private int size;
 
+  /** The rows every entry is in, or {@code null} if they are in more than one. */
+  private ClassRows only;
+
+  /** Whether the entries grow at once to as many as the rows they are taken from hold. */
+  private final boolean byRows;
+
+  /**
+   * @param byRows whether the entries grow at once to as many as the rows they are taken from hold:
+   *     for a cluster, which mostly takes every row of one class; not for entries taken one here
+   *     and one there
+   */
+  SlotEntries(boolean byRows) {
+    this.byRows = byRows;
+  }
+
   void add(int id, ClassRows in, int primBase, int refBase) {
     if (size == ids.length) {
       int n = Math.max(FIRST_CAPACITY, 2 * size);
+      if (byRows && in.size() > n) {
+        // every row of in: mostly a cluster's objects are one class's, so it grows once
+        n = in.size();
+      }
       ids = Arrays.copyOf(ids, n);
       rows = Arrays.copyOf(rows, n);
       primBases = Arrays.copyOf(primBases, n);
@@ -29,6 +48,7 @@ final class SlotEntries {
     }
     ids[size] = id;
     rows[size] = in;
+    only = size == 0 || only == in ? in : null;
     primBases[size] = primBase;
     refBases[size] = refBase;
     size++;
@@ -49,6 +69,28 @@ final class SlotEntries {
   }
 
   /** The raw bits of entry {@code j}'s primitive field {@code f} (counted within the slot). */
+  /**
+   * @return the rows every entry is in, or {@code null} if the entries are in more than one (or
+   *     there are none)
+   */
+  ClassRows only() {
+    return size == 0 ? null : only;
+  }
+
+  /**
+   * @return entry {@code j}'s offset in its rows' primitive values (add a field's index)
+   */
+  int primBase(int j) {
+    return primBases[j];
+  }
+
+  /**
+   * @return entry {@code j}'s offset in its rows' references (add a reference field's index)
+   */
+  int refBase(int j) {
+    return refBases[j];
+  }
+
   long prim(int j, int f) {
     return rows[j].prim(primBases[j] + f);
   }

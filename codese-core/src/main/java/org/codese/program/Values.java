@@ -157,6 +157,15 @@ public final class Values {
    * @param c a class
    * @return its kind code, or 0 if it is not one of these classes (subclasses are not)
    */
+  /**
+   * @param c a class
+   * @return whether objects of exactly {@code c} may be values ({@link #kindOf(Object)} may still
+   *     answer 0 for one of them)
+   */
+  public static boolean isValueClass(Class<?> c) {
+    return kindOf(c) != 0;
+  }
+
   private static char kindOf(Class<?> c) {
     for (int i = 0; i < TYPES.length; i++) {
       if (TYPES[i] == c) {
