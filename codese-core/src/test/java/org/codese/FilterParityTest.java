@@ -581,6 +581,34 @@ class FilterParityTest {
       }
     }
 
+    /**
+     * A crafted snapshot whose code stores one box by {@code valueOf}, outside any loop (Codese's
+     * own snapshots box in loops or as values): the filter is asked about its class and {@code
+     * Number} all the same.
+     */
+    @Test
+    void aSingleBoxTheCodeStoresIsAskedAbout() throws IOException {
+      for (Class<?> rejected : new Class<?>[] {Number.class, Integer.class}) {
+        org.codese.testkit.Crafted c = new org.codese.testkit.Crafted();
+        c.code(0, ch -> ch.storeCachedBox(0, "java/lang/Integer", 'I', 7));
+        byte[] snapshot = c.bytes();
+        assertEquals(7, Codese.fromBytes(snapshot));
+        assertThrows(
+            InvalidClassException.class,
+            () ->
+                Codese.fromBytes(
+                    snapshot, CodeseOptions.defaults().withObjectInputFilter(rejecting(rejected))),
+            rejected.getName());
+      }
+    }
+
+    /** A {@code Class} object of a box class: a JDK stream holds its descriptor chain. */
+    @Test
+    void aClassObjectOfABoxClassAsksAboutNumber() throws IOException {
+      FilterCalls.assertBothReject(
+          new Object[] {Integer.class}, rejecting(Number.class), "Number, for Integer.class");
+    }
+
     @Test
     void aFilterRejectingABoxClassRejectsItsBoxes() throws IOException {
       for (Object box : new Object[] {7, 100_000, 5L, (short) 7, (byte) 1, 'c', true, 1.5f, 2.5d}) {
