@@ -943,23 +943,7 @@ class ProgramEdgesTest {
         }
         int finish = program(c, p);
         c.code(0, ch -> ch.newObjectArray(0, 2).alloc(1, alloc));
-        c.code(
-            1,
-            ch ->
-                ch.select(0, "[Ljava/lang/Object;")
-                    .loadData(nulls, "[I", 3)
-                    .loop(
-                        () -> {
-                          MethodVisitor mv = ch.mv;
-                          mv.visitVarInsn(ALOAD, 2);
-                          mv.visitVarInsn(ILOAD, 4);
-                          mv.visitVarInsn(ALOAD, 0);
-                          mv.visitVarInsn(ALOAD, 3);
-                          mv.visitVarInsn(ILOAD, 4);
-                          mv.visitInsn(IALOAD);
-                          mv.visitInsn(AALOAD);
-                          mv.visitInsn(AASTORE);
-                        }));
+        c.code(1, ch -> ch.select(0, "[Ljava/lang/Object;").elementLoop(nulls));
         c.code(2, ch -> ch.runSteps(finish));
         if (steps == 4) {
           assertMentions(rejection(c), "makes 4 field and element stores into objects that hold 3");

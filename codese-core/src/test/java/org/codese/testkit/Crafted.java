@@ -471,6 +471,25 @@ public final class Crafted {
       return this;
     }
 
+    /**
+     * An element loop: {@code target[i] = table[ids[i]]} for the array selected into local 2 and
+     * the ids of {@code int[]} constant {@code ids}.
+     */
+    public Chunk elementLoop(int ids) {
+      return loadData(ids, "[I", 3)
+          .loop(
+              () -> {
+                mv.visitVarInsn(ALOAD, 2);
+                mv.visitVarInsn(ILOAD, 4);
+                mv.visitVarInsn(ALOAD, 0);
+                mv.visitVarInsn(ALOAD, 3);
+                mv.visitVarInsn(ILOAD, 4);
+                mv.visitInsn(IALOAD);
+                mv.visitInsn(AALOAD);
+                mv.visitInsn(AASTORE);
+              });
+    }
+
     /** The grammar's counted loop over the {@code int[]} in local 3 around {@code body}. */
     public Chunk loop(Runnable body) {
       Label test = new Label();

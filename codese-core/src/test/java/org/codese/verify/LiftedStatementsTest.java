@@ -201,19 +201,7 @@ class LiftedStatementsTest {
     ch.boxLoop(4, 6, "[S", SALOAD, "java/lang/Short", 'S', false);
     ch.boxLoop(4, 7, "[Z", BALOAD, "java/lang/Boolean", 'Z', true);
     ch.select(0, null);
-    ch.loadData(8, "[I", 3)
-        .loop(
-            () -> {
-              MethodVisitor mv = ch.mv;
-              mv.visitVarInsn(ALOAD, 2);
-              mv.visitVarInsn(ILOAD, 4);
-              mv.visitVarInsn(ALOAD, 0);
-              mv.visitVarInsn(ALOAD, 3);
-              mv.visitVarInsn(ILOAD, 4);
-              mv.visitInsn(IALOAD);
-              mv.visitInsn(AALOAD);
-              mv.visitInsn(AASTORE);
-            });
+    ch.elementLoop(8);
   }
 
   /** A cluster loop with a putfield column of each kind of data and a reflective column. */
