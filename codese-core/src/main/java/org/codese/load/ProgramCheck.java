@@ -140,9 +140,16 @@ final class ProgramCheck {
 
   /**
    * Null references the set phase's loops stored ({@link #refs}) that no finish step has stored
-   * again yet ({@link #lateStore}).
+   * again yet ({@link #lateStore}); counted at the first such step, so that a snapshot without any
+   * does not pay a pass over its reference columns.
    */
   private long nullStores;
+
+  /** The reference columns {@link #refs} checked and {@link #lateStore} has not counted yet. */
+  private int[][] refColumns = new int[4][];
+
+  private int[] refRows = new int[4];
+  private int refColumnCount;
 
   /** The number of resolved constants: constants added for {@link #drops} come after them. */
   private final int constantCount;
@@ -543,7 +550,12 @@ final class ProgramCheck {
     for (int from = 0; from < rows; from += BLOCK) {
       refBlock(refs, from, Math.min(rows, from + BLOCK), required);
     }
-    nullStores += CheckLoops.count(refs, rows, end);
+    if (refColumnCount == refColumns.length) {
+      refColumns = java.util.Arrays.copyOf(refColumns, refColumnCount * 2);
+      refRows = java.util.Arrays.copyOf(refRows, refColumnCount * 2);
+    }
+    refColumns[refColumnCount] = refs;
+    refRows[refColumnCount++] = rows;
   }
 
   /**
@@ -554,6 +566,14 @@ final class ProgramCheck {
    * twice the fields and elements the snapshot allocates.
    */
   void lateStore() throws ObjectStreamException {
+    if (refColumnCount > 0) {
+      // the loops' nulls, counted at the first finish step that stores into a field or element
+      for (int i = 0; i < refColumnCount; i++) {
+        nullStores += CheckLoops.count(refColumns[i], refRows[i], end);
+        refColumns[i] = null;
+      }
+      refColumnCount = 0;
+    }
     if (nullStores > 0) {
       nullStores--;
     } else {
