@@ -95,23 +95,9 @@ public final class FilterCalls {
    */
   public static Map<Class<?>, Long> streamAsked(List<?> graphs, CodeseOptions options)
       throws IOException {
-    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
-    try (org.codese.CodeseOutputStream out = new org.codese.CodeseOutputStream(bytes)) {
-      for (Object g : graphs) {
-        out.writeObject(g);
-      }
-    }
-    Map<Class<?>, Long> asked = new LinkedHashMap<>();
-    try (org.codese.CodeseInputStream in =
-        new org.codese.CodeseInputStream(new ByteArrayInputStream(bytes.toByteArray()), options)) {
-      in.setObjectInputFilter(everyClass(asked));
-      for (int i = 0; i < graphs.size(); i++) {
-        in.readObject();
-      }
-    } catch (ClassNotFoundException e) {
-      throw new AssertionError(e);
-    }
-    return asked;
+    byte[] bytes = written(graphs, org.codese.CodeseOutputStream::new);
+    return asked(
+        new org.codese.CodeseInputStream(new ByteArrayInputStream(bytes), options), graphs.size());
   }
 
   /**
@@ -119,17 +105,32 @@ public final class FilterCalls {
    * ObjectOutputStream} and read back.
    */
   public static Map<Class<?>, Long> jdkAskedStream(List<?> graphs) throws IOException {
+    byte[] bytes = written(graphs, java.io.ObjectOutputStream::new);
+    return asked(new ObjectInputStream(new ByteArrayInputStream(bytes)), graphs.size());
+  }
+
+  /** Opens an object stream over bytes. */
+  private interface Writer {
+    java.io.ObjectOutputStream open(java.io.OutputStream out) throws IOException;
+  }
+
+  /** {@code graphs} written one after the other to one stream {@code open} makes. */
+  private static byte[] written(List<?> graphs, Writer open) throws IOException {
     java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
-    try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(bytes)) {
+    try (java.io.ObjectOutputStream out = open.open(bytes)) {
       for (Object g : graphs) {
         out.writeObject(g);
       }
     }
+    return bytes.toByteArray();
+  }
+
+  /** What {@code in}'s filter is asked about while it reads {@code n} objects; closes it. */
+  private static Map<Class<?>, Long> asked(ObjectInputStream in, int n) throws IOException {
     Map<Class<?>, Long> asked = new LinkedHashMap<>();
-    try (ObjectInputStream in =
-        new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+    try (in) {
       in.setObjectInputFilter(everyClass(asked));
-      for (int i = 0; i < graphs.size(); i++) {
+      for (int i = 0; i < n; i++) {
         in.readObject();
       }
     } catch (ClassNotFoundException e) {
