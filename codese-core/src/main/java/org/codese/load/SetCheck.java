@@ -359,17 +359,22 @@ final class SetCheck {
       }
       fields[c] = field;
     }
-    Class<?>[] types = new Class<?>[ids.length];
-    // slots an allocation loop filled keep their class through the set phase
+    BitSet dropped = null;
+    // slots an allocation loop filled keep their class through the set phase: one class, one test
     Class<?> allocated = check.loopClasses.get(code[pc + 2]);
     if (allocated != null && (targets == null || targets.isAssignableFrom(allocated))) {
-      java.util.Arrays.fill(types, allocated);
+      if (ids.length > 0 && !keepRow(ids[0], allocated, targets, fields)) {
+        dropped = new BitSet(ids.length);
+        dropped.set(0, ids.length);
+      }
     } else {
+      Class<?>[] types = new Class<?>[Math.min(BLOCK, ids.length)];
       for (int from = 0; from < ids.length; from += BLOCK) {
-        targetBlock(ids, from, Math.min(ids.length, from + BLOCK), targets, types);
+        int to = Math.min(ids.length, from + BLOCK);
+        targetBlock(ids, from, to, targets, types);
+        dropped = dropRows(ids, from, to, types, targets, fields, dropped);
       }
     }
-    BitSet dropped = dropRows(ids, types, targets, fields);
     int kept = dropped == null ? ids.length : ids.length - dropped.cardinality();
     check.write((long) kept * Math.max(1, columns));
     int[] values = new int[columns];
@@ -411,20 +416,21 @@ final class SetCheck {
   }
 
   /**
-   * The rows of a cluster loop whose object's class does not have the class declaring the loop's
-   * fields, or that the loop casts to ({@code owner}, unless null): dropped where {@link
-   * ObjectDrops#droppable} for every column (and {@link ObjectDrops#droppableCast} for the cast),
-   * else rejected.
+   * Adds to {@code dropped} the rows {@code ids[from..to)} of a cluster loop whose object's class
+   * ({@code types[i - from]}) does not have the class declaring the loop's fields, or that the loop
+   * casts to ({@code owner}, unless null): dropped where {@link ObjectDrops#droppable} for every
+   * column (and {@link ObjectDrops#droppableCast} for the cast), else rejected.
    *
+   * @param dropped the rows dropped so far, or {@code null} if none
    * @return the dropped rows, or {@code null} if none
    */
-  private BitSet dropRows(int[] ids, Class<?>[] types, Class<?> owner, Field[] fields)
+  private BitSet dropRows(
+      int[] ids, int from, int to, Class<?>[] types, Class<?> owner, Field[] fields, BitSet dropped)
       throws ObjectStreamException {
-    BitSet dropped = null;
     Class<?> ok = null;
     Class<?> gone = null;
-    for (int i = 0; i < ids.length; i++) {
-      Class<?> k = types[i];
+    for (int i = from; i < to; i++) {
+      Class<?> k = types[i - from];
       if (k == ok) {
         continue;
       }
@@ -501,7 +507,8 @@ final class SetCheck {
 
   /**
    * Checks that slots {@code ids[from..to)} hold objects this snapshot allocated, and records their
-   * classes in {@code types}; whether each fits the loop's cast and fields is {@link #keepRow}'s.
+   * classes in {@code types[0..to - from)}; whether each fits the loop's cast and fields is {@link
+   * #keepRow}'s.
    *
    * @param named the class the loop casts to, for the rejection, or null
    */
@@ -515,7 +522,7 @@ final class SetCheck {
         check.own(ids[i]);
       }
       if (kinds[at] == INSTANCE && type[at] == fits) {
-        types[i] = fits;
+        types[i - from] = fits;
         continue;
       }
       if (kind[at] != INSTANCE) {
@@ -526,7 +533,7 @@ final class SetCheck {
                 + (named == null ? "object" : named.getTypeName())
                 + " this snapshot allocated");
       }
-      types[i] = type[at];
+      types[i - from] = type[at];
       fits = type[at];
     }
   }
