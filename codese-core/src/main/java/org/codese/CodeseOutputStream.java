@@ -167,6 +167,7 @@ public class CodeseOutputStream extends ObjectOutputStream {
     super();
     this.out = Objects.requireNonNull(out, "out");
     this.overrides = Overrides.of(getClass());
+    LinkAhead.startCapture();
     this.capturer =
         new Capturer(Objects.requireNonNull(options, "options").forStream(), new Hooks());
     this.segments = new StreamSegments.Encoder();

@@ -9,8 +9,9 @@ import org.codese.jvm.Jvm;
  * The effective serialization filter, composed as {@code ObjectInputStream} composes it, without
  * setting up the JVM-wide configuration where it certainly holds nothing. An instance gives the
  * loader the effective filter for one per-call filter when it asks; as a {@code Runnable} it does
- * the slow part of the decision on a background thread (one class for both, because each class
- * loaded on the restore path costs in a cold JVM).
+ * the slow part of the decision on a background thread, and then links ahead the classes the load
+ * will need ({@link LinkAhead#LOAD}); one class for both, because each class loaded on the restore
+ * path costs in a cold JVM.
  *
  * <p>Setting up {@code ObjectInputFilter.Config} costs a fresh JVM 15 to 25 ms (it reads the
  * security properties, finds a logging back end and spins a lambda), more than the rest of a small
@@ -132,8 +133,9 @@ final class Filters implements Supplier<ObjectInputFilter>, Runnable {
   }
 
   /**
-   * Decides whether the configuration is to be consulted and, if so, sets it up; any failure is
-   * left for {@link #effective} to report. Or, for the second thread, prepares the reads of {@code
+   * Links ahead the classes a load needs ({@link LinkAhead#LOAD}), then decides whether the
+   * configuration is to be consulted and, if so, sets it up; any failure is left for {@link
+   * #effective} to report. Or, for the second thread, prepares the reads of {@code
    * serialVersionUID}s.
    */
   @Override
@@ -142,6 +144,7 @@ final class Filters implements Supplier<ObjectInputFilter>, Runnable {
       Jvm.prepareSuidReads();
       return;
     }
+    LinkAhead.load();
     try {
       if (configured()) {
         Jvm.prepareFilterConfig();

@@ -52,6 +52,7 @@ final class Pipeline {
   }
 
   static SnapshotFile capture(Object root, CodeseOptions options) throws IOException {
+    LinkAhead.startCapture();
     Capturer capturer = new Capturer(options);
     capturer.writeObject(root, false);
     return toFile(capturer.drain());

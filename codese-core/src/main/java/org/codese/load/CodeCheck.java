@@ -16,20 +16,9 @@ import org.codese.verify.GrammarCheck;
  * no second processor or thread is available the check runs in {@link #start} itself.
  */
 final class CodeCheck extends Thread {
-  /**
-   * Classes every load needs after the grammar check, loaded (and verified) here while the loader
-   * is still busy with the snapshot's own classes: in a cold JVM each costs about a quarter of a
-   * millisecond, on the loader's thread otherwise.
-   */
-  static final String[] LOAD_CLASSES = {
-    "org.codese.load.ProgramCheck",
-    "org.codese.load.CreateCheck",
-    "org.codese.load.SetCheck",
-    "org.codese.load.FinishCheck",
-    "org.codese.load.CheckLoops",
-    "org.codese.load.Fingerprints",
-    "org.codese.load.RestoreRun"
-  };
+  // The classes every load needs are linked from the start of the load, on the filter
+  // configuration's thread (org.codese.LinkAhead); the ones below only where the snapshot needs
+  // them.
 
   /** Classes a restore needs that allocates without constructors ({@link Constants}). */
   static final String[] BARE_CLASSES = {"org.codese.jvm.TheUnsafe"};
@@ -139,7 +128,6 @@ final class CodeCheck extends Thread {
       lock.notifyAll();
     }
     if (started && r != null && r.violations().isEmpty()) {
-      preload(LOAD_CLASSES);
       if (Constants.allocatesBare(file)) {
         preload(BARE_CLASSES);
       }

@@ -14,7 +14,8 @@ import org.objectweb.asm.Opcodes;
 class CodeCheckTest {
   @Test
   void everyPreloadedClassExists() {
-    for (String[] names : new String[][] {CodeCheck.LOAD_CLASSES, CodeCheck.HOOK_CLASSES}) {
+    for (String[] names :
+        new String[][] {CodeCheck.BARE_CLASSES, CodeCheck.HOOK_CLASSES, CodeCheck.FILL_CLASSES}) {
       for (String name : names) {
         assertDoesNotThrow(
             () -> Class.forName(name, false, CodeCheck.class.getClassLoader()),
