@@ -168,6 +168,48 @@ class RestoreClassesTest {
     return names;
   }
 
+  /** An {@code ArrayList} subclass: restored by replaying {@code ArrayList.readObject}. */
+  static final class Bag extends ArrayList<Object> {
+    private static final long serialVersionUID = 1L;
+  }
+
+  /** The child JVM's program for a list of {@link Bag}s: restores it and prints its size. */
+  static final class BagsMain {
+    public static void main(String[] args) throws Exception {
+      System.out.println(((List<?>) Codese.read(Path.of(args[0]))).size());
+    }
+  }
+
+  /**
+   * A restore that replays hooks of classes that did not change since capture loads none of the
+   * classes of class evolution: their checks are asked only where a class is not in an object's
+   * hierarchy.
+   */
+  @Test
+  void replayingHooksOfUnchangedClassesLoadsNoEvolutionClasses(@TempDir Path dir) throws Exception {
+    ArrayList<Bag> bags = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      Bag b = new Bag();
+      b.add("item " + i);
+      bags.add(b);
+    }
+    Path snapshot = dir.resolve("bags.cdse");
+    Files.write(snapshot, Codese.toBytes(bags));
+    List<String> names = loadedByChild(dir, BagsMain.class, snapshot, "20");
+    assertTrue(names.contains("org.codese.load.ReplayStream"), "no hook was replayed: " + names);
+    List<String> unwanted = new ArrayList<>();
+    for (String name :
+        List.of(
+            "org.codese.load.ObjectDrops",
+            "org.codese.load.Evolution",
+            "org.codese.load.GoneClasses")) {
+      if (names.contains(name)) {
+        unwanted.add(name);
+      }
+    }
+    assertEquals(List.of(), unwanted, "classes a restore of unchanged classes should not load");
+  }
+
   /**
    * A restore whose finish programs only fill JDK collections runs no hook: it loads neither the
    * hook runner nor the replay stream, nor, for the verifier, {@code ObjectInputStream}.

@@ -435,6 +435,7 @@ final class FinishCheck {
     }
     if (hk == Constant.HookKind.SLOT
         && kind[at] == INSTANCE
+        && !c.isAssignableFrom(type[at]) // first, so that unchanged classes never load ObjectDrops
         && ObjectDrops.droppableHook(c, type[at])) {
       // removed since capture from this object's hierarchy only: the replay is skipped, as
       // ObjectInputStream skips the class's data, custom data and all, in such an object
