@@ -126,8 +126,8 @@ class RestoreClassesTest {
     return list;
   }
 
-  /** The child JVM's program for {@link #fills}: restores it and prints its size. */
-  static final class FillsMain {
+  /** The child JVM's program for a list ({@link #fills}, ...): restores it and prints its size. */
+  static final class ListMain {
     public static void main(String[] args) throws Exception {
       System.out.println(((List<?>) Codese.read(Path.of(args[0]))).size());
     }
@@ -173,13 +173,6 @@ class RestoreClassesTest {
     private static final long serialVersionUID = 1L;
   }
 
-  /** The child JVM's program for a list of {@link Bag}s: restores it and prints its size. */
-  static final class BagsMain {
-    public static void main(String[] args) throws Exception {
-      System.out.println(((List<?>) Codese.read(Path.of(args[0]))).size());
-    }
-  }
-
   /**
    * A restore that replays hooks of classes that did not change since capture loads none of the
    * classes of class evolution: their checks are asked only where a class is not in an object's
@@ -195,19 +188,15 @@ class RestoreClassesTest {
     }
     Path snapshot = dir.resolve("bags.cdse");
     Files.write(snapshot, Codese.toBytes(bags));
-    List<String> names = loadedByChild(dir, BagsMain.class, snapshot, "20");
+    List<String> names = loadedByChild(dir, ListMain.class, snapshot, "20");
     assertTrue(names.contains("org.codese.load.ReplayStream"), "no hook was replayed: " + names);
-    List<String> unwanted = new ArrayList<>();
-    for (String name :
+    assertLoadsNone(
+        names,
         List.of(
             "org.codese.load.ObjectDrops",
             "org.codese.load.Evolution",
-            "org.codese.load.GoneClasses")) {
-      if (names.contains(name)) {
-        unwanted.add(name);
-      }
-    }
-    assertEquals(List.of(), unwanted, "classes a restore of unchanged classes should not load");
+            "org.codese.load.GoneClasses"),
+        "classes a restore of unchanged classes should not load");
   }
 
   /**
@@ -218,20 +207,27 @@ class RestoreClassesTest {
   void fillingCollectionsLoadsNoReplayStream(@TempDir Path dir) throws Exception {
     Path snapshot = dir.resolve("fills.cdse");
     Files.write(snapshot, Codese.toBytes(fills()));
-    List<String> names = loadedByChild(dir, FillsMain.class, snapshot, "51");
+    List<String> names = loadedByChild(dir, ListMain.class, snapshot, "51");
     assertTrue(names.contains("org.codese.load.Hooks"), "the finish program ran: " + names);
-    List<String> unwanted = new ArrayList<>();
-    for (String name :
+    assertLoadsNone(
+        names,
         List.of(
             "org.codese.load.HookRuns",
             "org.codese.load.HookFailure",
             "org.codese.load.ReplayStream",
-            "java.io.ObjectInputStream")) {
-      if (names.contains(name)) {
-        unwanted.add(name);
+            "java.io.ObjectInputStream"),
+        "classes a restore of filled collections should not load");
+  }
+
+  /** Requires that {@code loaded} holds none of {@code unwanted}. */
+  private static void assertLoadsNone(List<String> loaded, List<String> unwanted, String message) {
+    List<String> found = new ArrayList<>();
+    for (String name : unwanted) {
+      if (loaded.contains(name)) {
+        found.add(name);
       }
     }
-    assertEquals(List.of(), unwanted, "classes a restore of filled collections should not load");
+    assertEquals(List.of(), found, message);
   }
 
   @Test
