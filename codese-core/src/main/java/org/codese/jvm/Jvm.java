@@ -63,7 +63,7 @@ public final class Jvm {
    * @return the constructor, or {@code null} if that superclass has no accessible no-arg one
    */
   public static Constructor<?> serialConstructor(Class<?> type) {
-    return FACTORY.newConstructorForSerialization(type);
+    return Constructors.SERIAL.get(type);
   }
 
   /**
@@ -188,10 +188,37 @@ public final class Jvm {
    * @return the constructor
    */
   public static Constructor<?> bareConstructor(Class<?> type) {
-    try {
-      return FACTORY.newConstructorForSerialization(type, Object.class.getDeclaredConstructor());
-    } catch (NoSuchMethodException e) {
-      throw new AssertionError("Object has a no-arg constructor", e);
+    return Constructors.BARE.get(type);
+  }
+
+  /**
+   * Serialization constructors, made once per class and kept with it: on JDK 17 each {@code
+   * newConstructorForSerialization} call generates a class of its own, so that every load of a
+   * snapshot of a known class made one more, and the first restore after each load ran that fresh,
+   * unprofiled class (the next loads of a model checker's states). Named classes in a holder, so
+   * that a load that allocates without constructors loads none of them.
+   */
+  private static final class Constructors extends ClassValue<Constructor<?>> {
+    static final Constructors SERIAL = new Constructors(false);
+    static final Constructors BARE = new Constructors(true);
+
+    /** Whether the constructor runs no constructor at all ({@link #bareConstructor}). */
+    private final boolean bare;
+
+    private Constructors(boolean bare) {
+      this.bare = bare;
+    }
+
+    @Override
+    protected Constructor<?> computeValue(Class<?> type) {
+      if (!bare) {
+        return FACTORY.newConstructorForSerialization(type);
+      }
+      try {
+        return FACTORY.newConstructorForSerialization(type, Object.class.getDeclaredConstructor());
+      } catch (NoSuchMethodException e) {
+        throw new AssertionError("Object has a no-arg constructor", e);
+      }
     }
   }
 
