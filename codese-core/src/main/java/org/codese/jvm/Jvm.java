@@ -319,6 +319,57 @@ public final class Jvm {
   }
 
   /**
+   * {@link #readObject}, adapted once to {@code (Object, ObjectInputStream)void} for {@code
+   * invokeExact} and kept with the class, so that every load of a snapshot of the class calls the
+   * same handle: HotSpot customises a handle invoked many times from one call site, spinning a
+   * lambda-form class for that instance, so that a handle made per load made a class per load.
+   *
+   * @param type any class
+   * @return the adapted handle, or {@code null} if {@code type} declares no {@code readObject}
+   */
+  public static MethodHandle readObjectExact(Class<?> type) {
+    return HookHandles.READ_OBJECT.get(type);
+  }
+
+  /**
+   * {@link #readResolve}, adapted once to {@code (Object)Object} and kept with the class, as {@link
+   * #readObjectExact}.
+   *
+   * @param type any class
+   * @return the adapted handle, or {@code null} if {@code type} has no {@code readResolve}
+   */
+  public static MethodHandle readResolveExact(Class<?> type) {
+    return HookHandles.READ_RESOLVE.get(type);
+  }
+
+  /**
+   * The adapted hook handles of {@link #readObjectExact} and {@link #readResolveExact}. Named
+   * classes in a holder, so that a restore without hooks loads none of them.
+   */
+  private static final class HookHandles extends ClassValue<MethodHandle> {
+    static final HookHandles READ_OBJECT = new HookHandles(true);
+    static final HookHandles READ_RESOLVE = new HookHandles(false);
+
+    private final boolean readObject;
+
+    private HookHandles(boolean readObject) {
+      this.readObject = readObject;
+    }
+
+    @Override
+    protected MethodHandle computeValue(Class<?> type) {
+      if (readObject) {
+        MethodHandle h = readObject(type);
+        return h == null
+            ? null
+            : h.asType(MethodType.methodType(void.class, Object.class, ObjectInputStream.class));
+      }
+      MethodHandle h = readResolve(type);
+      return h == null ? null : h.asType(MethodType.methodType(Object.class, Object.class));
+    }
+  }
+
+  /**
    * On JDK 24+, a handle {@code (Object, ObjectOutputStream)void} that writes {@code type}'s
    * default fields through {@link ObjectOutputStream#putFields()} and {@code writeFields()}.
    *

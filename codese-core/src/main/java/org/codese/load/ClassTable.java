@@ -1,9 +1,6 @@
 package org.codese.load;
 
-import java.io.ObjectInputStream;
 import java.io.Serializable;
-import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodType;
 import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -300,19 +297,8 @@ final class ClassTable {
         }
         fields.add(new SerialField(f.name(), typeOf(f.descriptor()), field));
       }
-      MethodHandle readObject = Jvm.readObject(c);
-      slots[index] =
-          Slot.of(
-              c,
-              List.copyOf(fields),
-              null,
-              readObject == null
-                  ? null
-                  // made here, not as a constant: a table without hooks never loads the stream
-                  // class (a large class of the runtime image, not of the class-data archive)
-                  : readObject.asType(
-                      MethodType.methodType(void.class, Object.class, ObjectInputStream.class)),
-              accessible);
+      // the same adapted handle for every load of the class (Jvm.readObjectExact)
+      slots[index] = Slot.of(c, List.copyOf(fields), null, Jvm.readObjectExact(c), accessible);
     }
     return slots[index];
   }

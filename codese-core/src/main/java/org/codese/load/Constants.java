@@ -2,7 +2,6 @@ package org.codese.load;
 
 import java.io.ObjectInputFilter;
 import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodType;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
 import java.util.List;
@@ -24,9 +23,8 @@ import org.codese.runtime.NewCollection;
  */
 final class Constants implements Constant.Visitor<Object, ClassMismatchException> {
   /** The type of every resolved {@code readResolve}: {@link Hooks} calls it exactly. */
-  private static final MethodType RESOLVE = MethodType.methodType(Object.class, Object.class);
-
   private final ClassTable classes;
+
   private final ObjectInputFilter filter;
   private final int maxArrayLength;
   private final SegmentMemo memo;
@@ -411,13 +409,13 @@ final class Constants implements Constant.Visitor<Object, ClassMismatchException
     return new HookCall(k, h.id(), null, null, resolvers[c], null, filter, maxArray, false);
   }
 
-  /** {@code type}'s {@code readResolve}, adapted to {@code (Object)Object} once, here. */
+  /** {@code type}'s {@code readResolve}, adapted to {@code (Object)Object} once per class. */
   private static MethodHandle readResolve(Class<?> type) throws ClassMismatchException {
-    MethodHandle h = Jvm.readResolve(type);
+    MethodHandle h = Jvm.readResolveExact(type);
     if (h == null) {
       throw new ClassMismatchException(
           type.getName(), null, "had readResolve at capture but has none now");
     }
-    return h.asType(RESOLVE);
+    return h;
   }
 }
