@@ -138,7 +138,7 @@ public final class Capturer {
 
   private final ArrayList<Object> discovered;
 
-  private ArrayList<Node> nodes;
+  private Nodes nodes;
   private final PathLog paths = new PathLog();
   private final NodeMarks marks = new NodeMarks();
   private int firstId;
@@ -228,7 +228,7 @@ public final class Capturer {
     // the lists start small whatever the last snapshot held, as the identity table does: growing
     // copies, where a small graph would pay the large one's allocation
     this.discovered = new ArrayList<>(firstCapacity(expected));
-    this.nodes = new ArrayList<>(firstCapacity(expected));
+    this.nodes = new Nodes(0, firstCapacity(expected));
     this.postOrder = new int[Math.max(16, firstCapacity(expected))];
     this.descriptions = hooks == null ? null : new ClassDescriptions(hooks);
     this.nullReplaced = hooks == null ? null : new IdentityHashMap<>();
@@ -347,7 +347,7 @@ public final class Capturer {
    * @return the segment
    */
   public Graph drain() {
-    if (nodes.contains(null)) {
+    if (nodes.anyMissing()) {
       throw new IllegalStateException("capture left objects unexpanded");
     }
     Tape top = items.build();
@@ -378,7 +378,7 @@ public final class Capturer {
     }
     depth = 0;
     firstId += n;
-    nodes = new ArrayList<>(firstCapacity(n));
+    nodes = new Nodes(firstId, firstCapacity(n));
     discovered.clear();
     postSize = 0;
     items = new TapeBuilder();
@@ -556,7 +556,7 @@ public final class Capturer {
     if (at < 0 || at >= nodes.size()) {
       return null;
     }
-    Object made = nodes.get(at) != null ? nodes.get(at) : discovered.get(at);
+    Object made = nodes.raw(at) != null ? nodes.raw(at) : discovered.get(at);
     if (!(made instanceof Node.Value b) || !Values.refers(v.kind(), b.kind())) {
       return null;
     }
@@ -603,7 +603,7 @@ public final class Capturer {
   }
 
   private boolean needsExpansion(int id) {
-    return id >= firstId && nodes.get(id - firstId) == null;
+    return id >= firstId && nodes.raw(id - firstId) == null;
   }
 
   /**
@@ -782,8 +782,10 @@ public final class Capturer {
       case EXTERNALIZABLE -> node = external(id, sc, obj, children);
       default -> node = instance(id, sc, obj, children);
     }
-    nodes.set(id - firstId, node);
-    marks.note(id - firstId, node);
+    if (node != null) {
+      nodes.set(id - firstId, node);
+      marks.note(id - firstId, node);
+    }
     return children;
   }
 
@@ -906,10 +908,24 @@ public final class Capturer {
     return new Node.External(id, sc, tape);
   }
 
+  /**
+   * Captures an instance: its direct slots into its class's rows, the others into slot data.
+   * Returns its node, or {@code null} for an object of a {@linkplain ClassRows#plain() plain} class
+   * in a snapshot's capture, which it has stored in {@link #nodes} as a column entry (no node
+   * object: a large graph of such objects, a tree's nodes, would make one per object), and whose
+   * marks are none (not late, not an array).
+   */
   private Node instance(int id, SerialClass sc, Object obj, ChildList children) throws IOException {
     List<Slot> slots = sc.slots();
     ClassRows rows = rowsOf(sc);
     int row = rows == null ? -1 : rows.add();
+    if (rows != null && hooks == null && rows.plain()) {
+      for (int s = 0; s < slots.size(); s++) {
+        directFields(id, slots.get(s), obj, children, rows, row, s);
+      }
+      nodes.setPlain(id - firstId, rows.template(), row);
+      return null;
+    }
     Node.SlotData[] data = rows == null ? new Node.SlotData[slots.size()] : rows.slotData();
     for (int s = 0; s < data.length; s++) {
       Slot slot = slots.get(s);

@@ -31,6 +31,12 @@ public final class ClassRows {
    */
   private final Node.SlotData[] noData;
 
+  /**
+   * For a {@link #plain()} class, what {@link Nodes} holds for each of its objects (id and row -1),
+   * else {@code null}.
+   */
+  private final Node.Instance template;
+
   /** Each slot's generated field reader once {@link FieldAccessors} gave one, else {@code null}. */
   private final FieldAccess[] access;
 
@@ -79,6 +85,7 @@ public final class ClassRows {
     this.refWidth = r;
     this.allDirect = all;
     this.noData = all ? new Node.SlotData[slots.size()] : null;
+    this.template = all && isPlain(type) ? new Node.Instance(-1, type, noData, this, -1) : null;
     this.access = new FieldAccess[slots.size()];
     this.expectedRows = LAST_ROWS.get(type.type())[0];
     this.prims = new long[16 * p];
@@ -96,6 +103,35 @@ public final class ClassRows {
       }
     }
     return false;
+  }
+
+  /**
+   * Whether the objects of a class whose slots are all direct need nothing but their rows: no
+   * {@code readResolve} (late objects), and no collection fill, factory or immutable-collection
+   * form that the planner would make of their node.
+   */
+  private static boolean isPlain(SerialClass type) {
+    Class<?> c = type.type();
+    return !type.resolves()
+        && org.codese.program.Fills.kind(c) == org.codese.program.Fills.NONE
+        && org.codese.program.Factories.kind(c) == org.codese.program.Factories.NONE
+        && !c.getName().equals("java.util.CollSer");
+  }
+
+  /**
+   * @return whether this class is plain: every slot direct, and its objects need nothing but their
+   *     rows ({@link #isPlain}), so that a snapshot's capture keeps them as columns ({@link Nodes})
+   */
+  boolean plain() {
+    return template != null;
+  }
+
+  /**
+   * @return for a {@link #plain()} class the node {@link Nodes} stores for each of its objects (id
+   *     and row -1), else {@code null}
+   */
+  Node.Instance template() {
+    return template;
   }
 
   /**
