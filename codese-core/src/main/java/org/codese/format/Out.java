@@ -322,9 +322,14 @@ final class Out {
     }
   }
 
-  /** Big-endian {@code int}s in a {@code byte[]}: one store each, not four. */
-  private static final VarHandle INTS =
-      MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
+  /**
+   * Big-endian {@code int}s in a {@code byte[]}: one store each, not four. In a class of its own,
+   * made at the first raw {@code int} column (a large graph's), not whenever a writer is.
+   */
+  private static final class Ints {
+    static final VarHandle BIG_ENDIAN =
+        MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
+  }
 
   /**
    * Appends each of {@code a} as four big-endian bytes, in place: what a {@code ByteBuffer}'s
@@ -335,7 +340,7 @@ final class Out {
     byte[] b = buf;
     int at = size;
     for (int v : a) {
-      INTS.set(b, at, v);
+      Ints.BIG_ENDIAN.set(b, at, v);
       at += 4;
     }
     size = at;
