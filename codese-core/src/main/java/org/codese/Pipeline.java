@@ -55,7 +55,10 @@ final class Pipeline {
     LinkAhead.startCapture();
     Capturer capturer = new Capturer(options);
     capturer.writeObject(root, false);
-    return toFile(capturer.drain());
+    SnapshotFile file = toFile(capturer.drain());
+    // planned and released: the next capture may take its large arrays
+    capturer.recycle();
+    return file;
   }
 
   /** Plans {@code graph} and emits the plan; {@code graph} is {@linkplain #emit released}. */

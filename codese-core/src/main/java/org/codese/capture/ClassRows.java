@@ -2,6 +2,7 @@ package org.codese.capture;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import org.codese.jvm.SerialClass;
 import org.codese.jvm.Slot;
 
@@ -31,6 +32,12 @@ public final class ClassRows {
    */
   private final Node.SlotData[] noData;
 
+  /**
+   * For a {@link #plain()} class, what {@link Nodes} holds for each of its objects (id and row -1),
+   * else {@code null}.
+   */
+  private final Node.Instance template;
+
   /** Each slot's generated field reader once {@link FieldAccessors} gave one, else {@code null}. */
   private final FieldAccess[] access;
 
@@ -39,13 +46,44 @@ public final class ClassRows {
    * they outgrow {@link #FIRST_ROWS}, grow at once to as many (a graph captured again copies its
    * rows by doubling no more). Racy by design: any value is a valid size.
    */
-  private static final ClassValue<int[]> LAST_ROWS =
+  private static final ClassValue<Last> LAST_ROWS =
       new ClassValue<>() {
         @Override
-        protected int[] computeValue(Class<?> type) {
-          return new int[1];
+        protected Last computeValue(Class<?> type) {
+          return new Last();
         }
       };
+
+  /**
+   * What the last snapshot's capture in this JVM left for a class: its number of rows, and its
+   * arrays once the plan no longer read them ({@link #recycle}), for the next capture whose rows
+   * grow to about as many to take instead of allocating (a graph captured again and again, issue
+   * 9's model checker). The arrays are taken and given back atomically, so they have one capture at
+   * a time.
+   */
+  private static final class Last {
+    /** Racy by design: any value is a valid size. */
+    int rows;
+
+    final AtomicReference<Spare> spare = new AtomicReference<>();
+  }
+
+  /** A class's row arrays given back by a finished capture; their contents are of no use. */
+  private static final class Spare {
+    final long[] prims;
+    final int[] refs;
+
+    Spare(long[] prims, int[] refs) {
+      this.prims = prims;
+      this.refs = refs;
+    }
+  }
+
+  /** The most bytes of row arrays a class keeps as its spare. */
+  private static final long MAX_SPARE_BYTES = 32L << 20;
+
+  /** This class's {@link Last}. */
+  private final Last last;
 
   /** Rows a class's rows grow to by doubling before they grow to the last snapshot's number. */
   static final int FIRST_ROWS = 1_024;
@@ -79,8 +117,10 @@ public final class ClassRows {
     this.refWidth = r;
     this.allDirect = all;
     this.noData = all ? new Node.SlotData[slots.size()] : null;
+    this.template = all && isPlain(type) ? new Node.Instance(-1, type, noData, this, -1) : null;
     this.access = new FieldAccess[slots.size()];
-    this.expectedRows = LAST_ROWS.get(type.type())[0];
+    this.last = LAST_ROWS.get(type.type());
+    this.expectedRows = last.rows;
     this.prims = new long[16 * p];
     this.refs = new int[16 * r];
   }
@@ -96,6 +136,35 @@ public final class ClassRows {
       }
     }
     return false;
+  }
+
+  /**
+   * Whether the objects of a class whose slots are all direct need nothing but their rows: no
+   * {@code readResolve} (late objects), and no collection fill, factory or immutable-collection
+   * form that the planner would make of their node.
+   */
+  private static boolean isPlain(SerialClass type) {
+    Class<?> c = type.type();
+    return !type.resolves()
+        && org.codese.program.Fills.kind(c) == org.codese.program.Fills.NONE
+        && org.codese.program.Factories.kind(c) == org.codese.program.Factories.NONE
+        && !c.getName().equals("java.util.CollSer");
+  }
+
+  /**
+   * @return whether this class is plain: every slot direct, and its objects need nothing but their
+   *     rows ({@link #isPlain}), so that a snapshot's capture keeps them as columns ({@link Nodes})
+   */
+  boolean plain() {
+    return template != null;
+  }
+
+  /**
+   * @return for a {@link #plain()} class the node {@link Nodes} stores for each of its objects (id
+   *     and row -1), else {@code null}
+   */
+  Node.Instance template() {
+    return template;
   }
 
   /**
@@ -136,6 +205,16 @@ public final class ClassRows {
     if (size >= FIRST_ROWS && Capturer.withRoom(expectedRows) > rows) {
       rows = Capturer.withRoom(expectedRows);
       expectedRows = 0; // once: later growth doubles
+      Spare spare = last.spare.getAndSet(null);
+      if (spare != null
+          && spare.prims.length >= rows * primWidth
+          && spare.refs.length >= rows * refWidth) {
+        System.arraycopy(prims, 0, spare.prims, 0, size * primWidth);
+        System.arraycopy(refs, 0, spare.refs, 0, size * refWidth);
+        prims = spare.prims;
+        refs = spare.refs;
+        return;
+      }
     }
     if ((size + 1) * primWidth > prims.length) {
       prims = Arrays.copyOf(prims, rows * primWidth);
@@ -147,7 +226,19 @@ public final class ClassRows {
 
   /** Notes this segment's number of rows for the class's next snapshot capture. */
   void remember() {
-    LAST_ROWS.get(type.type())[0] = size;
+    last.rows = size;
+  }
+
+  /**
+   * Gives the row arrays to the class's next capture if they are large (grown past {@link
+   * #FIRST_ROWS} rows) and not too large; these rows must not be read again.
+   */
+  void recycle() {
+    if (size >= FIRST_ROWS && 8L * prims.length + 4L * refs.length <= MAX_SPARE_BYTES) {
+      last.spare.set(new Spare(prims, refs));
+    }
+    prims = null;
+    refs = null;
   }
 
   /**

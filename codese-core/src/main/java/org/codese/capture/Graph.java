@@ -8,7 +8,10 @@ import org.codese.program.Tape;
  * firstId} on, the order in which restore hooks must complete, and the top-level items.
  *
  * @param firstId the id of {@code nodes.get(0)}; ids below it belong to earlier segments
- * @param nodes the nodes, in id order; the graph owns the list ({@link #release} empties it)
+ * @param nodes the nodes, in id order; the graph owns the list ({@link #release} empties it). A
+ *     snapshot's capture gives a {@link Nodes}, which keeps the objects of plain classes as columns
+ *     and makes their {@link Node.Instance} on each {@code get}: equal each time, not the same
+ *     object
  * @param postOrder node ids in the order Java deserialization would complete them (children before
  *     parents, as in a depth-first traversal from the roots)
  * @param items what was written at top level: {@link Tape#OBJECT} items for {@code writeObject}

@@ -139,6 +139,11 @@ final class ConstantWriter implements Constant.Visitor<Void, RuntimeException> {
       out.u1(code).u4(len).booleans((boolean[]) array);
       return;
     }
+    if (code == 'I') {
+      // written in place: not through a buffer of its own
+      out.u1(out.compact() ? ConstantCodec.RAW_INTS : code).u4(len).ints((int[]) array);
+      return;
+    }
     ByteBuffer b = ByteBuffer.allocate(len * Types.size(code));
     switch (code) {
       case 'B' -> b.put((byte[]) array);

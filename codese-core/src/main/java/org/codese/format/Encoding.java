@@ -198,8 +198,9 @@ final class Encoding {
     // at most the file's length (each section length takes at least a byte): what a reader allows
     long length = before + 1L + con.size() + 1 + it.size() + TRAILER;
     if (con.rangeElements() > SnapshotFile.RANGE_RATIO * length) {
-      con =
-          constants(snap, false); // rare: ranges that a reader would refuse, as from a crafted file
+      // rare: ranges that a reader would refuse, as from a crafted file
+      con.recycle();
+      con = constants(snap, false);
     }
     int total =
         before
@@ -210,7 +211,9 @@ final class Encoding {
             + TRAILER;
     Out file = new Out(false, total).u4(SnapshotFile.MAGIC).u2(snap.version()).sized(head);
     file.varint(deflated).varint(block.inflated()).raw(block.deflated());
-    return file.sized(con).sized(it).withTrailer();
+    file.sized(con).sized(it);
+    con.recycle(); // copied into the file: its buffer serves the next snapshot's constants
+    return file.withTrailer();
   }
 
   /**
@@ -224,7 +227,8 @@ final class Encoding {
   private static Out constants(SnapshotFile snap, boolean ranges) {
     int last = lastConstantBytes;
     // an eighth more than the last snapshot's: a graph captured again has often grown a little
-    Out con = new Out(true).expecting((int) Math.min(Integer.MAX_VALUE - 16, last + (last >>> 3)));
+    Out con =
+        Out.reusing(true).expecting((int) Math.min(Integer.MAX_VALUE - 16, last + (last >>> 3)));
     if (ranges) {
       con.withRanges();
     }

@@ -1,6 +1,10 @@
 package org.codese.format;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Big-endian writer for the snapshot format. Strings are stored as UTF-16 code units.
@@ -315,6 +319,70 @@ final class Out {
         expected = 0; // once: later growth doubles
       }
       buf = Arrays.copyOf(buf, n);
+    }
+  }
+
+  /**
+   * Big-endian {@code int}s in a {@code byte[]}: one store each, not four. In a class of its own,
+   * made at the first raw {@code int} column (a large graph's), not whenever a writer is.
+   */
+  private static final class Ints {
+    static final VarHandle BIG_ENDIAN =
+        MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
+  }
+
+  /**
+   * Appends each of {@code a} as four big-endian bytes, in place: what a {@code ByteBuffer}'s
+   * {@code asIntBuffer().put(a)} holds, without that buffer and its copy.
+   */
+  Out ints(int[] a) {
+    ensure(4 * a.length);
+    byte[] b = buf;
+    int at = size;
+    for (int v : a) {
+      Ints.BIG_ENDIAN.set(b, at, v);
+      at += 4;
+    }
+    size = at;
+    return this;
+  }
+
+  /**
+   * A large buffer an earlier writer gave back ({@link #recycle}), for the next large section: a
+   * snapshot captured again and again (issue 9's model checker) writes its constants into the same
+   * array each time instead of allocating and growing a new one. Taken and given back atomically,
+   * so each buffer has one writer at a time.
+   */
+  private static final AtomicReference<byte[]> SPARE = new AtomicReference<>();
+
+  /** The largest buffer kept as {@link #SPARE}: a larger one is left to the collector. */
+  static final int MAX_SPARE = 32 << 20;
+
+  /**
+   * A writer that starts with the spare buffer if there is one ({@link #recycle}); what it writes
+   * is the same either way.
+   *
+   * @param compact whether integers and strings are written in the compact form
+   * @return the writer
+   */
+  static Out reusing(boolean compact) {
+    Out out = new Out(compact);
+    byte[] spare = SPARE.getAndSet(null);
+    if (spare != null) {
+      out.buf = spare;
+    }
+    return out;
+  }
+
+  /**
+   * Gives this writer's buffer to the next {@link #reusing} writer, if it is large and not too
+   * large. The caller has copied what it needed: this writer must not be used again.
+   */
+  void recycle() {
+    byte[] b = buf;
+    buf = null;
+    if (b.length >= FIRST_BYTES && b.length <= MAX_SPARE) {
+      SPARE.set(b);
     }
   }
 

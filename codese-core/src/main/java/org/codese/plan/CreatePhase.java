@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.codese.capture.ClassRows;
 import org.codese.capture.Node;
 import org.codese.jvm.Kind;
 import org.codese.jvm.SerialClass;
@@ -206,25 +207,45 @@ final class CreatePhase {
       allocate(cx.tables.constant(new Constant.Sized(t, capacity)), node.id());
       return; // the finish program fills it; none of its slots sets a field
     }
-    SerialClass sc = node.type();
+    allocateWithSlots(node.id(), node.type(), node.rows(), node.row());
+  }
+
+  /**
+   * Plans object {@code id} of a plain class ({@link org.codese.capture.Nodes}): what {@link
+   * #instance} plans for its node, which would be no immutable, factory or collection fill, not
+   * resolve and have no slot data, so that nothing is asked of it but its rows.
+   *
+   * @param id its id
+   * @param template its class's template node (id and row -1)
+   * @param row its row in {@code template.rows()}
+   */
+  void plain(int id, Node.Instance template, int row) {
+    allocateWithSlots(id, template.type(), template.rows(), row);
+  }
+
+  /**
+   * Allocates object {@code id} of class {@code sc} with its class's allocator, and hands its
+   * direct slots (in row {@code row} of {@code rows}, if it has any) to the set phase.
+   */
+  private void allocateWithSlots(int id, SerialClass sc, ClassRows rows, int row) {
     if (sc != lastInstanceType) {
       Constant.Mode mode =
           sc.alloc() == SerialClass.Alloc.SERIAL ? Constant.Mode.SERIAL : Constant.Mode.BARE;
       int allocator = cx.tables.constant(new Constant.Allocator(cx.tables.type(sc.type()), mode));
       lastInstanceAllocs = allocsOf(allocator);
       lastInstanceType = sc;
-      if (node.rows() != null && lastInstanceAllocs.size() == 0) {
+      if (rows != null && lastInstanceAllocs.size() == 0) {
         // every object of the class, at most: one growth, not one per doubling
-        lastInstanceAllocs.reserve(node.rows().size());
+        lastInstanceAllocs.reserve(rows.size());
       }
     }
-    lastInstanceAllocs.add(node.id());
-    if (node.rows() != null) {
+    lastInstanceAllocs.add(id);
+    if (rows != null) {
       List<Slot> slots = sc.slots();
       for (int s = 0; s < slots.size(); s++) {
         Slot slot = slots.get(s);
         if (slot.direct()) {
-          set.slot(node.id(), slot, node.rows(), node.row(), s);
+          set.slot(id, slot, rows, row, s);
         }
       }
     }

@@ -16,8 +16,13 @@ import org.codese.program.Grammar;
 final class FinishProgram {
   private final int firstId;
 
-  /** Per object (by id minus the first id), its deferred stores, or {@code null}. */
-  private final IntList[] deferred;
+  /**
+   * Per object (by id minus the first id), its deferred stores, or {@code null}; {@code null} as a
+   * whole until a store is deferred (most graphs defer none: no array of a reference per object).
+   */
+  private IntList[] deferred;
+
+  private final int objects;
 
   private final IntList steps = new IntList();
 
@@ -27,7 +32,7 @@ final class FinishProgram {
    */
   FinishProgram(int firstId, int objects) {
     this.firstId = firstId;
-    this.deferred = new IntList[objects];
+    this.objects = objects;
   }
 
   /** Defers {@code field.set(table[target], table[value])} to {@code target}'s completion. */
@@ -49,6 +54,9 @@ final class FinishProgram {
   }
 
   private IntList deferred(int id) {
+    if (deferred == null) {
+      deferred = new IntList[objects];
+    }
     IntList d = deferred[id - firstId];
     if (d == null) {
       d = new IntList();
@@ -59,12 +67,12 @@ final class FinishProgram {
 
   /** Whether stores were deferred to object {@code id}'s completion. */
   boolean hasDeferred(int id) {
-    return deferred[id - firstId] != null;
+    return deferred != null && deferred[id - firstId] != null;
   }
 
   /** Appends the stores deferred to object {@code id}'s completion. */
   void complete(int id) {
-    IntList d = deferred[id - firstId];
+    IntList d = deferred == null ? null : deferred[id - firstId];
     for (int i = 0; d != null && i < d.size(); i++) {
       steps.add(d.get(i));
     }

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import org.codese.capture.Graph;
 import org.codese.capture.Node;
+import org.codese.capture.Nodes;
 import org.codese.program.Phase;
 import org.codese.program.Placement;
 
@@ -58,8 +59,15 @@ public final class Planner {
     FinishProgram program = new FinishProgram(graph.firstId(), graph.nodes().size());
     SetPhase set = new SetPhase(cx, program);
     CreatePhase create = new CreatePhase(cx, set, program);
-    for (Node node : graph.nodes()) {
-      create.node(node);
+    List<Node> nodes = graph.nodes();
+    for (int i = 0, n = nodes.size(); i < n; i++) {
+      // a plain object is a column entry (Nodes), planned from its class's rows without a node
+      Node node = Nodes.rawNode(nodes, i);
+      if (Nodes.isTemplate(node)) {
+        create.plain(graph.firstId() + i, (Node.Instance) node, Nodes.rowOf(nodes, i));
+      } else {
+        create.node(node);
+      }
     }
     create.flush();
     set.flush();

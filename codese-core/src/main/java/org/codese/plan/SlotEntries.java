@@ -14,7 +14,14 @@ final class SlotEntries {
   private static final int FIRST_CAPACITY = 8;
 
   private int[] ids = new int[0];
-  private ClassRows[] rows = new ClassRows[0];
+
+  /**
+   * Each entry's rows, or {@code null} while every entry is in {@link #only}: made when a second
+   * class's rows come (a cluster of one class's objects, the common case, stores no reference per
+   * entry).
+   */
+  private ClassRows[] rows;
+
   private int[] primBases = new int[0];
   private int[] refBases = new int[0];
   private int size;
@@ -42,12 +49,21 @@ final class SlotEntries {
         n = in.size();
       }
       ids = Arrays.copyOf(ids, n);
-      rows = Arrays.copyOf(rows, n);
+      if (rows != null) {
+        rows = Arrays.copyOf(rows, n);
+      }
       primBases = Arrays.copyOf(primBases, n);
       refBases = Arrays.copyOf(refBases, n);
     }
     ids[size] = id;
-    rows[size] = in;
+    if (rows == null && size > 0 && in != only) {
+      // a second class's rows: from now on each entry's rows are kept
+      rows = new ClassRows[ids.length];
+      Arrays.fill(rows, 0, size, only);
+    }
+    if (rows != null) {
+      rows[size] = in;
+    }
     only = size == 0 || only == in ? in : null;
     primBases[size] = primBase;
     refBases[size] = refBase;
@@ -92,11 +108,11 @@ final class SlotEntries {
   }
 
   long prim(int j, int f) {
-    return rows[j].prim(primBases[j] + f);
+    return (rows == null ? only : rows[j]).prim(primBases[j] + f);
   }
 
   /** The id held by entry {@code j}'s reference field {@code r} (counted from the first), or -1. */
   int ref(int j, int r) {
-    return rows[j].ref(refBases[j] + r);
+    return (rows == null ? only : rows[j]).ref(refBases[j] + r);
   }
 }

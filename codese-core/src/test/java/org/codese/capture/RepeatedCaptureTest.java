@@ -133,4 +133,19 @@ class RepeatedCaptureTest {
     Codese.toBytes(RedBlackTree.random(1_500, 6));
     assertArrayEquals(grown, Codese.toBytes(tree), "the grown tree, after a smaller graph");
   }
+
+  @Test
+  void rowsKeptFromTheLastCaptureHoldNothingOfIt() throws Exception {
+    // its rows, past the first 1,024, are kept for the next capture of the class (recycle)
+    Codese.toBytes(RedBlackTree.random(30_000, 7));
+    RedBlackTree other = RedBlackTree.random(29_000, 8);
+    Object copy = Codese.fromBytes(Codese.toBytes(other));
+    assertArrayEquals(JdkBytes.serialize(other), JdkBytes.serialize(copy), "the second tree");
+    // and again from the rows the second capture left, the tree grown past them
+    for (int k = 0; k < 5_000; k++) {
+      other.put(7_919 * k + 3);
+    }
+    copy = Codese.fromBytes(Codese.toBytes(other));
+    assertArrayEquals(JdkBytes.serialize(other), JdkBytes.serialize(copy), "the grown tree");
+  }
 }
