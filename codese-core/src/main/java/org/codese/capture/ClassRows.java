@@ -1,5 +1,6 @@
 package org.codese.capture;
 
+import java.lang.ref.SoftReference;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
@@ -65,7 +66,8 @@ public final class ClassRows {
     /** Racy by design: any value is a valid size. */
     int rows;
 
-    final AtomicReference<Spare> spare = new AtomicReference<>();
+    /** Softly held: a JVM short of memory takes it back. */
+    final AtomicReference<SoftReference<Spare>> spare = new AtomicReference<>();
   }
 
   /** A class's row arrays given back by a finished capture; their contents are of no use. */
@@ -205,7 +207,8 @@ public final class ClassRows {
     if (size >= FIRST_ROWS && Capturer.withRoom(expectedRows) > rows) {
       rows = Capturer.withRoom(expectedRows);
       expectedRows = 0; // once: later growth doubles
-      Spare spare = last.spare.getAndSet(null);
+      SoftReference<Spare> kept = last.spare.getAndSet(null);
+      Spare spare = kept == null ? null : kept.get();
       if (spare != null
           && spare.prims.length >= rows * primWidth
           && spare.refs.length >= rows * refWidth) {
@@ -235,7 +238,7 @@ public final class ClassRows {
    */
   void recycle() {
     if (size >= FIRST_ROWS && 8L * prims.length + 4L * refs.length <= MAX_SPARE_BYTES) {
-      last.spare.set(new Spare(prims, refs));
+      last.spare.set(new SoftReference<>(new Spare(prims, refs)));
     }
     prims = null;
     refs = null;

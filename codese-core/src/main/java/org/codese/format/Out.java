@@ -2,6 +2,7 @@ package org.codese.format;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.lang.ref.SoftReference;
 import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicReference;
@@ -351,9 +352,10 @@ final class Out {
    * A large buffer an earlier writer gave back ({@link #recycle}), for the next large section: a
    * snapshot captured again and again (issue 9's model checker) writes its constants into the same
    * array each time instead of allocating and growing a new one. Taken and given back atomically,
-   * so each buffer has one writer at a time.
+   * so each buffer has one writer at a time; held softly, so that a JVM short of memory takes it
+   * back rather than keeping a big graph's buffer for a capture that may never come.
    */
-  private static final AtomicReference<byte[]> SPARE = new AtomicReference<>();
+  private static final AtomicReference<SoftReference<byte[]>> SPARE = new AtomicReference<>();
 
   /** The largest buffer kept as {@link #SPARE}: a larger one is left to the collector. */
   static final int MAX_SPARE = 32 << 20;
@@ -367,7 +369,8 @@ final class Out {
    */
   static Out reusing(boolean compact) {
     Out out = new Out(compact);
-    byte[] spare = SPARE.getAndSet(null);
+    SoftReference<byte[]> kept = SPARE.getAndSet(null);
+    byte[] spare = kept == null ? null : kept.get();
     if (spare != null) {
       out.buf = spare;
     }
@@ -382,7 +385,7 @@ final class Out {
     byte[] b = buf;
     buf = null;
     if (b.length >= FIRST_BYTES && b.length <= MAX_SPARE) {
-      SPARE.set(b);
+      SPARE.set(new SoftReference<>(b));
     }
   }
 
