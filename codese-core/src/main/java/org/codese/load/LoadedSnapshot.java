@@ -63,6 +63,18 @@ public final class LoadedSnapshot {
   /** The {@code readObject} calls of classes that gained one since capture, or {@code null}. */
   private final AddedHooks addedHooks;
 
+  /**
+   * The ids of the objects the program does not make ({@link ProgramCheck#NOT_MADE}: of a class not
+   * found, which nothing live refers to), and their classes' {@code ClassNotFoundException}s;
+   * {@code null} if every object is made.
+   */
+  private final int[] notMade;
+
+  private final ClassNotFoundException[] notMadeCauses;
+
+  /** The binary names of the classes of {@link #notMade}. */
+  private final String[] notMadeNames;
+
   /** Per phase, the work of each of its classes ({@link ProgramCheck#classCost}). */
   private final long[][] costs;
 
@@ -108,6 +120,46 @@ public final class LoadedSnapshot {
     this.costs = costs;
     this.priorIds = checked.priorIds();
     this.priorTypes = checked.priorTypes();
+    if (checked.hasNotMade()) {
+      this.notMade = checked.notMadeIds();
+      this.notMadeCauses = new ClassNotFoundException[notMade.length];
+      this.notMadeNames = new String[notMade.length];
+      for (int i = 0; i < notMade.length; i++) {
+        ClassMismatchException e = (ClassMismatchException) checked.notMadeFailure(notMade[i]);
+        notMadeCauses[i] = (ClassNotFoundException) e.getCause();
+        notMadeNames[i] = e.classname;
+      }
+    } else {
+      this.notMade = null;
+      this.notMadeCauses = null;
+      this.notMadeNames = null;
+    }
+  }
+
+  /**
+   * Records this stream segment's objects that are not made ({@link ProgramCheck#NOT_MADE}) as lost
+   * to their classes' {@code ClassNotFoundException}: the stream throws it where the top level or a
+   * later segment reaches one, as {@code ObjectInputStream} throws the exception it marked the
+   * object's handle with.
+   *
+   * @param lost the stream's lost objects
+   * @param refused the exceptions the stream's {@code resolveClass} threw, by class name: an object
+   *     of such a class is lost to that exception, as the JDK marks its handle with it
+   */
+  void loseNotMade(LostObjects lost, Map<String, ClassNotFoundException> refused) {
+    if (notMade != null) {
+      for (int i = 0; i < notMade.length; i++) {
+        ClassNotFoundException hook = refused.get(notMadeNames[i]);
+        lost.add(notMade[i], notMade[i] + 1, hook != null ? hook : notMadeCauses[i]);
+      }
+    }
+  }
+
+  /**
+   * @return the number of objects the snapshot does not make ({@link ProgramCheck#NOT_MADE})
+   */
+  int notMadeCount() {
+    return notMade == null ? 0 : notMade.length;
   }
 
   /**
@@ -335,6 +387,16 @@ public final class LoadedSnapshot {
             table,
             constants,
             memo != null);
+    if (memo == null && checked.hasNotMade()) {
+      // the root not made: the class not found, as the JDK's readObject throws it for the root
+      int[] items = file.items().items();
+      for (int i = 0; i + 1 < items.length; i += 2) {
+        if ((items[i] == Tape.OBJECT || items[i] == Tape.BACK_REFERENCE)
+            && checked.isNotMade(items[i + 1])) {
+          throw checked.notMadeFailure(items[i + 1]);
+        }
+      }
+    }
     if (f != null) {
       Admission.checkBoxes(file, f, checked.boxClasses(), streamBytes, refs);
     }
