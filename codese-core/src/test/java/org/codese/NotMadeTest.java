@@ -78,6 +78,23 @@ class NotMadeTest extends EvolutionHarness {
     restored(compare(version(thing(), BASE, make), version(THING)));
   }
 
+  /**
+   * The check {@code codese verify} runs ({@link SnapshotSegment#checkChanges}) counts the objects
+   * a load leaves unmade, per class; none where the classes did not change.
+   */
+  @Test
+  void theCheckCountsTheObjectsNotMade() throws Exception {
+    String make = make("t.held = new Gone(); u.held = new Gone(); new Gone();");
+    Written w = write(version(thing(), BASE, GONE, make));
+    SnapshotSegment s = SnapshotContents.read(w.snapshot()).segments().get(0);
+    SnapshotSegment.Changes now =
+        s.checkChanges(CodeseOptions.defaults().withClassLoader(version(THING)));
+    assertEquals(java.util.Map.of("evo.Gone", 2), now.notMade());
+    SnapshotSegment.Changes before =
+        s.checkChanges(CodeseOptions.defaults().withClassLoader(version(thing(), BASE, GONE)));
+    assertEquals(java.util.Map.of(), before.notMade());
+  }
+
   /** Many objects of the deleted class, each in a deleted superclass's field: loops over them. */
   @Test
   void manyObjectsOfADeletedClassAreNotMade() throws Exception {

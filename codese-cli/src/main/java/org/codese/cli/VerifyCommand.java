@@ -141,8 +141,18 @@ final class VerifyCommand implements Callable<Integer> {
       for (int i = 0; i < src.segments.size(); i++) {
         String where = src.segments.size() == 1 ? "" : "segment " + (i + 1) + ": ";
         try {
-          for (String c : src.segments.get(i).check(options)) {
+          SnapshotSegment.Changes changes = src.segments.get(i).checkChanges(options);
+          for (String c : changes.removedPerObject()) {
             evolved.add(Evolved.removedPerObject(c));
+          }
+          for (Map.Entry<String, Integer> n : changes.notMade().entrySet()) {
+            // its own line says what becomes of its data too: not the removed superclass's line
+            for (ClassInfo e : seen) {
+              if (e.name().equals(n.getKey())) {
+                evolved.remove(Evolved.removedSuperclass(e, false));
+              }
+            }
+            evolved.add(Evolved.notMade(n.getKey(), n.getValue()));
           }
         } catch (java.io.IOException e) {
           problems.add("program: " + where + e.getMessage());

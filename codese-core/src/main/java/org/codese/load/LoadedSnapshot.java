@@ -261,7 +261,37 @@ public final class LoadedSnapshot {
   public static Set<String> check(
       SnapshotFile file, ClassLoader loader, CodeseLimits limits, AllowList allowed)
       throws IOException {
-    Set<String> dropped = new java.util.LinkedHashSet<>();
+    return checkChanges(file, loader, limits, allowed).droppedPerObject();
+  }
+
+  /**
+   * What a load adapts to classes that changed since capture and that only its program check finds:
+   * the classes whose data it skips per object ({@link ObjectDrops}), and the objects it does not
+   * make because their class is not found and only skipped data refers to them ({@link
+   * ProgramCheck#NOT_MADE}).
+   *
+   * @param droppedPerObject as {@link #check(SnapshotFile, ClassLoader, CodeseLimits, AllowList)}
+   *     returns it
+   * @param notMade per binary name of a class not found, the number of its objects not made, in the
+   *     order of their table ids; empty if none
+   */
+  public record Changes(Set<String> droppedPerObject, Map<String, Integer> notMade) {}
+
+  /**
+   * As {@link #check(SnapshotFile, ClassLoader, CodeseLimits, AllowList)}, returning the objects
+   * not made too.
+   *
+   * @param file a parsed snapshot
+   * @param loader the loader for the classes it names, or {@code null} for the context loader
+   * @param limits bounds on what the snapshot may create
+   * @param allowed the admitted classes; {@link AllowList#NONE} for the default surface
+   * @return what the load adapts that only the program check finds
+   * @throws IOException as {@link #load}, for every reason but the definition of its classes
+   */
+  public static Changes checkChanges(
+      SnapshotFile file, ClassLoader loader, CodeseLimits limits, AllowList allowed)
+      throws IOException {
+    Changes changes = new Changes(new java.util.LinkedHashSet<>(), new java.util.LinkedHashMap<>());
     load(
         file,
         loader,
@@ -273,8 +303,8 @@ public final class LoadedSnapshot {
         Admission.SNAPSHOT_BYTES,
         0,
         null,
-        dropped);
-    return dropped;
+        changes);
+    return changes;
   }
 
   /**
@@ -306,7 +336,7 @@ public final class LoadedSnapshot {
       long streamBytes,
       long refsBefore,
       Map<String, Class<?>> resolved,
-      Set<String> dropped)
+      Changes changes)
       throws IOException {
     long refs = Admission.references(file, refsBefore);
     ClassLoader l = loader != null ? loader : Thread.currentThread().getContextClassLoader();
@@ -426,8 +456,15 @@ public final class LoadedSnapshot {
       }
     }
     if (!define) {
-      if (dropped != null && checked.dropsIfAny() != null) {
-        dropped.addAll(checked.dropsIfAny().classes());
+      if (changes != null && checked.dropsIfAny() != null) {
+        changes.droppedPerObject().addAll(checked.dropsIfAny().classes());
+      }
+      if (changes != null && checked.hasNotMade()) {
+        for (int id : checked.notMadeIds()) {
+          String name = ((ClassMismatchException) checked.notMadeFailure(id)).classname;
+          Integer before = changes.notMade().get(name);
+          changes.notMade().put(name, before == null ? 1 : before + 1);
+        }
       }
       return null;
     }
