@@ -247,7 +247,8 @@ class NotMadeTest extends EvolutionHarness {
    * Several segments of a stream: the first holds an object of a deleted class in a removed field,
    * not made; a later segment that refers to it through a live field throws its {@code
    * ClassNotFoundException}, as the JDK throws the exception the object's handle was marked with,
-   * and the stream reads on past it.
+   * and the stream reads on past it, as it does for a later top-level write of the object itself; a
+   * later segment that refers to it through a removed field only restores, as with the JDK.
    */
   @Test
   void aLaterSegmentReachingAnObjectNotMadeIsClassNotFound() throws Exception {
@@ -275,12 +276,27 @@ class NotMadeTest extends EvolutionHarness {
             t.a = 9;
             return t;
           }
+          public static Object again() {
+            return shared;
+          }
+          public static Object skip() {
+            Thing t = new Thing();
+            t.a = 10;
+            t.extra = shared;
+            return t;
+          }
         }
         """;
     ClassLoader v1 = version(before, GONE, make);
     ClassLoader v2 = version(now);
     Class<?> m = Class.forName("evo.Make", true, v1);
-    Method[] steps = {m.getMethod("make"), m.getMethod("reach"), m.getMethod("plain")};
+    Method[] steps = {
+      m.getMethod("make"),
+      m.getMethod("reach"),
+      m.getMethod("plain"),
+      m.getMethod("again"),
+      m.getMethod("skip")
+    };
     ByteArrayOutputStream jdk = new ByteArrayOutputStream();
     ByteArrayOutputStream codese = new ByteArrayOutputStream();
     try (ObjectOutputStream j = new ObjectOutputStream(jdk);
@@ -306,7 +322,8 @@ class NotMadeTest extends EvolutionHarness {
       for (int i = 0; i < steps.length; i++) {
         Outcome want = read(j);
         Outcome got = read(c);
-        assertEquals(i == 1, want.error() != null, "the JDK throws for the second object only");
+        assertEquals(
+            i == 1 || i == 3, want.error() != null, "the JDK throws for the objects reaching it");
         if (want.error() != null) {
           assertInstanceOf(ClassNotFoundException.class, want.error(), "segment " + i);
           assertInstanceOf(want.error().getClass(), got.error(), "segment " + i);
@@ -382,6 +399,63 @@ class NotMadeTest extends EvolutionHarness {
         assertArrayEquals(JdkBytes.serialize(want.value()), JdkBytes.serialize(got.value()));
       }
     }
+  }
+
+  /**
+   * A stream subclass's {@code resolveObject} is called for the same objects by both streams: never
+   * for an object not made, as the JDK never calls it for an object whose handle holds a {@code
+   * ClassNotFoundException}.
+   */
+  @Test
+  void resolveObjectIsNotCalledForObjectsNotMade() throws Exception {
+    String make = make("Gone x = new Gone(); x.back = u; t.held = x; u.held = new Gone();");
+    Written w = write(version(thing(), BASE, GONE, make));
+    ClassLoader v2 = version(THING);
+    java.util.List<String> jdkSeen = new java.util.ArrayList<>();
+    java.util.List<String> codeseSeen = new java.util.ArrayList<>();
+    Outcome want;
+    try (ObjectInputStream in =
+        new ObjectInputStream(new ByteArrayInputStream(w.jdk())) {
+          {
+            enableResolveObject(true);
+          }
+
+          @Override
+          protected Class<?> resolveClass(ObjectStreamClass d)
+              throws IOException, ClassNotFoundException {
+            return Class.forName(d.getName(), false, v2);
+          }
+
+          @Override
+          protected Object resolveObject(Object obj) {
+            jdkSeen.add(obj == null ? "null" : obj.getClass().getName());
+            return obj;
+          }
+        }) {
+      want = read(in);
+    }
+    Outcome got;
+    try (CodeseInputStream in =
+        new CodeseInputStream(
+            new ByteArrayInputStream(w.stream()), CodeseOptions.defaults().withClassLoader(v2)) {
+          {
+            enableResolveObject(true);
+          }
+
+          @Override
+          protected Object resolveObject(Object obj) {
+            codeseSeen.add(obj == null ? "null" : obj.getClass().getName());
+            return obj;
+          }
+        }) {
+      got = read(in);
+    }
+    assertNull(want.error());
+    assertNull(got.error());
+    jdkSeen.sort(null);
+    codeseSeen.sort(null);
+    assertEquals(jdkSeen, codeseSeen);
+    assertArrayEquals(JdkBytes.serialize(want.value()), JdkBytes.serialize(got.value()));
   }
 
   private static Outcome read(ObjectInputStream in) {

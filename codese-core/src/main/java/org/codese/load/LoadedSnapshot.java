@@ -150,16 +150,17 @@ public final class LoadedSnapshot {
     if (notMade != null) {
       for (int i = 0; i < notMade.length; i++) {
         ClassNotFoundException hook = refused.get(notMadeNames[i]);
-        lost.add(notMade[i], notMade[i] + 1, hook != null ? hook : notMadeCauses[i]);
+        lost.addNotMade(notMade[i], hook != null ? hook : notMadeCauses[i]);
       }
     }
   }
 
   /**
-   * @return the number of objects the snapshot does not make ({@link ProgramCheck#NOT_MADE})
+   * @return the ids of the objects the snapshot does not make ({@link ProgramCheck#NOT_MADE}),
+   *     ascending, or {@code null} if it makes every object
    */
-  int notMadeCount() {
-    return notMade == null ? 0 : notMade.length;
+  int[] notMadeIds() {
+    return notMade;
   }
 
   /**

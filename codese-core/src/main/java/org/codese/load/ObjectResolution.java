@@ -98,10 +98,25 @@ final class ObjectResolution {
     }
   }
 
+  /**
+   * Skips the objects not made ({@link ProgramCheck#NOT_MADE}): {@code ObjectInputStream} does not
+   * call {@code resolveObject} for an object whose handle holds a {@code ClassNotFoundException}.
+   *
+   * @param ids their table ids, ascending, or {@code null} if there are none
+   */
+  void notMade(int[] ids) {
+    this.notMade = ids;
+  }
+
+  private int[] notMade;
+
   private void resolve(Object[] table, int id, RestoreRun run) throws IOException {
     Object obj = table[id];
     if (obj instanceof Class || obj instanceof ObjectStreamClass) {
       return; // ObjectInputStream reads classes and descriptors without checkResolve
+    }
+    if (obj == null && notMade != null && java.util.Arrays.binarySearch(notMade, id) >= 0) {
+      return; // not made: the JDK's handle holds the exception, and checkResolve skips it
     }
     Object rep;
     try {

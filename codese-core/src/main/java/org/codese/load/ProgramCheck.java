@@ -338,7 +338,8 @@ final class ProgramCheck {
    * as {@link #value}.
    */
   void skipped(char t, int ref, Class<?> required) throws ObjectStreamException {
-    if (t == 'L' && isNotMade(ref)) {
+    if (t == 'L' && (isNotMade(ref) || (ref >= 0 && ref < first))) {
+      // an object of an earlier segment is not read either: it may be one the stream lost
       return;
     }
     value(t, ref, required);
@@ -349,15 +350,13 @@ final class ProgramCheck {
    * as {@link #skipped}: objects not made admitted, every other reference as {@link #refs}.
    */
   void skippedRefs(int[] refs, int rows, Class<?> required) throws ObjectStreamException {
-    if (notMade == null) {
-      refs(refs, rows, required);
-      return;
-    }
     for (int i = 0; i < rows; i++) {
-      if (!isNotMade(refs[i])) {
-        ref(refs[i], required);
+      int r = refs[i];
+      if ((r < 0 || r >= first) && !isNotMade(r)) {
+        ref(r, required); // an object of an earlier segment is not read either
       }
     }
+    nullColumn(refs, rows);
   }
 
   /**
@@ -674,6 +673,11 @@ final class ProgramCheck {
     for (int from = 0; from < rows; from += BLOCK) {
       refBlock(refs, from, Math.min(rows, from + BLOCK), required);
     }
+    nullColumn(refs, rows);
+  }
+
+  /** Keeps reference column {@code refs[0..rows)} for {@link #lateStore} to count its nulls. */
+  private void nullColumn(int[] refs, int rows) {
     if (refColumnCount == refColumns.length) {
       refColumns = java.util.Arrays.copyOf(refColumns, refColumnCount * 2);
       refRows = java.util.Arrays.copyOf(refRows, refColumnCount * 2);

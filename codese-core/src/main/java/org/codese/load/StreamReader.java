@@ -548,7 +548,7 @@ public final class StreamReader {
       loaded.loseNotMade(lost, refusedBy);
       ObjectResolver resolver = hooks == null ? null : hooks.resolver();
       if (resolver != null) {
-        pendingRun.resolveObjects(
+        ObjectResolution resolution =
             new ObjectResolution(
                 resolver,
                 filter == null ? null : filter.get(),
@@ -556,7 +556,9 @@ public final class StreamReader {
                 file.tableSize(),
                 file.depth(),
                 pendingEnd,
-                Admission.references(file, refsBefore)));
+                Admission.references(file, refsBefore));
+        resolution.notMade(loaded.notMadeIds());
+        pendingRun.resolveObjects(resolution);
       }
       loaded.restoreAsStream(table, pendingRun);
     } catch (IOException | ClassNotFoundException | RuntimeException | Error e) {
