@@ -37,6 +37,9 @@ final class ObjectResolution {
 
   private boolean done;
 
+  /** The ids of the objects not made ({@link #notMade(int[])}), ascending, or {@code null}. */
+  private int[] notMade;
+
   /**
    * @param resolver the stream's {@code resolveObject}
    * @param filter the segment's filter, asked about each replacement's class, or {@code null}
@@ -107,8 +110,6 @@ final class ObjectResolution {
   void notMade(int[] ids) {
     this.notMade = ids;
   }
-
-  private int[] notMade;
 
   private void resolve(Object[] table, int id, RestoreRun run) throws IOException {
     Object obj = table[id];
