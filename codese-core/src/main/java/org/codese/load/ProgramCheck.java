@@ -37,6 +37,11 @@ import org.codese.verify.Stmt;
  *       ArrayIndexOutOfBoundsException} or a {@code NullPointerException}.
  *   <li>Every class the code names in a cast or a {@code putfield} is one of the snapshot's class
  *       table (which the filter saw) or the declared type of the field stored into.
+ *   <li>An object of a class the loader does not find is not made ({@link #NOT_MADE}: its slot
+ *       stays {@code null}) and is used only where the restore does not read it (a store taken out,
+ *       skipped replay data, its own class's removed fields); any other use is its class's failure
+ *       to be found, as {@code ObjectInputStream} throws its {@code ClassNotFoundException}
+ *       wherever a live field or the top level reaches such an object.
  *   <li>Phases keep their roles: the create phase only fills slots, the set phase only writes
  *       fields and elements, the finish phase only runs the finish program; and there are no more
  *       generated classes than the statements need.

@@ -99,10 +99,11 @@ final class SetCheck {
       case Stmt.SELECT -> select(code[pc + 1], check.name(code[pc + 2]), host);
       case Stmt.SET_FIELD -> {
         Field field = setter(code[pc + 1], (char) code[pc + 2], null);
+        boolean removed = removed(field);
         if (notMadeTarget()) {
           // an object not made: only its class's recorded fields, all removed, are set, and taken
           // out; a field of a class still found would be live data of an object the JDK lacks
-          if (!removed(field)) {
+          if (!removed) {
             throw check.notMadeFailure(target + first);
           }
           check.write(1);
@@ -110,7 +111,7 @@ final class SetCheck {
           return;
         }
         Class<?> on = instanceTarget();
-        if (!removed(field) && !field.getDeclaringClass().isAssignableFrom(on)) {
+        if (!removed && !field.getDeclaringClass().isAssignableFrom(on)) {
           if (!ObjectDrops.droppable(field.getDeclaringClass(), field.getName(), on, classes)) {
             throw notInHierarchy(field, on);
           }
@@ -124,7 +125,7 @@ final class SetCheck {
           throw check.reject(
               "sets " + field + " of an object cast to a class its class no longer has");
         }
-        if (removed(field)) {
+        if (removed) {
           check.skipped((char) code[pc + 2], code[pc + 3], field.getType());
         } else {
           check.value((char) code[pc + 2], code[pc + 3], field.getType());
