@@ -327,6 +327,34 @@ public final class SnapshotSegment implements SnapshotContents.Part {
   }
 
   /**
+   * As {@link #check}, also returning the objects a load does not make: objects of a class the
+   * loader no longer finds that only skipped data refers to (a removed field, the fields or {@code
+   * writeObject} data of a superclass removed since capture), which {@code ObjectInputStream} never
+   * makes either.
+   *
+   * @param options as for {@link #check}
+   * @return per binary name of such a class, the number of its objects not made; and, as {@link
+   *     #check} returns them, the classes whose data a load skips per object
+   * @throws IOException as {@link #check}
+   */
+  public Changes checkChanges(CodeseOptions options) throws IOException {
+    LoadedSnapshot.Changes c =
+        LoadedSnapshot.checkChanges(
+            file, options.classLoader(), options.limits(), options.allowList());
+    return new Changes(c.droppedPerObject(), c.notMade());
+  }
+
+  /**
+   * What {@link #checkChanges} found.
+   *
+   * @param removedPerObject the classes whose data a load skips per object, as {@link #check}
+   *     returns them
+   * @param notMade per binary name of a class not found, the number of its objects a load does not
+   *     make; empty if none
+   */
+  public record Changes(Set<String> removedPerObject, Map<String, Integer> notMade) {}
+
+  /**
    * The superclasses removed since capture from the hierarchy of the objects it holds (the
    * serialization specification's section 5.6.2, "removing classes"), as a load decides them: a
    * class whose data it carries of which no object it allocates is an instance now, or a class the

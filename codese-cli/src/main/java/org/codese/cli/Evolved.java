@@ -154,6 +154,23 @@ final class Evolved {
         + " objects restore with theirs";
   }
 
+  /**
+   * The line for the objects of a class no longer on the class path that only skipped data refers
+   * to ({@link SnapshotSegment#checkChanges}): they are not made on restore.
+   */
+  static String notMade(String name, int objects) {
+    return "class "
+        + name
+        + " no longer on the class path: its "
+        + objects
+        + (objects == 1 ? " object, which" : " objects, which")
+        + " only skipped data refers to (a removed field, the data of a superclass removed since"
+        + " capture), "
+        + (objects == 1 ? "is" : "are")
+        + " not made on restore, and any data of it in other objects (as their superclass) is read"
+        + " and skipped, as ObjectInputStream does";
+  }
+
   private static String why(Class<?> c, String name) {
     try {
       int mods = c.getDeclaredField(name).getModifiers();

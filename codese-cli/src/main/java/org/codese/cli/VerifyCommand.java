@@ -118,10 +118,14 @@ final class VerifyCommand implements Callable<Integer> {
         // a class missing where a load needs it: the fingerprints and program checks report it
       }
     }
+    // classes not on the class path a load may do without: objects of them that only skipped data
+    // refers to are not made, which only the program check below finds
+    List<String> missing = new ArrayList<>();
+    Set<String> notMade = new HashSet<>();
     for (SnapshotSegment s : src.segments) {
       for (ClassInfo e : s.classes()) {
         if (seen.add(e)) {
-          fingerprint(e, loader, names, removed, problems, evolved);
+          fingerprint(e, loader, names, removed, missing, problems, evolved);
         }
       }
     }
@@ -141,12 +145,27 @@ final class VerifyCommand implements Callable<Integer> {
       for (int i = 0; i < src.segments.size(); i++) {
         String where = src.segments.size() == 1 ? "" : "segment " + (i + 1) + ": ";
         try {
-          for (String c : src.segments.get(i).check(options)) {
+          SnapshotSegment.Changes changes = src.segments.get(i).checkChanges(options);
+          for (String c : changes.removedPerObject()) {
             evolved.add(Evolved.removedPerObject(c));
           }
+          for (Map.Entry<String, Integer> n : changes.notMade().entrySet()) {
+            evolved.add(Evolved.notMade(n.getKey(), n.getValue()));
+            notMade.add(n.getKey());
+          }
         } catch (java.io.IOException e) {
-          problems.add("program: " + where + e.getMessage());
+          if (missing.isEmpty()) {
+            problems.add("program: " + where + e.getMessage());
+          } // else the classes not on the class path are the reason, named below
         }
+      }
+    }
+    for (String name : missing) {
+      if (!notMade.contains(name)) {
+        problems.add(
+            "fingerprint: class "
+                + name
+                + " is not on the class path; add its jar or directory with --classpath");
       }
     }
     try {
@@ -239,6 +258,7 @@ final class VerifyCommand implements Callable<Integer> {
       ClassLoader loader,
       Set<String> names,
       Map<String, Boolean> removed,
+      List<String> missing,
       List<String> problems,
       List<String> evolved) {
     if (e.isPrimitive()) {
@@ -252,6 +272,7 @@ final class VerifyCommand implements Callable<Integer> {
             loader,
             names,
             removed,
+            missing,
             problems,
             evolved);
       }
@@ -265,11 +286,7 @@ final class VerifyCommand implements Callable<Integer> {
         evolved.add(Evolved.removedSuperclass(e, false));
         return;
       }
-      problems.add(
-          "fingerprint: class "
-              + e.name()
-              + " is not on the class path; add its jar or"
-              + " directory with --classpath");
+      missing.add(e.name()); // a problem unless a load leaves its objects unmade (below)
       return;
     }
     if (e.serialVersionUID().isPresent()) {

@@ -609,6 +609,50 @@ class CodeseCliIT {
   }
 
   /**
+   * An object of a class no longer on the class path that only a removed field refers to verifies:
+   * verify says that a load does not make it, and names the removed field.
+   */
+  @Test
+  void verifyNamesObjectsNotMade() throws Exception {
+    Path snap = dir.resolve("boxed.cdse");
+    Codese.write(new org.codese.cli.it.Boxed(), snap);
+    Path gone = dir.resolve("boxed-gone");
+    Path cls = gone.resolve("org/codese/cli/it/Boxed.class");
+    Files.createDirectories(cls.getParent());
+    ClassWriter cw = new ClassWriter(0);
+    cw.visit(
+        Opcodes.V17,
+        Opcodes.ACC_PUBLIC,
+        "org/codese/cli/it/Boxed",
+        null,
+        "java/lang/Object",
+        new String[] {"java/io/Serializable"});
+    cw.visitField(
+            Opcodes.ACC_PRIVATE | Opcodes.ACC_STATIC | Opcodes.ACC_FINAL,
+            "serialVersionUID",
+            "J",
+            null,
+            1L)
+        .visitEnd();
+    cw.visitField(Opcodes.ACC_PUBLIC, "size", "I", null, null).visitEnd();
+    cw.visitEnd();
+    Files.write(cls, cw.toByteArray());
+    Result r = run("verify", snap.toString(), "--classpath", gone.toString());
+    assertEquals(0, r.code, r.out + r.err);
+    assertTrue(
+        r.out.contains(
+            snap
+                + ": evolved: class org.codese.cli.it.Labelled no longer on the class path: its 1"
+                + " object, which only skipped data refers to"),
+        r.out);
+    assertTrue(!r.out.contains("hierarchy of the objects that extended it"), r.out);
+    assertTrue(
+        r.out.contains(
+            ": evolved: class org.codese.cli.it.Boxed: field content (java.lang.Object) removed"),
+        r.out);
+  }
+
+  /**
    * Writes into {@code root} {@code org.codese.cli.it.Tagged} as it is after its superclass was
    * removed: serializable itself, {@code serialVersionUID} 1 as before, field {@code tag}.
    */

@@ -180,6 +180,9 @@ final class AddedHooks {
         continue;
       }
       Class<?> c = table.get(a.type());
+      if (c == null) {
+        continue; // a class not found: its objects are not made (ProgramCheck.NOT_MADE)
+      }
       if (sameJdk && org.codese.jvm.Jvm.isJdkClass(c)) {
         continue; // the JDK's classes are the capture's
       }

@@ -27,14 +27,18 @@ final class Allocation {
   /**
    * Creates one object.
    *
-   * @param allocator a resolved allocator constant: a {@code Class} or a {@code Constructor}
-   * @return the new object
+   * @param allocator a resolved allocator constant: a {@code Class} or a {@code Constructor}, or
+   *     {@code null} for an object the loader does not make (the program check admitted it)
+   * @return the new object, or {@code null} for {@code null}
    * @throws ReflectiveOperationException what {@code Constructor.newInstance} throws, notably
    *     {@code InvocationTargetException} for a constructor that threw
    */
   static Object allocate(Object allocator) throws ReflectiveOperationException {
     if (allocator instanceof Class<?> c) {
       return Jvm.allocateInstance(c);
+    }
+    if (allocator == null) {
+      return null; // an object of a class not found that nothing live refers to: not made
     }
     return ((Constructor<?>) allocator).newInstance((Object[]) null);
   }

@@ -112,6 +112,10 @@ final class Constants implements Constant.Visitor<Object, ClassMismatchException
 
   @Override
   public Object visitAllocator(Constant.Allocator a) throws ClassMismatchException {
+    if (classes.hasGone() && a.type() >= 0 && a.type() < classes.size() && classes.gone(a.type())) {
+      // a class not found: its objects are not made (ProgramCheck.NOT_MADE), allocating null
+      return null;
+    }
     return memo != null
         ? allocator(classes.get(a.type()), a.mode(), bare, memo)
         : allocator(classes.get(a.type()), a.mode(), bare);

@@ -221,6 +221,12 @@ final class CreateCheck {
     } else if (op == Stmt.ALLOC_LOOP || op == Stmt.COLLECTION_LOOP) {
       Class<?> c = allocated(code[pc + 2], op == Stmt.COLLECTION_LOOP);
       int[] ids = check.intArray(code[pc + 1]);
+      if (c == null) {
+        // a class the loader does not find: not made, if nothing live refers to its objects
+        check.notMade(ids, 0, ids.length, ((Constant.Allocator) check.raw(code[pc + 2])).type());
+        check.loopClasses.put(code[pc + 1], ProgramCheck.NotMade.class);
+        return;
+      }
       byte k = allocKind(code[pc + 2]);
       for (int from = 0; from < ids.length; from += BLOCK) {
         check.fillBlock(ids, from, Math.min(ids.length, from + BLOCK), k, c);
@@ -292,7 +298,10 @@ final class CreateCheck {
     switch (code[pc]) {
       case Stmt.STORE_ALLOC, Stmt.STORE_COLLECTION -> {
         Class<?> c = allocated(k, code[pc] == Stmt.STORE_COLLECTION);
-        if (allocKind(k) == FILLABLE) {
+        if (c == null) {
+          // a class the loader does not find: not made, if nothing live refers to the object
+          check.notMade(new int[] {id}, 0, 1, ((Constant.Allocator) check.raw(k)).type());
+        } else if (allocKind(k) == FILLABLE) {
           check.fill(id, FILLABLE, c, capacity((Constant.Sized) check.raw(k), c));
           check.unfilled++;
         } else {
@@ -350,7 +359,9 @@ final class CreateCheck {
   /**
    * The class an allocator constant allocates, which must be a concrete class; from format version
    * {@code Grammar.COLLECTION_VERSION} on, a collection maker passed to the collection entry
-   * ({@code collection}) and any other allocator to the allocation entry, never the other way.
+   * ({@code collection}) and any other allocator to the allocation entry, never the other way;
+   * {@code null} for an allocator of a class the loader does not find, whose objects are not made
+   * ({@link ProgramCheck#NOT_MADE}).
    */
   private Class<?> allocated(int constant, boolean collection) throws ObjectStreamException {
     boolean sized = check.raw(constant).tag() == Constant.SIZED;
@@ -404,6 +415,9 @@ final class CreateCheck {
     }
     if (!(check.raw(constant) instanceof Constant.Allocator a)) {
       throw check.reject("allocates with constant " + constant + ", which is not an allocator");
+    }
+    if (classes.gone(a.type())) {
+      return null; // an object not made (ProgramCheck.NOT_MADE); its allocator resolved to null
     }
     Class<?> c = classes.get(a.type());
     if (c.isInterface()

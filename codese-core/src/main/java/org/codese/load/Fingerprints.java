@@ -376,6 +376,9 @@ final class Fingerprints {
         }
         // an allocated class and its superclasses are no candidates; unknown: none is
         Class<?> made = classes[a.type()];
+        if (made == null && table.gone(a.type())) {
+          continue; // a class not found: its objects are not made (ProgramCheck.NOT_MADE)
+        }
         if (made == null) {
           return;
         }
@@ -415,6 +418,9 @@ final class Fingerprints {
         continue;
       }
       Class<?> c = classes[a.type()];
+      if (c == null) {
+        continue; // a class not found: its objects are not made (ProgramCheck.NOT_MADE)
+      }
       Class<?> s = c.getSuperclass();
       if (s == null || !Serializable.class.isAssignableFrom(s) || (sameJdk && Jvm.isJdkClass(c))) {
         continue;

@@ -5,6 +5,7 @@ import static org.codese.load.ProgramCheck.EMPTY;
 import static org.codese.load.ProgramCheck.FILLABLE;
 import static org.codese.load.ProgramCheck.FILLED;
 import static org.codese.load.ProgramCheck.INSTANCE;
+import static org.codese.load.ProgramCheck.NOT_MADE;
 import static org.codese.load.ProgramCheck.RECORD;
 import static org.codese.load.ProgramCheck.RESOLVED;
 
@@ -149,6 +150,16 @@ final class FinishCheck {
         hook(p[i + 1]);
       } else if (step == Grammar.STEP_FIELD) {
         int at = check.own(p[i + 2]);
+        if (kind[at] == NOT_MADE) {
+          // an object not made: only its class's removed fields, whose steps are skipped
+          if (!set.removed(set.setter(p[i + 1], 'L', null))) {
+            throw check.notMadeFailure(p[i + 2]);
+          }
+          check.lateStore();
+          check.skipped('L', p[i + 3], Object.class);
+          i += (int) size;
+          continue;
+        }
         if (kind[at] != INSTANCE) {
           throw check.reject(
               "a finish step sets a field of slot "
@@ -162,10 +173,14 @@ final class FinishCheck {
           }
           // a class removed from this object's hierarchy only: the step is skipped
           check.drops().dropStep(f.getDeclaringClass(), code[pc + 1], p, i);
+          check.skipped('L', p[i + 3], f.getType());
+        } else if (set.removed(f)) {
+          check.lateStore();
+          check.skipped('L', p[i + 3], f.getType()); // skipped: an object not made may be its value
         } else {
           check.lateStore();
+          check.ref(p[i + 3], f.getType());
         }
-        check.ref(p[i + 3], f.getType());
       } else {
         check.lateStore();
         set.target = check.own(p[i + 1]);
@@ -428,10 +443,17 @@ final class FinishCheck {
     // an if-chain, not a switch over the enum: a switch would load a synthetic class per load
     Constant.HookKind hk = h.kind();
     boolean gone = classes.gone(h.type());
-    if (hk == Constant.HookKind.SLOT && kind[at] == INSTANCE && (gone || classes.detached(c))) {
-      // removed since capture from the object's hierarchy: the step is skipped (Constants)
-      tape(h.tape());
+    if (hk == Constant.HookKind.SLOT
+        && (kind[at] == INSTANCE || (gone && kind[at] == NOT_MADE))
+        && (gone || classes.detached(c))) {
+      // removed since capture from the object's hierarchy, or the replay of the class of an object
+      // not made: the step is skipped (Constants), and its data with it
+      tape(h.tape(), false);
       return;
+    }
+    if (kind[at] == NOT_MADE) {
+      // a replay of a class still found on an object not made: live data of an object the JDK lacks
+      throw check.notMadeFailure(h.id());
     }
     if (hk == Constant.HookKind.SLOT
         && kind[at] == INSTANCE
@@ -440,7 +462,7 @@ final class FinishCheck {
       // removed since capture from this object's hierarchy only: the replay is skipped, as
       // ObjectInputStream skips the class's data, custom data and all, in such an object
       check.drops().dropHook(c, constant);
-      tape(h.tape());
+      tape(h.tape(), false);
       return;
     }
     if (gone) {
@@ -497,7 +519,7 @@ final class FinishCheck {
               + " than its class has classes,"
               + " plus readResolve; a restore runs each class's hook once per object");
     }
-    tape(h.tape());
+    tape(h.tape(), true);
   }
 
   /** The number of classes in {@code c}'s hierarchy, {@code Object} excluded. */
@@ -519,7 +541,12 @@ final class FinishCheck {
     return d;
   }
 
-  private void tape(Tape tape) throws ObjectStreamException {
+  /**
+   * Checks a hook's data: its items well formed, its objects in the table; where the hook runs
+   * ({@code live}), none an object not made, which the replay would read as {@code null} where the
+   * JDK throws its class's {@code ClassNotFoundException}.
+   */
+  private void tape(Tape tape, boolean live) throws ObjectStreamException {
     if (tape == null) {
       return;
     }
@@ -534,6 +561,8 @@ final class FinishCheck {
         throw check.reject("a hook's data refers to table slot " + arg);
       } else if (items[i] == Tape.OBJECT && arg >= 0 && arg < first) {
         check.prior(arg, Object.class);
+      } else if (items[i] == Tape.OBJECT && live && check.isNotMade(arg)) {
+        throw check.notMadeFailure(arg);
       } else if (items[i] == Tape.BLOCK && (arg < 0 || (blocks += arg) > tape.data().length)) {
         throw check.reject(
             "a hook's data has blocks longer than its " + tape.data().length + " bytes");

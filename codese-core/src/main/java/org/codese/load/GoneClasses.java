@@ -21,9 +21,12 @@ import org.codese.verify.GrammarCheck;
  * Evolution#REMOVED}), by {@code readObject} replays of it ({@link Constant.HookKind#SLOT}, which
  * resolve to {@link Evolution#REMOVED} too) and as the nest host of generated classes, which the
  * program check and the loader leave out entirely ({@link ProgramCheck}, {@link LoadedSnapshot}):
- * never defined, so nothing names the missing class in code that runs. Any other role (allocated,
- * an array's element, a {@code Class} or descriptor constant, an enum, a static field's owner)
- * fails as before, with the loader's {@code ClassNotFoundException} as the cause.
+ * never defined, so nothing names the missing class in code that runs. An allocator of the class is
+ * admitted too, for objects of it that nothing live refers to, which are not made: the program
+ * check decides, and throws this failure for any live use ({@link ProgramCheck#NOT_MADE}). Any
+ * other role (an array's element, a {@code Class} or descriptor constant, an enum, a static field's
+ * owner, a hook but a {@code readObject} replay) fails as before, with the loader's {@code
+ * ClassNotFoundException} as the cause.
  */
 final class GoneClasses implements Constant.Visitor<Integer, RuntimeException> {
   private static final Integer NONE = -1;
@@ -52,7 +55,9 @@ final class GoneClasses implements Constant.Visitor<Integer, RuntimeException> {
 
   /**
    * The classes a load would treat as superclasses removed from the hierarchy since capture, as
-   * {@link LoadedSnapshot#removedSuperclasses} gives them.
+   * {@link LoadedSnapshot#removedSuperclasses} gives them: not a class not found that the snapshot
+   * allocates, whose objects a load leaves unmade only where its program check finds nothing live
+   * refers to them ({@link LoadedSnapshot#checkChanges}).
    *
    * @param file a parsed snapshot
    * @param loader the loader for the classes it names, or {@code null} for the context loader
@@ -70,8 +75,14 @@ final class GoneClasses implements Constant.Visitor<Integer, RuntimeException> {
     table.makeProxies();
     table.detach(file);
     Map<String, Boolean> removed = new java.util.LinkedHashMap<>();
+    boolean[] allocated = new boolean[table.size()];
+    for (Constant k : file.constants()) {
+      if (k instanceof Constant.Allocator a && a.type() >= 0 && a.type() < allocated.length) {
+        allocated[a.type()] = true; // objects of it: not made, which only the program check finds
+      }
+    }
     for (int i = 0; i < table.size(); i++) {
-      if (table.gone(i)) {
+      if (table.gone(i) && !allocated[i]) {
         removed.put(table.name(i), false);
       } else if (table.detached(table.get(i))) {
         removed.put(table.name(i), true);
@@ -149,7 +160,9 @@ final class GoneClasses implements Constant.Visitor<Integer, RuntimeException> {
 
   @Override
   public Integer visitAllocator(Constant.Allocator c) {
-    return c.type();
+    // an object of a class not found is not made where nothing live refers to it, as the JDK never
+    // makes it: the program check decides (ProgramCheck.NOT_MADE), and throws this failure if not
+    return NONE;
   }
 
   @Override

@@ -63,6 +63,18 @@ public final class LoadedSnapshot {
   /** The {@code readObject} calls of classes that gained one since capture, or {@code null}. */
   private final AddedHooks addedHooks;
 
+  /**
+   * The ids of the objects the program does not make ({@link ProgramCheck#NOT_MADE}: of a class not
+   * found, which nothing live refers to), and their classes' {@code ClassNotFoundException}s;
+   * {@code null} if every object is made.
+   */
+  private final int[] notMade;
+
+  private final ClassNotFoundException[] notMadeCauses;
+
+  /** The binary names of the classes of {@link #notMade}. */
+  private final String[] notMadeNames;
+
   /** Per phase, the work of each of its classes ({@link ProgramCheck#classCost}). */
   private final long[][] costs;
 
@@ -108,6 +120,47 @@ public final class LoadedSnapshot {
     this.costs = costs;
     this.priorIds = checked.priorIds();
     this.priorTypes = checked.priorTypes();
+    if (checked.hasNotMade()) {
+      this.notMade = checked.notMadeIds();
+      this.notMadeCauses = new ClassNotFoundException[notMade.length];
+      this.notMadeNames = new String[notMade.length];
+      for (int i = 0; i < notMade.length; i++) {
+        ClassMismatchException e = (ClassMismatchException) checked.notMadeFailure(notMade[i]);
+        notMadeCauses[i] = (ClassNotFoundException) e.getCause();
+        notMadeNames[i] = e.classname;
+      }
+    } else {
+      this.notMade = null;
+      this.notMadeCauses = null;
+      this.notMadeNames = null;
+    }
+  }
+
+  /**
+   * Records this stream segment's objects that are not made ({@link ProgramCheck#NOT_MADE}) as lost
+   * to their classes' {@code ClassNotFoundException}: the stream throws it where the top level or a
+   * later segment reaches one, as {@code ObjectInputStream} throws the exception it marked the
+   * object's handle with.
+   *
+   * @param lost the stream's lost objects
+   * @param refused the exceptions the stream's {@code resolveClass} threw, by class name: an object
+   *     of such a class is lost to that exception, as the JDK marks its handle with it
+   */
+  void loseNotMade(LostObjects lost, Map<String, ClassNotFoundException> refused) {
+    if (notMade != null) {
+      for (int i = 0; i < notMade.length; i++) {
+        ClassNotFoundException hook = refused.get(notMadeNames[i]);
+        lost.addNotMade(notMade[i], hook != null ? hook : notMadeCauses[i]);
+      }
+    }
+  }
+
+  /**
+   * @return the ids of the objects the snapshot does not make ({@link ProgramCheck#NOT_MADE}),
+   *     ascending, or {@code null} if it makes every object
+   */
+  int[] notMadeIds() {
+    return notMade;
   }
 
   /**
@@ -209,7 +262,37 @@ public final class LoadedSnapshot {
   public static Set<String> check(
       SnapshotFile file, ClassLoader loader, CodeseLimits limits, AllowList allowed)
       throws IOException {
-    Set<String> dropped = new java.util.LinkedHashSet<>();
+    return checkChanges(file, loader, limits, allowed).droppedPerObject();
+  }
+
+  /**
+   * What a load adapts to classes that changed since capture and that only its program check finds:
+   * the classes whose data it skips per object ({@link ObjectDrops}), and the objects it does not
+   * make because their class is not found and only skipped data refers to them ({@link
+   * ProgramCheck#NOT_MADE}).
+   *
+   * @param droppedPerObject as {@link #check(SnapshotFile, ClassLoader, CodeseLimits, AllowList)}
+   *     returns it
+   * @param notMade per binary name of a class not found, the number of its objects not made, in the
+   *     order of their table ids; empty if none
+   */
+  public record Changes(Set<String> droppedPerObject, Map<String, Integer> notMade) {}
+
+  /**
+   * As {@link #check(SnapshotFile, ClassLoader, CodeseLimits, AllowList)}, returning the objects
+   * not made too.
+   *
+   * @param file a parsed snapshot
+   * @param loader the loader for the classes it names, or {@code null} for the context loader
+   * @param limits bounds on what the snapshot may create
+   * @param allowed the admitted classes; {@link AllowList#NONE} for the default surface
+   * @return what the load adapts that only the program check finds
+   * @throws IOException as {@link #load}, for every reason but the definition of its classes
+   */
+  public static Changes checkChanges(
+      SnapshotFile file, ClassLoader loader, CodeseLimits limits, AllowList allowed)
+      throws IOException {
+    Changes changes = new Changes(new java.util.LinkedHashSet<>(), new java.util.LinkedHashMap<>());
     load(
         file,
         loader,
@@ -221,8 +304,8 @@ public final class LoadedSnapshot {
         Admission.SNAPSHOT_BYTES,
         0,
         null,
-        dropped);
-    return dropped;
+        changes);
+    return changes;
   }
 
   /**
@@ -254,7 +337,7 @@ public final class LoadedSnapshot {
       long streamBytes,
       long refsBefore,
       Map<String, Class<?>> resolved,
-      Set<String> dropped)
+      Changes changes)
       throws IOException {
     long refs = Admission.references(file, refsBefore);
     ClassLoader l = loader != null ? loader : Thread.currentThread().getContextClassLoader();
@@ -335,6 +418,16 @@ public final class LoadedSnapshot {
             table,
             constants,
             memo != null);
+    if (memo == null && checked.hasNotMade()) {
+      // the root not made: the class not found, as the JDK's readObject throws it for the root
+      int[] items = file.items().items();
+      for (int i = 0; i + 1 < items.length; i += 2) {
+        if ((items[i] == Tape.OBJECT || items[i] == Tape.BACK_REFERENCE)
+            && checked.isNotMade(items[i + 1])) {
+          throw checked.notMadeFailure(items[i + 1]);
+        }
+      }
+    }
     if (f != null) {
       Admission.checkBoxes(file, f, checked.boxClasses(), streamBytes, refs);
     }
@@ -364,8 +457,15 @@ public final class LoadedSnapshot {
       }
     }
     if (!define) {
-      if (dropped != null && checked.dropsIfAny() != null) {
-        dropped.addAll(checked.dropsIfAny().classes());
+      if (changes != null && checked.dropsIfAny() != null) {
+        changes.droppedPerObject().addAll(checked.dropsIfAny().classes());
+      }
+      if (changes != null && checked.hasNotMade()) {
+        for (int id : checked.notMadeIds()) {
+          String name = ((ClassMismatchException) checked.notMadeFailure(id)).classname;
+          Integer before = changes.notMade().get(name);
+          changes.notMade().put(name, before == null ? 1 : before + 1);
+        }
       }
       return null;
     }

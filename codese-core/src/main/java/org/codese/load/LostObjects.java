@@ -12,18 +12,52 @@ final class LostObjects {
   private int[] from = new int[2];
   private int[] to = new int[2];
   private ClassNotFoundException[] causes = new ClassNotFoundException[2];
+
+  /** Per range, whether it is an object not made ({@link #addNotMade}). */
+  private boolean[] notMade = new boolean[2];
+
   private int n;
 
   /** Records ids {@code [first, end)} as lost for {@code cause}. */
   void add(int first, int end, ClassNotFoundException cause) {
+    add(first, end, cause, false);
+  }
+
+  /**
+   * Records object {@code id}, which its segment did not make ({@link ProgramCheck#NOT_MADE}), as
+   * lost for {@code cause}: the top level reading it throws, as does a later segment whose program
+   * refers to it where a value is used (its prior references); a mere mention among a top-level
+   * object's back references ({@link #backReference}) does not, since that object may hold it only
+   * in skipped data, as the JDK reads on past such a reference.
+   */
+  void addNotMade(int id, ClassNotFoundException cause) {
+    add(id, id + 1, cause, true);
+  }
+
+  private void add(int first, int end, ClassNotFoundException cause, boolean unmade) {
     if (n == from.length) {
       from = java.util.Arrays.copyOf(from, n * 2);
       to = java.util.Arrays.copyOf(to, n * 2);
       causes = java.util.Arrays.copyOf(causes, n * 2);
+      notMade = java.util.Arrays.copyOf(notMade, n * 2);
     }
     from[n] = first;
     to[n] = end;
+    notMade[n] = unmade;
     causes[n++] = cause;
+  }
+
+  /**
+   * @return the exception a top-level object that refers back to object {@code id} is lost for:
+   *     {@link #cause}, but {@code null} for an object not made, which the program check decided
+   */
+  ClassNotFoundException backReference(int id) {
+    for (int i = 0; i < n; i++) {
+      if (!notMade[i] && id >= from[i] && id < to[i]) {
+        return causes[i];
+      }
+    }
+    return null;
   }
 
   /**

@@ -37,6 +37,9 @@ final class ObjectResolution {
 
   private boolean done;
 
+  /** The ids of the objects not made ({@link #notMade(int[])}), ascending, or {@code null}. */
+  private int[] notMade;
+
   /**
    * @param resolver the stream's {@code resolveObject}
    * @param filter the segment's filter, asked about each replacement's class, or {@code null}
@@ -98,10 +101,23 @@ final class ObjectResolution {
     }
   }
 
+  /**
+   * Skips the objects not made ({@link ProgramCheck#NOT_MADE}): {@code ObjectInputStream} does not
+   * call {@code resolveObject} for an object whose handle holds a {@code ClassNotFoundException}.
+   *
+   * @param ids their table ids, ascending, or {@code null} if there are none
+   */
+  void notMade(int[] ids) {
+    this.notMade = ids;
+  }
+
   private void resolve(Object[] table, int id, RestoreRun run) throws IOException {
     Object obj = table[id];
     if (obj instanceof Class || obj instanceof ObjectStreamClass) {
       return; // ObjectInputStream reads classes and descriptors without checkResolve
+    }
+    if (obj == null && notMade != null && java.util.Arrays.binarySearch(notMade, id) >= 0) {
+      return; // not made: the JDK's handle holds the exception, and checkResolve skips it
     }
     Object rep;
     try {

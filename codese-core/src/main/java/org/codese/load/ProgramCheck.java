@@ -37,6 +37,11 @@ import org.codese.verify.Stmt;
  *       ArrayIndexOutOfBoundsException} or a {@code NullPointerException}.
  *   <li>Every class the code names in a cast or a {@code putfield} is one of the snapshot's class
  *       table (which the filter saw) or the declared type of the field stored into.
+ *   <li>An object of a class the loader does not find is not made ({@link #NOT_MADE}: its slot
+ *       stays {@code null}) and is used only where the restore does not read it (a store taken out,
+ *       skipped replay data, its own class's removed fields); any other use is its class's failure
+ *       to be found, as {@code ObjectInputStream} throws its {@code ClassNotFoundException}
+ *       wherever a live field or the top level reaches such an object.
  *   <li>Phases keep their roles: the create phase only fills slots, the set phase only writes
  *       fields and elements, the finish phase only runs the finish program; and there are no more
  *       generated classes than the statements need.
@@ -87,6 +92,25 @@ final class ProgramCheck {
   /** A filled collection: never written to again. */
   static final byte FILLED = 8;
 
+  /**
+   * An object of a class the loader does not find ({@link ClassTable#gone}), which the restore does
+   * not make: its slot stays {@code null}. Admitted only where nothing live refers to it, as {@code
+   * ObjectInputStream} never makes such an object and fails only where a live field or the top
+   * level reaches it: it may be the value of a store that is taken out (a removed field, a store
+   * dropped per object), be named in the data of a {@code readObject} replay that is skipped, and
+   * be the target of stores into its own class's recorded fields (all removed), and nothing else;
+   * any other use throws its class's failure to be found ({@link #notMadeFailure}). Its class in
+   * {@link #type} is {@link NotMade}, which fits no field, element or cast.
+   */
+  static final byte NOT_MADE = 9;
+
+  /**
+   * The class {@link #type} gives a slot that was not made: no value's class, assignable to none.
+   */
+  static final class NotMade {
+    private NotMade() {}
+  }
+
   private final List<Constant> raw;
   private final ClassTable classes;
   private final List<org.codese.program.ClassEntry> entries;
@@ -113,6 +137,12 @@ final class ProgramCheck {
 
   /** Collections made to be filled and not filled yet. */
   int unfilled;
+
+  /**
+   * Per slot, the class-table index of an object not made ({@link #NOT_MADE}); null while the
+   * program makes every object it allocates (the common case: nothing is looked up per reference).
+   */
+  private int[] notMade;
 
   /** The class each allocation loop's id constant filled its slots with. */
   final Map<Integer, Class<?>> loopClasses = new HashMap<>();
@@ -234,6 +264,104 @@ final class ProgramCheck {
   Class<?> instanceClass(int id) {
     int at = id - first;
     return at >= 0 && at < kind.length && kind[at] == INSTANCE ? type[at] : null;
+  }
+
+  /**
+   * Fills slots {@code ids[from..to)} (or slot {@code ids[from]} alone) with objects of class
+   * {@code index} of the table, which the loader does not find: they are not made ({@link
+   * #NOT_MADE}), and count the stores into their class's recorded fields, which are taken out, into
+   * the capacity.
+   */
+  void notMade(int[] ids, int from, int to, int index) throws ObjectStreamException {
+    if (notMade == null) {
+      notMade = new int[kind.length];
+    }
+    int fields = entries.get(index).fields().size();
+    for (int i = from; i < to; i++) {
+      fill(ids[i], NOT_MADE, NotMade.class, 0);
+      notMade[ids[i] - first] = index;
+      capacity += fields;
+    }
+  }
+
+  /**
+   * @return whether {@code ref} is a slot of this snapshot whose object is not made ({@link
+   *     #NOT_MADE})
+   */
+  boolean isNotMade(int ref) {
+    return notMade != null && ref >= first && ref < end && kind[ref - first] == NOT_MADE;
+  }
+
+  /**
+   * @return whether some object the snapshot allocates is not made ({@link #NOT_MADE})
+   */
+  boolean hasNotMade() {
+    return notMade != null;
+  }
+
+  /**
+   * The table ids of the objects not made ({@link #NOT_MADE}), for an object stream, which throws
+   * their class's {@code ClassNotFoundException} wherever a later segment or the top level reaches
+   * one, as {@code ObjectInputStream} throws the exception its handle was marked with.
+   *
+   * @return the ids, ascending; empty if every object is made
+   */
+  int[] notMadeIds() {
+    if (notMade == null) {
+      return new int[0];
+    }
+    int n = 0;
+    for (byte k : kind) {
+      n += k == NOT_MADE ? 1 : 0;
+    }
+    int[] ids = new int[n];
+    for (int at = 0, i = 0; at < kind.length; at++) {
+      if (kind[at] == NOT_MADE) {
+        ids[i++] = at + first;
+      }
+    }
+    return ids;
+  }
+
+  /**
+   * The failure of a live use of object {@code ref}, which is not made ({@link #NOT_MADE}): the
+   * failure to find its class, as {@code ObjectInputStream} throws the {@code
+   * ClassNotFoundException} of an object whose class it did not find wherever a live field reaches
+   * it.
+   *
+   * @param ref the slot of an object not made
+   * @return the class's {@code ClassMismatchException}, whose cause is the {@code
+   *     ClassNotFoundException}
+   */
+  ObjectStreamException notMadeFailure(int ref) {
+    return classes.notFound(notMade[ref - first]);
+  }
+
+  /**
+   * Checks a value that a store taken out of the code stores (into a removed field, a store dropped
+   * per object, a field of an object not made): an object not made is admitted there, anything else
+   * as {@link #value}.
+   */
+  void skipped(char t, int ref, Class<?> required) throws ObjectStreamException {
+    if (t == 'L' && (isNotMade(ref) || (ref >= 0 && ref < first))) {
+      // an object of an earlier segment is not read either: it may be one the stream lost
+      return;
+    }
+    value(t, ref, required);
+  }
+
+  /**
+   * Checks the reference column of a store taken out of the code for every row (a removed field),
+   * as {@link #skipped}: objects not made admitted, every other reference as {@link #refs}.
+   */
+  void skippedRefs(int[] refs, int rows, Class<?> required) throws ObjectStreamException {
+    for (int i = 0; i < rows; i++) {
+      int r = refs[i];
+      if ((r < 0 || r >= first) && !isNotMade(r)) {
+        ref(r, required); // an object of an earlier segment is not read either
+      }
+    }
+    nullColumn(refs, rows);
   }
 
   /**
@@ -550,6 +678,11 @@ final class ProgramCheck {
     for (int from = 0; from < rows; from += BLOCK) {
       refBlock(refs, from, Math.min(rows, from + BLOCK), required);
     }
+    nullColumn(refs, rows);
+  }
+
+  /** Keeps reference column {@code refs[0..rows)} for {@link #lateStore} to count its nulls. */
+  private void nullColumn(int[] refs, int rows) {
     if (refColumnCount == refColumns.length) {
       refColumns = java.util.Arrays.copyOf(refColumns, refColumnCount * 2);
       refRows = java.util.Arrays.copyOf(refRows, refColumnCount * 2);
@@ -610,7 +743,13 @@ final class ProgramCheck {
       prior(ref, required);
       return;
     }
-    if (ref == end || required == Object.class) {
+    if (ref == end) {
+      return;
+    }
+    if (required == Object.class) {
+      if (notMade != null && kind[ref - first] == NOT_MADE) {
+        throw notMadeFailure(ref);
+      }
       return;
     }
     int at = ref - first;
@@ -619,6 +758,9 @@ final class ProgramCheck {
       return;
     }
     if (kind[at] != EMPTY && kind[at] != RESOLVED && !required.isAssignableFrom(t)) {
+      if (kind[at] == NOT_MADE) {
+        throw notMadeFailure(ref);
+      }
       throw reject(
           "stores a "
               + type[at].getTypeName()

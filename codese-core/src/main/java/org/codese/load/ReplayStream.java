@@ -327,7 +327,7 @@ final class ReplayStream extends ObjectInputStream implements ObjectInputFilter 
     if (lost != null) {
       ClassNotFoundException x = lost.cause(id);
       for (int i = from; x == null && i < refsEnd; i += 2) {
-        x = lost.cause(items[i + 1]);
+        x = lost.backReference(items[i + 1]);
       }
       if (x != null) {
         throw x; // as ObjectInputStream.readObject throws a handle's exception

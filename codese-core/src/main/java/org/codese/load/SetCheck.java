@@ -3,6 +3,7 @@ package org.codese.load;
 import static org.codese.load.ProgramCheck.ARRAY;
 import static org.codese.load.ProgramCheck.BLOCK;
 import static org.codese.load.ProgramCheck.INSTANCE;
+import static org.codese.load.ProgramCheck.NOT_MADE;
 
 import java.io.ObjectStreamException;
 import java.lang.reflect.Array;
@@ -98,14 +99,25 @@ final class SetCheck {
       case Stmt.SELECT -> select(code[pc + 1], check.name(code[pc + 2]), host);
       case Stmt.SET_FIELD -> {
         Field field = setter(code[pc + 1], (char) code[pc + 2], null);
+        boolean removed = removed(field);
+        if (notMadeTarget()) {
+          // an object not made: only its class's recorded fields, all removed, are set, and taken
+          // out; a field of a class still found would be live data of an object the JDK lacks
+          if (!removed) {
+            throw check.notMadeFailure(target + first);
+          }
+          check.write(1);
+          check.skipped((char) code[pc + 2], code[pc + 3], field.getType());
+          return;
+        }
         Class<?> on = instanceTarget();
-        if (!removed(field) && !field.getDeclaringClass().isAssignableFrom(on)) {
+        if (!removed && !field.getDeclaringClass().isAssignableFrom(on)) {
           if (!ObjectDrops.droppable(field.getDeclaringClass(), field.getName(), on, classes)) {
             throw notInHierarchy(field, on);
           }
           // a class removed from this object's hierarchy only: the store is taken out
           check.drops().dropStores(field.getDeclaringClass(), target + first);
-          check.value((char) code[pc + 2], code[pc + 3], field.getType());
+          check.skipped((char) code[pc + 2], code[pc + 3], field.getType());
           return;
         }
         check.write(1);
@@ -113,7 +125,11 @@ final class SetCheck {
           throw check.reject(
               "sets " + field + " of an object cast to a class its class no longer has");
         }
-        check.value((char) code[pc + 2], code[pc + 3], field.getType());
+        if (removed) {
+          check.skipped((char) code[pc + 2], code[pc + 3], field.getType());
+        } else {
+          check.value((char) code[pc + 2], code[pc + 3], field.getType());
+        }
       }
       case Stmt.PUT_FIELD -> {
         Class<?> owner = hostClass(host, check.name(code[pc + 1]));
@@ -126,7 +142,7 @@ final class SetCheck {
           Field field =
               putfield(owner, name, check.name(code[pc + 3]), check.name(code[pc + 4]), host);
           check.drops().dropStores(owner, target + first);
-          check.value((char) code[pc + 5], code[pc + 6], field.getType());
+          check.skipped((char) code[pc + 5], code[pc + 6], field.getType());
           return;
         }
         check.write(1);
@@ -153,7 +169,11 @@ final class SetCheck {
                   + ", a class removed since capture from the hierarchy of the object, which was"
                   + " no recorded field");
         }
-        check.value((char) code[pc + 5], code[pc + 6], field.getType());
+        if (removed(field)) {
+          check.skipped((char) code[pc + 5], code[pc + 6], field.getType());
+        } else {
+          check.value((char) code[pc + 5], code[pc + 6], field.getType());
+        }
       }
       case Stmt.PUT_ELEMENT -> {
         check.write(1);
@@ -180,6 +200,15 @@ final class SetCheck {
 
   private void select(int id, String cast, int host) throws ObjectStreamException {
     int at = check.own(id);
+    if (kind[at] == NOT_MADE) {
+      // an object not made: selected without a cast, only to set its class's removed fields
+      if (cast != null) {
+        throw check.notMadeFailure(id);
+      }
+      nullTarget = false;
+      target = at;
+      return;
+    }
     if (kind[at] != INSTANCE && kind[at] != ARRAY) {
       throw check.reject(
           "writes to table slot " + id + ", which holds no object this" + " snapshot allocated");
@@ -285,6 +314,11 @@ final class SetCheck {
     return e;
   }
 
+  /** Whether the selected target is an object not made ({@link ProgramCheck#NOT_MADE}). */
+  private boolean notMadeTarget() {
+    return target >= 0 && check.hasNotMade() && kind[target] == NOT_MADE;
+  }
+
   private Class<?> instanceTarget() throws ObjectStreamException {
     if (target < 0 || kind[target] != INSTANCE) {
       throw check.reject("sets a field with no object selected");
@@ -380,7 +414,7 @@ final class SetCheck {
     int[] values = new int[columns];
     for (int c = 0; c < columns; c++) {
       int col = pc + 4 + c * Stmt.COLUMN_SIZE;
-      column((char) code[col], code[col + 1], ids.length, fields[c].getType());
+      column((char) code[col], code[col + 1], ids.length, fields[c]);
       values[c] = code[col + 1];
     }
     if (dropped != null) {
@@ -456,6 +490,19 @@ final class SetCheck {
    */
   private boolean keepRow(int id, Class<?> k, Class<?> owner, Field[] fields)
       throws ObjectStreamException {
+    if (k == ProgramCheck.NotMade.class) {
+      // objects not made: a loop over them may only set their class's recorded fields, all
+      // removed and taken out of the loop; anything else is live data of an object the JDK lacks
+      if (owner != null) {
+        throw check.notMadeFailure(id);
+      }
+      for (Field f : fields) {
+        if (!removed(f)) {
+          throw check.notMadeFailure(id);
+        }
+      }
+      return true;
+    }
     boolean cast = owner == null || check.fits(owner, k);
     if (!cast && !ObjectDrops.droppableCast(owner, k, classes)) {
       throw check.reject(
@@ -525,6 +572,10 @@ final class SetCheck {
         types[i - from] = fits;
         continue;
       }
+      if (kind[at] == NOT_MADE) {
+        types[i - from] = ProgramCheck.NotMade.class; // kept only if every column is removed
+        continue;
+      }
       if (kind[at] != INSTANCE) {
         throw check.reject(
             "a cluster loop writes to slot "
@@ -538,8 +589,8 @@ final class SetCheck {
     }
   }
 
-  /** A column of kind {@code t} whose values are constant {@code k}. */
-  private void column(char t, int k, int rows, Class<?> fieldType) throws ObjectStreamException {
+  /** A column of kind {@code t} whose values are constant {@code k}, stored into {@code field}. */
+  private void column(char t, int k, int rows, Field field) throws ObjectStreamException {
     Object values = check.raw(k) instanceof Constant.PrimArray p ? p.array() : null;
     Class<?> expected = t == 'L' ? int[].class : Types.primitiveClass(t).arrayType();
     if (values == null || values.getClass() != expected || Array.getLength(values) < rows) {
@@ -552,8 +603,10 @@ final class SetCheck {
               + rows
               + " values");
     }
-    if (t == 'L') {
-      check.refs((int[]) values, rows, fieldType);
+    if (t == 'L' && removed(field)) {
+      check.skippedRefs((int[]) values, rows, field.getType()); // taken out: objects not made too
+    } else if (t == 'L') {
+      check.refs((int[]) values, rows, field.getType());
     }
   }
 

@@ -166,6 +166,13 @@ public final class StreamReader {
   /** The classes the stream's {@code resolveClass} gave, by name, since the last reset. */
   private final Map<String, Class<?>> resolvedClasses = new HashMap<>();
 
+  /**
+   * The exception the hooks threw (or made for a {@code null}) for each class of {@link
+   * #resolvedClasses} they did not find: an object of such a class is lost to it, as {@code
+   * ObjectInputStream} marks the object's handle with the exception of its descriptor.
+   */
+  private final Map<String, ClassNotFoundException> refusedBy = new HashMap<>();
+
   /** The class descriptors of {@link #pending}. */
   private List<ClassDescriptor> pendingDescriptors = List.of();
 
@@ -518,7 +525,9 @@ public final class StreamReader {
                 file, loader, filter, limits, allowed, memo, pendingEnd, refsBefore, resolved);
       } catch (ClassMismatchException e) {
         if (e.getCause() instanceof ClassNotFoundException c) {
-          lost.add(file.firstId(), file.tableSize(), c); // as ObjectInputStream.resolveClass threw
+          // as ObjectInputStream.resolveClass threw (the hook's own exception where it threw)
+          ClassNotFoundException hook = refusedBy.get(e.classname);
+          lost.add(file.firstId(), file.tableSize(), hook != null ? hook : c);
           return;
         }
         throw e;
@@ -535,9 +544,11 @@ public final class StreamReader {
           return;
         }
       }
+      // objects of classes not found that nothing live refers to: lost to whatever reaches them
+      loaded.loseNotMade(lost, refusedBy);
       ObjectResolver resolver = hooks == null ? null : hooks.resolver();
       if (resolver != null) {
-        pendingRun.resolveObjects(
+        ObjectResolution resolution =
             new ObjectResolution(
                 resolver,
                 filter == null ? null : filter.get(),
@@ -545,7 +556,9 @@ public final class StreamReader {
                 file.tableSize(),
                 file.depth(),
                 pendingEnd,
-                Admission.references(file, refsBefore)));
+                Admission.references(file, refsBefore));
+        resolution.notMade(loaded.notMadeIds());
+        pendingRun.resolveObjects(resolution);
       }
       loaded.restoreAsStream(table, pendingRun);
     } catch (IOException | ClassNotFoundException | RuntimeException | Error e) {
@@ -649,6 +662,11 @@ public final class StreamReader {
       return notFound;
     } catch (ClassNotFoundException e) {
       failures++;
+      for (Map.Entry<String, Class<?>> r : resolvedClasses.entrySet()) {
+        if (r.getValue() == null) {
+          refusedBy.putIfAbsent(r.getKey(), e); // the class this call refused: the new one
+        }
+      }
       return notFound != null ? notFound : e;
     }
   }
@@ -894,6 +912,7 @@ public final class StreamReader {
       segments.reset();
       memo.clear();
       resolvedClasses.clear();
+      refusedBy.clear();
       lost.clear();
     } else {
       dataLeft = -w;

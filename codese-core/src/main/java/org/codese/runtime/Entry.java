@@ -65,9 +65,10 @@ public final class Entry {
    * Creates one object ({@code Grammar.ALLOCATE_METHOD}).
    *
    * @param allocator a resolved allocator constant: a {@code Class}, created without running a
-   *     constructor, the no-arg {@code Constructor} to run, or the {@link NewCollection} that makes
-   *     an empty JDK collection
-   * @return the new object
+   *     constructor, the no-arg {@code Constructor} to run, the {@link NewCollection} that makes an
+   *     empty JDK collection, or {@code null} for an object the loader does not make (its class is
+   *     not found and nothing live refers to it; the program check admitted it as such)
+   * @return the new object, or {@code null} for {@code null}
    * @throws ReflectiveOperationException what {@code Constructor.newInstance} throws, notably
    *     {@code InvocationTargetException} for a constructor that threw
    */
@@ -98,6 +99,9 @@ public final class Entry {
   private static Object construct(Object allocator) throws ReflectiveOperationException {
     if (allocator instanceof NewCollection c) {
       return c.make();
+    }
+    if (allocator == null) {
+      return null; // an object of a class not found that nothing live refers to: not made
     }
     return ((Constructor<?>) allocator).newInstance((Object[]) null);
   }
