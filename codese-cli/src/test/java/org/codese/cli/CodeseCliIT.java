@@ -617,26 +617,7 @@ class CodeseCliIT {
     Path snap = dir.resolve("boxed.cdse");
     Codese.write(new org.codese.cli.it.Boxed(), snap);
     Path gone = dir.resolve("boxed-gone");
-    Path cls = gone.resolve("org/codese/cli/it/Boxed.class");
-    Files.createDirectories(cls.getParent());
-    ClassWriter cw = new ClassWriter(0);
-    cw.visit(
-        Opcodes.V17,
-        Opcodes.ACC_PUBLIC,
-        "org/codese/cli/it/Boxed",
-        null,
-        "java/lang/Object",
-        new String[] {"java/io/Serializable"});
-    cw.visitField(
-            Opcodes.ACC_PRIVATE | Opcodes.ACC_STATIC | Opcodes.ACC_FINAL,
-            "serialVersionUID",
-            "J",
-            null,
-            1L)
-        .visitEnd();
-    cw.visitField(Opcodes.ACC_PUBLIC, "size", "I", null, null).visitEnd();
-    cw.visitEnd();
-    Files.write(cls, cw.toByteArray());
+    writeSerializable(gone, "org/codese/cli/it/Boxed", "size");
     Result r = run("verify", snap.toString(), "--classpath", gone.toString());
     assertEquals(0, r.code, r.out + r.err);
     assertTrue(
@@ -657,13 +638,23 @@ class CodeseCliIT {
    * removed: serializable itself, {@code serialVersionUID} 1 as before, field {@code tag}.
    */
   private static void writeTagged(Path root) throws IOException {
-    Path cls = root.resolve("org/codese/cli/it/Tagged.class");
+    writeSerializable(root, "org/codese/cli/it/Tagged", "tag");
+  }
+
+  /**
+   * Writes into {@code root} a class file of class {@code internalName}: public, serializable, a
+   * direct subclass of {@code Object}, {@code serialVersionUID} 1, and one public {@code int} field
+   * {@code intField}.
+   */
+  private static void writeSerializable(Path root, String internalName, String intField)
+      throws IOException {
+    Path cls = root.resolve(internalName + ".class");
     Files.createDirectories(cls.getParent());
     ClassWriter cw = new ClassWriter(0);
     cw.visit(
         Opcodes.V17,
         Opcodes.ACC_PUBLIC,
-        "org/codese/cli/it/Tagged",
+        internalName,
         null,
         "java/lang/Object",
         new String[] {"java/io/Serializable"});
@@ -674,7 +665,7 @@ class CodeseCliIT {
             null,
             1L)
         .visitEnd();
-    cw.visitField(Opcodes.ACC_PUBLIC, "tag", "I", null, null).visitEnd();
+    cw.visitField(Opcodes.ACC_PUBLIC, intField, "I", null, null).visitEnd();
     cw.visitEnd();
     Files.write(cls, cw.toByteArray());
   }
