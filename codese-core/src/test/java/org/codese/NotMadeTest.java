@@ -55,6 +55,22 @@ class NotMadeTest extends EvolutionHarness {
       }
       """;
 
+  /**
+   * Requires each reader to refuse {@code w} under {@code v2} for the deleted class {@code
+   * evo.Gone}: the JDK and {@code CodeseInputStream} with its {@code ClassNotFoundException},
+   * {@code Codese.load} with a {@code ClassMismatchException} naming it, which is returned.
+   */
+  private static ClassMismatchException goneForAll(Written w, ClassLoader v2) throws Exception {
+    rejected(jdk(w.jdk(), v2), ClassNotFoundException.class);
+    ClassNotFoundException n =
+        assertInstanceOf(ClassNotFoundException.class, stream(w.stream(), v2).error());
+    assertTrue(n.getMessage().contains("evo.Gone"), n.getMessage());
+    ClassMismatchException e =
+        assertInstanceOf(ClassMismatchException.class, snapshot(w.snapshot(), v2).error());
+    assertEquals("evo.Gone", e.classname);
+    return e;
+  }
+
   private static String thing() {
     return THING.replace("public class Thing", EXTENDS);
   }
@@ -166,13 +182,7 @@ class NotMadeTest extends EvolutionHarness {
     String make = make("Gone x = new Gone(); t.held = x; u.live = x;");
     Written w = write(version(before, BASE, GONE, make));
     ClassLoader v2 = version(now);
-    rejected(jdk(w.jdk(), v2), ClassNotFoundException.class);
-    ClassNotFoundException n =
-        assertInstanceOf(ClassNotFoundException.class, stream(w.stream(), v2).error());
-    assertTrue(n.getMessage().contains("evo.Gone"), n.getMessage());
-    ClassMismatchException e =
-        assertInstanceOf(ClassMismatchException.class, snapshot(w.snapshot(), v2).error());
-    assertEquals("evo.Gone", e.classname);
+    ClassMismatchException e = goneForAll(w, v2);
     assertInstanceOf(ClassNotFoundException.class, e.getCause());
   }
 
@@ -184,11 +194,7 @@ class NotMadeTest extends EvolutionHarness {
     String make = make("Gone x = new Gone(); t.extra = x; u.live = x;");
     Written w = write(version(before, GONE, make));
     ClassLoader v2 = version(now);
-    rejected(jdk(w.jdk(), v2), ClassNotFoundException.class);
-    assertInstanceOf(ClassNotFoundException.class, stream(w.stream(), v2).error());
-    ClassMismatchException e =
-        assertInstanceOf(ClassMismatchException.class, snapshot(w.snapshot(), v2).error());
-    assertEquals("evo.Gone", e.classname);
+    goneForAll(w, v2);
   }
 
   /**
@@ -236,11 +242,7 @@ class NotMadeTest extends EvolutionHarness {
         """;
     Written w = write(version(THING, GONE, make));
     ClassLoader v2 = version(THING);
-    rejected(jdk(w.jdk(), v2), ClassNotFoundException.class);
-    assertInstanceOf(ClassNotFoundException.class, stream(w.stream(), v2).error());
-    ClassMismatchException e =
-        assertInstanceOf(ClassMismatchException.class, snapshot(w.snapshot(), v2).error());
-    assertEquals("evo.Gone", e.classname);
+    goneForAll(w, v2);
   }
 
   /**
